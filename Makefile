@@ -1,0 +1,128 @@
+# Satin grid - one non-recursive Makefile.
+#   make            build everything into $(BUILD)/
+#   make check      install Debian build deps if missing, build, run every test under prove
+#   make demo       start a local satind, run UTS seed-T3 and fib 30, stop it
+#   make check-asan everything under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make check-tsan the threaded tests under ThreadSanitizer
+#   make bench      bench/overhead
+#   make install PREFIX=/usr/local DESTDIR=
+
+VERSION   := 0.1.0
+BUILD     ?= build
+SAN       ?=
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+CC        ?= cc
+
+DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
+             libsodium-dev libczmq-dev libsystemd-dev perl
+
+PKGS      := libzmq libcrypto
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
+             -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \
+             -DSATIN_VERSION=\"$(VERSION)\" -Idaemon -Idaemon/runtime -Idaemon/apps -Iproto -Iclient
+ifeq ($(SAN),asan)
+  CFLAGS_SAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+ifeq ($(SAN),tsan)
+  CFLAGS_SAN := -O1 -fsanitize=thread -fno-omit-frame-pointer
+endif
+CFLAGS    += $(CFLAGS_BASE) $(CFLAGS_SAN) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDFLAGS   += $(CFLAGS_SAN) -pthread
+LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+
+PROTO_SRC   := $(wildcard proto/*.c)
+RUNTIME_SRC := $(wildcard daemon/runtime/*.c)
+APPS_SRC    := $(wildcard daemon/apps/*.c)
+DAEMON_SRC  := $(filter-out daemon/satind.c,$(wildcard daemon/*.c))
+CLIENT_SRC  := $(filter-out client/satin_submit.c,$(wildcard client/*.c))
+UNIT_SRC    := $(wildcard tests/unit/test_*.c)
+BENCH_SRC   := $(wildcard bench/*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+LIB_PROTO   := $(BUILD)/libsatinproto.a
+LIB_CORE    := $(BUILD)/libsatincore.a
+LIB_CLIENT  := $(BUILD)/libsatin.a
+SATIND      := $(BUILD)/satind
+SUBMIT      := $(BUILD)/satin-submit
+UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%.t,$(UNIT_SRC))
+BENCHES     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+
+all: $(SATIND) $(SUBMIT) $(LIB_CLIENT) $(UNIT_TESTS) $(BENCHES)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB_PROTO): $(call obj,$(PROTO_SRC))
+	@rm -f $@; ar rcs $@ $^
+$(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(APPS_SRC) $(DAEMON_SRC))
+	@rm -f $@; ar rcs $@ $^
+$(LIB_CLIENT): $(call obj,$(CLIENT_SRC) $(PROTO_SRC))
+	@rm -f $@; ar rcs $@ $^
+
+$(SATIND): $(call obj,daemon/satind.c) $(LIB_CORE) $(LIB_PROTO)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(SUBMIT): $(call obj,client/satin_submit.c) $(LIB_CLIENT)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_CLIENT) $(LIB_PROTO)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_PROTO)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- dependencies: install the Debian packages only when one is missing ----
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" != 0 ]; then echo "not root: run 'sudo apt-get install$$missing' first" >&2; exit 1; fi; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+# ---- tests -----------------------------------------------------------------
+PROVE        := prove --exec '' --timer
+INTEG_TESTS  := $(wildcard tests/integration/*.t)
+TSAN_TESTS   := $(wildcard tests/unit/test_deque*.c tests/unit/test_pool*.c)
+
+check: deps
+	$(MAKE) all
+	SATIN_BUILD=$(abspath $(BUILD)) $(PROVE) $(UNIT_TESTS) $(INTEG_TESTS)
+
+check-asan: deps
+	$(MAKE) BUILD=build-asan SAN=asan all
+	SATIN_BUILD=$(abspath build-asan) ASAN_OPTIONS=detect_leaks=1 \
+	  $(PROVE) $(patsubst tests/unit/%.c,build-asan/tests/%.t,$(UNIT_SRC)) $(INTEG_TESTS)
+
+check-tsan: deps
+	$(MAKE) BUILD=build-tsan SAN=tsan all
+	SATIN_BUILD=$(abspath build-tsan) TSAN_OPTIONS=halt_on_error=1 \
+	  $(PROVE) $(patsubst tests/unit/%.c,build-tsan/tests/%.t,$(TSAN_TESTS))
+
+# ---- demo and benchmarks ----------------------------------------------------
+demo: deps
+	$(MAKE) all
+	SATIN_BUILD=$(abspath $(BUILD)) deploy/demo.sh
+
+bench: deps
+	$(MAKE) all
+	$(BUILD)/bench/overhead
+
+# ---- install -----------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/satin $(DESTDIR)$(PREFIX)/lib
+	install -m 0755 $(SATIND) $(SUBMIT) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 daemon/satin.h client/satin_client.h $(DESTDIR)$(PREFIX)/include/satin/
+	install -m 0644 $(LIB_CLIENT) $(DESTDIR)$(PREFIX)/lib/
+
+clean:
+	rm -rf build build-asan build-tsan
+
+.PHONY: all deps check check-asan check-tsan demo bench install clean

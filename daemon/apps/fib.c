@@ -1,0 +1,78 @@
+/*
+ * fib.c - Fibonacci, the paper's worst case for spawn overhead (Figure 1).
+ * Below `threshold` the recursion is plain sequential C, as in the paper's
+ * "fib with spawn threshold".
+ */
+#include "apps.h"
+
+#include <stdint.h>
+#include <string.h>
+
+typedef struct fib_arg {
+    int64_t n;
+    int64_t threshold;
+} fib_arg;
+
+static int64_t fib_seq(int64_t n)
+{
+    return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
+}
+
+static void fib_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    fib_arg a;
+    if (len != sizeof a) {
+        satin_fail(out, "fib: argument of %zu bytes, expected %zu", len, sizeof a);
+        return;
+    }
+    memcpy(&a, arg, sizeof a);
+    int64_t r;
+    if (a.n < 2 || a.n < a.threshold) {
+        r = fib_seq(a.n);
+    } else {
+        fib_arg x = {a.n - 1, a.threshold}, y = {a.n - 2, a.threshold};
+        int64_t rx = 0, ry = 0;
+        satin_spawn(c, &satin_kind_fib, &x, sizeof x, &rx, sizeof rx);
+        satin_spawn(c, &satin_kind_fib, &y, sizeof y, &ry, sizeof ry);
+        satin_sync(c);
+        r = rx + ry;
+    }
+    satin_return(out, &r, sizeof r);
+}
+
+static int fib_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
+{
+    fib_arg a;
+    /* fib(92) is the largest that fits in 64 bits. */
+    if (satin_param_i64(p, "n", 0, 92, &a.n, err) < 0 ||
+        satin_param_i64(p, "threshold", 0, 92, &a.threshold, err) < 0)
+        return -1;
+    return satin_bytes_put(arg, &a, sizeof a, err);
+}
+
+static void fib_format(const void *res, size_t len, double wall_s,
+                       satin_result *result, satin_result *stats)
+{
+    (void)wall_s;
+    (void)stats;
+    int64_t v = 0;
+    if (len == sizeof v)
+        memcpy(&v, res, sizeof v);
+    satin_result_i64(result, "value", v);
+}
+
+static const satin_param_def fib_params[] = {
+    {"n", NULL, 1, "which Fibonacci number, 0..92"},
+    {"threshold", "0", 0, "below this n, plain sequential recursion (no spawns)"},
+    {NULL, NULL, 0, NULL},
+};
+
+const satin_kind satin_kind_fib = {
+    .name = "fib",
+    .summary = "Fibonacci by doubly recursive spawns (the spawn-overhead worst case)",
+    .params = fib_params,
+    .parse = fib_parse,
+    .run = fib_run,
+    .result_size = sizeof(int64_t),
+    .format = fib_format,
+};

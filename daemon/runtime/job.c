@@ -1,0 +1,175 @@
+/* job.c - a job's life: creation, failure and cancellation, completion,
+ * and the statistics it returns. */
+#include "pool_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int64_t satin_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len)
+{
+    satin_job *job = calloc(1, sizeof *job);
+    if (!job)
+        abort();
+    job->kind = kind;
+    job->root = calloc(1, sizeof *job->root + len);
+    job->result = calloc(1, kind->result_size ? kind->result_size : 1);
+    if (!job->root || !job->result)
+        abort();
+    satin_record *r = job->root;
+    r->kind = kind;
+    r->job = job;
+    r->result = job->result;
+    r->result_cap = kind->result_size;
+    r->len = len;
+    r->flags = RECORD_ROOT;
+    if (len)
+        memcpy(r->arg, arg, len);
+    pthread_mutex_init(&job->lock, NULL);
+    pthread_cond_init(&job->finished_cond, NULL);
+    return job;
+}
+
+void satin_job_destroy(satin_job **self)
+{
+    satin_job *job = *self;
+    if (!job)
+        return;
+    pthread_mutex_destroy(&job->lock);
+    pthread_cond_destroy(&job->finished_cond);
+    free(job->root);
+    free(job->result);
+    free(job->busy0);
+    free(job->idle0);
+    free(job->busy1);
+    free(job->idle1);
+    free(job);
+    *self = NULL;
+}
+
+void satin_job_fail(satin_job *job, const char *msg)
+{
+    pthread_mutex_lock(&job->lock);
+    if (!job->failed) {
+        job->failed = 1;
+        snprintf(job->error, sizeof job->error, "%s", msg);
+    }
+    pthread_mutex_unlock(&job->lock);
+    atomic_store_explicit(&job->stop, 1, memory_order_relaxed);
+}
+
+void satin_job_cancel(satin_job *job, const char *why)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "cancelled: %s", why && *why ? why : "by request");
+    satin_job_fail(job, msg);
+}
+
+static void snapshot(satin_pool *pool, int64_t now, uint64_t **busy, uint64_t **idle)
+{
+    *busy = calloc((size_t)pool->nworkers, sizeof **busy);
+    *idle = calloc((size_t)pool->nworkers, sizeof **idle);
+    if (!*busy || !*idle)
+        abort();
+    for (int i = 0; i < pool->nworkers; i++)
+        satin_worker_times(&pool->workers[i], now, &(*busy)[i], &(*idle)[i]);
+}
+
+void satin_job_begin(satin_job *job, satin_pool *pool)
+{
+    job->nworkers = pool->nworkers;
+    job->t_start = satin_now_ns();
+    snapshot(pool, job->t_start, &job->busy0, &job->idle0);
+}
+
+void satin_job_finish(satin_job *job, satin_pool *pool)
+{
+    int64_t now = satin_now_ns();
+    uint64_t *busy, *idle;
+    snapshot(pool, now, &busy, &idle);
+    atomic_fetch_sub_explicit(&pool->active_jobs, 1, memory_order_relaxed);
+    pthread_mutex_lock(&job->lock);
+    job->t_end = now;
+    job->busy1 = busy;
+    job->idle1 = idle;
+    job->finished = 1;
+    satin_job_done_fn *done = job->done;
+    void *done_arg = job->done_arg;
+    pthread_cond_broadcast(&job->finished_cond);
+    pthread_mutex_unlock(&job->lock);
+    if (done)
+        done(job, done_arg);
+}
+
+void satin_job_wait(satin_job *job)
+{
+    pthread_mutex_lock(&job->lock);
+    while (!job->finished)
+        pthread_cond_wait(&job->finished_cond, &job->lock);
+    pthread_mutex_unlock(&job->lock);
+}
+
+void satin_pool_run(satin_pool *pool, satin_job *job)
+{
+    satin_pool_start(pool, job, NULL, NULL);
+    satin_job_wait(job);
+}
+
+const satin_kind *satin_job_kind(const satin_job *job)
+{
+    return job->kind;
+}
+
+/* The accessors below are for finished jobs: the finishing worker's unlock
+ * of job->lock happened before the done callback or satin_pool_run return. */
+int satin_job_failed(const satin_job *job)
+{
+    return job->failed;
+}
+
+const char *satin_job_error(const satin_job *job)
+{
+    return job->error;
+}
+
+const void *satin_job_result(const satin_job *job, size_t *len)
+{
+    *len = job->root->result_len;
+    return job->result;
+}
+
+double satin_job_wall_seconds(const satin_job *job)
+{
+    return (double)(job->t_end - job->t_start) / 1e9;
+}
+
+void satin_job_stats(const satin_job *job, satin_kvlist *stats)
+{
+    satin_kvlist_add_f64(stats, "wall_s", satin_job_wall_seconds(job));
+    satin_kvlist_add_i64(stats, "jobs_spawned", (int64_t)atomic_load(&job->spawned));
+    satin_kvlist_add_i64(stats, "jobs_run", (int64_t)atomic_load(&job->run));
+    satin_kvlist_add_i64(stats, "steals_intra", (int64_t)atomic_load(&job->steals));
+    satin_kvlist_add_i64(stats, "workers", job->nworkers);
+    double busy_total = 0, idle_total = 0;
+    for (int i = 0; i < job->nworkers && job->busy1; i++) {
+        char name[48];
+        double busy = (double)(job->busy1[i] - job->busy0[i]) / 1e9;
+        double idle = (double)(job->idle1[i] - job->idle0[i]) / 1e9;
+        snprintf(name, sizeof name, "worker.%d.busy_s", i);
+        satin_kvlist_add_f64(stats, name, busy);
+        snprintf(name, sizeof name, "worker.%d.idle_s", i);
+        satin_kvlist_add_f64(stats, name, idle);
+        busy_total += busy;
+        idle_total += idle;
+    }
+    satin_kvlist_add_f64(stats, "busy_s", busy_total);
+    satin_kvlist_add_f64(stats, "idle_s", idle_total);
+}

@@ -1,0 +1,273 @@
+/*
+ * pool.c - the worker threads of one node and their idle loop.
+ *
+ * An idle worker looks, in order, at the queue of newly started jobs and at
+ * its siblings' tails (shared memory, cheap).  While any job is active it
+ * backs off briefly between rounds (spin, yield, then sleeps doubling up to
+ * a fraction of a millisecond); when no job is active it sleeps on a
+ * condition variable until one starts, so an idle daemon costs nothing.
+ */
+#include "pool_internal.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_STACK_SIZE ((size_t)256 << 20)
+/* Room kept below the depth guard: one kind's frame plus the runtime's, with
+ * a wide margin for sanitizer builds, whose frames are much larger. */
+#define STACK_GUARD ((size_t)4 << 20)
+#define BACKOFF_MAX_NS 200000
+
+static uint64_t xorshift(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+void satin_worker_flush(satin_worker *w)
+{
+    satin_job *job = w->cur_job;
+    if (job) {
+        if (w->n_spawned)
+            atomic_fetch_add_explicit(&job->spawned, w->n_spawned, memory_order_relaxed);
+        if (w->n_run)
+            atomic_fetch_add_explicit(&job->run, w->n_run, memory_order_relaxed);
+        if (w->n_steals)
+            atomic_fetch_add_explicit(&job->steals, w->n_steals, memory_order_relaxed);
+    }
+    w->n_spawned = w->n_run = w->n_steals = 0;
+}
+
+void satin_worker_times(satin_worker *w, int64_t now, uint64_t *busy, uint64_t *idle)
+{
+    int64_t since = atomic_load_explicit(&w->state_since, memory_order_relaxed);
+    *busy = atomic_load_explicit(&w->busy_ns, memory_order_relaxed);
+    *idle = atomic_load_explicit(&w->idle_ns, memory_order_relaxed);
+    if (since > 0 && now > since)
+        *busy += (uint64_t)(now - since);
+    else if (since < 0 && now > -since)
+        *idle += (uint64_t)(now + since);
+}
+
+/* Closes the current busy or idle interval and opens the other kind. */
+static void set_busy(satin_worker *w, int busy)
+{
+    int64_t now = satin_now_ns();
+    int64_t since = atomic_load_explicit(&w->state_since, memory_order_relaxed);
+    _Atomic uint64_t *acc = since > 0 ? &w->busy_ns : &w->idle_ns;
+    int64_t start = since > 0 ? since : -since;
+    if (now > start)
+        atomic_store_explicit(acc, atomic_load_explicit(acc, memory_order_relaxed) +
+                                       (uint64_t)(now - start),
+                              memory_order_relaxed);
+    atomic_store_explicit(&w->state_since, busy ? now : -now, memory_order_relaxed);
+}
+
+satin_record *satin_worker_steal(satin_worker *w)
+{
+    satin_pool *pool = w->pool;
+    int n = pool->nworkers;
+    if (n < 2)
+        return NULL;
+    int start = (int)(xorshift(&w->rng) % (uint64_t)n);
+    for (int i = 0; i < n; i++) {
+        int v = (start + i) % n;
+        if (v == w->id)
+            continue;
+        satin_record *r = satin_deque_steal(&pool->workers[v].deque);
+        if (r) {
+            r->flags |= RECORD_STOLEN;
+            return r;
+        }
+    }
+    return NULL;
+}
+
+void satin_backoff(unsigned *round)
+{
+    unsigned r = (*round)++;
+    if (r < 16) {
+        for (int i = 0; i < 32; i++)
+            __asm__ __volatile__("" ::: "memory");
+    } else if (r < 32) {
+        sched_yield();
+    } else {
+        long ns = 1000L << (r - 32 < 8 ? r - 32 : 8);
+        if (ns > BACKOFF_MAX_NS)
+            ns = BACKOFF_MAX_NS;
+        nanosleep(&(struct timespec){0, ns}, NULL);
+    }
+}
+
+static satin_record *take_injected(satin_pool *pool)
+{
+    if (atomic_load_explicit(&pool->injected, memory_order_relaxed) == 0)
+        return NULL;
+    pthread_mutex_lock(&pool->lock);
+    satin_record *r = pool->inject_head;
+    if (r) {
+        pool->inject_head = r->next;
+        if (!pool->inject_head)
+            pool->inject_tail = NULL;
+        atomic_fetch_sub_explicit(&pool->injected, 1, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&pool->lock);
+    return r;
+}
+
+static void sleep_until_job(satin_pool *pool)
+{
+    pthread_mutex_lock(&pool->lock);
+    while (atomic_load(&pool->running) && atomic_load(&pool->active_jobs) == 0 &&
+           !pool->inject_head)
+        pthread_cond_wait(&pool->wake, &pool->lock);
+    pthread_mutex_unlock(&pool->lock);
+}
+
+static void *worker_main(void *arg)
+{
+    satin_worker *w = arg;
+    pthread_attr_t attr;
+    void *stack_addr;
+    size_t stack_size;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        pthread_attr_getstack(&attr, &stack_addr, &stack_size);
+        pthread_attr_destroy(&attr);
+        w->stack_floor = (uintptr_t)stack_addr + STACK_GUARD;
+    }
+    set_busy(w, 0);
+    unsigned round = 0;
+    while (atomic_load_explicit(&w->pool->running, memory_order_relaxed)) {
+        satin_record *r = take_injected(w->pool);
+        if (!r)
+            r = satin_worker_steal(w);
+        if (r) {
+            set_busy(w, 1);
+            satin_record_run(w, r);
+            satin_worker_flush(w);
+            w->cur_job = NULL;
+            set_busy(w, 0);
+            round = 0;
+        } else if (atomic_load_explicit(&w->pool->active_jobs, memory_order_relaxed) > 0) {
+            satin_backoff(&round);
+        } else {
+            sleep_until_job(w->pool);
+            round = 0;
+        }
+    }
+    return NULL;
+}
+
+static int online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+satin_pool *satin_pool_new(const satin_pool_config *config)
+{
+    satin_pool *pool = calloc(1, sizeof *pool);
+    if (!pool)
+        abort();
+    pool->nworkers = config && config->workers > 0 ? config->workers : online_cpus();
+    pool->max_record = config && config->max_record ? config->max_record
+                                                    : SATIN_MAX_RECORD_DEFAULT;
+    pool->stack_size = config && config->stack_size ? config->stack_size : DEFAULT_STACK_SIZE;
+    if (pool->stack_size < 2 * STACK_GUARD)
+        pool->stack_size = 2 * STACK_GUARD;
+    pool->workers = calloc((size_t)pool->nworkers, sizeof *pool->workers);
+    if (!pool->workers)
+        abort();
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    atomic_init(&pool->running, 1);
+    atomic_init(&pool->active_jobs, 0);
+    atomic_init(&pool->injected, 0);
+
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    /* A large reservation costs only address space until touched. */
+    pthread_attr_setstacksize(&attr, pool->stack_size);
+    for (int i = 0; i < pool->nworkers; i++) {
+        satin_worker *w = &pool->workers[i];
+        w->pool = pool;
+        w->id = i;
+        w->rng = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
+        satin_deque_init(&w->deque, 10);
+        satin_arena_init(&w->arena);
+        atomic_init(&w->state_since, -satin_now_ns());
+    }
+    for (int i = 0; i < pool->nworkers; i++)
+        if (pthread_create(&pool->workers[i].thread, &attr, worker_main, &pool->workers[i])) {
+            perror("satin: cannot start a worker thread");
+            abort();
+        }
+    pthread_attr_destroy(&attr);
+    return pool;
+}
+
+void satin_pool_destroy(satin_pool **self)
+{
+    satin_pool *pool = *self;
+    if (!pool)
+        return;
+    pthread_mutex_lock(&pool->lock);
+    atomic_store(&pool->running, 0);
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->lock);
+    for (int i = 0; i < pool->nworkers; i++)
+        pthread_join(pool->workers[i].thread, NULL);
+    for (int i = 0; i < pool->nworkers; i++) {
+        satin_deque_free(&pool->workers[i].deque);
+        satin_arena_free(&pool->workers[i].arena);
+    }
+    pthread_mutex_destroy(&pool->lock);
+    pthread_cond_destroy(&pool->wake);
+    free(pool->workers);
+    free(pool);
+    *self = NULL;
+}
+
+int satin_pool_workers(const satin_pool *self)
+{
+    return self->nworkers;
+}
+
+size_t satin_pool_max_record(const satin_pool *self)
+{
+    return self->max_record;
+}
+
+uint64_t satin_pool_jobs_run(const satin_pool *self)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < self->nworkers; i++)
+        n += atomic_load_explicit(&self->workers[i].jobs_run, memory_order_relaxed);
+    return n;
+}
+
+void satin_pool_start(satin_pool *pool, satin_job *job, satin_job_done_fn *done,
+                      void *done_arg)
+{
+    job->done = done;
+    job->done_arg = done_arg;
+    satin_job_begin(job, pool);
+    pthread_mutex_lock(&pool->lock);
+    job->root->next = NULL;
+    if (pool->inject_tail)
+        pool->inject_tail->next = job->root;
+    else
+        pool->inject_head = job->root;
+    pool->inject_tail = job->root;
+    atomic_fetch_add_explicit(&pool->injected, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&pool->active_jobs, 1, memory_order_relaxed);
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->lock);
+}

@@ -1,0 +1,119 @@
+/*
+ * pool_internal.h - what the pool's own files share: invocation records,
+ * workers, jobs and frames.  Nothing outside daemon/runtime includes it.
+ */
+#ifndef SATIN_POOL_INTERNAL_H
+#define SATIN_POOL_INTERNAL_H
+
+#include "arena.h"
+#include "deque.h"
+#include "pool.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+enum {
+    RECORD_ROOT = 1,     /* a job's root invocation, owned by the job */
+    RECORD_STOLEN = 2,   /* taken from another worker's tail */
+};
+
+/* An invocation record: what satin_spawn puts on the deque. */
+typedef struct satin_record {
+    const satin_kind *kind;
+    satin_job *job;
+    struct satin_record *next;   /* next sibling of the same frame; queue link for roots */
+    void *result;                /* the slot the parent named */
+    size_t result_cap, result_len;
+    size_t len;
+    uint32_t flags;
+    _Atomic int done;            /* release-set when result is written */
+    _Alignas(16) unsigned char arg[];
+} satin_record;
+
+typedef struct satin_worker {
+    satin_pool *pool;
+    int id;
+    pthread_t thread;
+    satin_deque deque;
+    satin_arena arena;
+    uintptr_t stack_floor;       /* below this the depth guard fails the job */
+    int depth;                   /* nesting of running invocations */
+    uint64_t rng;
+
+    /* Per-job counters, kept here without atomics and flushed into the job
+     * when the worker switches jobs or finishes a stolen or root record. */
+    satin_job *cur_job;
+    uint64_t n_spawned, n_run, n_steals;
+
+    /* Read by other threads for statistics. */
+    _Atomic uint64_t busy_ns, idle_ns, jobs_run;
+    _Atomic int64_t state_since;  /* ns; > 0 busy since, < 0 idle since */
+} satin_worker;
+
+struct satin_pool {
+    int nworkers;
+    size_t max_record;
+    size_t stack_size;
+    satin_worker *workers;
+    _Atomic int running;
+    _Atomic int active_jobs;
+
+    pthread_mutex_t lock;        /* guards the injection queue and sleeping */
+    pthread_cond_t wake;
+    satin_record *inject_head, *inject_tail;
+    _Atomic int injected;        /* queue length, read without the lock */
+};
+
+struct satin_job {
+    const satin_kind *kind;
+    satin_record *root;          /* argument bytes follow it */
+    unsigned char *result;       /* the root's result slot */
+    _Atomic int stop;            /* cancelled or failed */
+    _Atomic uint64_t spawned, run, steals;
+
+    pthread_mutex_t lock;        /* guards what follows */
+    pthread_cond_t finished_cond;
+    int finished, failed;
+    char error[256];
+    satin_job_done_fn *done;
+    void *done_arg;
+    int64_t t_start, t_end;      /* ns, monotonic */
+    int nworkers;
+    uint64_t *busy0, *idle0, *busy1, *idle1;   /* per-worker snapshots */
+};
+
+/* The frame of a running invocation. */
+struct satin_ctx {
+    satin_worker *w;
+    satin_job *job;
+    satin_record *children;      /* spawned since the last sync, newest first */
+    int64_t base;                /* deque head when the frame began */
+    satin_arena_mark mark;
+    uint32_t nspawned, nran;
+};
+
+struct satin_out {
+    void *slot;
+    size_t cap, len;
+    satin_job *job;
+};
+
+int64_t satin_now_ns(void);
+/* Runs a record on worker w and marks it done (spawn.c). */
+void satin_record_run(satin_worker *w, satin_record *r);
+/* Fails the job with `msg` unless it already failed (job.c). */
+void satin_job_fail(satin_job *job, const char *msg);
+/* Root finished: stamp, snapshot and notify (job.c). */
+void satin_job_finish(satin_job *job, satin_pool *pool);
+void satin_job_begin(satin_job *job, satin_pool *pool);
+/* Worker w's busy and idle time so far, including the open interval. */
+void satin_worker_times(satin_worker *w, int64_t now, uint64_t *busy, uint64_t *idle);
+/* Pushes this worker's cached counters into its current job. */
+void satin_worker_flush(satin_worker *w);
+/* One steal attempt over the siblings of w (random start); NULL if none. */
+satin_record *satin_worker_steal(satin_worker *w);
+/* Backs off after a failed attempt: spin, then yield, then short sleeps. */
+void satin_backoff(unsigned *round);
+
+#endif

@@ -1,0 +1,171 @@
+/*
+ * spawn.c - satin_spawn, satin_sync and running one invocation record.
+ * This is the hot path: no malloc, no lock, no atomic read-modify-write on
+ * the common path (a spawned record that its own worker takes back).
+ */
+#include "pool_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Room left on the worker's stack before the depth guard fails the job.
+ * Tree depth is legal input, so a too-deep chain of nested invocations must
+ * end in a clear job error, never in a crashed daemon. */
+static int stack_exhausted(const satin_worker *w)
+{
+    char here;
+    return (uintptr_t)&here < w->stack_floor;
+}
+
+void satin_spawn(satin_ctx *c, const satin_kind *kind, const void *arg, size_t len,
+                 void *result, size_t result_cap)
+{
+    satin_job *job = c->job;
+    if (atomic_load_explicit(&job->stop, memory_order_relaxed))
+        return;
+    satin_worker *w = c->w;
+    if (len > w->pool->max_record) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "%s spawned a %zu-byte argument record; the maximum record size is %zu",
+                 kind->name, len, w->pool->max_record);
+        satin_job_fail(job, msg);
+        return;
+    }
+    satin_record *r = satin_arena_alloc(&w->arena, sizeof *r + len);
+    r->kind = kind;
+    r->job = job;
+    r->result = result;
+    r->result_cap = result_cap;
+    r->result_len = 0;
+    r->len = len;
+    r->flags = 0;
+    atomic_store_explicit(&r->done, 0, memory_order_relaxed);
+    if (len)
+        memcpy(r->arg, arg, len);
+    r->next = c->children;
+    c->children = r;
+    c->nspawned++;
+    w->n_spawned++;
+    satin_deque_push(&w->deque, r);
+}
+
+/* Waits for a stolen child, running other work meanwhile when it is safe. */
+static void wait_for(satin_worker *w, satin_record *r)
+{
+    unsigned round = 0;
+    while (!atomic_load_explicit(&r->done, memory_order_acquire)) {
+        /* Helping nests the stolen work on this stack; leave room for it. */
+        satin_record *other = stack_exhausted(w) ? NULL : satin_worker_steal(w);
+        if (other) {
+            satin_record_run(w, other);
+            round = 0;
+        } else {
+            satin_backoff(&round);
+        }
+    }
+}
+
+void satin_sync(satin_ctx *c)
+{
+    if (c->nspawned == 0)
+        return;
+    satin_worker *w = c->w;
+    /* Everything above the frame's base on our own deque is our own child
+     * (nested frames synced before returning here): run them LIFO. */
+    while (satin_deque_head(&w->deque) > c->base) {
+        satin_record *r = satin_deque_take(&w->deque);
+        if (!r)
+            break;
+        satin_record_run(w, r);
+        c->nran++;
+    }
+    if (c->nran != c->nspawned)
+        for (satin_record *r = c->children; r; r = r->next)
+            wait_for(w, r);
+    c->children = NULL;
+    c->nspawned = c->nran = 0;
+    satin_arena_reset(&w->arena, c->mark);
+}
+
+void satin_return(satin_out *out, const void *data, size_t len)
+{
+    if (len > out->cap) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "a %zu-byte result does not fit its %zu-byte slot",
+                 len, out->cap);
+        satin_job_fail(out->job, msg);
+        return;
+    }
+    if (len)
+        memcpy(out->slot, data, len);
+    out->len = len;
+}
+
+void satin_fail(satin_out *out, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    satin_job_fail(out->job, msg);
+}
+
+int satin_cancelled(const satin_ctx *c)
+{
+    return atomic_load_explicit(&c->job->stop, memory_order_relaxed);
+}
+
+static void switch_job(satin_worker *w, satin_job *job)
+{
+    satin_worker_flush(w);
+    w->cur_job = job;
+}
+
+void satin_record_run(satin_worker *w, satin_record *r)
+{
+    satin_job *job = r->job, *prev = w->cur_job;
+    if (job != prev)
+        switch_job(w, job);
+    if (r->flags & RECORD_STOLEN)
+        w->n_steals++;
+    if (!atomic_load_explicit(&job->stop, memory_order_relaxed)) {
+        if (stack_exhausted(w)) {
+            char msg[200];
+            snprintf(msg, sizeof msg,
+                     "recursion too deep: the worker stack (%zu MiB) is exhausted at "
+                     "nesting depth %d",
+                     w->pool->stack_size >> 20, w->depth);
+            satin_job_fail(job, msg);
+        } else {
+            satin_ctx c = {
+                .w = w,
+                .job = job,
+                .base = satin_deque_head(&w->deque),
+                .mark = satin_arena_get_mark(&w->arena),
+            };
+            satin_out out = {.slot = r->result, .cap = r->result_cap, .job = job};
+            w->depth++;
+            r->kind->run(&c, r->arg, r->len, &out);
+            satin_sync(&c);   /* an implicit sync ends every invocation, as in Cilk */
+            w->depth--;
+            r->result_len = out.len;
+        }
+    }
+    w->n_run++;
+    /* Only this worker writes it: a plain load and store, no locked add. */
+    atomic_store_explicit(&w->jobs_run,
+                          atomic_load_explicit(&w->jobs_run, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    if (r->flags & (RECORD_STOLEN | RECORD_ROOT) || job != prev) {
+        /* Counts must reach the job before anyone can see it finish. */
+        switch_job(w, prev);
+    }
+    if (r->flags & RECORD_ROOT) {
+        satin_job_finish(job, w->pool);
+        return;   /* the job (and r) may be gone now */
+    }
+    atomic_store_explicit(&r->done, 1, memory_order_release);
+}

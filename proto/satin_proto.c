@@ -1,0 +1,712 @@
+/*
+ * satin_proto.c - satin_msg <-> (header frame, body frame).
+ * The byte layouts are specified in PROTOCOL.md; this file follows its
+ * sections in order.  Bounds checking lives in satin_wire.c.
+ */
+#include "satin_proto.h"
+#include "satin_wire.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names -------------------------------------------------------------- */
+
+static const char *const type_names[] = {
+    [SATIN_MSG_SUBMIT] = "SUBMIT",
+    [SATIN_MSG_ACCEPTED] = "ACCEPTED",
+    [SATIN_MSG_PROGRESS] = "PROGRESS",
+    [SATIN_MSG_RESULT] = "RESULT",
+    [SATIN_MSG_ERROR] = "ERROR",
+    [SATIN_MSG_WAIT] = "WAIT",
+    [SATIN_MSG_CANCEL] = "CANCEL",
+    [SATIN_MSG_OK] = "OK",
+    [SATIN_MSG_STATUS] = "STATUS",
+    [SATIN_MSG_STATUS_REPLY] = "STATUS_REPLY",
+    [SATIN_MSG_LIST_KINDS] = "LIST_KINDS",
+    [SATIN_MSG_KINDS] = "KINDS",
+};
+#define NTYPES (sizeof type_names / sizeof type_names[0])
+
+static int type_known(int type)
+{
+    return type > 0 && (size_t)type < NTYPES && type_names[type];
+}
+
+int satin_msg_is_request(int type)
+{
+    return type == SATIN_MSG_SUBMIT || type == SATIN_MSG_WAIT || type == SATIN_MSG_CANCEL ||
+           type == SATIN_MSG_STATUS || type == SATIN_MSG_LIST_KINDS;
+}
+
+const char *satin_msg_type_name(int type)
+{
+    return type_known(type) ? type_names[type] : "UNKNOWN";
+}
+
+const char *satin_proto_code_name(int code)
+{
+    switch (code) {
+    case SATIN_PROTO_OK: return "ok";
+    case SATIN_PROTO_BAD_MESSAGE: return "bad message";
+    case SATIN_PROTO_UNKNOWN_KIND: return "unknown kind";
+    case SATIN_PROTO_BAD_PARAMS: return "bad parameters";
+    case SATIN_PROTO_TOO_LARGE: return "too large";
+    case SATIN_PROTO_UNKNOWN_JOB: return "unknown job";
+    case SATIN_PROTO_SHUTTING_DOWN: return "shutting down";
+    case SATIN_PROTO_LIMIT_REACHED: return "limit reached";
+    case SATIN_PROTO_UNSUPPORTED_VERSION: return "unsupported version";
+    default: return "unknown error";
+    }
+}
+
+/* ---- construction ------------------------------------------------------- */
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+static void *xrealloc(void *p, size_t size)
+{
+    p = realloc(p, size ? size : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s ? s : "");
+    char *d = xcalloc(1, n + 1);
+    memcpy(d, s ? s : "", n);
+    return d;
+}
+
+satin_msg *satin_msg_new(int type)
+{
+    if (!type_known(type))
+        return NULL;
+    satin_msg *m = xcalloc(1, sizeof *m);
+    m->type = type;
+    m->version = SATIN_PROTO_VERSION;
+    satin_kvlist_init(&m->result);
+    satin_kvlist_init(&m->stats);
+    satin_kvlist_init(&m->info);
+    return m;
+}
+
+static void free_kind(satin_msg_kind *k)
+{
+    for (size_t j = 0; j < k->nparams; j++) {
+        free(k->params[j].name);
+        free(k->params[j].def);
+        free(k->params[j].help);
+    }
+    free(k->params);
+    free(k->name);
+    free(k->summary);
+}
+
+void satin_msg_destroy(satin_msg **self)
+{
+    if (!self || !*self)
+        return;
+    satin_msg *m = *self;
+    free(m->kind);
+    free(m->error);
+    for (size_t i = 0; i < m->nparams; i++) {
+        free(m->params[i].key);
+        free(m->params[i].value);
+    }
+    free(m->params);
+    satin_kvlist_free(&m->result);
+    satin_kvlist_free(&m->stats);
+    satin_kvlist_free(&m->info);
+    for (size_t i = 0; i < m->nkinds; i++)
+        free_kind(&m->kinds[i]);
+    free(m->kinds);
+    free(m);
+    *self = NULL;
+}
+
+void satin_msg_set_kind(satin_msg *self, const char *kind)
+{
+    free(self->kind);
+    self->kind = xstrdup(kind);
+}
+
+/* Makes human text always sendable: invalid UTF-8 bytes become '?' (an
+ * error often quotes something that came from outside), and text longer
+ * than a str can carry is cut on a character boundary. */
+static char *sendable_text(const char *text)
+{
+    char *s = xstrdup(text);
+    size_t len = strlen(s), i = 0;
+    while (i < len) {
+        size_t n = satin_wire_utf8_char((const unsigned char *)s + i, len - i);
+        if (n == 0) {
+            s[i] = '?';
+            n = 1;
+        }
+        if (i + n > SATIN_PROTO_STR_MAX)
+            break;
+        i += n;
+    }
+    s[i] = '\0';
+    return s;
+}
+
+void satin_msg_set_error(satin_msg *self, const char *text)
+{
+    free(self->error);
+    self->error = sendable_text(text);
+}
+
+void satin_msg_set_errorf(satin_msg *self, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {   /* an encoding error in the arguments: say so, don't fail */
+        satin_msg_set_error(self, "(error text could not be formatted)");
+        return;
+    }
+    char *buf = xcalloc(1, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(buf, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    satin_msg_set_error(self, buf);
+    free(buf);
+}
+
+int satin_msg_add_param(satin_msg *self, const char *key, const char *value)
+{
+    if (self->nparams >= SATIN_PROTO_MAX_PARAMS)
+        return -1;
+    self->params = xrealloc(self->params, (self->nparams + 1) * sizeof *self->params);
+    self->params[self->nparams].key = xstrdup(key);
+    self->params[self->nparams].value = xstrdup(value);
+    self->nparams++;
+    return 0;
+}
+
+const char *satin_msg_param_value(const satin_msg *self, const char *key)
+{
+    for (size_t i = 0; i < self->nparams; i++)
+        if (self->params[i].key && key && strcmp(self->params[i].key, key) == 0)
+            return self->params[i].value ? self->params[i].value : "";
+    return NULL;
+}
+
+int satin_msg_add_kind(satin_msg *self, const char *name, const char *summary)
+{
+    if (self->nkinds >= SATIN_PROTO_MAX_KINDS)
+        return -1;
+    self->kinds = xrealloc(self->kinds, (self->nkinds + 1) * sizeof *self->kinds);
+    satin_msg_kind *k = &self->kinds[self->nkinds++];
+    memset(k, 0, sizeof *k);
+    k->name = xstrdup(name);
+    k->summary = xstrdup(summary);
+    return 0;
+}
+
+int satin_msg_add_kind_param(satin_msg *self, const char *name, const char *def,
+                             int required, const char *help)
+{
+    if (self->nkinds == 0)
+        return -1;
+    satin_msg_kind *k = &self->kinds[self->nkinds - 1];
+    if (k->nparams >= SATIN_PROTO_MAX_KIND_PARAMS)
+        return -1;
+    k->params = xrealloc(k->params, (k->nparams + 1) * sizeof *k->params);
+    satin_msg_kind_param *p = &k->params[k->nparams++];
+    p->name = xstrdup(name);
+    p->def = xstrdup(def);
+    p->flags = (required ? SATIN_KIND_PARAM_REQUIRED : 0u) |
+               (def ? SATIN_KIND_PARAM_HAS_DEFAULT : 0u);
+    p->help = xstrdup(help);
+    return 0;
+}
+
+/* ---- encoding ------------------------------------------------------------- */
+
+/* Names are unique within their list (kvlist, params, kinds, a kind's
+ * params): a receiver could not tell which of two equal keys is meant.
+ * `arr` is an array of structs of `stride` bytes with a char * at `off`;
+ * 1 when item i's name equals an earlier one.  Lists are small (bounded
+ * by the limits), so a quadratic scan is fine. */
+static int name_repeated(const void *arr, size_t stride, size_t off, size_t i)
+{
+    const unsigned char *base = arr;
+    const char *name, *other;
+    memcpy(&name, base + i * stride + off, sizeof name);
+    for (size_t j = 0; j < i; j++) {
+        memcpy(&other, base + j * stride + off, sizeof other);
+        if (strcmp(name ? name : "", other ? other : "") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+#define NAME_REPEATED(arr, type, field, i) \
+    name_repeated((arr), sizeof(type), offsetof(type, field), (i))
+
+static void enc_kvlist(satin_wire_wr *w, const satin_kvlist *l, const char *name)
+{
+    if (satin_wire_put_count(w, l->n, SATIN_PROTO_MAX_KV, SATIN_PROTO_TOO_LARGE,
+                             "%s count", name) < 0)
+        return;
+    for (size_t i = 0; i < l->n && !w->failed; i++) {
+        const satin_kv *kv = &l->items[i];
+        satin_wire_put_str(w, kv->name, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "%s[%zu].name", name, i);
+        if (NAME_REPEATED(l->items, satin_kv, name, i))
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: %s[%zu].name '%s' repeated",
+                             w->what, name, i, kv->name);
+        satin_wire_put_u8(w, (uint8_t)kv->type);
+        switch (kv->type) {
+        case SATIN_KV_I64: satin_wire_put_i64(w, kv->i64); break;
+        case SATIN_KV_F64: satin_wire_put_f64(w, kv->f64); break;
+        case SATIN_KV_STR:
+            satin_wire_put_str(w, kv->str, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                               "%s[%zu].value", name, i);
+            break;
+        default:
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: %s[%zu].type %d is not 1, 2 or 3",
+                             w->what, name, i, (int)kv->type);
+        }
+    }
+}
+
+static void enc_body(satin_wire_wr *w, const satin_msg *m)
+{
+    switch (m->type) {
+    case SATIN_MSG_SUBMIT:
+        satin_wire_put_u32(w, m->flags);
+        satin_wire_put_str(w, m->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "kind");
+        if (satin_wire_put_count(w, m->nparams, SATIN_PROTO_MAX_PARAMS,
+                                 SATIN_PROTO_BAD_PARAMS, "nparams") < 0)
+            return;
+        for (size_t i = 0; i < m->nparams && !w->failed; i++) {
+            satin_wire_put_str(w, m->params[i].key, 1, SATIN_PROTO_NAME_MAX,
+                               SATIN_PROTO_BAD_PARAMS, "params[%zu].key", i);
+            if (!w->failed && NAME_REPEATED(m->params, satin_msg_param, key, i))
+                satin_wire_wfail(w, SATIN_PROTO_BAD_PARAMS, "%s: params[%zu].key '%s' repeated",
+                                 w->what, i, m->params[i].key);
+            satin_wire_put_str(w, m->params[i].value, 0, SATIN_PROTO_STR_MAX,
+                               SATIN_PROTO_TOO_LARGE, "params[%zu].value", i);
+        }
+        break;
+    case SATIN_MSG_ACCEPTED:
+    case SATIN_MSG_CANCEL:
+    case SATIN_MSG_OK:
+        satin_wire_put_u64(w, m->job_id);
+        break;
+    case SATIN_MSG_PROGRESS:
+        satin_wire_put_u64(w, m->job_id);
+        satin_wire_put_u64(w, m->elapsed_ms);
+        satin_wire_put_u64(w, m->jobs_run);
+        break;
+    case SATIN_MSG_RESULT:
+        satin_wire_put_u64(w, m->job_id);
+        if (m->status > SATIN_STATUS_ERROR)
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "RESULT: status %u is not 0 or 1",
+                             (unsigned)m->status);
+        satin_wire_put_u8(w, m->status);
+        satin_wire_put_str(w, m->kind, 0, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "kind");
+        satin_wire_put_str(w, m->error, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE, "error");
+        enc_kvlist(w, &m->result, "result");
+        enc_kvlist(w, &m->stats, "stats");
+        break;
+    case SATIN_MSG_ERROR:
+        satin_wire_put_u64(w, m->job_id);
+        satin_wire_put_u16(w, m->code);
+        satin_wire_put_str(w, m->error, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                           "message");
+        break;
+    case SATIN_MSG_WAIT:
+        satin_wire_put_u64(w, m->job_id);
+        satin_wire_put_u32(w, m->flags);
+        break;
+    case SATIN_MSG_STATUS:
+    case SATIN_MSG_LIST_KINDS:
+        break;
+    case SATIN_MSG_STATUS_REPLY:
+        enc_kvlist(w, &m->info, "info");
+        break;
+    case SATIN_MSG_KINDS:
+        if (satin_wire_put_count(w, m->nkinds, SATIN_PROTO_MAX_KINDS, SATIN_PROTO_TOO_LARGE,
+                                 "nkinds") < 0)
+            return;
+        for (size_t i = 0; i < m->nkinds && !w->failed; i++) {
+            const satin_msg_kind *k = &m->kinds[i];
+            satin_wire_put_str(w, k->name, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                               "kinds[%zu].name", i);
+            if (!w->failed && NAME_REPEATED(m->kinds, satin_msg_kind, name, i))
+                satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: kinds[%zu].name '%s' repeated",
+                                 w->what, i, k->name);
+            satin_wire_put_str(w, k->summary, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                               "kinds[%zu].summary", i);
+            if (satin_wire_put_count(w, k->nparams, SATIN_PROTO_MAX_KIND_PARAMS,
+                                     SATIN_PROTO_TOO_LARGE, "kinds[%zu].nparams", i) < 0)
+                return;
+            for (size_t j = 0; j < k->nparams && !w->failed; j++) {
+                const satin_msg_kind_param *p = &k->params[j];
+                satin_wire_put_str(w, p->name, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                                   "kinds[%zu].params[%zu].name", i, j);
+                if (!w->failed && NAME_REPEATED(k->params, satin_msg_kind_param, name, j))
+                    satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE,
+                                     "%s: kinds[%zu].params[%zu].name '%s' repeated",
+                                     w->what, i, j, p->name);
+                satin_wire_put_str(w, p->def, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                                   "kinds[%zu].params[%zu].default", i, j);
+                if (p->flags > 0xFF)
+                    satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE,
+                                     "%s: kinds[%zu].params[%zu].flags 0x%x do not fit a byte",
+                                     w->what, i, j, p->flags);
+                satin_wire_put_u8(w, (uint8_t)p->flags);
+                satin_wire_put_str(w, p->help, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                                   "kinds[%zu].params[%zu].help", i, j);
+            }
+        }
+        break;
+    }
+}
+
+/* The measuring pass: validates everything and returns the body size. */
+static int measure(const satin_msg *m, size_t *blen, satin_proto_error *err)
+{
+    satin_wire_wr w;
+    *blen = 0;
+    if (err)
+        memset(err, 0, sizeof *err);
+    const char *what = satin_msg_type_name(m ? m->type : 0);
+    satin_wire_wr_init(&w, NULL, 0, what, err);
+    if (!m)
+        return satin_wire_wfail(&w, SATIN_PROTO_BAD_MESSAGE, "no message");
+    if (!type_known(m->type))
+        return satin_wire_wfail(&w, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d",
+                                m->type);
+    if (m->version < 0 || m->version > 0xFF)
+        return satin_wire_wfail(&w, SATIN_PROTO_BAD_MESSAGE, "%s: version %d does not fit a byte",
+                                what, m->version);
+    enc_body(&w, m);
+    *blen = w.len;
+    return w.failed ? -1 : 0;
+}
+
+int satin_msg_check(const satin_msg *m, satin_proto_error *err)
+{
+    size_t blen;
+    return measure(m, &blen, err);
+}
+
+static void put_header(unsigned char *h, const satin_msg *m)
+{
+    satin_wire_wr w;
+    satin_wire_wr_init(&w, h, SATIN_PROTO_HEADER_SIZE, "header", NULL);
+    satin_wire_put_u16(&w, SATIN_PROTO_MAGIC);
+    satin_wire_put_u8(&w, (uint8_t)m->version);
+    satin_wire_put_u8(&w, (uint8_t)m->type);
+    satin_wire_put_u32(&w, m->sender);
+    satin_wire_put_u64(&w, m->request_id);
+}
+
+int satin_msg_encode(const satin_msg *m, unsigned char **hdr, size_t *hlen,
+                     unsigned char **body, size_t *blen)
+{
+    size_t n = 0;
+    *hdr = *body = NULL;
+    *hlen = *blen = 0;
+    if (measure(m, &n, NULL) < 0)
+        return -1;
+    unsigned char *b = xcalloc(1, n ? n : 1);
+    satin_wire_wr w;
+    satin_wire_wr_init(&w, b, n, satin_msg_type_name(m->type), NULL);
+    enc_body(&w, m);
+    if (w.failed || w.len != n) {   /* cannot happen unless m changed under us */
+        free(b);
+        return -1;
+    }
+    unsigned char *h = xcalloc(1, SATIN_PROTO_HEADER_SIZE);
+    put_header(h, m);
+    *hdr = h;
+    *hlen = SATIN_PROTO_HEADER_SIZE;
+    *body = b;
+    *blen = n;
+    return 0;
+}
+
+/* ---- decoding ------------------------------------------------------------- */
+
+/* Smallest encodings of list items, for satin_wire_count's plausibility
+ * check: a name takes at least 3 bytes (u16 length + 1), any str 2. */
+#define MIN_PARAM       (3 + 2)           /* key, value */
+#define MIN_KV          (3 + 1 + 2)       /* name, type, empty str */
+#define MIN_KIND        (3 + 2 + 2)       /* name, summary, nparams */
+#define MIN_KIND_PARAM  (3 + 2 + 1 + 2)   /* name, default, flags, help */
+
+static int dec_kvlist(satin_wire_rd *r, satin_kvlist *l, const char *name)
+{
+    size_t n;
+    if (satin_wire_count(r, &n, SATIN_PROTO_MAX_KV, MIN_KV, SATIN_PROTO_TOO_LARGE,
+                         "%s count", name) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        char *key = NULL, *s = NULL;
+        uint8_t type;
+        int64_t iv;
+        double fv;
+        if (satin_wire_str(r, &key, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "%s[%zu].name", name, i) < 0)
+            return -1;
+        if (satin_kvlist_find(l, key)) {
+            satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "%s: %s[%zu].name '%s' repeated",
+                            r->what, name, i, key);
+            free(key);
+            return -1;
+        }
+        int rc = satin_wire_u8(r, &type, "%s[%zu].type", name, i);
+        if (rc == 0) {
+            switch (type) {
+            case SATIN_KV_I64:
+                if ((rc = satin_wire_i64(r, &iv, "%s[%zu].value", name, i)) == 0)
+                    satin_kvlist_add_i64(l, key, iv);
+                break;
+            case SATIN_KV_F64:
+                if ((rc = satin_wire_f64(r, &fv, "%s[%zu].value", name, i)) == 0)
+                    satin_kvlist_add_f64(l, key, fv);
+                break;
+            case SATIN_KV_STR:
+                if ((rc = satin_wire_str(r, &s, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                                         "%s[%zu].value", name, i)) == 0)
+                    satin_kvlist_add_str(l, key, s);
+                break;
+            default:
+                rc = satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                     "%s: %s[%zu].type %u is not 1, 2 or 3",
+                                     r->what, name, i, (unsigned)type);
+            }
+        }
+        free(key);
+        free(s);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int dec_submit(satin_wire_rd *r, satin_msg *m)
+{
+    size_t n;
+    if (satin_wire_u32(r, &m->flags, "flags") < 0 ||
+        satin_wire_str(r, &m->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                       "kind") < 0 ||
+        satin_wire_count(r, &n, SATIN_PROTO_MAX_PARAMS, MIN_PARAM, SATIN_PROTO_BAD_PARAMS,
+                         "nparams") < 0)
+        return -1;
+    if (n == 0)
+        return 0;
+    m->params = xcalloc(n, sizeof *m->params);   /* n <= 64, checked */
+    m->nparams = n;
+    for (size_t i = 0; i < n; i++) {
+        if (satin_wire_str(r, &m->params[i].key, 1, SATIN_PROTO_NAME_MAX,
+                           SATIN_PROTO_BAD_PARAMS, "params[%zu].key", i) < 0)
+            return -1;
+        if (NAME_REPEATED(m->params, satin_msg_param, key, i))
+            return satin_wire_fail(r, SATIN_PROTO_BAD_PARAMS, "%s: params[%zu].key '%s' repeated",
+                                   r->what, i, m->params[i].key);
+        if (satin_wire_str(r, &m->params[i].value, 0, SATIN_PROTO_STR_MAX,
+                           SATIN_PROTO_TOO_LARGE, "params[%zu].value", i) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int dec_kinds(satin_wire_rd *r, satin_msg *m)
+{
+    size_t n;
+    if (satin_wire_count(r, &n, SATIN_PROTO_MAX_KINDS, MIN_KIND, SATIN_PROTO_TOO_LARGE,
+                         "nkinds") < 0)
+        return -1;
+    if (n == 0)
+        return 0;
+    m->kinds = xcalloc(n, sizeof *m->kinds);
+    m->nkinds = n;
+    for (size_t i = 0; i < n; i++) {
+        satin_msg_kind *k = &m->kinds[i];
+        size_t np;
+        if (satin_wire_str(r, &k->name, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "kinds[%zu].name", i) < 0)
+            return -1;
+        if (NAME_REPEATED(m->kinds, satin_msg_kind, name, i))
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "%s: kinds[%zu].name '%s' repeated",
+                                   r->what, i, k->name);
+        if (satin_wire_str(r, &k->summary, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                           "kinds[%zu].summary", i) < 0 ||
+            satin_wire_count(r, &np, SATIN_PROTO_MAX_KIND_PARAMS, MIN_KIND_PARAM,
+                             SATIN_PROTO_TOO_LARGE, "kinds[%zu].nparams", i) < 0)
+            return -1;
+        if (np == 0)
+            continue;
+        k->params = xcalloc(np, sizeof *k->params);
+        k->nparams = np;
+        for (size_t j = 0; j < np; j++) {
+            satin_msg_kind_param *p = &k->params[j];
+            uint8_t flags;
+            if (satin_wire_str(r, &p->name, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                               "kinds[%zu].params[%zu].name", i, j) < 0)
+                return -1;
+            if (NAME_REPEATED(k->params, satin_msg_kind_param, name, j))
+                return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                       "%s: kinds[%zu].params[%zu].name '%s' repeated",
+                                       r->what, i, j, p->name);
+            if (satin_wire_str(r, &p->def, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                               "kinds[%zu].params[%zu].default", i, j) < 0 ||
+                satin_wire_u8(r, &flags, "kinds[%zu].params[%zu].flags", i, j) < 0 ||
+                satin_wire_str(r, &p->help, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                               "kinds[%zu].params[%zu].help", i, j) < 0)
+                return -1;
+            p->flags = flags;
+        }
+    }
+    return 0;
+}
+
+static int dec_body(satin_wire_rd *r, satin_msg *m)
+{
+    switch (m->type) {
+    case SATIN_MSG_SUBMIT:
+        return dec_submit(r, m);
+    case SATIN_MSG_ACCEPTED:
+    case SATIN_MSG_CANCEL:
+    case SATIN_MSG_OK:
+        return satin_wire_u64(r, &m->job_id, "job id");
+    case SATIN_MSG_PROGRESS:
+        if (satin_wire_u64(r, &m->job_id, "job id") < 0 ||
+            satin_wire_u64(r, &m->elapsed_ms, "elapsed_ms") < 0)
+            return -1;
+        return satin_wire_u64(r, &m->jobs_run, "jobs_run");
+    case SATIN_MSG_RESULT:
+        if (satin_wire_u64(r, &m->job_id, "job id") < 0 ||
+            satin_wire_u8(r, &m->status, "status") < 0)
+            return -1;
+        if (m->status > SATIN_STATUS_ERROR)
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "RESULT: status %u is not 0 or 1",
+                                   (unsigned)m->status);
+        if (satin_wire_str(r, &m->kind, 0, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "kind") < 0 ||
+            satin_wire_str(r, &m->error, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                           "error") < 0 ||
+            dec_kvlist(r, &m->result, "result") < 0)
+            return -1;
+        return dec_kvlist(r, &m->stats, "stats");
+    case SATIN_MSG_ERROR:
+        if (satin_wire_u64(r, &m->job_id, "job id") < 0 ||
+            satin_wire_u16(r, &m->code, "code") < 0)
+            return -1;
+        return satin_wire_str(r, &m->error, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                              "message");
+    case SATIN_MSG_WAIT:
+        if (satin_wire_u64(r, &m->job_id, "job id") < 0)
+            return -1;
+        return satin_wire_u32(r, &m->flags, "flags");
+    case SATIN_MSG_STATUS:
+    case SATIN_MSG_LIST_KINDS:
+        return 0;
+    case SATIN_MSG_STATUS_REPLY:
+        return dec_kvlist(r, &m->info, "info");
+    case SATIN_MSG_KINDS:
+        return dec_kinds(r, m);
+    }
+    return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d", m->type);
+}
+
+satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
+                            size_t blen, size_t max_size, satin_proto_error *err)
+{
+    satin_wire_rd r;
+    uint16_t magic;
+    uint8_t version, type;
+    uint32_t sender;
+    uint64_t request_id;
+
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (max_size == 0)
+        max_size = SATIN_PROTO_DEFAULT_MAX_SIZE;
+
+    /* Header first: it tells us how to answer (request id, version) even
+     * when the rest is unusable. */
+    satin_wire_rd_init(&r, hdr, hlen, "header", err);
+    if (!hdr || hlen != SATIN_PROTO_HEADER_SIZE) {
+        satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "header frame is %zu bytes, must be %d",
+                        hdr ? hlen : 0, SATIN_PROTO_HEADER_SIZE);
+        return NULL;
+    }
+    satin_wire_u16(&r, &magic, "magic");
+    satin_wire_u8(&r, &version, "version");
+    satin_wire_u8(&r, &type, "type");
+    satin_wire_u32(&r, &sender, "sender");
+    satin_wire_u64(&r, &request_id, "request id");
+    if (magic != SATIN_PROTO_MAGIC) {
+        satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "bad magic 0x%04x, expected 0x%04x",
+                        (unsigned)magic, SATIN_PROTO_MAGIC);
+        return NULL;
+    }
+    if (err) {
+        err->have_header = 1;
+        err->type = type;
+        err->sender = sender;
+        err->request_id = request_id;
+    }
+    /* The version comes before anything else that depends on the layout:
+     * a newer peer must learn that we speak 1, not that its body is bad. */
+    if (version != SATIN_PROTO_VERSION) {
+        satin_wire_fail(&r, SATIN_PROTO_UNSUPPORTED_VERSION,
+                        "protocol version %u, this end speaks %d", (unsigned)version,
+                        SATIN_PROTO_VERSION);
+        return NULL;
+    }
+    if (!type_known(type)) {
+        if (type >= SATIN_MSG_PEER_FIRST && type <= SATIN_MSG_PEER_LAST)
+            satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE,
+                            "message type %u is reserved for peer messages", (unsigned)type);
+        else
+            satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %u",
+                            (unsigned)type);
+        return NULL;
+    }
+    const char *what = satin_msg_type_name(type);
+    /* Size before parsing: an oversized message costs nothing to refuse. */
+    if (blen > max_size || SATIN_PROTO_HEADER_SIZE + blen > max_size) {
+        satin_wire_fail(&r, SATIN_PROTO_TOO_LARGE, "%s is %zu bytes, the limit is %zu", what,
+                        blen > max_size ? blen : SATIN_PROTO_HEADER_SIZE + blen, max_size);
+        return NULL;
+    }
+    if (!body && blen > 0) {
+        satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "%s: body of %zu bytes is missing", what,
+                        blen);
+        return NULL;
+    }
+
+    satin_msg *m = satin_msg_new(type);
+    if (!m)   /* cannot happen: the type was checked above */
+        return NULL;
+    m->version = version;
+    m->sender = sender;
+    m->request_id = request_id;
+    satin_wire_rd_init(&r, body, blen, what, err);
+    if (dec_body(&r, m) < 0 || satin_wire_end(&r) < 0) {
+        satin_msg_destroy(&m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,195 @@
+/*
+ * satin_proto.h - the wire codec shared by satind, libsatin and the tools.
+ *
+ * A message is two byte frames: a fixed 16-byte header frame and a body
+ * frame whose layout depends on the type (proto/PROTOCOL.md is the spec).
+ * This module turns a satin_msg into those two frames and back.  It knows
+ * nothing about ZeroMQ or the daemon: it includes only libc and proto/.
+ *
+ * Decoding never trusts the input: every length and count is checked
+ * against the bytes that are really there before anything is read or
+ * allocated, and a rejected message comes back as NULL plus a protocol
+ * error code and a short text that a daemon can send back in an ERROR.
+ *
+ * Memory exhaustion aborts the process, as in satin_kv.
+ */
+#ifndef SATIN_PROTO_H
+#define SATIN_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "satin_kv.h"
+
+#define SATIN_PROTO_MAGIC        0x5354u  /* "ST" */
+#define SATIN_PROTO_VERSION      1
+#define SATIN_PROTO_HEADER_SIZE  16
+
+/* Limits (PROTOCOL.md, "Limits").  Encoders refuse to produce, and decoders
+ * reject, anything beyond them. */
+#define SATIN_PROTO_NAME_MAX         63        /* kv names, param keys, kind names */
+#define SATIN_PROTO_STR_MAX          65535     /* any str: u16 length */
+#define SATIN_PROTO_MAX_PARAMS       64        /* SUBMIT parameters */
+#define SATIN_PROTO_MAX_KV           1024      /* items of one kvlist */
+#define SATIN_PROTO_MAX_KINDS        256       /* kinds in one KINDS reply */
+#define SATIN_PROTO_MAX_KIND_PARAMS  64        /* parameters of one kind */
+#define SATIN_PROTO_DEFAULT_MAX_SIZE (1u << 20) /* header + body, when max_size is 0 */
+
+/* Message types (header byte 3).  32..63 are reserved for daemon-to-daemon
+ * messages of a later release; this release rejects them as unknown. */
+typedef enum {
+    SATIN_MSG_SUBMIT       = 1,   /* c->d */
+    SATIN_MSG_ACCEPTED     = 2,   /* d->c */
+    SATIN_MSG_PROGRESS     = 3,   /* d->c */
+    SATIN_MSG_RESULT       = 4,   /* d->c */
+    SATIN_MSG_ERROR        = 5,   /* d->c */
+    SATIN_MSG_WAIT         = 6,   /* c->d */
+    SATIN_MSG_CANCEL       = 7,   /* c->d */
+    SATIN_MSG_OK           = 8,   /* d->c */
+    SATIN_MSG_STATUS       = 9,   /* c->d */
+    SATIN_MSG_STATUS_REPLY = 10,  /* d->c */
+    SATIN_MSG_LIST_KINDS   = 11,  /* c->d */
+    SATIN_MSG_KINDS        = 12,  /* d->c */
+    SATIN_MSG_PEER_FIRST   = 32,  /* reserved range for peer messages */
+    SATIN_MSG_PEER_LAST    = 63,
+} satin_msg_type;
+
+/* Error codes: carried by ERROR messages, and reported by the decoder. */
+typedef enum {
+    SATIN_PROTO_OK                  = 0,  /* not an error; never sent */
+    SATIN_PROTO_BAD_MESSAGE         = 1,
+    SATIN_PROTO_UNKNOWN_KIND        = 2,
+    SATIN_PROTO_BAD_PARAMS          = 3,
+    SATIN_PROTO_TOO_LARGE           = 4,
+    SATIN_PROTO_UNKNOWN_JOB         = 5,
+    SATIN_PROTO_SHUTTING_DOWN       = 6,
+    SATIN_PROTO_LIMIT_REACHED       = 7,
+    SATIN_PROTO_UNSUPPORTED_VERSION = 8,
+} satin_proto_code;
+
+/* SUBMIT and WAIT flags. */
+#define SATIN_FLAG_PROGRESS 0x1u
+/* RESULT status. */
+#define SATIN_STATUS_OK     0
+#define SATIN_STATUS_ERROR  1
+/* KINDS parameter flags. */
+#define SATIN_KIND_PARAM_REQUIRED    0x1u
+#define SATIN_KIND_PARAM_HAS_DEFAULT 0x2u
+
+/* Why a message was rejected.  When the header frame could be read (16
+ * bytes, right magic) have_header is 1 and type/sender/request_id hold its
+ * fields, so that a daemon can answer with an ERROR carrying the same
+ * request id even when the body or the version is bad. */
+typedef struct satin_proto_error {
+    int code;            /* satin_proto_code; 0 when there was no error */
+    char text[200];      /* e.g. "truncated SUBMIT: params[2].value needs 300 bytes, 12 left" */
+    int have_header;
+    int type;
+    uint32_t sender;
+    uint64_t request_id;
+} satin_proto_error;
+
+/* One SUBMIT parameter. */
+typedef struct satin_msg_param {
+    char *key;
+    char *value;
+} satin_msg_param;
+
+/* One parameter of a kind, as KINDS describes it. */
+typedef struct satin_msg_kind_param {
+    char *name;
+    char *def;           /* "" when flags lacks SATIN_KIND_PARAM_HAS_DEFAULT */
+    unsigned flags;      /* SATIN_KIND_PARAM_*; other bits kept as received */
+    char *help;
+} satin_msg_kind_param;
+
+/* One kind, as KINDS describes it. */
+typedef struct satin_msg_kind {
+    char *name;
+    char *summary;
+    size_t nparams;
+    satin_msg_kind_param *params;
+} satin_msg_kind;
+
+/* A decoded (or to-be-encoded) message.  Only the fields of its type are on
+ * the wire; the others stay zero.  Strings are owned by the message; a
+ * decoded message never has NULL strings where its type carries one
+ * (missing text is ""), and the encoder treats NULL as "". */
+typedef struct satin_msg {
+    /* header */
+    int type;               /* satin_msg_type */
+    int version;            /* satin_msg_new sets SATIN_PROTO_VERSION; encoded as is */
+    uint32_t sender;        /* node id of the sender; 0 for clients */
+    uint64_t request_id;    /* chosen by the requester, echoed in replies */
+
+    /* body fields, by the types that carry them */
+    uint64_t job_id;        /* ACCEPTED PROGRESS RESULT ERROR WAIT CANCEL OK */
+    uint32_t flags;         /* SUBMIT WAIT: SATIN_FLAG_* */
+    uint8_t status;         /* RESULT: SATIN_STATUS_* */
+    uint16_t code;          /* ERROR: satin_proto_code */
+    uint64_t elapsed_ms;    /* PROGRESS */
+    uint64_t jobs_run;      /* PROGRESS */
+    char *kind;             /* SUBMIT RESULT */
+    char *error;            /* RESULT: the error ("" when ok); ERROR: the message */
+    size_t nparams;         /* SUBMIT */
+    satin_msg_param *params;
+    satin_kvlist result;    /* RESULT */
+    satin_kvlist stats;     /* RESULT */
+    satin_kvlist info;      /* STATUS_REPLY */
+    size_t nkinds;          /* KINDS */
+    satin_msg_kind *kinds;
+} satin_msg;
+
+/* A new, empty message of `type` (version 1, everything else zero);
+ * NULL when type is not a known message type. */
+satin_msg *satin_msg_new(int type);
+void satin_msg_destroy(satin_msg **self);
+
+/* Setters copy their strings.  NULL is stored as "". */
+void satin_msg_set_kind(satin_msg *self, const char *kind);
+/* RESULT error / ERROR message.  Bytes that are not UTF-8 become '?' and
+ * text longer than a str can carry is cut at a character boundary, so an
+ * error report can always be encoded. */
+void satin_msg_set_error(satin_msg *self, const char *text);
+void satin_msg_set_errorf(satin_msg *self, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Appends a SUBMIT parameter; -1 when there are already
+ * SATIN_PROTO_MAX_PARAMS.  Other limits are checked by the encoder. */
+int satin_msg_add_param(satin_msg *self, const char *key, const char *value);
+/* The value of SUBMIT parameter `key`, or NULL. */
+const char *satin_msg_param_value(const satin_msg *self, const char *key);
+/* Appends a kind to a KINDS message; -1 beyond SATIN_PROTO_MAX_KINDS. */
+int satin_msg_add_kind(satin_msg *self, const char *name, const char *summary);
+/* Appends a parameter to the kind added last; -1 when there is none or it
+ * has SATIN_PROTO_MAX_KIND_PARAMS already.  def NULL: no default (the
+ * HAS_DEFAULT flag is then cleared, otherwise set). */
+int satin_msg_add_kind_param(satin_msg *self, const char *name, const char *def,
+                             int required, const char *help);
+
+/* Checks every field of `m` against the limits of its type without
+ * encoding: 0, or -1 with err (may be NULL) saying which field is wrong. */
+int satin_msg_check(const satin_msg *m, satin_proto_error *err);
+
+/* Encodes `m` into a malloc'd header frame (always 16 bytes) and body frame
+ * (*body is non-NULL even when *blen is 0).  -1, with both set to NULL, if
+ * a field violates a limit (satin_msg_check says which). */
+int satin_msg_encode(const satin_msg *m, unsigned char **hdr, size_t *hlen,
+                     unsigned char **body, size_t *blen);
+
+/* Decodes the two frames.  max_size bounds header + body (0: the default,
+ * 1 MiB); the daemon passes its maximum record size.  NULL with err (may be
+ * NULL) filled when the message is rejected; body may be NULL when blen is
+ * 0.  A message accepted here re-encodes to exactly the same bytes. */
+satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
+                            size_t blen, size_t max_size, satin_proto_error *err);
+
+/* 1 for the types a client sends to a daemon (SUBMIT, WAIT, CANCEL,
+ * STATUS, LIST_KINDS), 0 otherwise: a daemon answers any other type from a
+ * client with ERROR code 1, and never answers an ERROR. */
+int satin_msg_is_request(int type);
+/* "SUBMIT", "RESULT", ...; "UNKNOWN" for other values. */
+const char *satin_msg_type_name(int type);
+/* "bad message", "unknown kind", ...; "ok" for 0, "unknown error" otherwise. */
+const char *satin_proto_code_name(int code);
+
+#endif

@@ -1,0 +1,215 @@
+/* test_pool.c - the worker pool: exact results on any number of workers,
+ * concurrent jobs, failures, cancellation and the recursion-depth guard. */
+#include "../tap.h"
+#include "kinds.h"
+#include "apps.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_THREAD__)
+#define SMALL_STACK ((size_t)6 << 20)
+#else
+#define SMALL_STACK ((size_t)16 << 20)
+#endif
+
+/* A kind that recurses `depth` levels deep, one spawn per level: the shape
+ * that must end in a clear error, not a crashed daemon, when too deep. */
+static void chain_run(satin_ctx *c, const void *arg, size_t len, satin_out *out);
+static const satin_kind chain_kind = {
+    .name = "chain", .run = chain_run, .result_size = sizeof(int64_t)};
+
+static void chain_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    int64_t d;
+    (void)len;
+    memcpy(&d, arg, sizeof d);
+    int64_t r = 0;
+    if (d > 0) {
+        int64_t next = d - 1;
+        satin_spawn(c, &chain_kind, &next, sizeof next, &r, sizeof r);
+        satin_sync(c);
+    }
+    r += 1;
+    satin_return(out, &r, sizeof r);
+}
+
+/* Spawns `n` children in one frame (a wide, flat frame grows the deque). */
+static void wide_run(satin_ctx *c, const void *arg, size_t len, satin_out *out);
+static const satin_kind wide_kind = {
+    .name = "wide", .run = wide_run, .result_size = sizeof(int64_t)};
+
+static void wide_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    int64_t n;
+    (void)len;
+    memcpy(&n, arg, sizeof n);
+    if (n < 0) { /* a leaf: returns its own index */
+        int64_t v = -n;
+        satin_return(out, &v, sizeof v);
+        return;
+    }
+    int64_t *res = calloc((size_t)n, sizeof *res);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t leaf = -(i + 1);
+        satin_spawn(c, &wide_kind, &leaf, sizeof leaf, &res[i], sizeof res[i]);
+    }
+    satin_sync(c);
+    int64_t sum = 0;
+    for (int64_t i = 0; i < n; i++)
+        sum += res[i];
+    free(res);
+    satin_return(out, &sum, sizeof sum);
+}
+
+/* Returns more bytes than its slot holds. */
+static void big_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    (void)c; (void)arg; (void)len;
+    char buf[64] = {0};
+    satin_return(out, buf, sizeof buf);
+}
+static const satin_kind big_kind = {.name = "big", .run = big_run, .result_size = 8};
+
+/* Keeps spawning fib(15) until the job is cancelled. */
+static void spin_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    (void)arg; (void)len; (void)out;
+    int64_t fa[2] = {15, 0}, r;
+    while (!satin_cancelled(c)) {
+        satin_spawn(c, &satin_kind_fib, fa, sizeof fa, &r, sizeof r);
+        satin_sync(c);
+    }
+}
+static const satin_kind spin_kind = {.name = "spin", .run = spin_run, .result_size = 8};
+
+static int64_t run_i64(satin_pool *pool, const satin_kind *k, int64_t arg, satin_job **keep)
+{
+    satin_job *job = satin_job_new(k, &arg, sizeof arg);
+    satin_pool_run(pool, job);
+    size_t len;
+    int64_t v = -1;
+    const void *res = satin_job_result(job, &len);
+    if (!satin_job_failed(job) && len == sizeof v)
+        memcpy(&v, res, sizeof v);
+    if (keep)
+        *keep = job;
+    else
+        satin_job_destroy(&job);
+    return v;
+}
+
+static void fib_on(int workers)
+{
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = workers});
+    satin_outcome o;
+    satin_run_record(pool, "fib", (const char *[]){"n=27", NULL}, &o);
+    int64_t v = 0, spawned = 0, run = 0;
+    satin_kvlist_i64(&o.result, "value", &v);
+    satin_kvlist_i64(&o.stats, "jobs_spawned", &spawned);
+    satin_kvlist_i64(&o.stats, "jobs_run", &run);
+    is_i64(v, 196418, "fib 27 on %d worker(s)", workers);
+    /* fib(n) spawns 2*(fib(n+1)-1) children: exact, whatever the stealing. */
+    is_i64(spawned, 2 * (317811 - 1), "fib 27 spawned exactly 2*(F(28)-1) jobs on %d", workers);
+    is_i64(run, spawned + 1, "every spawned job ran once, plus the root (%d)", workers);
+    satin_outcome_free(&o);
+    is_i64(run_i64(pool, &wide_kind, 50000, NULL), 50000LL * 50001 / 2,
+           "one frame with 50000 children (deque growth) on %d", workers);
+    satin_pool_destroy(&pool);
+}
+
+static satin_pool *shared_pool;
+static void *client_thread(void *arg)
+{
+    intptr_t n = (intptr_t)arg;
+    char param[32];
+    snprintf(param, sizeof param, "n=%d", (int)n);
+    satin_outcome o;
+    satin_run_record(shared_pool, "fib", (const char *[]){param, NULL}, &o);
+    int64_t v = -1;
+    satin_kvlist_i64(&o.result, "value", &v);
+    satin_outcome_free(&o);
+    return (void *)(intptr_t)v;
+}
+
+static void concurrent_jobs(void)
+{
+    shared_pool = satin_pool_new(&(satin_pool_config){.workers = 2});
+    static const int64_t want[] = {6765, 10946, 17711, 28657, 46368, 75025};
+    pthread_t t[6];
+    for (int i = 0; i < 6; i++)
+        pthread_create(&t[i], NULL, client_thread, (void *)(intptr_t)(20 + i));
+    int all = 1;
+    for (int i = 0; i < 6; i++) {
+        void *r;
+        pthread_join(t[i], &r);
+        if ((int64_t)(intptr_t)r != want[i]) {
+            all = 0;
+            diag("fib %d gave %lld", 20 + i, (long long)(intptr_t)r);
+        }
+    }
+    ok(all, "six concurrent jobs on one pool each got their own exact result");
+    satin_pool_destroy(&shared_pool);
+}
+
+static void failures(void)
+{
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 2, .max_record = 4096});
+    satin_job *job;
+    run_i64(pool, &big_kind, 0, &job);
+    ok(satin_job_failed(job), "a result larger than its slot fails the job");
+    ok(strstr(satin_job_error(job), "does not fit") != NULL, "with a clear error: %s",
+       satin_job_error(job));
+    satin_job_destroy(&job);
+
+    is_i64(run_i64(pool, &chain_kind, 10000, NULL), 10001, "a chain 10000 spawns deep is fine");
+
+    /* A small stack makes the guard trip well before the machine's limit
+     * (and, under ThreadSanitizer, before its own shadow call stack fills). */
+    satin_pool *small = satin_pool_new(&(satin_pool_config){.workers = 1, .stack_size = SMALL_STACK});
+    run_i64(small, &chain_kind, 10000000, &job);
+    ok(satin_job_failed(job), "ten million nested spawns fail the job instead of crashing");
+    ok(strstr(satin_job_error(job), "recursion too deep") != NULL, "error: %s",
+       satin_job_error(job));
+    satin_job_destroy(&job);
+    is_i64(run_i64(small, &chain_kind, 100, NULL), 101, "the pool works on after that");
+    satin_pool_destroy(&small);
+
+    satin_outcome o;
+    satin_run_record(pool, "nosuchkind", NULL, &o);
+    ok(o.failed && strstr(o.error, "unknown job kind 'nosuchkind'"), "unknown kind: %s", o.error);
+    satin_outcome_free(&o);
+    satin_run_record(pool, "fib", (const char *[]){"n=3", "colour=red", NULL}, &o);
+    ok(o.failed && strstr(o.error, "unknown parameter 'colour' for kind fib"), "unknown key: %s",
+       o.error);
+    satin_outcome_free(&o);
+    satin_run_record(pool, "fib", (const char *[]){"n=3", "n=4", NULL}, &o);
+    ok(o.failed && strstr(o.error, "given twice"), "duplicate key: %s", o.error);
+    satin_outcome_free(&o);
+    satin_pool_destroy(&pool);
+}
+
+static void cancellation(void)
+{
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 2});
+    satin_job *job = satin_job_new(&spin_kind, NULL, 0);
+    satin_pool_start(pool, job, NULL, NULL);
+    usleep(20000);
+    satin_job_cancel(job, "test over");
+    satin_job_wait(job);
+    ok(satin_job_failed(job), "a cancelled job ends as failed");
+    is_str(satin_job_error(job), "cancelled: test over", "with the reason");
+    satin_job_destroy(&job);
+    satin_pool_destroy(&pool);
+}
+
+int main(void)
+{
+    fib_on(1);
+    fib_on(2);
+    fib_on(4);
+    concurrent_jobs();
+    failures();
+    cancellation();
+    return done_testing();
+}
