@@ -37,6 +37,7 @@ APPS_SRC    := $(wildcard daemon/apps/*.c)
 DAEMON_SRC  := $(filter-out daemon/satind.c,$(wildcard daemon/*.c))
 CLIENT_SRC  := $(filter-out client/satin_submit.c,$(wildcard client/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
+INTEG_C_SRC := $(wildcard tests/integration/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -47,9 +48,10 @@ LIB_CLIENT  := $(BUILD)/libsatin.a
 SATIND      := $(BUILD)/satind
 SUBMIT      := $(BUILD)/satin-submit
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%.t,$(UNIT_SRC))
+INTEG_C_TESTS := $(patsubst tests/integration/%.c,$(BUILD)/tests/integration/%.t,$(INTEG_C_SRC))
 BENCHES     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
-all: $(SATIND) $(SUBMIT) $(LIB_CLIENT) $(UNIT_TESTS) $(BENCHES)
+all: $(SATIND) $(SUBMIT) $(LIB_CLIENT) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -67,6 +69,9 @@ $(SATIND): $(call obj,daemon/satind.c) $(LIB_CORE) $(LIB_PROTO)
 $(SUBMIT): $(call obj,client/satin_submit.c) $(LIB_CLIENT)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_CLIENT) $(LIB_PROTO)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/tests/integration/%.t: $(call obj,tests/integration/%.c) $(LIB_CORE) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_PROTO)
@@ -94,12 +99,13 @@ TSAN_TESTS   := $(wildcard tests/unit/test_deque*.c tests/unit/test_pool*.c)
 
 check: deps
 	$(MAKE) all
-	SATIN_BUILD=$(abspath $(BUILD)) $(PROVE) $(UNIT_TESTS) $(INTEG_TESTS)
+	SATIN_BUILD=$(abspath $(BUILD)) $(PROVE) $(UNIT_TESTS) $(INTEG_C_TESTS) $(INTEG_TESTS)
 
 check-asan: deps
 	$(MAKE) BUILD=build-asan SAN=asan all
 	SATIN_BUILD=$(abspath build-asan) ASAN_OPTIONS=detect_leaks=1 \
-	  $(PROVE) $(patsubst tests/unit/%.c,build-asan/tests/%.t,$(UNIT_SRC)) $(INTEG_TESTS)
+	  $(PROVE) $(patsubst tests/unit/%.c,build-asan/tests/%.t,$(UNIT_SRC)) \
+	  $(patsubst tests/integration/%.c,build-asan/tests/integration/%.t,$(INTEG_C_SRC)) $(INTEG_TESTS)
 
 check-tsan: deps
 	$(MAKE) BUILD=build-tsan SAN=tsan all

@@ -1,0 +1,168 @@
+/*
+ * satin_client.h - libsatin: submit jobs to a satind and collect their results.
+ *
+ * A satin_client is one connection to one daemon (a ZeroMQ DEALER socket
+ * speaking SGP/1, proto/PROTOCOL.md).  Typical use:
+ *
+ *     satin_client_error err;
+ *     satin_client *c = satin_client_new(NULL, &err);      // default endpoint
+ *     if (!c) { fprintf(stderr, "%s\n", err.text); exit(69); }
+ *     const char *params[] = {"n=30", NULL};
+ *     uint64_t job;
+ *     satin_job_report rep;
+ *     if (satin_client_submit(c, "fib", params, 0, &job, &err) == SATIN_CLIENT_OK &&
+ *         satin_client_wait(c, job, -1, &rep, NULL, NULL, &err) == SATIN_CLIENT_OK) {
+ *         int64_t v;
+ *         satin_kvlist_i64(&rep.result, "value", &v);
+ *         satin_job_report_free(&rep);
+ *     }
+ *     satin_client_destroy(&c);
+ *
+ * Every call that talks to the daemon returns a satin_client_rc and, when
+ * it is not SATIN_CLIENT_OK, fills the caller's satin_client_error (which
+ * may be NULL when the caller does not care).  The daemon's own texts (a
+ * rejected record, a failed job) are passed on verbatim.
+ *
+ * Several jobs may be in flight on one connection: replies are matched by
+ * request id, and replies that arrive while the caller waits for something
+ * else are kept until asked for.  A satin_client is not thread-safe: use
+ * it from one thread at a time (or one client per thread).
+ *
+ * Lost connections: when the daemon goes away while the client waits
+ * (ZeroMQ reports the disconnect), the call returns SATIN_CLIENT_UNREACHABLE
+ * ("lost connection to satind") instead of waiting forever; every later
+ * call on that client fails the same way.  Make a new client to reconnect.
+ */
+#ifndef SATIN_CLIENT_H
+#define SATIN_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "satin_kv.h"
+#include "satin_proto.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a call came to.  The numbers are part of the API. */
+typedef enum {
+    SATIN_CLIENT_OK          = 0,
+    SATIN_CLIENT_REJECTED    = 1, /* the daemon answered ERROR: proto_code + its text */
+    SATIN_CLIENT_JOB_FAILED  = 2, /* the job ran and failed (RESULT status 1), or was cancelled */
+    SATIN_CLIENT_UNREACHABLE = 3, /* no daemon there, it did not answer, or the connection was lost */
+    SATIN_CLIENT_TIMEOUT     = 4, /* the caller's timeout expired; the job keeps running */
+    SATIN_CLIENT_PROTOCOL    = 5, /* the daemon sent something SGP/1 does not allow */
+    SATIN_CLIENT_INVALID     = 6, /* the caller's arguments are bad; nothing was sent */
+} satin_client_rc;
+
+/* Why a call failed.  code is the satin_client_rc the call returned;
+ * proto_code is the SGP/1 error code (satin_proto_code) for REJECTED and
+ * PROTOCOL, 0 otherwise; text is a one-line explanation without a trailing
+ * newline (for REJECTED and JOB_FAILED exactly the daemon's text, cut only
+ * if longer than the buffer). */
+typedef struct satin_client_error {
+    int code;
+    int proto_code;
+    char text[512];
+} satin_client_error;
+
+/* The outcome of a finished job (a RESULT message). */
+typedef struct satin_job_report {
+    uint64_t job_id;
+    char kind[64];          /* the kind as the daemon names it */
+    int ok;                 /* 1: status ok; 0: the job failed */
+    char *error;            /* the daemon's error text, verbatim; "" when ok */
+    satin_kvlist result;    /* the kind's result, in the daemon's order; empty on error */
+    satin_kvlist stats;     /* statistics of the run (wall_s, jobs_run, ...) */
+} satin_job_report;
+
+/* Called for each PROGRESS message while satin_client_wait() waits.
+ * elapsed_ms counts from the job's acceptance; jobs_run is the number of
+ * invocations of the job's tree completed so far. */
+typedef void satin_progress_fn(uint64_t job_id, uint64_t elapsed_ms, uint64_t jobs_run,
+                               void *arg);
+
+/* satin_client_submit() flags. */
+#define SATIN_CLIENT_PROGRESS 0x1u  /* ask the daemon for PROGRESS messages */
+
+/* How long satin_client_new() waits for the connection, and the default
+ * reply timeout of short requests (SUBMIT's ACCEPTED, CANCEL, STATUS,
+ * LIST_KINDS).  A daemon answers those at once; one that does not within
+ * this time counts as unreachable. */
+#define SATIN_CLIENT_DEFAULT_TIMEOUT_MS 5000
+
+typedef struct satin_client satin_client;
+
+/* Connects to the daemon at `endpoint` ("ipc:///path", "/path" or
+ * "tcp://host:port"; NULL or "" for the default of satin_endpoint.h, which
+ * honours $SATIN_SOCKET) and waits until the connection is established.
+ * Returns the client, or NULL with err filled: SATIN_CLIENT_INVALID for a
+ * malformed endpoint, SATIN_CLIENT_UNREACHABLE when no daemon answers
+ * there (for ipc: the socket file is missing, or nobody listens on it). */
+satin_client *satin_client_new(const char *endpoint, satin_client_error *err);
+
+/* Closes the connection and frees the client; sets *self to NULL.  Jobs
+ * submitted through it keep running on the daemon.  NULL is a no-op. */
+void satin_client_destroy(satin_client **self);
+
+/* The normalised endpoint this client is connected to ("ipc:///..."). */
+const char *satin_client_endpoint(const satin_client *self);
+
+/* Sets the reply timeout of short requests (see above); ms <= 0 restores
+ * the default. */
+void satin_client_set_request_timeout(satin_client *self, int ms);
+
+/* Submits one job record: `kind` with `params`, a NULL-terminated list of
+ * "key=value" strings (NULL: none).  The syntax and the protocol limits
+ * (key 1..63 bytes, no repeated key, at most 64 parameters, UTF-8) are
+ * checked before anything is sent (SATIN_CLIENT_INVALID); the kind's own
+ * checks happen in the daemon (SATIN_CLIENT_REJECTED with proto_code 2
+ * unknown kind, 3 bad parameters, 4 too large, 6 shutting down, 7 limit
+ * reached).  On success *job_id is the daemon's job id.  flags:
+ * SATIN_CLIENT_PROGRESS to receive progress in satin_client_wait(). */
+int satin_client_submit(satin_client *self, const char *kind, const char *const *params,
+                        unsigned flags, uint64_t *job_id, satin_client_error *err);
+
+/* Waits for job `job_id` to finish and fills *report (free it with
+ * satin_job_report_free()).  A job submitted through this client is waited
+ * for on its own conversation; any other job is attached to with a WAIT
+ * request (from another connection, or after a restart of the caller).
+ * timeout_ms < 0 waits as long as it takes; on SATIN_CLIENT_TIMEOUT the job
+ * keeps running and the call may be repeated.  progress (may be NULL) is
+ * called with arg for each PROGRESS message; for jobs submitted here it
+ * needs SATIN_CLIENT_PROGRESS at submit time.  Returns SATIN_CLIENT_OK, or
+ * SATIN_CLIENT_JOB_FAILED with the report filled all the same (ok = 0,
+ * error = the daemon's text, also copied to err), REJECTED (proto_code 5:
+ * the daemon does not know the job), TIMEOUT, UNREACHABLE, PROTOCOL.  On
+ * any other result than OK and JOB_FAILED the report is left empty. */
+int satin_client_wait(satin_client *self, uint64_t job_id, int timeout_ms,
+                      satin_job_report *report, satin_progress_fn *progress, void *arg,
+                      satin_client_error *err);
+
+/* Asks the daemon to cancel job `job_id`.  SATIN_CLIENT_OK when the daemon
+ * knew the job (a finished job is not changed; waiters of a running one get
+ * a failed report with error "cancelled"), SATIN_CLIENT_REJECTED with
+ * proto_code 5 when it does not. */
+int satin_client_cancel(satin_client *self, uint64_t job_id, satin_client_error *err);
+
+/* The daemon's state and counters.  *out is overwritten (not freed first);
+ * free it with satin_kvlist_free(). */
+int satin_client_status(satin_client *self, satin_kvlist *out, satin_client_error *err);
+
+/* The kinds the daemon runs, with their parameters and defaults: a KINDS
+ * message (see its nkinds/kinds fields in satin_proto.h).  Free it with
+ * satin_msg_destroy(). */
+int satin_client_list_kinds(satin_client *self, satin_msg **kinds, satin_client_error *err);
+
+/* Frees what a report holds and empties it; safe on an emptied report. */
+void satin_job_report_free(satin_job_report *report);
+
+/* A short name for a satin_client_rc: "ok", "rejected", ... */
+const char *satin_client_rc_name(int rc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

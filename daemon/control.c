@@ -1,0 +1,624 @@
+/* control.c - the control thread: client requests in, results out. */
+#include "control.h"
+#include "kinds.h"
+#include "log.h"
+#include "mailbox.h"
+#include "satin_endpoint.h"
+#include "satin_proto.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#define RID_MAX 256
+#define PROGRESS_INTERVAL_NS 1000000000LL
+#define DRAIN_DEADLINE_NS 5000000000LL
+
+typedef struct waiter {
+    unsigned char rid[RID_MAX];   /* ZeroMQ routing id of the client connection */
+    size_t rid_len;
+    uint64_t request_id;
+    int progress;
+} waiter;
+
+typedef struct job_entry {
+    satin_mailbox_item item;      /* first: the mailbox hands back this pointer */
+    satin_control *ctl;
+    uint64_t id;
+    const satin_kind *kind;
+    satin_job *job;               /* NULL once finished */
+    int64_t accepted_ns;
+    uint64_t run_at_start;
+    waiter *waiters;
+    size_t nwaiters;
+    satin_msg *result;            /* the RESULT, kept for later WAITs */
+} job_entry;
+
+struct satin_control {
+    const satind_options *opt;
+    satin_pool *pool;
+    void *zctx, *router;
+    satin_mailbox mailbox;
+    char ipc_path[512];           /* the socket file we own, "" for tcp */
+    job_entry **jobs;             /* running ones, then finished, oldest first */
+    size_t njobs, capjobs;
+    uint64_t next_id;
+    int running_jobs;
+    uint64_t finished_jobs, bad_messages, requests;
+    int64_t started_ns;
+    int stopping;
+    satin_log_limit bad_limit;
+};
+
+/* ---- sending ------------------------------------------------------------ */
+
+static void send_to(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                    satin_msg *m)
+{
+    unsigned char *hdr = NULL, *body = NULL;
+    size_t hlen, blen;
+    if (satin_msg_encode(m, &hdr, &hlen, &body, &blen) < 0) {
+        satin_proto_error err = {0};
+        satin_msg_check(m, &err);
+        log_error("cannot encode a %s reply: %s", satin_msg_type_name(m->type), err.text);
+        free(hdr);
+        free(body);
+        return;
+    }
+    /* ROUTER drops what it cannot route (client gone): never blocks us. */
+    if (zmq_send(ctl->router, rid, rid_len, ZMQ_SNDMORE) < 0 ||
+        zmq_send(ctl->router, hdr, hlen, ZMQ_SNDMORE) < 0 ||
+        zmq_send(ctl->router, body, blen, 0) < 0)
+        log_debug("reply %s not sent: %s", satin_msg_type_name(m->type), zmq_strerror(errno));
+    free(hdr);
+    free(body);
+}
+
+static void send_error(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                       uint64_t request_id, uint64_t job_id, int code, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+static void send_error(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                       uint64_t request_id, uint64_t job_id, int code, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    satin_msg *m = satin_msg_new(SATIN_MSG_ERROR);
+    m->request_id = request_id;
+    m->job_id = job_id;
+    m->code = (uint16_t)code;
+    satin_msg_set_error(m, text);
+    send_to(ctl, rid, rid_len, m);
+    satin_msg_destroy(&m);
+}
+
+static void send_result(satin_control *ctl, job_entry *e, const waiter *w)
+{
+    e->result->request_id = w->request_id;
+    send_to(ctl, w->rid, w->rid_len, e->result);
+}
+
+/* ---- the job table ------------------------------------------------------ */
+
+static job_entry *find_job(satin_control *ctl, uint64_t id)
+{
+    for (size_t i = 0; i < ctl->njobs; i++)
+        if (ctl->jobs[i]->id == id)
+            return ctl->jobs[i];
+    return NULL;
+}
+
+static void add_waiter(job_entry *e, const unsigned char *rid, size_t rid_len,
+                       uint64_t request_id, int progress)
+{
+    waiter *ws = realloc(e->waiters, (e->nwaiters + 1) * sizeof *ws);
+    if (!ws)
+        abort();
+    e->waiters = ws;
+    waiter *w = &ws[e->nwaiters++];
+    memcpy(w->rid, rid, rid_len);
+    w->rid_len = rid_len;
+    w->request_id = request_id;
+    w->progress = progress;
+}
+
+static void entry_free(job_entry *e)
+{
+    satin_job_destroy(&e->job);
+    satin_msg_destroy(&e->result);
+    free(e->waiters);
+    free(e);
+}
+
+/* Keeps at most `retain` finished entries, dropping the oldest. */
+static void trim_finished(satin_control *ctl)
+{
+    size_t finished = 0;
+    for (size_t i = 0; i < ctl->njobs; i++)
+        finished += ctl->jobs[i]->job == NULL;
+    size_t i = 0;
+    while (finished > (size_t)ctl->opt->retain_results && i < ctl->njobs) {
+        if (ctl->jobs[i]->job == NULL) {
+            entry_free(ctl->jobs[i]);
+            memmove(&ctl->jobs[i], &ctl->jobs[i + 1], (ctl->njobs - i - 1) * sizeof *ctl->jobs);
+            ctl->njobs--;
+            finished--;
+        } else {
+            i++;
+        }
+    }
+}
+
+/* Called on a worker thread: hand the entry to the control thread. */
+static void on_job_done(satin_job *job, void *arg)
+{
+    (void)job;
+    job_entry *e = arg;
+    satin_mailbox_post(&e->ctl->mailbox, &e->item);
+}
+
+static void finish_entry(satin_control *ctl, job_entry *e)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_RESULT);
+    m->job_id = e->id;
+    satin_msg_set_kind(m, e->kind->name);
+    int failed = satin_job_failed(e->job);
+    m->status = failed ? SATIN_STATUS_ERROR : SATIN_STATUS_OK;
+    satin_msg_set_error(m, failed ? satin_job_error(e->job) : "");
+    satin_kind_format(e->job, &m->result, &m->stats);
+    e->result = m;
+    double wall = satin_job_wall_seconds(e->job);
+    if (failed)
+        log_info("job %" PRIu64 " (%s) failed after %.3f s: %s", e->id, e->kind->name, wall,
+                 satin_job_error(e->job));
+    else
+        log_info("job %" PRIu64 " (%s) done in %.3f s", e->id, e->kind->name, wall);
+    satin_job_destroy(&e->job);
+    for (size_t i = 0; i < e->nwaiters; i++)
+        send_result(ctl, e, &e->waiters[i]);
+    free(e->waiters);
+    e->waiters = NULL;
+    e->nwaiters = 0;
+    ctl->running_jobs--;
+    ctl->finished_jobs++;
+    trim_finished(ctl);
+}
+
+static void drain_mailbox(satin_control *ctl)
+{
+    satin_mailbox_item *it = satin_mailbox_drain(&ctl->mailbox);
+    while (it) {
+        satin_mailbox_item *next = it->next;
+        finish_entry(ctl, (job_entry *)it);
+        it = next;
+    }
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+static void kinds_known(char *buf, size_t len)
+{
+    size_t off = 0;
+    buf[0] = 0;
+    for (const satin_kind *const *k = satin_builtin_kinds; *k && off < len; k++)
+        off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", (*k)->name);
+}
+
+static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                      const satin_msg *m)
+{
+    if (ctl->stopping) {
+        send_error(ctl, rid, rid_len, m->request_id, 0, SATIN_PROTO_SHUTTING_DOWN,
+                   "satind is shutting down and takes no new jobs");
+        return;
+    }
+    const satin_kind *kind = satin_kinds_find(m->kind);
+    if (!kind) {
+        char known[256];
+        kinds_known(known, sizeof known);
+        send_error(ctl, rid, rid_len, m->request_id, 0, SATIN_PROTO_UNKNOWN_KIND,
+                   "unknown job kind '%s' (known: %s)", m->kind, known);
+        return;
+    }
+    if (ctl->running_jobs >= ctl->opt->max_jobs) {
+        send_error(ctl, rid, rid_len, m->request_id, 0, SATIN_PROTO_LIMIT_REACHED,
+                   "too many jobs running (the limit is %d); try again later",
+                   ctl->opt->max_jobs);
+        return;
+    }
+    satin_params *params = satin_params_new();
+    satin_err err = {""};
+    satin_bytes arg;
+    int rc = 0;
+    for (size_t i = 0; i < m->nparams && rc == 0; i++)
+        rc = satin_params_add(params, m->params[i].key, m->params[i].value, &err);
+    if (rc == 0)
+        rc = satin_kind_prepare(kind, params, ctl->opt->max_record, &arg, &err);
+    satin_params_destroy(&params);
+    if (rc < 0) {
+        send_error(ctl, rid, rid_len, m->request_id, 0, SATIN_PROTO_BAD_PARAMS, "%s: %s",
+                   kind->name, err.msg);
+        return;
+    }
+    job_entry *e = calloc(1, sizeof *e);
+    if (!e)
+        abort();
+    e->ctl = ctl;
+    e->id = ctl->next_id++;
+    e->kind = kind;
+    e->job = satin_job_new(kind, arg.data, arg.len);
+    satin_bytes_free(&arg);
+    e->accepted_ns = satin_now_ns();
+    e->run_at_start = satin_pool_jobs_run(ctl->pool);
+    add_waiter(e, rid, rid_len, m->request_id, (m->flags & SATIN_FLAG_PROGRESS) != 0);
+    if (ctl->njobs == ctl->capjobs) {
+        size_t cap = ctl->capjobs ? ctl->capjobs * 2 : 64;
+        job_entry **jobs = realloc(ctl->jobs, cap * sizeof *jobs);
+        if (!jobs)
+            abort();
+        ctl->jobs = jobs;
+        ctl->capjobs = cap;
+    }
+    ctl->jobs[ctl->njobs++] = e;
+    ctl->running_jobs++;
+
+    satin_msg *ack = satin_msg_new(SATIN_MSG_ACCEPTED);
+    ack->request_id = m->request_id;
+    ack->job_id = e->id;
+    send_to(ctl, rid, rid_len, ack);
+    satin_msg_destroy(&ack);
+    log_info("job %" PRIu64 " (%s, %zu parameters) accepted", e->id, kind->name, m->nparams);
+    satin_pool_start(ctl->pool, e->job, on_job_done, e);
+}
+
+static void on_wait(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                    const satin_msg *m)
+{
+    job_entry *e = find_job(ctl, m->job_id);
+    if (!e) {
+        send_error(ctl, rid, rid_len, m->request_id, m->job_id, SATIN_PROTO_UNKNOWN_JOB,
+                   "no job %" PRIu64 " on this daemon (unknown, or its result has expired)",
+                   m->job_id);
+        return;
+    }
+    waiter w = {.rid_len = rid_len, .request_id = m->request_id};
+    memcpy(w.rid, rid, rid_len);
+    if (e->result)
+        send_result(ctl, e, &w);
+    else
+        add_waiter(e, rid, rid_len, m->request_id, (m->flags & SATIN_FLAG_PROGRESS) != 0);
+}
+
+static void on_cancel(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                      const satin_msg *m)
+{
+    job_entry *e = find_job(ctl, m->job_id);
+    if (!e) {
+        send_error(ctl, rid, rid_len, m->request_id, m->job_id, SATIN_PROTO_UNKNOWN_JOB,
+                   "no job %" PRIu64 " on this daemon", m->job_id);
+        return;
+    }
+    if (e->job) {
+        satin_job_cancel(e->job, "by request");
+        log_info("job %" PRIu64 " cancelled by a client", e->id);
+    }
+    satin_msg *ok = satin_msg_new(SATIN_MSG_OK);
+    ok->request_id = m->request_id;
+    ok->job_id = m->job_id;
+    send_to(ctl, rid, rid_len, ok);
+    satin_msg_destroy(&ok);
+}
+
+static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                      const satin_msg *m)
+{
+    satin_msg *r = satin_msg_new(SATIN_MSG_STATUS_REPLY);
+    r->request_id = m->request_id;
+    satin_kvlist_add_str(&r->info, "version", SATIN_VERSION);
+    satin_kvlist_add_i64(&r->info, "pid", (int64_t)getpid());
+    satin_kvlist_add_str(&r->info, "endpoint", ctl->opt->endpoint);
+    satin_kvlist_add_i64(&r->info, "workers", satin_pool_workers(ctl->pool));
+    satin_kvlist_add_i64(&r->info, "jobs_running", ctl->running_jobs);
+    satin_kvlist_add_i64(&r->info, "jobs_finished", (int64_t)ctl->finished_jobs);
+    satin_kvlist_add_i64(&r->info, "invocations_run", (int64_t)satin_pool_jobs_run(ctl->pool));
+    satin_kvlist_add_i64(&r->info, "requests", (int64_t)ctl->requests);
+    satin_kvlist_add_i64(&r->info, "bad_messages", (int64_t)ctl->bad_messages);
+    satin_kvlist_add_i64(&r->info, "max_record", (int64_t)ctl->opt->max_record);
+    satin_kvlist_add_i64(&r->info, "max_jobs", ctl->opt->max_jobs);
+    satin_kvlist_add_f64(&r->info, "uptime_s", (double)(satin_now_ns() - ctl->started_ns) / 1e9);
+    send_to(ctl, rid, rid_len, r);
+    satin_msg_destroy(&r);
+}
+
+static void on_list_kinds(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                          const satin_msg *m)
+{
+    satin_msg *r = satin_msg_new(SATIN_MSG_KINDS);
+    r->request_id = m->request_id;
+    for (const satin_kind *const *k = satin_builtin_kinds; *k; k++) {
+        satin_msg_add_kind(r, (*k)->name, (*k)->summary ? (*k)->summary : "");
+        for (const satin_param_def *d = (*k)->params; d && d->name; d++)
+            satin_msg_add_kind_param(r, d->name, d->def, d->required, d->help ? d->help : "");
+    }
+    send_to(ctl, rid, rid_len, r);
+    satin_msg_destroy(&r);
+}
+
+static void on_message(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                       zmq_msg_t *hdr, zmq_msg_t *body)
+{
+    satin_proto_error err = {0};
+    satin_msg *m = satin_msg_decode(zmq_msg_data(hdr), zmq_msg_size(hdr), zmq_msg_data(body),
+                                    zmq_msg_size(body), ctl->opt->max_record, &err);
+    if (!m) {
+        ctl->bad_messages++;
+        satin_log_limited(&ctl->bad_limit, 10.0, SATIN_LOG_WARN,
+                          "dropped a bad client message: %s", err.text);
+        if (!err.have_header || err.type != SATIN_MSG_ERROR)
+            send_error(ctl, rid, rid_len, err.have_header ? err.request_id : 0, 0, err.code,
+                       "%s", err.text);
+        return;
+    }
+    ctl->requests++;
+    switch (m->type) {
+    case SATIN_MSG_SUBMIT: on_submit(ctl, rid, rid_len, m); break;
+    case SATIN_MSG_WAIT: on_wait(ctl, rid, rid_len, m); break;
+    case SATIN_MSG_CANCEL: on_cancel(ctl, rid, rid_len, m); break;
+    case SATIN_MSG_STATUS: on_status(ctl, rid, rid_len, m); break;
+    case SATIN_MSG_LIST_KINDS: on_list_kinds(ctl, rid, rid_len, m); break;
+    case SATIN_MSG_ERROR: break; /* never answer an error */
+    default:
+        ctl->bad_messages++;
+        send_error(ctl, rid, rid_len, m->request_id, 0, SATIN_PROTO_BAD_MESSAGE,
+                   "%s is not a request a daemon accepts", satin_msg_type_name(m->type));
+    }
+    satin_msg_destroy(&m);
+}
+
+/* Reads one whole multipart message; anything but [rid][header][body] is bad. */
+static void read_client(satin_control *ctl)
+{
+    zmq_msg_t part[3];
+    int nparts = 0, more = 1, extra = 0;
+    while (more) {
+        zmq_msg_t scratch, *p = nparts < 3 ? &part[nparts] : &scratch;
+        zmq_msg_init(p);
+        if (zmq_msg_recv(p, ctl->router, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(p);
+            break;
+        }
+        more = zmq_msg_more(p);
+        if (nparts < 3)
+            nparts++;
+        else {
+            extra++;
+            zmq_msg_close(p);
+        }
+    }
+    if (nparts == 3 && !extra && zmq_msg_size(&part[0]) <= RID_MAX) {
+        on_message(ctl, zmq_msg_data(&part[0]), zmq_msg_size(&part[0]), &part[1], &part[2]);
+    } else if (nparts >= 1 && zmq_msg_size(&part[0]) <= RID_MAX) {
+        ctl->bad_messages++;
+        satin_log_limited(&ctl->bad_limit, 10.0, SATIN_LOG_WARN,
+                          "dropped a client message of %d frames (expected header and body)",
+                          nparts - 1 + extra);
+        send_error(ctl, zmq_msg_data(&part[0]), zmq_msg_size(&part[0]), 0, 0,
+                   SATIN_PROTO_BAD_MESSAGE,
+                   "a message has exactly two frames, header and body; got %d",
+                   nparts - 1 + extra);
+    }
+    for (int i = 0; i < nparts; i++)
+        zmq_msg_close(&part[i]);
+}
+
+static void send_progress(satin_control *ctl)
+{
+    int64_t now = satin_now_ns();
+    uint64_t run = satin_pool_jobs_run(ctl->pool);
+    for (size_t i = 0; i < ctl->njobs; i++) {
+        job_entry *e = ctl->jobs[i];
+        for (size_t k = 0; e->job && k < e->nwaiters; k++) {
+            if (!e->waiters[k].progress)
+                continue;
+            satin_msg *p = satin_msg_new(SATIN_MSG_PROGRESS);
+            p->request_id = e->waiters[k].request_id;
+            p->job_id = e->id;
+            p->elapsed_ms = (uint64_t)(now - e->accepted_ns) / 1000000;
+            p->jobs_run = run - e->run_at_start;
+            send_to(ctl, e->waiters[k].rid, e->waiters[k].rid_len, p);
+            satin_msg_destroy(&p);
+        }
+    }
+}
+
+/* ---- start, run, stop ----------------------------------------------------- */
+
+/* Refuses to take over the socket of a live daemon (libzmq would silently
+ * unlink it), and makes the directory of a fresh one. */
+static int prepare_ipc(const char *path)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof sa.sun_path) {
+        log_error("socket path %s is too long (at most %zu bytes)", path, sizeof sa.sun_path - 1);
+        return -1;
+    }
+    strcpy(sa.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0) {
+        int live = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+        close(fd);
+        if (live) {
+            log_error("another daemon is already listening on %s", path);
+            return -1;
+        }
+    }
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
+        *s = 0;
+        if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+            log_error("cannot create directory %s for the socket: %s", dir, strerror(errno));
+            return -1;
+        }
+        *s = '/';
+    }
+    return 0;
+}
+
+satin_control *satin_control_new(const satind_options *opt, satin_pool *pool)
+{
+    satin_control *ctl = calloc(1, sizeof *ctl);
+    if (!ctl)
+        abort();
+    ctl->opt = opt;
+    ctl->pool = pool;
+    ctl->next_id = 1;
+    ctl->started_ns = satin_now_ns();
+    if (satin_mailbox_init(&ctl->mailbox) < 0) {
+        log_error("cannot create the worker mailbox: %s", strerror(errno));
+        free(ctl);
+        return NULL;
+    }
+    ctl->zctx = zmq_ctx_new();
+    ctl->router = zmq_socket(ctl->zctx, ZMQ_ROUTER);
+    int linger = 1000;
+    /* Frames far beyond the record limit are cut off by ZeroMQ itself; the
+     * ones in between get a clear "too large" error from the decoder. */
+    int64_t maxmsg = (int64_t)(opt->max_record * 4 > (16u << 20) ? opt->max_record * 4 : 16u << 20);
+    zmq_setsockopt(ctl->router, ZMQ_LINGER, &linger, sizeof linger);
+    zmq_setsockopt(ctl->router, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
+
+    const char *path = satin_endpoint_ipc_path(opt->endpoint);
+    if (path && prepare_ipc(path) < 0) {
+        satin_control_destroy(&ctl);
+        return NULL;
+    }
+    /* The socket file: read-write for its owner and group, nothing for others. */
+    mode_t old = umask(0117);
+    int rc = zmq_bind(ctl->router, opt->endpoint);
+    int bind_errno = errno;
+    umask(old);
+    if (rc < 0) {
+        log_error("cannot listen on %s: %s", opt->endpoint, zmq_strerror(bind_errno));
+        satin_control_destroy(&ctl);
+        return NULL;
+    }
+    if (path) {
+        snprintf(ctl->ipc_path, sizeof ctl->ipc_path, "%s", path);
+        chmod(path, 0660);
+    }
+    log_info("listening for clients on %s with %d workers", opt->endpoint,
+             satin_pool_workers(pool));
+    return ctl;
+}
+
+static void begin_stop(satin_control *ctl, const char *why)
+{
+    ctl->stopping = 1;
+    log_info("stopping (%s): %d job(s) running", why, ctl->running_jobs);
+    for (size_t i = 0; i < ctl->njobs; i++)
+        if (ctl->jobs[i]->job)
+            satin_job_cancel(ctl->jobs[i]->job, "satind is shutting down");
+}
+
+/* Jobs that did not drain in time: their clients still get an answer. */
+static void abandon_running(satin_control *ctl)
+{
+    for (size_t i = 0; i < ctl->njobs; i++) {
+        job_entry *e = ctl->jobs[i];
+        if (!e->job)
+            continue;
+        for (size_t k = 0; k < e->nwaiters; k++)
+            send_error(ctl, e->waiters[k].rid, e->waiters[k].rid_len,
+                       e->waiters[k].request_id, e->id, SATIN_PROTO_SHUTTING_DOWN,
+                       "cancelled: satind is shutting down");
+        e->nwaiters = 0;
+    }
+}
+
+int satin_control_run(satin_control *ctl, int signal_fd)
+{
+    int64_t next_progress = satin_now_ns() + PROGRESS_INTERVAL_NS, deadline = 0;
+    for (;;) {
+        if (ctl->stopping && ctl->running_jobs == 0)
+            return 1;
+        int64_t now = satin_now_ns();
+        if (ctl->stopping && now >= deadline) {
+            log_warn("%d job(s) did not stop within %.0f s; leaving them", ctl->running_jobs,
+                     DRAIN_DEADLINE_NS / 1e9);
+            abandon_running(ctl);
+            return 0;
+        }
+        zmq_pollitem_t items[] = {
+            {ctl->router, 0, ZMQ_POLLIN, 0},
+            {NULL, ctl->mailbox.fd, ZMQ_POLLIN, 0},
+            {NULL, signal_fd, ZMQ_POLLIN, 0},
+        };
+        long timeout_ms = (long)((next_progress - now) / 1000000) + 1;
+        if (zmq_poll(items, signal_fd >= 0 ? 3 : 2, timeout_ms) < 0 && errno != EINTR) {
+            log_error("poll failed: %s", zmq_strerror(errno));
+            return 0;
+        }
+        if (items[1].revents & ZMQ_POLLIN)
+            drain_mailbox(ctl);
+        if (items[0].revents & ZMQ_POLLIN)
+            for (int i = 0; i < 64; i++) {
+                int events = 0;
+                size_t len = sizeof events;
+                zmq_getsockopt(ctl->router, ZMQ_EVENTS, &events, &len);
+                if (!(events & ZMQ_POLLIN))
+                    break;
+                read_client(ctl);
+            }
+        if (signal_fd >= 0 && (items[2].revents & ZMQ_POLLIN)) {
+            struct signalfd_siginfo si;
+            if (read(signal_fd, &si, sizeof si) == sizeof si) {
+                if (si.ssi_signo == SIGHUP)
+                    log_info("SIGHUP: nothing to reload (logs go to stderr)");
+                else if (!ctl->stopping) {
+                    begin_stop(ctl, strsignal((int)si.ssi_signo));
+                    deadline = satin_now_ns() + DRAIN_DEADLINE_NS;
+                }
+            }
+        }
+        if (satin_now_ns() >= next_progress) {
+            send_progress(ctl);
+            next_progress = satin_now_ns() + PROGRESS_INTERVAL_NS;
+        }
+    }
+}
+
+void satin_control_destroy(satin_control **self)
+{
+    satin_control *ctl = *self;
+    if (!ctl)
+        return;
+    if (ctl->router)
+        zmq_close(ctl->router);
+    if (ctl->zctx)
+        zmq_ctx_term(ctl->zctx);
+    if (ctl->ipc_path[0])
+        unlink(ctl->ipc_path);
+    /* Running entries belong to jobs the pool may still touch: only free
+     * the finished ones unless everything drained. */
+    for (size_t i = 0; i < ctl->njobs; i++)
+        if (!ctl->jobs[i]->job || ctl->running_jobs == 0)
+            entry_free(ctl->jobs[i]);
+    free(ctl->jobs);
+    satin_mailbox_destroy(&ctl->mailbox);
+    free(ctl);
+    *self = NULL;
+}

@@ -1,0 +1,22 @@
+/*
+ * control.h - satind's control thread: it owns the ZeroMQ sockets, accepts
+ * job records from clients, starts them on the pool, and returns results,
+ * progress, status and errors.  Workers never touch a socket.
+ */
+#ifndef SATIN_CONTROL_H
+#define SATIN_CONTROL_H
+
+#include "options.h"
+#include "pool.h"
+
+typedef struct satin_control satin_control;
+
+/* Binds the client endpoint; NULL (and a logged reason) when it cannot. */
+satin_control *satin_control_new(const satind_options *options, satin_pool *pool);
+/* Serves until SIGTERM/SIGINT arrives on `signal_fd`, then stops cleanly:
+ * running jobs are cancelled and their clients get an error result.
+ * Returns 1 when every job drained and the pool may be destroyed. */
+int satin_control_run(satin_control *self, int signal_fd);
+void satin_control_destroy(satin_control **self);
+
+#endif

@@ -1,0 +1,84 @@
+/* log.c - leveled one-line logging to stderr. */
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static satin_log_level current = SATIN_LOG_INFO;
+static const char *const names[] = {"error", "warn", "info", "debug"};
+
+int satin_log_parse_level(const char *name)
+{
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+void satin_log_set_level(satin_log_level level)
+{
+    current = level;
+}
+
+static void vlog(satin_log_level level, const char *fmt, va_list ap)
+{
+    char line[1024];
+    size_t off = 0;
+    if (isatty(STDERR_FILENO)) {
+        struct timespec ts;
+        struct tm tm;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        gmtime_r(&ts.tv_sec, &tm);
+        off = strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
+        off += (size_t)snprintf(line + off, sizeof line - off, ".%03ldZ ", ts.tv_nsec / 1000000);
+    }
+    off += (size_t)snprintf(line + off, sizeof line - off, "satind[%d] %s: ", (int)getpid(),
+                            names[level]);
+    if (off < sizeof line)
+        vsnprintf(line + off, sizeof line - off, fmt, ap);
+    /* One write per line so that lines from several threads never interleave. */
+    size_t len = strnlen(line, sizeof line - 2);
+    line[len++] = '\n';
+    if (write(STDERR_FILENO, line, len) < 0) {
+        /* Nowhere left to report it. */
+    }
+}
+
+void satin_log(satin_log_level level, const char *fmt, ...)
+{
+    if (level > current)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(level, fmt, ap);
+    va_end(ap);
+}
+
+void satin_log_limited(satin_log_limit *limit, double interval_s, satin_log_level level,
+                       const char *fmt, ...)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    long long now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    if (now < limit->next_ns) {
+        limit->suppressed++;
+        return;
+    }
+    limit->next_ns = now + (long long)(interval_s * 1e9);
+    if (level > current)
+        return;
+    char msg[800];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (limit->suppressed)
+        satin_log(level, "%s (and %lu more like it since the last report)", msg,
+                  limit->suppressed);
+    else
+        satin_log(level, "%s", msg);
+    limit->suppressed = 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * log.h - one line per event on stderr, with a level.  Under systemd the
+ * journal adds time and unit; on a terminal we add the time ourselves.
+ */
+#ifndef SATIN_LOG_H
+#define SATIN_LOG_H
+
+typedef enum {
+    SATIN_LOG_ERROR = 0,
+    SATIN_LOG_WARN = 1,
+    SATIN_LOG_INFO = 2,
+    SATIN_LOG_DEBUG = 3,
+} satin_log_level;
+
+/* Returns -1 for an unknown level name (error, warn, info, debug). */
+int satin_log_parse_level(const char *name);
+void satin_log_set_level(satin_log_level level);
+void satin_log(satin_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A limiter for events that a peer can trigger at will: at most one line
+ * per interval; the lines it held back are counted in the next one. */
+typedef struct satin_log_limit {
+    long long next_ns;
+    unsigned long suppressed;
+} satin_log_limit;
+
+void satin_log_limited(satin_log_limit *limit, double interval_s, satin_log_level level,
+                       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+#define log_error(...) satin_log(SATIN_LOG_ERROR, __VA_ARGS__)
+#define log_warn(...) satin_log(SATIN_LOG_WARN, __VA_ARGS__)
+#define log_info(...) satin_log(SATIN_LOG_INFO, __VA_ARGS__)
+#define log_debug(...) satin_log(SATIN_LOG_DEBUG, __VA_ARGS__)
+
+#endif

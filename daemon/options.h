@@ -1,0 +1,20 @@
+/* options.h - satind's command line. */
+#ifndef SATIN_OPTIONS_H
+#define SATIN_OPTIONS_H
+
+#include <stddef.h>
+
+typedef struct satind_options {
+    int workers;              /* 0: online CPUs */
+    char endpoint[512];       /* normalised client endpoint */
+    int log_level;
+    int foreground;
+    size_t max_record;        /* bytes */
+    int max_jobs;             /* running at once */
+    int retain_results;       /* finished results kept for WAIT */
+} satind_options;
+
+/* 0: run; 1: exit 0 now (--help, --version printed); 2: usage error printed. */
+int satind_options_parse(satind_options *o, int argc, char **argv);
+
+#endif
