@@ -17,7 +17,7 @@ CC        ?= cc
 DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
              libsodium-dev libczmq-dev libsystemd-dev perl
 
-PKGS      := libzmq libcrypto
+PKGS      := libzmq libcrypto yaml-0.1
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \
              -DSATIN_VERSION=\"$(VERSION)\" -Idaemon -Idaemon/runtime -Idaemon/apps -Iproto -Iclient
@@ -32,7 +32,7 @@ LDFLAGS   += $(CFLAGS_SAN) -pthread
 LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 PROTO_SRC   := $(wildcard proto/*.c)
-RUNTIME_SRC := $(wildcard daemon/runtime/*.c)
+RUNTIME_SRC := $(wildcard daemon/runtime/*.c) $(wildcard daemon/policy/*.c)
 APPS_SRC    := $(wildcard daemon/apps/*.c)
 DAEMON_SRC  := $(filter-out daemon/satind.c,$(wildcard daemon/*.c))
 CLIENT_SRC  := $(filter-out client/satin_submit.c,$(wildcard client/*.c))

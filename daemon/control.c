@@ -1,5 +1,6 @@
 /* control.c - the control thread: client requests in, results out. */
 #include "control.h"
+#include "grid.h"
 #include "kinds.h"
 #include "log.h"
 #include "mailbox.h"
@@ -23,6 +24,8 @@
 #define RID_MAX 256
 #define PROGRESS_INTERVAL_NS 1000000000LL
 #define DRAIN_DEADLINE_NS 5000000000LL
+/* How long a finished job waits for the other nodes' counters. */
+#define COLLECT_DEADLINE_NS 1000000000LL
 
 typedef struct waiter {
     unsigned char rid[RID_MAX];   /* ZeroMQ routing id of the client connection */
@@ -42,6 +45,9 @@ typedef struct job_entry {
     waiter *waiters;
     size_t nwaiters;
     satin_msg *result;            /* the RESULT, kept for later WAITs */
+    int collecting;               /* done; waiting for the grid's counters */
+    int64_t collect_deadline;
+    satin_kvlist own_start;       /* this node's counters when the job began */
 } job_entry;
 
 struct satin_control {
@@ -58,6 +64,7 @@ struct satin_control {
     int64_t started_ns;
     int stopping;
     satin_log_limit bad_limit;
+    satin_grid *grid;             /* NULL for a daemon without a topology */
 };
 
 /* ---- sending ------------------------------------------------------------ */
@@ -137,6 +144,7 @@ static void add_waiter(job_entry *e, const unsigned char *rid, size_t rid_len,
 
 static void entry_free(job_entry *e)
 {
+    satin_kvlist_free(&e->own_start);
     satin_job_destroy(&e->job);
     satin_msg_destroy(&e->result);
     free(e->waiters);
@@ -162,6 +170,84 @@ static void trim_finished(satin_control *ctl)
     }
 }
 
+static void deliver(satin_control *ctl, job_entry *e)
+{
+    e->collecting = 0;
+    for (size_t i = 0; i < e->nwaiters; i++)
+        send_result(ctl, e, &e->waiters[i]);
+    free(e->waiters);
+    e->waiters = NULL;
+    e->nwaiters = 0;
+    trim_finished(ctl);
+}
+
+/* Adds to `sum` the growth of every counter from `start` to `end`. */
+static void add_delta(satin_kvlist *sum, const satin_kvlist *start, const satin_kvlist *end)
+{
+    for (size_t i = 0; i < end->n; i++) {
+        const satin_kv *kv = &end->items[i];
+        const satin_kv *s0 = satin_kvlist_find(start, kv->name);
+        const satin_kv *acc = satin_kvlist_find(sum, kv->name);
+        if (kv->type == SATIN_KV_I64)
+            satin_kvlist_add_i64(sum, kv->name, (acc ? acc->i64 : 0) + kv->i64 - (s0 ? s0->i64 : 0));
+        else if (kv->type == SATIN_KV_F64)
+            satin_kvlist_add_f64(sum, kv->name, (acc ? acc->f64 : 0) + kv->f64 - (s0 ? s0->f64 : 0));
+    }
+}
+
+/* Finished jobs whose grid counters are all in (or overdue): sum the growth
+ * of every node's counters over the job's life into its statistics. */
+static void complete_collections(satin_control *ctl)
+{
+    int n = satin_grid_nnodes(ctl->grid), self = satin_grid_self(ctl->grid);
+    int64_t now = satin_now_ns();
+    for (size_t i = 0; i < ctl->njobs; i++) {
+        job_entry *e = ctl->jobs[i];
+        if (!e->collecting)
+            continue;
+        satin_kvlist *start = calloc((size_t)n, sizeof *start);
+        satin_kvlist *end = calloc((size_t)n, sizeof *end);
+        if (!start || !end)
+            abort();
+        satin_grid_collected(ctl->grid, e->id, 0, start);
+        int got = satin_grid_collected(ctl->grid, e->id, 1, end);
+        if (got >= n - 1 || now >= e->collect_deadline) {
+            satin_kvlist sum, own_end;
+            satin_kvlist_init(&sum);
+            satin_kvlist_init(&own_end);
+            satin_grid_counters(ctl->grid, &own_end);
+            add_delta(&sum, &e->own_start, &own_end);
+            int reported = 1;
+            for (int node = 0; node < n; node++)
+                if (node != self && end[node].n && start[node].n) {
+                    add_delta(&sum, &start[node], &end[node]);
+                    reported++;
+                }
+            for (size_t k = 0; k < sum.n; k++) {
+                char key[80];
+                snprintf(key, sizeof key, "grid.%s", sum.items[k].name);
+                if (sum.items[k].type == SATIN_KV_I64)
+                    satin_kvlist_add_i64(&e->result->stats, key, sum.items[k].i64);
+                else
+                    satin_kvlist_add_f64(&e->result->stats, key, sum.items[k].f64);
+            }
+            satin_kvlist_add_i64(&e->result->stats, "grid.nodes", n);
+            satin_kvlist_add_i64(&e->result->stats, "grid.nodes_reporting", reported);
+            satin_kvlist_add_str(&e->result->stats, "grid.policy", satin_grid_policy_name(ctl->grid));
+            satin_kvlist_free(&sum);
+            satin_kvlist_free(&own_end);
+            satin_grid_forget(ctl->grid, e->id);
+            deliver(ctl, e);
+        }
+        for (int node = 0; node < n; node++) {
+            satin_kvlist_free(&start[node]);
+            satin_kvlist_free(&end[node]);
+        }
+        free(start);
+        free(end);
+    }
+}
+
 /* Called on a worker thread: hand the entry to the control thread. */
 static void on_job_done(satin_job *job, void *arg)
 {
@@ -180,6 +266,11 @@ static void finish_entry(satin_control *ctl, job_entry *e)
     satin_msg_set_error(m, failed ? satin_job_error(e->job) : "");
     satin_kind_format(e->job, &m->result, &m->stats);
     e->result = m;
+    if (ctl->grid) {
+        satin_grid_request_stats(ctl->grid, e->id, 1);
+        e->collecting = 1;
+        e->collect_deadline = satin_now_ns() + COLLECT_DEADLINE_NS;
+    }
     double wall = satin_job_wall_seconds(e->job);
     if (failed)
         log_info("job %" PRIu64 " (%s) failed after %.3f s: %s", e->id, e->kind->name, wall,
@@ -187,14 +278,10 @@ static void finish_entry(satin_control *ctl, job_entry *e)
     else
         log_info("job %" PRIu64 " (%s) done in %.3f s", e->id, e->kind->name, wall);
     satin_job_destroy(&e->job);
-    for (size_t i = 0; i < e->nwaiters; i++)
-        send_result(ctl, e, &e->waiters[i]);
-    free(e->waiters);
-    e->waiters = NULL;
-    e->nwaiters = 0;
     ctl->running_jobs--;
     ctl->finished_jobs++;
-    trim_finished(ctl);
+    if (!e->collecting)
+        deliver(ctl, e);
 }
 
 static void drain_mailbox(satin_control *ctl)
@@ -202,7 +289,10 @@ static void drain_mailbox(satin_control *ctl)
     satin_mailbox_item *it = satin_mailbox_drain(&ctl->mailbox);
     while (it) {
         satin_mailbox_item *next = it->next;
-        finish_entry(ctl, (job_entry *)it);
+        if (it->type == SATIN_MAIL_STANDIN)
+            satin_grid_on_mail(ctl->grid, it);
+        else
+            finish_entry(ctl, (job_entry *)it);
         it = next;
     }
 }
@@ -274,6 +364,10 @@ static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_l
     }
     ctl->jobs[ctl->njobs++] = e;
     ctl->running_jobs++;
+    if (ctl->grid) {
+        satin_grid_counters(ctl->grid, &e->own_start);
+        satin_grid_request_stats(ctl->grid, e->id, 0);
+    }
 
     satin_msg *ack = satin_msg_new(SATIN_MSG_ACCEPTED);
     ack->request_id = m->request_id;
@@ -313,6 +407,8 @@ static void on_cancel(satin_control *ctl, const unsigned char *rid, size_t rid_l
     }
     if (e->job) {
         satin_job_cancel(e->job, "by request");
+        if (ctl->grid)
+            satin_grid_cancel_job(ctl->grid, e->job);
         log_info("job %" PRIu64 " cancelled by a client", e->id);
     }
     satin_msg *ok = satin_msg_new(SATIN_MSG_OK);
@@ -338,6 +434,12 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
     satin_kvlist_add_i64(&r->info, "bad_messages", (int64_t)ctl->bad_messages);
     satin_kvlist_add_i64(&r->info, "max_record", (int64_t)ctl->opt->max_record);
     satin_kvlist_add_i64(&r->info, "max_jobs", ctl->opt->max_jobs);
+    if (ctl->grid) {
+        satin_kvlist_add_i64(&r->info, "grid_nodes", satin_grid_nnodes(ctl->grid));
+        satin_kvlist_add_i64(&r->info, "grid_self", satin_grid_self(ctl->grid));
+        satin_kvlist_add_str(&r->info, "policy", satin_grid_policy_name(ctl->grid));
+        satin_grid_counters(ctl->grid, &r->info);
+    }
     satin_kvlist_add_f64(&r->info, "uptime_s", (double)(satin_now_ns() - ctl->started_ns) / 1e9);
     send_to(ctl, rid, rid_len, r);
     satin_msg_destroy(&r);
@@ -478,7 +580,8 @@ static int prepare_ipc(const char *path)
     return 0;
 }
 
-satin_control *satin_control_new(const satind_options *opt, satin_pool *pool)
+satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
+                                 const satin_topology *topo, int self)
 {
     satin_control *ctl = calloc(1, sizeof *ctl);
     if (!ctl)
@@ -520,6 +623,14 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool)
         snprintf(ctl->ipc_path, sizeof ctl->ipc_path, "%s", path);
         chmod(path, 0660);
     }
+    if (topo) {
+        ctl->grid = satin_grid_new(ctl->zctx, topo, self, opt->policy, pool, &ctl->mailbox,
+                                   opt->max_record);
+        if (!ctl->grid) {
+            satin_control_destroy(&ctl);
+            return NULL;
+        }
+    }
     log_info("listening for clients on %s with %d workers", opt->endpoint,
              satin_pool_workers(pool));
     return ctl;
@@ -532,6 +643,8 @@ static void begin_stop(satin_control *ctl, const char *why)
     for (size_t i = 0; i < ctl->njobs; i++)
         if (ctl->jobs[i]->job)
             satin_job_cancel(ctl->jobs[i]->job, "satind is shutting down");
+    if (ctl->grid)
+        satin_grid_stop(ctl->grid);
 }
 
 /* Jobs that did not drain in time: their clients still get an answer. */
@@ -553,8 +666,13 @@ int satin_control_run(satin_control *ctl, int signal_fd)
 {
     int64_t next_progress = satin_now_ns() + PROGRESS_INTERVAL_NS, deadline = 0;
     for (;;) {
-        if (ctl->stopping && ctl->running_jobs == 0)
+        if (ctl->stopping && ctl->running_jobs == 0 &&
+            (!ctl->grid || satin_grid_running(ctl->grid) == 0)) {
+            for (size_t i = 0; i < ctl->njobs; i++)
+                if (ctl->jobs[i]->collecting)
+                    deliver(ctl, ctl->jobs[i]);
             return 1;
+        }
         int64_t now = satin_now_ns();
         if (ctl->stopping && now >= deadline) {
             log_warn("%d job(s) did not stop within %.0f s; leaving them", ctl->running_jobs,
@@ -566,9 +684,13 @@ int satin_control_run(satin_control *ctl, int signal_fd)
             {ctl->router, 0, ZMQ_POLLIN, 0},
             {NULL, ctl->mailbox.fd, ZMQ_POLLIN, 0},
             {NULL, signal_fd, ZMQ_POLLIN, 0},
+            {ctl->grid ? satin_grid_socket(ctl->grid) : NULL, 0, ZMQ_POLLIN, 0},
+            {NULL, ctl->grid ? satin_grid_hungry_fd(ctl->grid) : -1, ZMQ_POLLIN, 0},
         };
         long timeout_ms = (long)((next_progress - now) / 1000000) + 1;
-        if (zmq_poll(items, signal_fd >= 0 ? 3 : 2, timeout_ms) < 0 && errno != EINTR) {
+        if (ctl->grid)
+            timeout_ms = satin_grid_on_tick(ctl->grid, timeout_ms);
+        if (zmq_poll(items, ctl->grid ? 5 : 3, timeout_ms) < 0 && errno != EINTR) {
             log_error("poll failed: %s", zmq_strerror(errno));
             return 0;
         }
@@ -594,6 +716,13 @@ int satin_control_run(satin_control *ctl, int signal_fd)
                 }
             }
         }
+        if (ctl->grid) {
+            if (items[3].revents & ZMQ_POLLIN)
+                satin_grid_on_readable(ctl->grid);
+            if (items[4].revents & ZMQ_POLLIN)
+                satin_grid_on_hungry(ctl->grid);
+            complete_collections(ctl);
+        }
         if (satin_now_ns() >= next_progress) {
             send_progress(ctl);
             next_progress = satin_now_ns() + PROGRESS_INTERVAL_NS;
@@ -606,6 +735,7 @@ void satin_control_destroy(satin_control **self)
     satin_control *ctl = *self;
     if (!ctl)
         return;
+    satin_grid_destroy(&ctl->grid);
     if (ctl->router)
         zmq_close(ctl->router);
     if (ctl->zctx)

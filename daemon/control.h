@@ -8,11 +8,14 @@
 
 #include "options.h"
 #include "pool.h"
+#include "topology.h"
 
 typedef struct satin_control satin_control;
 
-/* Binds the client endpoint; NULL (and a logged reason) when it cannot. */
-satin_control *satin_control_new(const satind_options *options, satin_pool *pool);
+/* Binds the client endpoint (and, with a topology, this node's peer
+ * endpoint); NULL (and a logged reason) when it cannot. */
+satin_control *satin_control_new(const satind_options *options, satin_pool *pool,
+                                 const satin_topology *topo, int self);
 /* Serves until SIGTERM/SIGINT arrives on `signal_fd`, then stops cleanly:
  * running jobs are cancelled and their clients get an error result.
  * Returns 1 when every job drained and the pool may be destroyed. */

@@ -9,6 +9,7 @@
 
 typedef struct satin_mailbox_item {
     struct satin_mailbox_item *next;
+    int type;   /* what the item is embedded in; the poster's choice */
 } satin_mailbox_item;
 
 typedef struct satin_mailbox {

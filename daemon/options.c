@@ -26,6 +26,11 @@ static void usage(FILE *out)
             "      --max-record BYTES largest job record or spawned argument (default %zu)\n"
             "      --max-jobs N       jobs running at once (default 256)\n"
             "      --retain N         finished results kept for later waits (default 1000)\n"
+            "  -c, --config FILE      the grid's topology file (YAML; see etc/README.md)\n"
+            "  -n, --node ID          which node of the topology this daemon is\n"
+            "  -p, --policy NAME      rs, rp, chs, cls or crs (default: the file's)\n"
+            "      --check-config FILE  validate a topology file and exit (0 valid, 1 not)\n"
+            "      --list-nodes       with --config: print each node's id and client endpoint\n"
             "  -h, --help             this help\n"
             "  -V, --version          the version\n"
             "\n"
@@ -58,6 +63,11 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
         {"max-record", required_argument, NULL, 'R'},
         {"max-jobs", required_argument, NULL, 'J'},
         {"retain", required_argument, NULL, 'T'},
+        {"config", required_argument, NULL, 'c'},
+        {"node", required_argument, NULL, 'n'},
+        {"policy", required_argument, NULL, 'p'},
+        {"check-config", required_argument, NULL, 'C'},
+        {"list-nodes", no_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -72,12 +82,13 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
     long v;
     char err[256];
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":w:s:fhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":w:s:fhVc:n:p:", longopts, NULL)) != -1) {
         switch (c) {
         case 'w':
             if (parse_count("--workers", optarg, 1, 1024, &v) < 0)
                 return 2;
             o->workers = (int)v;
+            o->workers_given = 1;
             break;
         case 's':
             if (satin_endpoint_normalise(optarg, o->endpoint, sizeof o->endpoint, err,
@@ -85,6 +96,27 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
                 fprintf(stderr, "satind: --socket: %s\n", err);
                 return 2;
             }
+            o->socket_given = 1;
+            break;
+        case 'C':
+            o->check_config = 1;
+            /* fall through */
+        case 'c':
+            snprintf(o->config, sizeof o->config, "%s", optarg);
+            break;
+        case 'n':
+            snprintf(o->node, sizeof o->node, "%s", optarg);
+            break;
+        case 'p':
+            if (strcmp(optarg, "rs") && strcmp(optarg, "rp") && strcmp(optarg, "chs") &&
+                strcmp(optarg, "cls") && strcmp(optarg, "crs")) {
+                fprintf(stderr, "satind: unknown policy '%s' (rs, rp, chs, cls, crs)\n", optarg);
+                return 2;
+            }
+            snprintf(o->policy, sizeof o->policy, "%s", optarg);
+            break;
+        case 'N':
+            o->list_nodes = 1;
             break;
         case 'L':
             if ((o->log_level = satin_log_parse_level(optarg)) < 0) {
@@ -125,6 +157,14 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
                     argv[optind - 1]);
             return 2;
         }
+    }
+    if ((o->node[0] || o->list_nodes) && !o->config[0]) {
+        fprintf(stderr, "satind: --node and --list-nodes need --config FILE\n");
+        return 2;
+    }
+    if (o->config[0] && !o->node[0] && !o->check_config && !o->list_nodes) {
+        fprintf(stderr, "satind: --config needs --node ID (which node of the grid this is)\n");
+        return 2;
     }
     if (optind < argc) {
         fprintf(stderr, "satind: unexpected argument '%s' (see satind --help)\n", argv[optind]);

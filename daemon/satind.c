@@ -6,6 +6,8 @@
 #include "log.h"
 #include "options.h"
 #include "pool.h"
+#include "satin_endpoint.h"
+#include "topology.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -49,6 +51,21 @@ static int detach(int *ready_fd)
     return 0;
 }
 
+/* --check-config and --list-nodes. */
+static int describe_topology(const satin_topology *t, const satind_options *opt)
+{
+    if (opt->check_config) {
+        printf("%s: ok (grid %s: %d cluster%s, %d node%s, policy %s)\n", opt->config, t->name,
+               t->nclusters, t->nclusters == 1 ? "" : "s", t->nnodes, t->nnodes == 1 ? "" : "s",
+               opt->policy[0] ? opt->policy : t->policy);
+        return 0;
+    }
+    for (int i = 0; i < t->nnodes; i++)
+        printf("%s %s %s %s\n", t->nodes[i].id, t->clusters[t->nodes[i].cluster].name,
+               t->nodes[i].endpoint, t->nodes[i].client[0] ? t->nodes[i].client : "-");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     satind_options opt;
@@ -58,6 +75,42 @@ int main(int argc, char **argv)
     if (rc == 2)
         return 2;
     satin_log_set_level((satin_log_level)opt.log_level);
+
+    satin_topology *topo = NULL;
+    int self = -1;
+    if (opt.config[0]) {
+        char err[512];
+        topo = satin_topology_load(opt.config, err, sizeof err);
+        if (!topo) {
+            fprintf(stderr, "satind: %s\n", err);
+            return 1;
+        }
+        if (opt.check_config || opt.list_nodes) {
+            int rc2 = describe_topology(topo, &opt);
+            satin_topology_destroy(&topo);
+            return rc2;
+        }
+        const satin_node_def *node = satin_topology_node(topo, opt.node);
+        if (!node) {
+            fprintf(stderr, "satind: %s has no node '%s'\n", opt.config, opt.node);
+            satin_topology_destroy(&topo);
+            return 1;
+        }
+        self = node->index;
+        if (!opt.workers_given)
+            opt.workers = node->workers;
+        if (!opt.socket_given && node->client[0]) {
+            char err2[256];
+            if (satin_endpoint_normalise(node->client, opt.endpoint, sizeof opt.endpoint, err2,
+                                         sizeof err2) < 0) {
+                fprintf(stderr, "satind: node %s: client endpoint: %s\n", node->id, err2);
+                satin_topology_destroy(&topo);
+                return 1;
+            }
+        }
+        if (!opt.policy[0])
+            snprintf(opt.policy, sizeof opt.policy, "%s", topo->policy);
+    }
 
     int ready_fd = -1;
     if (!opt.foreground && detach(&ready_fd) < 0)
@@ -82,9 +135,10 @@ int main(int argc, char **argv)
         .workers = opt.workers,
         .max_record = opt.max_record,
     });
-    satin_control *ctl = satin_control_new(&opt, pool);
+    satin_control *ctl = satin_control_new(&opt, pool, topo, self);
     if (!ctl) {
         satin_pool_destroy(&pool);
+        satin_topology_destroy(&topo);
         return 1;
     }
     if (ready_fd >= 0) {
@@ -95,8 +149,10 @@ int main(int argc, char **argv)
     }
     int drained = satin_control_run(ctl, sfd);
     satin_control_destroy(&ctl);
-    if (drained)
+    if (drained) {
         satin_pool_destroy(&pool);
+        satin_topology_destroy(&topo);
+    }
     /* else: a job is stuck in sequential code; exit without joining it. */
     close(sfd);
     log_info("stopped");

@@ -27,6 +27,17 @@ static const char *const type_names[] = {
     [SATIN_MSG_STATUS_REPLY] = "STATUS_REPLY",
     [SATIN_MSG_LIST_KINDS] = "LIST_KINDS",
     [SATIN_MSG_KINDS] = "KINDS",
+    [SATIN_MSG_HELLO] = "HELLO",
+    [SATIN_MSG_STEAL] = "STEAL",
+    [SATIN_MSG_STEAL_REPLY] = "STEAL_REPLY",
+    [SATIN_MSG_PUSH] = "PUSH",
+    [SATIN_MSG_PUSH_ACK] = "PUSH_ACK",
+    [SATIN_MSG_JOB_RESULT] = "JOB_RESULT",
+    [SATIN_MSG_LOAD] = "LOAD",
+    [SATIN_MSG_STEAL_CANCEL] = "STEAL_CANCEL",
+    [SATIN_MSG_JOB_CANCEL] = "JOB_CANCEL",
+    [SATIN_MSG_STATS_REQUEST] = "STATS_REQUEST",
+    [SATIN_MSG_STATS_REPLY] = "STATS_REPLY",
 };
 #define NTYPES (sizeof type_names / sizeof type_names[0])
 
@@ -39,6 +50,11 @@ int satin_msg_is_request(int type)
 {
     return type == SATIN_MSG_SUBMIT || type == SATIN_MSG_WAIT || type == SATIN_MSG_CANCEL ||
            type == SATIN_MSG_STATUS || type == SATIN_MSG_LIST_KINDS;
+}
+
+int satin_msg_is_peer(int type)
+{
+    return type >= SATIN_MSG_HELLO && type <= SATIN_MSG_STATS_REPLY;
 }
 
 const char *satin_msg_type_name(int type)
@@ -131,6 +147,14 @@ void satin_msg_destroy(satin_msg **self)
     for (size_t i = 0; i < m->nkinds; i++)
         free_kind(&m->kinds[i]);
     free(m->kinds);
+    free(m->grid_name);
+    for (size_t i = 0; i < m->njobrecs; i++) {
+        free(m->jobrecs[i].kind);
+        free(m->jobrecs[i].arg);
+    }
+    free(m->jobrecs);
+    free(m->data);
+    free(m->record_ids);
     free(m);
     *self = NULL;
 }
@@ -235,6 +259,60 @@ int satin_msg_add_kind_param(satin_msg *self, const char *name, const char *def,
     return 0;
 }
 
+void satin_msg_set_grid_name(satin_msg *self, const char *name)
+{
+    free(self->grid_name);
+    self->grid_name = xstrdup(name);
+}
+
+/* A malloc'd copy of len bytes; never NULL, even for 0 bytes. */
+static unsigned char *copy_bytes(const void *p, size_t len)
+{
+    unsigned char *d = xcalloc(1, len ? len : 1);
+    if (len)
+        memcpy(d, p, len);
+    return d;
+}
+
+int satin_msg_add_jobrec(satin_msg *self, uint32_t owner, uint64_t record_id,
+                         uint64_t job_id, const char *kind, uint32_t result_cap,
+                         const void *arg, size_t len)
+{
+    size_t max = self->type == SATIN_MSG_PUSH ? 1 : SATIN_PROTO_MAX_JOBS;
+    if (self->njobrecs >= max || (!arg && len > 0))
+        return -1;
+    self->jobrecs = xrealloc(self->jobrecs, (self->njobrecs + 1) * sizeof *self->jobrecs);
+    satin_msg_jobrec *j = &self->jobrecs[self->njobrecs++];
+    j->owner = owner;
+    j->record_id = record_id;
+    j->job_id = job_id;
+    j->kind = xstrdup(kind);
+    j->result_cap = result_cap;
+    j->arg = copy_bytes(arg, len);
+    j->arg_len = len;
+    return 0;
+}
+
+int satin_msg_set_data(satin_msg *self, const void *data, size_t len)
+{
+    if (!data && len > 0)
+        return -1;
+    free(self->data);
+    self->data = copy_bytes(data, len);
+    self->data_len = len;
+    return 0;
+}
+
+int satin_msg_add_record_id(satin_msg *self, uint64_t id)
+{
+    if (self->nrecord_ids >= SATIN_PROTO_MAX_RECORD_IDS)
+        return -1;
+    self->record_ids = xrealloc(self->record_ids,
+                                (self->nrecord_ids + 1) * sizeof *self->record_ids);
+    self->record_ids[self->nrecord_ids++] = id;
+    return 0;
+}
+
 /* ---- encoding ------------------------------------------------------------- */
 
 /* Names are unique within their list (kvlist, params, kinds, a kind's
@@ -285,8 +363,160 @@ static void enc_kvlist(satin_wire_wr *w, const satin_kvlist *l, const char *name
     }
 }
 
+/* A node index (u32 on the wire, 0..65535).  `fmt` names the field. */
+static void enc_node(satin_wire_wr *w, uint32_t v, const char *fmt, ...) SATIN_WIRE_FMT(3, 4);
+static void enc_node(satin_wire_wr *w, uint32_t v, const char *fmt, ...)
+{
+    if (v >= SATIN_PROTO_MAX_NODES && !w->failed) {
+        char name[96];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(name, sizeof name, fmt, ap);
+        va_end(ap);
+        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: %s %lu is not a node index (0..%d)",
+                         w->what, name, (unsigned long)v, SATIN_PROTO_MAX_NODES - 1);
+    }
+    satin_wire_put_u32(w, v);
+}
+
+/* The prefix of a job record's field names: "jobs[3]" in a STEAL_REPLY,
+ * "job" in a PUSH. */
+static void jobrec_prefix(char *buf, size_t size, int type, size_t i)
+{
+    if (type == SATIN_MSG_PUSH)
+        snprintf(buf, size, "job");
+    else
+        snprintf(buf, size, "jobs[%zu]", i);
+}
+
+static void enc_jobrec(satin_wire_wr *w, const satin_msg_jobrec *j, const char *pre)
+{
+    enc_node(w, j->owner, "%s.owner", pre);
+    satin_wire_put_u64(w, j->record_id);
+    satin_wire_put_u64(w, j->job_id);
+    satin_wire_put_str(w, j->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "%s.kind",
+                       pre);
+    satin_wire_put_u32(w, j->result_cap);
+    if (!j->arg && j->arg_len > 0) {
+        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: %s.arg is NULL with %zu bytes",
+                         w->what, pre, j->arg_len);
+        return;
+    }
+    satin_wire_put_bytes(w, j->arg, j->arg_len, "%s.arg", pre);
+}
+
+static void enc_jobrecs(satin_wire_wr *w, const satin_msg *m)
+{
+    char pre[32];
+    for (size_t i = 0; i < m->njobrecs && !w->failed; i++) {
+        jobrec_prefix(pre, sizeof pre, m->type, i);
+        enc_jobrec(w, &m->jobrecs[i], pre);
+    }
+}
+
+static void enc_phase(satin_wire_wr *w, uint8_t phase)
+{
+    if (phase > SATIN_STATS_PHASE_END)
+        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: phase %u is not 0 or 1", w->what,
+                         (unsigned)phase);
+    satin_wire_put_u8(w, phase);
+}
+
+/* The bodies of the peer messages (PROTOCOL.md, section 14). */
+static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
+{
+    switch (m->type) {
+    case SATIN_MSG_HELLO:
+        satin_wire_put_str(w, m->grid_name, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "grid name");
+        if (m->node_count < 1 || m->node_count > SATIN_PROTO_MAX_NODES)
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "HELLO: node count %lu is not in 1..%d",
+                             (unsigned long)m->node_count, SATIN_PROTO_MAX_NODES);
+        satin_wire_put_u32(w, m->node_count);
+        if (m->flags > 0xFFFF)
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "HELLO: flags 0x%lx do not fit a u16",
+                             (unsigned long)m->flags);
+        satin_wire_put_u16(w, (uint16_t)m->flags);
+        break;
+    case SATIN_MSG_STEAL:
+        enc_node(w, m->thief, "thief");
+        satin_wire_put_u32(w, m->flags);
+        if (m->max_jobs < 1 || m->max_jobs > SATIN_PROTO_MAX_JOBS)
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "STEAL: max_jobs %u is not in 1..%d",
+                             (unsigned)m->max_jobs, SATIN_PROTO_MAX_JOBS);
+        satin_wire_put_u16(w, m->max_jobs);
+        break;
+    case SATIN_MSG_STEAL_REPLY:
+        enc_node(w, m->victim, "victim");
+        satin_wire_put_u32(w, m->flags);
+        if (satin_wire_put_count(w, m->njobrecs, SATIN_PROTO_MAX_JOBS, SATIN_PROTO_TOO_LARGE,
+                                 "njobs") < 0)
+            return;
+        enc_jobrecs(w, m);
+        break;
+    case SATIN_MSG_PUSH:
+        if (m->njobrecs != 1) {
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "PUSH: holds %zu job records, must be 1",
+                             m->njobrecs);
+            return;
+        }
+        enc_jobrecs(w, m);
+        break;
+    case SATIN_MSG_PUSH_ACK:
+        satin_wire_put_u64(w, m->record_id);
+        break;
+    case SATIN_MSG_JOB_RESULT:
+        enc_node(w, m->owner, "owner");
+        satin_wire_put_u64(w, m->record_id);
+        if (m->status > SATIN_STATUS_ERROR)
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "JOB_RESULT: status %u is not 0 or 1",
+                             (unsigned)m->status);
+        satin_wire_put_u8(w, m->status);
+        satin_wire_put_str(w, m->error, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE, "error");
+        if (!m->data && m->data_len > 0) {
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "JOB_RESULT: result is NULL with %zu bytes",
+                             m->data_len);
+            return;
+        }
+        satin_wire_put_bytes(w, m->data, m->data_len, "result");
+        enc_kvlist(w, &m->stats, "stats");
+        break;
+    case SATIN_MSG_LOAD:
+        if (m->load < 0)
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "LOAD: load %lld is negative",
+                             (long long)m->load);
+        satin_wire_put_i64(w, m->load);
+        break;
+    case SATIN_MSG_STEAL_CANCEL:
+        satin_wire_put_u64(w, m->steal_id);
+        enc_node(w, m->thief, "thief");
+        break;
+    case SATIN_MSG_JOB_CANCEL:
+        enc_node(w, m->owner, "owner");
+        if (satin_wire_put_count(w, m->nrecord_ids, SATIN_PROTO_MAX_RECORD_IDS,
+                                 SATIN_PROTO_TOO_LARGE, "n") < 0)
+            return;
+        for (size_t i = 0; i < m->nrecord_ids; i++)
+            satin_wire_put_u64(w, m->record_ids[i]);
+        break;
+    case SATIN_MSG_STATS_REQUEST:
+        satin_wire_put_u64(w, m->job_id);
+        enc_phase(w, m->phase);
+        break;
+    case SATIN_MSG_STATS_REPLY:
+        satin_wire_put_u64(w, m->job_id);
+        enc_phase(w, m->phase);
+        enc_kvlist(w, &m->stats, "counters");
+        break;
+    }
+}
+
 static void enc_body(satin_wire_wr *w, const satin_msg *m)
 {
+    if (satin_msg_is_peer(m->type)) {
+        enc_peer_body(w, m);
+        return;
+    }
     switch (m->type) {
     case SATIN_MSG_SUBMIT:
         satin_wire_put_u32(w, m->flags);
@@ -397,6 +627,10 @@ static int measure(const satin_msg *m, size_t *blen, satin_proto_error *err)
     if (m->version < 0 || m->version > 0xFF)
         return satin_wire_wfail(&w, SATIN_PROTO_BAD_MESSAGE, "%s: version %d does not fit a byte",
                                 what, m->version);
+    if (satin_msg_is_peer(m->type) && m->sender >= SATIN_PROTO_MAX_NODES)
+        return satin_wire_wfail(&w, SATIN_PROTO_BAD_MESSAGE,
+                                "%s: sender %lu is not a node index (0..%d)", what,
+                                (unsigned long)m->sender, SATIN_PROTO_MAX_NODES - 1);
     enc_body(&w, m);
     *blen = w.len;
     return w.failed ? -1 : 0;
@@ -452,6 +686,9 @@ int satin_msg_encode(const satin_msg *m, unsigned char **hdr, size_t *hlen,
 #define MIN_KV          (3 + 1 + 2)       /* name, type, empty str */
 #define MIN_KIND        (3 + 2 + 2)       /* name, summary, nparams */
 #define MIN_KIND_PARAM  (3 + 2 + 1 + 2)   /* name, default, flags, help */
+#define MIN_JOBREC      (4 + 8 + 8 + 3 + 4 + 4)  /* owner, record id, job id, kind,
+                                                   result_cap, empty arg */
+#define MIN_RECORD_ID   8
 
 static int dec_kvlist(satin_wire_rd *r, satin_kvlist *l, const char *name)
 {
@@ -580,8 +817,171 @@ static int dec_kinds(satin_wire_rd *r, satin_msg *m)
     return 0;
 }
 
-static int dec_body(satin_wire_rd *r, satin_msg *m)
+/* A node index: a u32 that must be 0..65535. */
+static int dec_node(satin_wire_rd *r, uint32_t *out, const char *fmt, ...) SATIN_WIRE_FMT(3, 4);
+static int dec_node(satin_wire_rd *r, uint32_t *out, const char *fmt, ...)
 {
+    char name[96];
+    va_list ap;
+    *out = 0;
+    if (r->failed)
+        return -1;
+    /* The field name is rendered only when something is wrong. */
+    int there = satin_wire_left(r) >= 4;
+    if (there) {
+        satin_wire_u32(r, out, "%s", "node");   /* cannot fail: the bytes are there */
+        if (*out < SATIN_PROTO_MAX_NODES)
+            return 0;
+    }
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    if (!there)   /* truncated: the reader says so, in its words */
+        return satin_wire_u32(r, out, "%s", name);
+    return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "%s: %s %lu is not a node index (0..%d)",
+                           r->what, name, (unsigned long)*out, SATIN_PROTO_MAX_NODES - 1);
+}
+
+static int dec_jobrec(satin_wire_rd *r, satin_msg_jobrec *j, size_t max_size, const char *pre)
+{
+    const unsigned char *arg;
+    size_t len;
+    if (dec_node(r, &j->owner, "%s.owner", pre) < 0 ||
+        satin_wire_u64(r, &j->record_id, "%s.record_id", pre) < 0 ||
+        satin_wire_u64(r, &j->job_id, "%s.job_id", pre) < 0 ||
+        satin_wire_str(r, &j->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "%s.kind",
+                       pre) < 0 ||
+        satin_wire_u32(r, &j->result_cap, "%s.result_cap", pre) < 0)
+        return -1;
+    if (j->result_cap > max_size)
+        return satin_wire_fail(r, SATIN_PROTO_TOO_LARGE, "%s: %s.result_cap %lu is above the limit %zu",
+                               r->what, pre, (unsigned long)j->result_cap, max_size);
+    /* arg <= max_size follows from the size check of the whole message */
+    if (satin_wire_bytes(r, &arg, &len, "%s.arg", pre) < 0)
+        return -1;
+    j->arg = copy_bytes(arg, len);
+    j->arg_len = len;
+    return 0;
+}
+
+static int dec_jobrecs(satin_wire_rd *r, satin_msg *m, size_t n, size_t max_size)
+{
+    char pre[32];
+    if (n == 0)
+        return 0;
+    m->jobrecs = xcalloc(n, sizeof *m->jobrecs);   /* n <= 1024 and n * 31 <= bytes left */
+    m->njobrecs = n;
+    for (size_t i = 0; i < n; i++) {
+        jobrec_prefix(pre, sizeof pre, m->type, i);
+        if (dec_jobrec(r, &m->jobrecs[i], max_size, pre) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int dec_phase(satin_wire_rd *r, uint8_t *phase)
+{
+    if (satin_wire_u8(r, phase, "phase") < 0)
+        return -1;
+    if (*phase > SATIN_STATS_PHASE_END)
+        return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "%s: phase %u is not 0 or 1", r->what,
+                               (unsigned)*phase);
+    return 0;
+}
+
+static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
+{
+    size_t n;
+    uint16_t u16;
+    const unsigned char *p;
+    switch (m->type) {
+    case SATIN_MSG_HELLO:
+        if (satin_wire_str(r, &m->grid_name, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "grid name") < 0 ||
+            satin_wire_u32(r, &m->node_count, "node count") < 0)
+            return -1;
+        if (m->node_count < 1 || m->node_count > SATIN_PROTO_MAX_NODES)
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "HELLO: node count %lu is not in 1..%d",
+                                   (unsigned long)m->node_count, SATIN_PROTO_MAX_NODES);
+        if (satin_wire_u16(r, &u16, "flags") < 0)
+            return -1;
+        m->flags = u16;
+        return 0;
+    case SATIN_MSG_STEAL:
+        if (dec_node(r, &m->thief, "thief") < 0 ||
+            satin_wire_u32(r, &m->flags, "flags") < 0 ||
+            satin_wire_u16(r, &m->max_jobs, "max_jobs") < 0)
+            return -1;
+        if (m->max_jobs < 1 || m->max_jobs > SATIN_PROTO_MAX_JOBS)
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "STEAL: max_jobs %u is not in 1..%d",
+                                   (unsigned)m->max_jobs, SATIN_PROTO_MAX_JOBS);
+        return 0;
+    case SATIN_MSG_STEAL_REPLY:
+        if (dec_node(r, &m->victim, "victim") < 0 ||
+            satin_wire_u32(r, &m->flags, "flags") < 0 ||
+            satin_wire_count(r, &n, SATIN_PROTO_MAX_JOBS, MIN_JOBREC, SATIN_PROTO_TOO_LARGE,
+                             "njobs") < 0)
+            return -1;
+        return dec_jobrecs(r, m, n, max_size);
+    case SATIN_MSG_PUSH:
+        return dec_jobrecs(r, m, 1, max_size);
+    case SATIN_MSG_PUSH_ACK:
+        return satin_wire_u64(r, &m->record_id, "record id");
+    case SATIN_MSG_JOB_RESULT:
+        if (dec_node(r, &m->owner, "owner") < 0 ||
+            satin_wire_u64(r, &m->record_id, "record id") < 0 ||
+            satin_wire_u8(r, &m->status, "status") < 0)
+            return -1;
+        if (m->status > SATIN_STATUS_ERROR)
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "JOB_RESULT: status %u is not 0 or 1",
+                                   (unsigned)m->status);
+        if (satin_wire_str(r, &m->error, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
+                           "error") < 0 ||
+            satin_wire_bytes(r, &p, &n, "result") < 0)
+            return -1;
+        m->data = copy_bytes(p, n);
+        m->data_len = n;
+        return dec_kvlist(r, &m->stats, "stats");
+    case SATIN_MSG_LOAD:
+        if (satin_wire_i64(r, &m->load, "load") < 0)
+            return -1;
+        if (m->load < 0)
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "LOAD: load %lld is negative",
+                                   (long long)m->load);
+        return 0;
+    case SATIN_MSG_STEAL_CANCEL:
+        if (satin_wire_u64(r, &m->steal_id, "steal request id") < 0)
+            return -1;
+        return dec_node(r, &m->thief, "thief");
+    case SATIN_MSG_JOB_CANCEL:
+        if (dec_node(r, &m->owner, "owner") < 0 ||
+            satin_wire_count(r, &n, SATIN_PROTO_MAX_RECORD_IDS, MIN_RECORD_ID,
+                             SATIN_PROTO_TOO_LARGE, "n") < 0)
+            return -1;
+        if (n == 0)
+            return 0;
+        m->record_ids = xcalloc(n, sizeof *m->record_ids);
+        m->nrecord_ids = n;
+        for (size_t i = 0; i < n; i++)
+            if (satin_wire_u64(r, &m->record_ids[i], "record_ids[%zu]", i) < 0)
+                return -1;
+        return 0;
+    case SATIN_MSG_STATS_REQUEST:
+        if (satin_wire_u64(r, &m->job_id, "job id") < 0)
+            return -1;
+        return dec_phase(r, &m->phase);
+    case SATIN_MSG_STATS_REPLY:
+        if (satin_wire_u64(r, &m->job_id, "job id") < 0 || dec_phase(r, &m->phase) < 0)
+            return -1;
+        return dec_kvlist(r, &m->stats, "counters");
+    }
+    return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d", m->type);
+}
+
+static int dec_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
+{
+    if (satin_msg_is_peer(m->type))
+        return dec_peer_body(r, m, max_size);
     switch (m->type) {
     case SATIN_MSG_SUBMIT:
         return dec_submit(r, m);
@@ -678,13 +1078,20 @@ satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
     if (!type_known(type)) {
         if (type >= SATIN_MSG_PEER_FIRST && type <= SATIN_MSG_PEER_LAST)
             satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE,
-                            "message type %u is reserved for peer messages", (unsigned)type);
+                            "unknown message type %u (peer range %d..%d, this end knows %d..%d)",
+                            (unsigned)type, SATIN_MSG_PEER_FIRST, SATIN_MSG_PEER_LAST,
+                            SATIN_MSG_HELLO, SATIN_MSG_STATS_REPLY);
         else
             satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %u",
                             (unsigned)type);
         return NULL;
     }
     const char *what = satin_msg_type_name(type);
+    if (satin_msg_is_peer(type) && sender >= SATIN_PROTO_MAX_NODES) {
+        satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "%s: sender %lu is not a node index (0..%d)",
+                        what, (unsigned long)sender, SATIN_PROTO_MAX_NODES - 1);
+        return NULL;
+    }
     /* Size before parsing: an oversized message costs nothing to refuse. */
     if (blen > max_size || SATIN_PROTO_HEADER_SIZE + blen > max_size) {
         satin_wire_fail(&r, SATIN_PROTO_TOO_LARGE, "%s is %zu bytes, the limit is %zu", what,
@@ -704,7 +1111,7 @@ satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
     m->sender = sender;
     m->request_id = request_id;
     satin_wire_rd_init(&r, body, blen, what, err);
-    if (dec_body(&r, m) < 0 || satin_wire_end(&r) < 0) {
+    if (dec_body(&r, m, max_size) < 0 || satin_wire_end(&r) < 0) {
         satin_msg_destroy(&m);
         return NULL;
     }

@@ -11,6 +11,10 @@
  * allocated, and a rejected message comes back as NULL plus a protocol
  * error code and a short text that a daemon can send back in an ERROR.
  *
+ * Two families of messages share the framing: client <-> daemon (types
+ * 1..12) and daemon <-> daemon, the "peer" messages (types 32..42, in the
+ * range 32..63 reserved for them).
+ *
  * Memory exhaustion aborts the process, as in satin_kv.
  */
 #ifndef SATIN_PROTO_H
@@ -34,9 +38,14 @@
 #define SATIN_PROTO_MAX_KINDS        256       /* kinds in one KINDS reply */
 #define SATIN_PROTO_MAX_KIND_PARAMS  64        /* parameters of one kind */
 #define SATIN_PROTO_DEFAULT_MAX_SIZE (1u << 20) /* header + body, when max_size is 0 */
+/* Peer limits (PROTOCOL.md, "Peer messages"). */
+#define SATIN_PROTO_MAX_NODES        65536     /* node indexes are 0..65535 */
+#define SATIN_PROTO_MAX_JOBS         1024      /* STEAL max_jobs, STEAL_REPLY njobs */
+#define SATIN_PROTO_MAX_RECORD_IDS   1024      /* JOB_CANCEL record ids */
 
 /* Message types (header byte 3).  32..63 are reserved for daemon-to-daemon
- * messages of a later release; this release rejects them as unknown. */
+ * (peer) messages; 32..42 are defined, the rest of the range is rejected
+ * as unknown like any other unassigned value. */
 typedef enum {
     SATIN_MSG_SUBMIT       = 1,   /* c->d */
     SATIN_MSG_ACCEPTED     = 2,   /* d->c */
@@ -51,6 +60,17 @@ typedef enum {
     SATIN_MSG_LIST_KINDS   = 11,  /* c->d */
     SATIN_MSG_KINDS        = 12,  /* d->c */
     SATIN_MSG_PEER_FIRST   = 32,  /* reserved range for peer messages */
+    SATIN_MSG_HELLO        = 32,  /* d->d: first message of a connection */
+    SATIN_MSG_STEAL        = 33,  /* d->d: thief (or forwarder) -> victim */
+    SATIN_MSG_STEAL_REPLY  = 34,  /* d->d: victim -> thief */
+    SATIN_MSG_PUSH         = 35,  /* d->d: one job record, unasked (RP) */
+    SATIN_MSG_PUSH_ACK     = 36,  /* d->d: receiver of a PUSH -> its sender */
+    SATIN_MSG_JOB_RESULT   = 37,  /* d->d: runner of a stolen/pushed record -> owner */
+    SATIN_MSG_LOAD         = 38,  /* d->d: node -> cluster coordinator (CLS) */
+    SATIN_MSG_STEAL_CANCEL = 39,  /* d->d: thief withdraws a STEAL (CHS); "CANCEL" of peers */
+    SATIN_MSG_JOB_CANCEL   = 40,  /* d->d: owner -> runners of its stolen records */
+    SATIN_MSG_STATS_REQUEST = 41, /* d->d: start/end of a job's statistics */
+    SATIN_MSG_STATS_REPLY  = 42,  /* d->d: a node's counters for that job */
     SATIN_MSG_PEER_LAST    = 63,
 } satin_msg_type;
 
@@ -69,7 +89,17 @@ typedef enum {
 
 /* SUBMIT and WAIT flags. */
 #define SATIN_FLAG_PROGRESS 0x1u
-/* RESULT status. */
+/* STEAL / STEAL_REPLY flags (the same values as SATIN_STEAL_* of
+ * daemon/policy/policy.h; proto/ does not include the daemon). */
+#define SATIN_PEER_STEAL_SYNC      0x01u
+#define SATIN_PEER_STEAL_WAN       0x02u
+#define SATIN_PEER_STEAL_LIFELINE  0x04u
+#define SATIN_PEER_STEAL_PREFETCH  0x08u
+#define SATIN_PEER_STEAL_FORWARDED 0x10u
+/* STATS_REQUEST / STATS_REPLY phase. */
+#define SATIN_STATS_PHASE_START 0
+#define SATIN_STATS_PHASE_END   1
+/* RESULT and JOB_RESULT status. */
 #define SATIN_STATUS_OK     0
 #define SATIN_STATUS_ERROR  1
 /* KINDS parameter flags. */
@@ -111,6 +141,17 @@ typedef struct satin_msg_kind {
     satin_msg_kind_param *params;
 } satin_msg_kind;
 
+/* One job record (JOBREC) of a STEAL_REPLY or PUSH. */
+typedef struct satin_msg_jobrec {
+    uint32_t owner;          /* node index that spawned it; gets the JOB_RESULT */
+    uint64_t record_id;      /* the owner's handle, opaque to everybody else */
+    uint64_t job_id;         /* the owner's job (the client's SUBMIT) */
+    char *kind;              /* the registered kind, 1..63 bytes */
+    uint32_t result_cap;     /* largest result the owner accepts, bytes */
+    unsigned char *arg;      /* argument bytes; never NULL once set or decoded */
+    size_t arg_len;
+} satin_msg_jobrec;
+
 /* A decoded (or to-be-encoded) message.  Only the fields of its type are on
  * the wire; the others stay zero.  Strings are owned by the message; a
  * decoded message never has NULL strings where its type carries one
@@ -119,25 +160,46 @@ typedef struct satin_msg {
     /* header */
     int type;               /* satin_msg_type */
     int version;            /* satin_msg_new sets SATIN_PROTO_VERSION; encoded as is */
-    uint32_t sender;        /* node id of the sender; 0 for clients */
+    uint32_t sender;        /* node id of the sender; 0 for clients; for peer
+                               messages its topology index, 0..65535 */
     uint64_t request_id;    /* chosen by the requester, echoed in replies */
 
     /* body fields, by the types that carry them */
-    uint64_t job_id;        /* ACCEPTED PROGRESS RESULT ERROR WAIT CANCEL OK */
-    uint32_t flags;         /* SUBMIT WAIT: SATIN_FLAG_* */
-    uint8_t status;         /* RESULT: SATIN_STATUS_* */
+    uint64_t job_id;        /* ACCEPTED PROGRESS RESULT ERROR WAIT CANCEL OK
+                               STATS_REQUEST STATS_REPLY */
+    uint32_t flags;         /* SUBMIT WAIT: SATIN_FLAG_*; STEAL STEAL_REPLY:
+                               SATIN_PEER_STEAL_*; HELLO: u16, reserved (0) */
+    uint8_t status;         /* RESULT JOB_RESULT: SATIN_STATUS_* */
     uint16_t code;          /* ERROR: satin_proto_code */
     uint64_t elapsed_ms;    /* PROGRESS */
     uint64_t jobs_run;      /* PROGRESS */
     char *kind;             /* SUBMIT RESULT */
-    char *error;            /* RESULT: the error ("" when ok); ERROR: the message */
+    char *error;            /* RESULT JOB_RESULT: the error ("" when ok); ERROR: the message */
     size_t nparams;         /* SUBMIT */
     satin_msg_param *params;
     satin_kvlist result;    /* RESULT */
-    satin_kvlist stats;     /* RESULT */
+    satin_kvlist stats;     /* RESULT JOB_RESULT STATS_REPLY (the counters) */
     satin_kvlist info;      /* STATUS_REPLY */
     size_t nkinds;          /* KINDS */
     satin_msg_kind *kinds;
+
+    /* peer messages; node indexes are 0..65535 */
+    char *grid_name;        /* HELLO: the topology's grid name, 1..63 bytes */
+    uint32_t node_count;    /* HELLO: nodes in the topology, 1..65536 */
+    uint32_t thief;         /* STEAL STEAL_CANCEL: the node that wants work */
+    uint32_t victim;        /* STEAL_REPLY: the node answering */
+    uint32_t owner;         /* JOB_RESULT JOB_CANCEL: the node that owns the records */
+    uint16_t max_jobs;      /* STEAL: 1..1024 */
+    uint64_t record_id;     /* PUSH_ACK JOB_RESULT: the owner's record id */
+    uint64_t steal_id;      /* STEAL_CANCEL: request id of the STEAL withdrawn */
+    int64_t load;           /* LOAD: queue length, >= 0 */
+    uint8_t phase;          /* STATS_REQUEST STATS_REPLY: SATIN_STATS_PHASE_* */
+    size_t njobrecs;        /* STEAL_REPLY: 0..1024; PUSH: exactly 1 */
+    satin_msg_jobrec *jobrecs;
+    unsigned char *data;    /* JOB_RESULT: the result bytes; non-NULL once set */
+    size_t data_len;        /*   or decoded, even when data_len is 0 */
+    size_t nrecord_ids;     /* JOB_CANCEL: 0..1024 */
+    uint64_t *record_ids;
 } satin_msg;
 
 /* A new, empty message of `type` (version 1, everything else zero);
@@ -165,6 +227,20 @@ int satin_msg_add_kind(satin_msg *self, const char *name, const char *summary);
  * HAS_DEFAULT flag is then cleared, otherwise set). */
 int satin_msg_add_kind_param(satin_msg *self, const char *name, const char *def,
                              int required, const char *help);
+/* HELLO grid name (copied; NULL is ""). */
+void satin_msg_set_grid_name(satin_msg *self, const char *name);
+/* Appends a job record (STEAL_REPLY, PUSH), copying kind and the len bytes
+ * at arg (arg may be NULL only when len is 0).  -1 when the message already
+ * holds SATIN_PROTO_MAX_JOBS records (1 for a PUSH) or arg is NULL with a
+ * length.  Other limits are checked by the encoder. */
+int satin_msg_add_jobrec(satin_msg *self, uint32_t owner, uint64_t record_id,
+                         uint64_t job_id, const char *kind, uint32_t result_cap,
+                         const void *arg, size_t len);
+/* JOB_RESULT result bytes: a copy of len bytes at data (NULL only with len
+ * 0), replacing any earlier ones.  -1 for NULL with a length. */
+int satin_msg_set_data(satin_msg *self, const void *data, size_t len);
+/* Appends a JOB_CANCEL record id; -1 beyond SATIN_PROTO_MAX_RECORD_IDS. */
+int satin_msg_add_record_id(satin_msg *self, uint64_t id);
 
 /* Checks every field of `m` against the limits of its type without
  * encoding: 0, or -1 with err (may be NULL) saying which field is wrong. */
@@ -179,7 +255,13 @@ int satin_msg_encode(const satin_msg *m, unsigned char **hdr, size_t *hlen,
 /* Decodes the two frames.  max_size bounds header + body (0: the default,
  * 1 MiB); the daemon passes its maximum record size.  NULL with err (may be
  * NULL) filled when the message is rejected; body may be NULL when blen is
- * 0.  A message accepted here re-encodes to exactly the same bytes. */
+ * 0.  A message accepted here re-encodes to exactly the same bytes.
+ *
+ * Peer traffic: max_size is the only size the decoder knows.  It bounds the
+ * whole message and each JOBREC's result_cap; a STEAL_REPLY carries up to
+ * max_jobs records, so the daemon passes (max_jobs x its record limit +
+ * overhead) for peer sockets and checks each record against its own record
+ * limit itself. */
 satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
                             size_t blen, size_t max_size, satin_proto_error *err);
 
@@ -187,6 +269,9 @@ satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
  * STATUS, LIST_KINDS), 0 otherwise: a daemon answers any other type from a
  * client with ERROR code 1, and never answers an ERROR. */
 int satin_msg_is_request(int type);
+/* 1 for the peer (daemon-to-daemon) types this release implements (HELLO
+ * .. STATS_REPLY), 0 otherwise, including the unassigned rest of 32..63. */
+int satin_msg_is_peer(int type);
 /* "SUBMIT", "RESULT", ...; "UNKNOWN" for other values. */
 const char *satin_msg_type_name(int type);
 /* "bad message", "unknown kind", ...; "ok" for 0, "unknown error" otherwise. */

@@ -1,7 +1,7 @@
 /*
  * satin_wire.h - the bounded reader and the two-pass writer under the
- * message codec (satin_proto.c).  Internal to proto/, but the peer messages
- * of a later release will be built on the same primitives.
+ * message codec (satin_proto.c), client and peer messages alike.  Internal
+ * to proto/.
  *
  * Reader: every read checks the bytes left first; the first failure is
  * recorded in the satin_proto_error and makes all later reads fail too

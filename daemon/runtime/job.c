@@ -16,19 +16,25 @@ int64_t satin_now_ns(void)
 
 satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len)
 {
+    return satin_job_new_with_cap(kind, arg, len, kind->result_size);
+}
+
+satin_job *satin_job_new_with_cap(const satin_kind *kind, const void *arg, size_t len,
+                                  size_t result_cap)
+{
     satin_job *job = calloc(1, sizeof *job);
     if (!job)
         abort();
     job->kind = kind;
     job->root = calloc(1, sizeof *job->root + len);
-    job->result = calloc(1, kind->result_size ? kind->result_size : 1);
+    job->result = calloc(1, result_cap ? result_cap : 1);
     if (!job->root || !job->result)
         abort();
     satin_record *r = job->root;
     r->kind = kind;
     r->job = job;
     r->result = job->result;
-    r->result_cap = kind->result_size;
+    r->result_cap = result_cap;
     r->len = len;
     r->flags = RECORD_ROOT;
     if (len)
@@ -172,4 +178,18 @@ void satin_job_stats(const satin_job *job, satin_kvlist *stats)
     }
     satin_kvlist_add_f64(stats, "busy_s", busy_total);
     satin_kvlist_add_f64(stats, "idle_s", idle_total);
+}
+
+void satin_job_add_counts(satin_job *job, uint64_t spawned, uint64_t run, uint64_t steals)
+{
+    atomic_fetch_add_explicit(&job->spawned, spawned, memory_order_relaxed);
+    atomic_fetch_add_explicit(&job->run, run, memory_order_relaxed);
+    atomic_fetch_add_explicit(&job->steals, steals, memory_order_relaxed);
+}
+
+void satin_job_counts(const satin_job *job, uint64_t *spawned, uint64_t *run, uint64_t *steals)
+{
+    *spawned = atomic_load_explicit(&job->spawned, memory_order_relaxed);
+    *run = atomic_load_explicit(&job->run, memory_order_relaxed);
+    *steals = atomic_load_explicit(&job->steals, memory_order_relaxed);
 }

@@ -106,7 +106,7 @@ void satin_backoff(unsigned *round)
     }
 }
 
-static satin_record *take_injected(satin_pool *pool)
+satin_record *satin_pool_take_injected(satin_pool *pool)
 {
     if (atomic_load_explicit(&pool->injected, memory_order_relaxed) == 0)
         return NULL;
@@ -131,6 +131,14 @@ static void sleep_until_job(satin_pool *pool)
     pthread_mutex_unlock(&pool->lock);
 }
 
+static void report_hungry(satin_pool *pool)
+{
+    if (!pool->hungry_fn || atomic_load_explicit(&pool->hungry, memory_order_relaxed))
+        return;
+    if (!atomic_exchange_explicit(&pool->hungry, 1, memory_order_relaxed))
+        pool->hungry_fn(pool->hungry_arg);
+}
+
 static void *worker_main(void *arg)
 {
     satin_worker *w = arg;
@@ -145,21 +153,26 @@ static void *worker_main(void *arg)
     set_busy(w, 0);
     unsigned round = 0;
     while (atomic_load_explicit(&w->pool->running, memory_order_relaxed)) {
-        satin_record *r = take_injected(w->pool);
+        satin_record *r = satin_pool_take_injected(w->pool);
         if (!r)
             r = satin_worker_steal(w);
         if (r) {
+            if (atomic_load_explicit(&w->pool->hungry, memory_order_relaxed))
+                atomic_store_explicit(&w->pool->hungry, 0, memory_order_relaxed);
             set_busy(w, 1);
             satin_record_run(w, r);
             satin_worker_flush(w);
             w->cur_job = NULL;
             set_busy(w, 0);
             round = 0;
-        } else if (atomic_load_explicit(&w->pool->active_jobs, memory_order_relaxed) > 0) {
-            satin_backoff(&round);
         } else {
-            sleep_until_job(w->pool);
-            round = 0;
+            report_hungry(w->pool);
+            if (atomic_load_explicit(&w->pool->active_jobs, memory_order_relaxed) > 0) {
+                satin_backoff(&round);
+            } else {
+                sleep_until_job(w->pool);
+                round = 0;
+            }
         }
     }
     return NULL;
@@ -270,4 +283,55 @@ void satin_pool_start(satin_pool *pool, satin_job *job, satin_job_done_fn *done,
     atomic_fetch_add_explicit(&pool->active_jobs, 1, memory_order_relaxed);
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->lock);
+}
+
+int64_t satin_pool_queue_length(satin_pool *pool)
+{
+    int64_t n = atomic_load_explicit(&pool->injected, memory_order_relaxed);
+    for (int i = 0; i < pool->nworkers; i++)
+        n += satin_deque_size(&pool->workers[i].deque);
+    return n;
+}
+
+void satin_pool_on_hungry(satin_pool *pool, void (*fn)(void *arg), void *arg)
+{
+    pthread_mutex_lock(&pool->lock);
+    pool->hungry_arg = arg;
+    pool->hungry_fn = fn;
+    pthread_mutex_unlock(&pool->lock);
+    /* Workers already asleep will not report: a node without work starts dry. */
+    if (fn && atomic_load(&pool->active_jobs) == 0 &&
+        !atomic_exchange_explicit(&pool->hungry, 1, memory_order_relaxed))
+        fn(arg);
+}
+
+int satin_pool_is_hungry(satin_pool *pool)
+{
+    return atomic_load_explicit(&pool->hungry, memory_order_relaxed) &&
+           satin_pool_queue_length(pool) == 0;
+}
+
+int satin_pool_take_for_remote(satin_pool *pool, satin_record **out, int max)
+{
+    int n = 0;
+    /* Start at the worker with the longest queue: its tail is likely the
+     * coarsest job on the node. */
+    int start = 0;
+    int64_t longest = -1;
+    for (int i = 0; i < pool->nworkers; i++) {
+        int64_t len = satin_deque_size(&pool->workers[i].deque);
+        if (len > longest) {
+            longest = len;
+            start = i;
+        }
+    }
+    for (int k = 0; k < pool->nworkers && n < max; k++) {
+        satin_deque *d = &pool->workers[(start + k) % pool->nworkers].deque;
+        satin_record *r;
+        while (n < max && (r = satin_deque_steal(d)) != NULL) {
+            r->flags |= RECORD_REMOTE;
+            out[n++] = r;
+        }
+    }
+    return n;
 }

@@ -41,6 +41,10 @@ typedef void satin_job_done_fn(satin_job *job, void *arg);
 
 /* A job for `kind` whose root invocation gets a copy of `arg`. */
 satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len);
+/* The same with a result slot of `result_cap` bytes (a record from another
+ * node carries its parent's slot size). */
+satin_job *satin_job_new_with_cap(const satin_kind *kind, const void *arg, size_t len,
+                                  size_t result_cap);
 void satin_job_destroy(satin_job **self);
 /* Starts the job; `done` is called once, from a worker thread, when the root
  * invocation has finished (successfully, failed or cancelled). */
@@ -63,5 +67,35 @@ void satin_job_stats(const satin_job *job, satin_kvlist *stats);
 void satin_job_wait(satin_job *job);
 /* Starts the job and waits for it (tests, benchmarks). */
 void satin_pool_run(satin_pool *self, satin_job *job);
+
+/* ---- for the grid: records that leave this node and jobs that enter it ----
+ * Only the daemon's control thread calls these. */
+
+typedef struct satin_record satin_record;
+
+/* Takes up to `max` records from the tails of this node's deques (the
+ * oldest, coarsest work) for another node; returns how many.  Each one stays
+ * owned by its parent frame, which waits until satin_record_complete(). */
+int satin_pool_take_for_remote(satin_pool *self, satin_record **out, int max);
+const satin_kind *satin_record_kind(const satin_record *r);
+const void *satin_record_arg(const satin_record *r, size_t *len);
+size_t satin_record_result_cap(const satin_record *r);
+satin_job *satin_record_job(const satin_record *r);
+/* The result of a record run elsewhere came back: copies it into the slot
+ * its parent named (or fails the job with `error`) and releases the parent. */
+void satin_record_complete(satin_record *r, int ok, const void *result, size_t len,
+                           const char *error);
+/* Adds counts of work done elsewhere for this job to its statistics. */
+void satin_job_add_counts(satin_job *job, uint64_t spawned, uint64_t run, uint64_t steals);
+/* Jobs spawned and run so far (flushed counts; for stolen-job results). */
+void satin_job_counts(const satin_job *job, uint64_t *spawned, uint64_t *run, uint64_t *steals);
+
+/* Records waiting on this node: deque lengths plus started jobs not yet taken. */
+int64_t satin_pool_queue_length(satin_pool *self);
+/* `fn(arg)` is called (from a worker thread) when the node runs dry: a
+ * worker found no local work.  Called again only after work was found. */
+void satin_pool_on_hungry(satin_pool *self, void (*fn)(void *arg), void *arg);
+/* 1 while some worker is dry and the node has no queued work. */
+int satin_pool_is_hungry(satin_pool *self);
 
 #endif

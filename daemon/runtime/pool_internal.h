@@ -16,6 +16,7 @@
 enum {
     RECORD_ROOT = 1,     /* a job's root invocation, owned by the job */
     RECORD_STOLEN = 2,   /* taken from another worker's tail */
+    RECORD_REMOTE = 4,   /* taken for another node; its result comes back by message */
 };
 
 /* An invocation record: what satin_spawn puts on the deque. */
@@ -63,6 +64,10 @@ struct satin_pool {
     pthread_cond_t wake;
     satin_record *inject_head, *inject_tail;
     _Atomic int injected;        /* queue length, read without the lock */
+
+    _Atomic int hungry;          /* a worker found no local work */
+    void (*hungry_fn)(void *);
+    void *hungry_arg;
 };
 
 struct satin_job {
@@ -113,6 +118,8 @@ void satin_worker_times(satin_worker *w, int64_t now, uint64_t *busy, uint64_t *
 void satin_worker_flush(satin_worker *w);
 /* One steal attempt over the siblings of w (random start); NULL if none. */
 satin_record *satin_worker_steal(satin_worker *w);
+/* A record from the queue of started jobs, or NULL. */
+satin_record *satin_pool_take_injected(satin_pool *pool);
 /* Backs off after a failed attempt: spin, then yield, then short sleeps. */
 void satin_backoff(unsigned *round);
 

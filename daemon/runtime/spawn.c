@@ -56,8 +56,15 @@ static void wait_for(satin_worker *w, satin_record *r)
 {
     unsigned round = 0;
     while (!atomic_load_explicit(&r->done, memory_order_acquire)) {
-        /* Helping nests the stolen work on this stack; leave room for it. */
-        satin_record *other = stack_exhausted(w) ? NULL : satin_worker_steal(w);
+        /* Helping nests other work on this stack; leave room for it.  Jobs
+         * that came from other nodes count as help too: a child stolen by a
+         * remote node may take a wide-area round trip to come back. */
+        satin_record *other = NULL;
+        if (!stack_exhausted(w)) {
+            other = satin_worker_steal(w);
+            if (!other)
+                other = satin_pool_take_injected(w->pool);
+        }
         if (other) {
             satin_record_run(w, other);
             round = 0;
@@ -166,6 +173,45 @@ void satin_record_run(satin_worker *w, satin_record *r)
     if (r->flags & RECORD_ROOT) {
         satin_job_finish(job, w->pool);
         return;   /* the job (and r) may be gone now */
+    }
+    atomic_store_explicit(&r->done, 1, memory_order_release);
+}
+
+const satin_kind *satin_record_kind(const satin_record *r)
+{
+    return r->kind;
+}
+
+const void *satin_record_arg(const satin_record *r, size_t *len)
+{
+    *len = r->len;
+    return r->arg;
+}
+
+size_t satin_record_result_cap(const satin_record *r)
+{
+    return r->result_cap;
+}
+
+satin_job *satin_record_job(const satin_record *r)
+{
+    return r->job;
+}
+
+void satin_record_complete(satin_record *r, int ok, const void *result, size_t len,
+                           const char *error)
+{
+    if (!ok)
+        satin_job_fail(r->job, error && *error ? error : "a job run on another node failed");
+    else if (len > r->result_cap) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "a remote %zu-byte result does not fit its %zu-byte slot", len,
+                 r->result_cap);
+        satin_job_fail(r->job, msg);
+    } else {
+        if (len)
+            memcpy(r->result, result, len);
+        r->result_len = len;
     }
     atomic_store_explicit(&r->done, 1, memory_order_release);
 }

@@ -138,7 +138,7 @@ static void test_names(void)
     is_str(satin_msg_type_name(SATIN_MSG_KINDS), "KINDS", "type name KINDS");
     is_str(satin_msg_type_name(SATIN_MSG_STATUS_REPLY), "STATUS_REPLY", "type name STATUS_REPLY");
     is_str(satin_msg_type_name(0), "UNKNOWN", "type 0 unknown");
-    is_str(satin_msg_type_name(40), "UNKNOWN", "type 40 unknown");
+    is_str(satin_msg_type_name(50), "UNKNOWN", "type 50 unknown");
     is_str(satin_msg_type_name(-3), "UNKNOWN", "type -3 unknown");
     is_str(satin_proto_code_name(0), "ok", "code 0");
     is_str(satin_proto_code_name(1), "bad message", "code 1");
@@ -152,7 +152,7 @@ static void test_names(void)
        "five request types");
     ok(satin_msg_new(0) == NULL, "no message of type 0");
     ok(satin_msg_new(13) == NULL, "no message of type 13");
-    ok(satin_msg_new(SATIN_MSG_PEER_FIRST) == NULL, "no peer messages in this release");
+    ok(satin_msg_new(50) == NULL, "no message of an unassigned peer type (50)");
     satin_msg *m = NULL;
     satin_msg_destroy(&m);
     ok(1, "destroying NULL is harmless");
@@ -505,7 +505,7 @@ static void test_header(void)
     }
     B.n = 0;
     b_u64(&B, 1);
-    unsigned types[] = {0, 13, 31, 32, 40, 63, 64, 200, 255};
+    unsigned types[] = {0, 13, 31, 43, 50, 63, 64, 200, 255};   /* peer types: test_proto_peer.c */
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         char what[32];
         snprintf(what, sizeof what, "type %u", types[i]);
@@ -515,9 +515,10 @@ static void test_header(void)
         ok(err.have_header && err.request_id == 9 && err.type == (int)types[i],
            "%s: request id reported", what);
     }
-    b_header(&H, SATIN_PROTO_MAGIC, 1, 40, 0, 9);
+    b_header(&H, SATIN_PROTO_MAGIC, 1, 50, 0, 9);
     m = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
-    ok(strstr(err.text, "reserved") != NULL, "type 40 is called reserved");
+    ok(strstr(err.text, "unknown") != NULL && strstr(err.text, "peer") != NULL,
+       "type 50 is called an unknown peer type");
 
     b_header(&H, SATIN_PROTO_MAGIC, 1, SATIN_MSG_ACCEPTED, 0, 1);
     m = satin_msg_decode(H.b, H.n, NULL, 8, 0, &err);
@@ -942,8 +943,8 @@ static void test_encoder_limits(void)
     m->version = 256;
     refuse(m, SATIN_PROTO_BAD_MESSAGE, "version 256");
     m->version = 1;
-    m->type = 40;
-    refuse(m, SATIN_PROTO_BAD_MESSAGE, "type 40");
+    m->type = 50;
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "type 50");
     m->type = SATIN_MSG_ACCEPTED;
     satin_msg_destroy(&m);
     ok(satin_msg_check(NULL, &err) == -1, "check refuses NULL");
@@ -987,7 +988,7 @@ static void test_error_text(void)
     satin_msg_destroy(&m);
 }
 
-/* ---- the bytes primitive (for the peer messages to come) ------------------ */
+/* ---- the bytes primitive (used by the peer messages) ---------------------- */
 
 static void test_wire_bytes(void)
 {

@@ -1,0 +1,820 @@
+/*
+ * satin_client.c - libsatin: one DEALER connection to a satind (SGP/1).
+ *
+ * Every message is two frames, [16-byte header][body]; a DEALER adds no
+ * envelope, and the daemon's ROUTER strips its identity frame, so what we
+ * send and receive is exactly the protocol's two frames.
+ *
+ * Replies are matched by request id.  A conversation is a SUBMIT or WAIT
+ * whose RESULT we still expect; replies for another live conversation that
+ * arrive while we wait for something else are kept in a mailbox, everything
+ * else that nobody waits for any more is dropped.
+ *
+ * Why the ZeroMQ options below: ZeroMQ connects lazily and retries forever,
+ * which would turn "no daemon" into "hang".  ZMQ_IMMEDIATE keeps messages
+ * off connections that are not up, so a send fails after ZMQ_SNDTIMEO; the
+ * socket monitor tells us when the connection is made, refused or lost,
+ * so a daemon that dies mid-job ends the wait instead of hanging it; the
+ * ZMTP heartbeat notices a peer whose host vanished without closing TCP.
+ */
+#include "satin_client.h"
+#include "satin_endpoint.h"
+#include "satin_wire.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <zmq.h>
+
+#define ENDPOINT_MAX    512
+#define GRACE_MS        250                 /* replies still in flight after a disconnect */
+#define HEARTBEAT_IVL   5000
+#define HEARTBEAT_TTL   15000
+#define MAX_FRAME_BYTES (16 * 1024 * 1024)  /* ZeroMQ drops bigger frames unread */
+
+typedef struct conv {
+    uint64_t rid;       /* request id of the SUBMIT or WAIT */
+    uint64_t job_id;
+} conv;
+
+struct satin_client {
+    void *ctx, *sock, *mon;
+    char endpoint[ENDPOINT_MAX];
+    uint64_t next_rid;
+    int request_timeout_ms;
+    int lost;                 /* the connection went away: every call fails */
+    conv *convs;
+    size_t nconv, capconv;
+    satin_msg **mail;         /* replies for live conversations, oldest first */
+    size_t nmail, capmail;
+};
+
+/* ---- small helpers ----------------------------------------------------------- */
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Cuts a string that vsnprintf truncated back to a UTF-8 character boundary,
+ * so that a long daemon text never ends in half a character. */
+static void cut_utf8(char *s, size_t cap)
+{
+    size_t n = strlen(s);
+    if (n + 1 < cap)
+        return;
+    size_t i = n;
+    while (i > 0 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
+        i--;
+    if (i > 0 && ((unsigned char)s[i - 1] & 0x80)) {
+        size_t start = i - 1;
+        if (satin_wire_utf8_char((const unsigned char *)s + start, n - start) != n - start)
+            s[start] = '\0';
+    }
+}
+
+static int fail(satin_client_error *err, int code, int proto_code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(satin_client_error *err, int code, int proto_code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        err->code = code;
+        err->proto_code = proto_code;
+        va_start(ap, fmt);
+        vsnprintf(err->text, sizeof err->text, fmt, ap);
+        va_end(ap);
+        cut_utf8(err->text, sizeof err->text);
+    }
+    return code;
+}
+
+static void clear_error(satin_client_error *err)
+{
+    if (err) {
+        err->code = SATIN_CLIENT_OK;
+        err->proto_code = 0;
+        err->text[0] = '\0';
+    }
+}
+
+static void *grow(void *p, size_t *cap, size_t item)
+{
+    size_t n = *cap ? *cap * 2 : 8;
+    void *q = realloc(p, n * item);
+    if (!q)
+        abort();   /* as in proto/: memory exhaustion is not an error to report */
+    *cap = n;
+    return q;
+}
+
+/* ---- conversations and the mailbox -------------------------------------------- */
+
+static conv *conv_by_rid(satin_client *c, uint64_t rid)
+{
+    for (size_t i = 0; i < c->nconv; i++)
+        if (c->convs[i].rid == rid)
+            return &c->convs[i];
+    return NULL;
+}
+
+static conv *conv_by_job(satin_client *c, uint64_t job_id)
+{
+    for (size_t i = 0; i < c->nconv; i++)
+        if (c->convs[i].job_id == job_id)
+            return &c->convs[i];
+    return NULL;
+}
+
+static void conv_add(satin_client *c, uint64_t rid, uint64_t job_id)
+{
+    if (c->nconv == c->capconv)
+        c->convs = grow(c->convs, &c->capconv, sizeof *c->convs);
+    c->convs[c->nconv++] = (conv){rid, job_id};
+}
+
+/* Ends a conversation and throws away whatever it left in the mailbox. */
+static void conv_end(satin_client *c, uint64_t rid)
+{
+    for (size_t i = 0; i < c->nconv; i++)
+        if (c->convs[i].rid == rid) {
+            c->convs[i] = c->convs[--c->nconv];
+            break;
+        }
+    size_t k = 0;
+    for (size_t i = 0; i < c->nmail; i++) {
+        if (c->mail[i]->request_id == rid)
+            satin_msg_destroy(&c->mail[i]);
+        else
+            c->mail[k++] = c->mail[i];
+    }
+    c->nmail = k;
+}
+
+static void mail_put(satin_client *c, satin_msg *m)
+{
+    if (c->nmail == c->capmail)
+        c->mail = grow(c->mail, &c->capmail, sizeof *c->mail);
+    c->mail[c->nmail++] = m;
+}
+
+static satin_msg *mail_take(satin_client *c, uint64_t rid)
+{
+    for (size_t i = 0; i < c->nmail; i++)
+        if (c->mail[i]->request_id == rid) {
+            satin_msg *m = c->mail[i];
+            memmove(&c->mail[i], &c->mail[i + 1], (c->nmail - i - 1) * sizeof *c->mail);
+            c->nmail--;
+            return m;
+        }
+    return NULL;
+}
+
+/* ---- the socket monitor ------------------------------------------------------- */
+
+/* Reads one monitor event without blocking: 1 with *event and *value, 0
+ * when there is none.  Frame 1 is u16 event + u32 value (native order),
+ * frame 2 the endpoint, which we do not need. */
+static int read_event(satin_client *c, int *event, uint32_t *value)
+{
+    zmq_msg_t f;
+    zmq_msg_init(&f);
+    if (zmq_msg_recv(&f, c->mon, ZMQ_DONTWAIT) < 0) {
+        zmq_msg_close(&f);
+        return 0;
+    }
+    uint16_t ev = 0;
+    uint32_t val = 0;
+    if (zmq_msg_size(&f) >= 6) {
+        memcpy(&ev, zmq_msg_data(&f), 2);
+        memcpy(&val, (const char *)zmq_msg_data(&f) + 2, 4);
+    }
+    while (zmq_msg_more(&f)) {
+        zmq_msg_close(&f);
+        zmq_msg_init(&f);
+        if (zmq_msg_recv(&f, c->mon, 0) < 0)
+            break;
+    }
+    zmq_msg_close(&f);
+    *event = ev;
+    *value = val;
+    if (getenv("DBG")) fprintf(stderr, "DBG %lld event %d\n", (long long)now_ms(), ev);
+    return 1;
+}
+
+static int lost_error(satin_client *c, satin_client_error *err)
+{
+    c->lost = 1;
+    return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "lost connection to satind at %s",
+                c->endpoint);
+}
+
+/* Handles the monitor events that are waiting; -1 (c->lost set) when one
+ * says the connection is gone. */
+static int check_events(satin_client *c)
+{
+    int ev;
+    uint32_t val;
+    while (read_event(c, &ev, &val))
+        if (ev == ZMQ_EVENT_DISCONNECTED)
+            c->lost = 1;
+    return c->lost ? -1 : 0;
+}
+
+/* Waits until the ZMTP handshake with the daemon is done, so that the first
+ * request goes out at once and "no daemon" is known before anything is sent. */
+static int wait_connected(satin_client *c, int timeout_ms, satin_client_error *err)
+{
+    const char *ipc = satin_endpoint_ipc_path(c->endpoint);
+    int64_t deadline = now_ms() + timeout_ms;
+    int refused = 0;
+    for (;;) {
+        int ev;
+        uint32_t val;
+        while (read_event(c, &ev, &val)) {
+            switch (ev) {
+            case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
+                return SATIN_CLIENT_OK;
+            case ZMQ_EVENT_CONNECT_RETRIED:
+                /* A socket file nobody listens on is left over from a daemon
+                 * that died: no point in waiting for it. */
+                if (ipc)
+                    return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                                "cannot reach satind at %s: %s", c->endpoint,
+                                strerror(ECONNREFUSED));
+                refused = 1;
+                break;
+            case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
+            case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
+            case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
+                return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                            "cannot reach satind at %s: handshake failed", c->endpoint);
+            default:
+                break;
+            }
+        }
+        int64_t left = deadline - now_ms();
+        if (left <= 0)
+            return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
+                        c->endpoint,
+                        refused ? strerror(ECONNREFUSED) : "no connection within the timeout");
+        zmq_pollitem_t it = {c->mon, 0, ZMQ_POLLIN, 0};
+        if (zmq_poll(&it, 1, (long)left) < 0 && zmq_errno() != EINTR)
+            return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
+                        c->endpoint, zmq_strerror(zmq_errno()));
+    }
+}
+
+/* ---- connect / destroy -------------------------------------------------------- */
+
+static int set_int(void *sock, int opt, int v)
+{
+    return zmq_setsockopt(sock, opt, &v, sizeof v);
+}
+
+static int open_sockets(satin_client *c, satin_client_error *err)
+{
+    char mon_ep[64];
+    int64_t maxmsg = MAX_FRAME_BYTES;
+    c->ctx = zmq_ctx_new();
+    if (!c->ctx)
+        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_ctx_new: %s",
+                    zmq_strerror(zmq_errno()));
+    c->sock = zmq_socket(c->ctx, ZMQ_DEALER);
+    c->mon = zmq_socket(c->ctx, ZMQ_PAIR);
+    if (!c->sock || !c->mon)
+        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_socket: %s",
+                    zmq_strerror(zmq_errno()));
+    /* Options are set before connecting: ZeroMQ reads most of them then. */
+    set_int(c->mon, ZMQ_LINGER, 0);
+    if (set_int(c->sock, ZMQ_LINGER, 0) < 0 || set_int(c->sock, ZMQ_IMMEDIATE, 1) < 0 ||
+        set_int(c->sock, ZMQ_SNDTIMEO, SATIN_CLIENT_DEFAULT_TIMEOUT_MS) < 0 ||
+        set_int(c->sock, ZMQ_HEARTBEAT_IVL, HEARTBEAT_IVL) < 0 ||
+        set_int(c->sock, ZMQ_HEARTBEAT_TIMEOUT, HEARTBEAT_TTL) < 0 ||
+        zmq_setsockopt(c->sock, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg) < 0)
+        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_setsockopt: %s",
+                    zmq_strerror(zmq_errno()));
+    /* The monitor's PAIR must be connected before the DEALER connects, or
+     * the first events are dropped. */
+    snprintf(mon_ep, sizeof mon_ep, "inproc://satin-client-monitor-%p", (void *)c);
+    if (zmq_socket_monitor(c->sock, mon_ep,
+                           ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_CONNECT_RETRIED |
+                               ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
+                               ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+                               ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) < 0 ||
+        zmq_connect(c->mon, mon_ep) < 0)
+        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_socket_monitor: %s",
+                    zmq_strerror(zmq_errno()));
+    if (zmq_connect(c->sock, c->endpoint) < 0)
+        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
+                    c->endpoint, zmq_strerror(zmq_errno()));
+    return SATIN_CLIENT_OK;
+}
+
+satin_client *satin_client_new(const char *endpoint, satin_client_error *err)
+{
+    char text[128];
+    satin_client *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    clear_error(err);
+    c->next_rid = 1;
+    c->request_timeout_ms = SATIN_CLIENT_DEFAULT_TIMEOUT_MS;
+    if (!endpoint || !*endpoint)
+        satin_endpoint_default(c->endpoint, sizeof c->endpoint);
+    else if (satin_endpoint_normalise(endpoint, c->endpoint, sizeof c->endpoint, text,
+                                      sizeof text) < 0) {
+        fail(err, SATIN_CLIENT_INVALID, 0, "%s", text);
+        satin_client_destroy(&c);
+        return NULL;
+    }
+    /* ZeroMQ would wait forever for a socket file to appear; say plainly that
+     * it is not there (the usual case: satind is not running). */
+    const char *path = satin_endpoint_ipc_path(c->endpoint);
+    struct stat st;
+    if (path && stat(path, &st) < 0) {
+        fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s", c->endpoint,
+             strerror(errno));
+        satin_client_destroy(&c);
+        return NULL;
+    }
+    if (open_sockets(c, err) != SATIN_CLIENT_OK ||
+        wait_connected(c, SATIN_CLIENT_DEFAULT_TIMEOUT_MS, err) != SATIN_CLIENT_OK) {
+        satin_client_destroy(&c);
+        return NULL;
+    }
+    return c;
+}
+
+void satin_client_destroy(satin_client **self)
+{
+    satin_client *c = self ? *self : NULL;
+    if (!c)
+        return;
+    if (c->sock) {
+        zmq_socket_monitor(c->sock, NULL, 0);
+        zmq_close(c->sock);
+    }
+    if (c->mon)
+        zmq_close(c->mon);
+    if (c->ctx)
+        zmq_ctx_term(c->ctx);
+    for (size_t i = 0; i < c->nmail; i++)
+        satin_msg_destroy(&c->mail[i]);
+    free(c->mail);
+    free(c->convs);
+    free(c);
+    *self = NULL;
+}
+
+const char *satin_client_endpoint(const satin_client *self)
+{
+    return self->endpoint;
+}
+
+void satin_client_set_request_timeout(satin_client *self, int ms)
+{
+    self->request_timeout_ms = ms > 0 ? ms : SATIN_CLIENT_DEFAULT_TIMEOUT_MS;
+}
+
+/* ---- sending and receiving ---------------------------------------------------- */
+
+/* Sends `m` with the next request id (stored in m->request_id). */
+static int send_msg(satin_client *c, satin_msg *m, satin_client_error *err)
+{
+    unsigned char *hdr, *body;
+    size_t hlen, blen;
+    satin_proto_error perr;
+    m->request_id = c->next_rid++;
+    if (satin_msg_encode(m, &hdr, &hlen, &body, &blen) < 0) {
+        satin_msg_check(m, &perr);
+        return fail(err, SATIN_CLIENT_INVALID, perr.code, "%s", perr.text);
+    }
+    int rc = zmq_send(c->sock, hdr, hlen, ZMQ_SNDMORE);
+    /* ZeroMQ sends the frames of a message atomically: once the first one
+     * is queued the second one cannot block or fail on its own. */
+    if (rc >= 0)
+        rc = zmq_send(c->sock, body, blen, 0);
+    int e = zmq_errno();
+    free(hdr);
+    free(body);
+    if (rc < 0) {
+        if (e == EAGAIN)
+            return check_events(c) < 0
+                       ? lost_error(c, err)
+                       : fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                              "cannot reach satind at %s: not connected", c->endpoint);
+        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot send to satind at %s: %s",
+                    c->endpoint, zmq_strerror(e));
+    }
+    return SATIN_CLIENT_OK;
+}
+
+/* Reads one whole message without blocking.  1: *out is a decoded message;
+ * 0: nothing to read; -1: a message was there but is bad (perr says why). */
+static int recv_one(satin_client *c, satin_msg **out, satin_proto_error *perr)
+{
+    zmq_msg_t f[2];
+    size_t nframes = 0;
+    zmq_msg_t extra;
+    int more = 1;
+    *out = NULL;
+    zmq_msg_init(&f[0]);
+    if (zmq_msg_recv(&f[0], c->sock, ZMQ_DONTWAIT) < 0) {
+        zmq_msg_close(&f[0]);
+        return 0;
+    }
+    nframes = 1;
+    more = zmq_msg_more(&f[0]);
+    if (more) {
+        zmq_msg_init(&f[1]);
+        zmq_msg_recv(&f[1], c->sock, 0);
+        nframes = 2;
+        more = zmq_msg_more(&f[1]);
+    }
+    /* Any further frames make the message bad; swallow them all. */
+    size_t total = nframes;
+    while (more) {
+        zmq_msg_init(&extra);
+        if (zmq_msg_recv(&extra, c->sock, 0) < 0) {
+            zmq_msg_close(&extra);
+            break;
+        }
+        more = zmq_msg_more(&extra);
+        zmq_msg_close(&extra);
+        total++;
+    }
+    if (total != 2) {
+        memset(perr, 0, sizeof *perr);
+        perr->code = SATIN_PROTO_BAD_MESSAGE;
+        snprintf(perr->text, sizeof perr->text, "message of %zu frames (SGP/1 has 2)", total);
+    } else {
+        *out = satin_msg_decode(zmq_msg_data(&f[0]), zmq_msg_size(&f[0]), zmq_msg_data(&f[1]),
+                                zmq_msg_size(&f[1]), 0, perr);
+    }
+    if (getenv("DBG")) fprintf(stderr, "DBG %lld msg total=%zu ok=%d\n", (long long)now_ms(), total, *out != NULL);
+    for (size_t i = 0; i < nframes; i++)
+        zmq_msg_close(&f[i]);
+    return *out ? 1 : -1;
+}
+
+/* Reads everything the socket holds until a message for `rid` turns up.
+ * 1: *out is it; 0: none yet; <0: a satin_client_rc error, negated. */
+static int drain(satin_client *c, uint64_t rid, satin_msg **out, satin_client_error *err)
+{
+    for (;;) {
+        satin_msg *m;
+        satin_proto_error perr;
+        int r = recv_one(c, &m, &perr);
+        if (r == 0)
+            return 0;
+        if (r < 0) {
+            /* A bad message for some other, finished conversation costs
+             * nothing; one that may be our reply ends the wait. */
+            if (perr.have_header && perr.request_id != rid)
+                continue;
+            return -fail(err, SATIN_CLIENT_PROTOCOL, perr.code, "bad message from satind: %s",
+                         perr.text);
+        }
+        /* An ERROR without a request id is the daemon's answer to a message
+         * whose header it could not read: that can only be the one we wait on. */
+        if (m->request_id == rid || (m->type == SATIN_MSG_ERROR && m->request_id == 0)) {
+            *out = m;
+            return 1;
+        }
+        /* Keep what another live conversation will ask for; progress of a
+         * job nobody watches right now is stale by then. */
+        if (m->type != SATIN_MSG_PROGRESS && conv_by_rid(c, m->request_id))
+            mail_put(c, m);
+        else
+            satin_msg_destroy(&m);
+    }
+}
+
+/* The next message for request `rid`, waiting until `deadline` (now_ms()
+ * time; < 0: forever).  SATIN_CLIENT_TIMEOUT when it passes. */
+static int next_reply(satin_client *c, uint64_t rid, int64_t deadline, satin_msg **out,
+                      satin_client_error *err)
+{
+    *out = mail_take(c, rid);
+    if (*out)
+        return SATIN_CLIENT_OK;
+    if (c->lost)
+        return lost_error(c, err);
+    for (;;) {
+        int r = drain(c, rid, out, err);
+        if (r != 0)
+            return r > 0 ? SATIN_CLIENT_OK : -r;
+        long left = -1;
+        if (deadline >= 0) {
+            int64_t l = deadline - now_ms();
+            if (l <= 0)
+                return fail(err, SATIN_CLIENT_TIMEOUT, 0, "timed out");
+            left = (long)l;
+        }
+        zmq_pollitem_t it[2] = {{c->sock, 0, ZMQ_POLLIN, 0}, {c->mon, 0, ZMQ_POLLIN, 0}};
+        if (zmq_poll(it, 2, left) < 0) {
+            if (zmq_errno() == EINTR)
+                continue;
+            return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_poll: %s",
+                        zmq_strerror(zmq_errno()));
+        }
+        if ((it[1].revents & ZMQ_POLLIN) && check_events(c) < 0) {
+            /* The monitor runs on its own socket: a reply the daemon sent
+             * just before it went may still be on its way to ours. */
+            int64_t grace = now_ms() + GRACE_MS;
+            do {
+                r = drain(c, rid, out, err);
+                if (r != 0)
+                    return r > 0 ? SATIN_CLIENT_OK : -r;
+                zmq_poll(it, 1, GRACE_MS / 5);
+            } while (now_ms() < grace);
+            return lost_error(c, err);
+        }
+    }
+}
+
+/* Sends a short request and returns its reply (ERROR turned into
+ * SATIN_CLIENT_REJECTED).  `m` is consumed. */
+static int request(satin_client *c, satin_msg *m, satin_msg **reply, satin_client_error *err)
+{
+    *reply = NULL;
+    if (check_events(c) < 0) {
+        satin_msg_destroy(&m);
+        return lost_error(c, err);
+    }
+    int rc = send_msg(c, m, err);
+    uint64_t rid = m->request_id;
+    const char *what = satin_msg_type_name(m->type);
+    if (rc == SATIN_CLIENT_OK) {
+        rc = next_reply(c, rid, now_ms() + c->request_timeout_ms, reply, err);
+        if (rc == SATIN_CLIENT_TIMEOUT)
+            rc = fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                      "satind at %s did not answer %s within %.1f s", c->endpoint, what,
+                      c->request_timeout_ms / 1000.0);
+    }
+    if (rc == SATIN_CLIENT_OK && (*reply)->type == SATIN_MSG_ERROR) {
+        rc = fail(err, SATIN_CLIENT_REJECTED, (*reply)->code, "%s", (*reply)->error);
+        satin_msg_destroy(reply);
+    }
+    satin_msg_destroy(&m);
+    return rc;
+}
+
+static int unexpected(satin_msg **m, const char *request, satin_client_error *err)
+{
+    int rc = fail(err, SATIN_CLIENT_PROTOCOL, SATIN_PROTO_BAD_MESSAGE,
+                  "satind answered %s with %s", request, satin_msg_type_name((*m)->type));
+    satin_msg_destroy(m);
+    return rc;
+}
+
+/* ---- submit ------------------------------------------------------------------- */
+
+static int check_text(const char *s, const char *what, const char *name,
+                      satin_client_error *err)
+{
+    if (!satin_wire_utf8_ok((const unsigned char *)s, strlen(s)))
+        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                    "%s '%s' is not valid UTF-8", what, name);
+    return SATIN_CLIENT_OK;
+}
+
+/* Splits "key=value" into the message; the limits of PROTOCOL.md 6.1 are
+ * checked here so the user learns which argument is wrong. */
+static int add_param(satin_msg *m, const char *kv, satin_client_error *err)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq)
+        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                    "parameter '%s' is not key=value", kv);
+    size_t klen = (size_t)(eq - kv);
+    if (klen == 0)
+        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                    "parameter '%s' has an empty key", kv);
+    if (klen > SATIN_PROTO_NAME_MAX)
+        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                    "parameter key '%.*s...' is longer than %d bytes", 20, kv,
+                    SATIN_PROTO_NAME_MAX);
+    if (strlen(eq + 1) > SATIN_PROTO_STR_MAX)
+        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                    "value of parameter '%.*s' is longer than %d bytes", (int)klen, kv,
+                    SATIN_PROTO_STR_MAX);
+    char key[SATIN_PROTO_NAME_MAX + 1];
+    memcpy(key, kv, klen);
+    key[klen] = '\0';
+    if (check_text(kv, "parameter", kv, err) != SATIN_CLIENT_OK)
+        return err ? err->code : SATIN_CLIENT_INVALID;
+    if (satin_msg_param_value(m, key))
+        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                    "parameter '%s' is given twice", key);
+    if (satin_msg_add_param(m, key, eq + 1) < 0)
+        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                    "too many parameters (at most %d)", SATIN_PROTO_MAX_PARAMS);
+    return SATIN_CLIENT_OK;
+}
+
+static int build_submit(satin_msg *m, const char *kind, const char *const *params,
+                        unsigned flags, satin_client_error *err)
+{
+    size_t klen = kind ? strlen(kind) : 0;
+    if (klen == 0 || klen > SATIN_PROTO_NAME_MAX)
+        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_UNKNOWN_KIND,
+                    "job kind must be 1..%d bytes long", SATIN_PROTO_NAME_MAX);
+    int rc = check_text(kind, "job kind", kind, err);
+    if (rc != SATIN_CLIENT_OK)
+        return rc;
+    satin_msg_set_kind(m, kind);
+    m->flags = (flags & SATIN_CLIENT_PROGRESS) ? SATIN_FLAG_PROGRESS : 0;
+    for (const char *const *p = params; p && *p; p++)
+        if ((rc = add_param(m, *p, err)) != SATIN_CLIENT_OK)
+            return rc;
+    return SATIN_CLIENT_OK;
+}
+
+int satin_client_submit(satin_client *self, const char *kind, const char *const *params,
+                        unsigned flags, uint64_t *job_id, satin_client_error *err)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_SUBMIT), *reply;
+    clear_error(err);
+    *job_id = 0;
+    int rc = build_submit(m, kind, params, flags, err);
+    if (rc != SATIN_CLIENT_OK) {
+        satin_msg_destroy(&m);
+        return rc;
+    }
+    rc = request(self, m, &reply, err);
+    if (rc != SATIN_CLIENT_OK)
+        return rc;
+    if (reply->type != SATIN_MSG_ACCEPTED || reply->job_id == 0)
+        return unexpected(&reply, "SUBMIT", err);
+    /* From now on the job's PROGRESS and RESULT come with this request id. */
+    conv_add(self, reply->request_id, reply->job_id);
+    *job_id = reply->job_id;
+    satin_msg_destroy(&reply);
+    return SATIN_CLIENT_OK;
+}
+
+/* ---- wait --------------------------------------------------------------------- */
+
+static void report_init(satin_job_report *r)
+{
+    memset(r, 0, sizeof *r);
+    satin_kvlist_init(&r->result);
+    satin_kvlist_init(&r->stats);
+}
+
+void satin_job_report_free(satin_job_report *report)
+{
+    if (!report)
+        return;
+    free(report->error);
+    satin_kvlist_free(&report->result);
+    satin_kvlist_free(&report->stats);
+    report_init(report);
+}
+
+/* Moves a RESULT into the report (the lists are taken over, not copied). */
+static int take_result(satin_msg *m, satin_job_report *r, satin_client_error *err)
+{
+    r->job_id = m->job_id;
+    snprintf(r->kind, sizeof r->kind, "%s", m->kind);
+    r->ok = m->status == SATIN_STATUS_OK;
+    r->error = strdup(m->error);
+    if (!r->error)
+        abort();
+    r->result = m->result;
+    r->stats = m->stats;
+    satin_kvlist_init(&m->result);
+    satin_kvlist_init(&m->stats);
+    if (r->ok)
+        return SATIN_CLIENT_OK;
+    return fail(err, SATIN_CLIENT_JOB_FAILED, 0, "%s", r->error);
+}
+
+/* The conversation that will bring job_id's RESULT: the SUBMIT's own, or a
+ * new WAIT.  0 with *rid set, or an error. */
+static int attach(satin_client *c, uint64_t job_id, int progress, uint64_t *rid,
+                  satin_client_error *err)
+{
+    conv *cv = conv_by_job(c, job_id);
+    if (cv) {
+        *rid = cv->rid;
+        return SATIN_CLIENT_OK;
+    }
+    if (check_events(c) < 0)
+        return lost_error(c, err);
+    satin_msg *m = satin_msg_new(SATIN_MSG_WAIT);
+    m->job_id = job_id;
+    m->flags = progress ? SATIN_FLAG_PROGRESS : 0;
+    int rc = send_msg(c, m, err);
+    *rid = m->request_id;
+    satin_msg_destroy(&m);
+    if (rc == SATIN_CLIENT_OK)
+        conv_add(c, *rid, job_id);
+    return rc;
+}
+
+int satin_client_wait(satin_client *self, uint64_t job_id, int timeout_ms,
+                      satin_job_report *report, satin_progress_fn *progress, void *arg,
+                      satin_client_error *err)
+{
+    uint64_t rid = 0;
+    report_init(report);
+    clear_error(err);
+    if (job_id == 0)
+        return fail(err, SATIN_CLIENT_INVALID, 0, "job id 0 does not exist");
+    int rc = attach(self, job_id, progress != NULL, &rid, err);
+    if (rc != SATIN_CLIENT_OK)
+        return rc;
+    int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+    for (;;) {
+        satin_msg *m;
+        rc = next_reply(self, rid, deadline, &m, err);
+        if (rc == SATIN_CLIENT_TIMEOUT)
+            return fail(err, SATIN_CLIENT_TIMEOUT, 0, "job %llu did not finish within %.1f s",
+                        (unsigned long long)job_id, timeout_ms / 1000.0);
+        if (rc != SATIN_CLIENT_OK) {
+            conv_end(self, rid);
+            return rc;
+        }
+        if (m->type == SATIN_MSG_PROGRESS && m->job_id == job_id) {
+            if (progress)
+                progress(job_id, m->elapsed_ms, m->jobs_run, arg);
+            satin_msg_destroy(&m);
+            continue;
+        }
+        conv_end(self, rid);
+        if (m->type == SATIN_MSG_RESULT && m->job_id == job_id)
+            rc = take_result(m, report, err);
+        else if (m->type == SATIN_MSG_ERROR)
+            rc = fail(err, SATIN_CLIENT_REJECTED, m->code, "%s", m->error);
+        else
+            return unexpected(&m, "WAIT", err);
+        satin_msg_destroy(&m);
+        return rc;
+    }
+}
+
+/* ---- cancel, status, kinds ------------------------------------------------------ */
+
+int satin_client_cancel(satin_client *self, uint64_t job_id, satin_client_error *err)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_CANCEL), *reply;
+    clear_error(err);
+    m->job_id = job_id;
+    int rc = request(self, m, &reply, err);
+    if (rc != SATIN_CLIENT_OK)
+        return rc;
+    if (reply->type != SATIN_MSG_OK || reply->job_id != job_id)
+        return unexpected(&reply, "CANCEL", err);
+    satin_msg_destroy(&reply);
+    return SATIN_CLIENT_OK;
+}
+
+int satin_client_status(satin_client *self, satin_kvlist *out, satin_client_error *err)
+{
+    satin_msg *reply;
+    clear_error(err);
+    satin_kvlist_init(out);
+    int rc = request(self, satin_msg_new(SATIN_MSG_STATUS), &reply, err);
+    if (rc != SATIN_CLIENT_OK)
+        return rc;
+    if (reply->type != SATIN_MSG_STATUS_REPLY)
+        return unexpected(&reply, "STATUS", err);
+    *out = reply->info;
+    satin_kvlist_init(&reply->info);
+    satin_msg_destroy(&reply);
+    return SATIN_CLIENT_OK;
+}
+
+int satin_client_list_kinds(satin_client *self, satin_msg **kinds, satin_client_error *err)
+{
+    clear_error(err);
+    int rc = request(self, satin_msg_new(SATIN_MSG_LIST_KINDS), kinds, err);
+    if (rc != SATIN_CLIENT_OK)
+        return rc;
+    if ((*kinds)->type != SATIN_MSG_KINDS)
+        return unexpected(kinds, "LIST_KINDS", err);
+    return SATIN_CLIENT_OK;
+}
+
+const char *satin_client_rc_name(int rc)
+{
+    switch (rc) {
+    case SATIN_CLIENT_OK: return "ok";
+    case SATIN_CLIENT_REJECTED: return "rejected";
+    case SATIN_CLIENT_JOB_FAILED: return "job failed";
+    case SATIN_CLIENT_UNREACHABLE: return "unreachable";
+    case SATIN_CLIENT_TIMEOUT: return "timeout";
+    case SATIN_CLIENT_PROTOCOL: return "protocol error";
+    case SATIN_CLIENT_INVALID: return "invalid argument";
+    default: return "unknown";
+    }
+}

@@ -1,0 +1,612 @@
+/*
+ * satin-submit - the user's command line to a satind: submit a job record
+ * and print its result, or wait for, cancel or list jobs and kinds.
+ *
+ * Exit codes (documented in --help; scripts rely on them):
+ *   0 ok, 1 the job failed (or the daemon refused for another reason),
+ *   2 usage or bad parameters (ours or the daemon's verdict on them),
+ *   69 daemon unreachable or lost (EX_UNAVAILABLE), 124 --timeout expired
+ *   (as timeout(1)).
+ */
+#include "json.h"
+#include "satin_client.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef SATIN_VERSION
+#define SATIN_VERSION "unknown"
+#endif
+
+enum {
+    EXIT_JOB_FAILED  = 1,
+    EXIT_USAGE       = 2,
+    EXIT_UNREACHABLE = 69,
+    EXIT_TIMEOUT     = 124,
+};
+
+typedef enum { MODE_SUBMIT, MODE_WAIT, MODE_CANCEL, MODE_STATUS, MODE_LIST_KINDS } mode;
+
+typedef struct options {
+    const char *socket;        /* NULL: the default endpoint */
+    mode mode;
+    int nmodes;                /* how many of --wait/--cancel/--status/--list-kinds */
+    uint64_t job_id;           /* --wait, --cancel */
+    int no_wait, parsable, json, stats;
+    int timeout_ms;            /* -1: none given */
+    double timeout_s;
+    const char *kind;
+    const char *const *params; /* NULL-terminated (the tail of argv) */
+} options;
+
+static const char *prog = "satin-submit";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "Usage: %s [OPTIONS] KIND [key=value...]   submit a job and print its result\n"
+        "       %s [OPTIONS] --wait JOBID          wait for a job submitted earlier\n"
+        "       %s [OPTIONS] --cancel JOBID        cancel a job\n"
+        "       %s [OPTIONS] --status              print the daemon's state\n"
+        "       %s [OPTIONS] --list-kinds          list job kinds and their parameters\n"
+        "\n"
+        "Options:\n"
+        "  --socket ENDPOINT  satind's endpoint: ipc:///path, a path, or tcp://host:port\n"
+        "                     (default: $SATIN_SOCKET, else $XDG_RUNTIME_DIR/satin/satind.sock,\n"
+        "                     else /run/satin/satind.sock for root, /tmp/satin-UID/satind.sock)\n"
+        "  --no-wait          print the job id and return at once\n"
+        "  --parsable         with --no-wait: print only the job id\n"
+        "  --json             print one JSON object instead of text\n"
+        "  --stats            also print the job's statistics as a table\n"
+        "  --timeout S        stop waiting after S seconds (exit 124; the job keeps running);\n"
+        "                     for --cancel/--status/--list-kinds: the reply timeout (default 5)\n"
+        "  -h, --help         this text\n"
+        "  -V, --version      the version\n"
+        "\n"
+        "Exit status: 0 ok, 1 job failed, 2 usage or bad parameters,\n"
+        "             69 daemon unreachable, 124 timeout.\n",
+        prog, prog, prog, prog, prog);
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry '%s --help'.\n", prog);
+    return EXIT_USAGE;
+}
+
+/* ---- argument parsing ------------------------------------------------------- */
+
+static int parse_job_id(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v == 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_timeout(const char *s, options *o)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > INT_MAX / 1000.0)
+        return -1;
+    o->timeout_s = v;
+    o->timeout_ms = (int)ceil(v * 1000.0);
+    return 0;
+}
+
+static void set_mode(options *o, mode m)
+{
+    o->mode = m;
+    o->nmodes++;
+}
+
+enum { OPT_SOCKET = 256, OPT_NO_WAIT, OPT_PARSABLE, OPT_JSON, OPT_STATS, OPT_TIMEOUT,
+       OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS };
+
+/* Fills *o from argv.  0 to go on, or an exit status (-1: exit 0 after
+ * --help or --version). */
+static int parse_args(int argc, char **argv, options *o)
+{
+    static const struct option longopts[] = {
+        {"socket", required_argument, NULL, OPT_SOCKET},
+        {"no-wait", no_argument, NULL, OPT_NO_WAIT},
+        {"parsable", no_argument, NULL, OPT_PARSABLE},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"stats", no_argument, NULL, OPT_STATS},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"list-kinds", no_argument, NULL, OPT_LIST_KINDS},
+        {"wait", required_argument, NULL, OPT_WAIT},
+        {"cancel", required_argument, NULL, OPT_CANCEL},
+        {"status", no_argument, NULL, OPT_STATUS},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    memset(o, 0, sizeof *o);
+    o->timeout_ms = -1;
+    opterr = 0;   /* our own messages, with the --help hint */
+    while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_SOCKET: o->socket = optarg; break;
+        case OPT_NO_WAIT: o->no_wait = 1; break;
+        case OPT_PARSABLE: o->parsable = 1; break;
+        case OPT_JSON: o->json = 1; break;
+        case OPT_STATS: o->stats = 1; break;
+        case OPT_TIMEOUT:
+            if (parse_timeout(optarg, o) < 0)
+                return usage_error("--timeout wants a positive number of seconds, not '%s'",
+                                   optarg);
+            break;
+        case OPT_LIST_KINDS: set_mode(o, MODE_LIST_KINDS); break;
+        case OPT_STATUS: set_mode(o, MODE_STATUS); break;
+        case OPT_WAIT:
+        case OPT_CANCEL:
+            if (parse_job_id(optarg, &o->job_id) < 0)
+                return usage_error("'%s' is not a job id (a positive integer)", optarg);
+            set_mode(o, c == OPT_WAIT ? MODE_WAIT : MODE_CANCEL);
+            break;
+        case 'h': usage(stdout); return -1;
+        case 'V': printf("%s %s (protocol SGP/%d)\n", prog, SATIN_VERSION, SATIN_PROTO_VERSION);
+                  return -1;
+        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) {
+        o->kind = argv[optind];
+        o->params = (const char *const *)&argv[optind + 1];  /* argv[argc] is NULL */
+    }
+    return 0;
+}
+
+/* Rejects combinations that make no sense, so nothing is silently ignored. */
+static int check_args(const options *o)
+{
+    if (o->nmodes > 1)
+        return usage_error("--wait, --cancel, --status and --list-kinds exclude each other");
+    if (o->mode == MODE_SUBMIT && !o->kind)
+        return usage_error("no job kind given (see --list-kinds)");
+    if (o->mode != MODE_SUBMIT && o->kind)
+        return usage_error("unexpected argument '%s'", o->kind);
+    if (o->no_wait && o->mode != MODE_SUBMIT)
+        return usage_error("--no-wait only goes with submitting a job");
+    if (o->parsable && !o->no_wait)
+        return usage_error("--parsable only goes with --no-wait");
+    if (o->stats && (o->no_wait || (o->mode != MODE_SUBMIT && o->mode != MODE_WAIT)))
+        return usage_error("--stats only goes with waiting for a job");
+    return 0;
+}
+
+/* ---- output --------------------------------------------------------------------- */
+
+static int exit_code(int rc, const satin_client_error *err)
+{
+    switch (rc) {
+    case SATIN_CLIENT_OK: return 0;
+    case SATIN_CLIENT_REJECTED:
+        /* The daemon's verdict on what the user typed counts as a usage error. */
+        return err->proto_code == SATIN_PROTO_UNKNOWN_KIND ||
+                       err->proto_code == SATIN_PROTO_BAD_PARAMS ||
+                       err->proto_code == SATIN_PROTO_TOO_LARGE
+                   ? EXIT_USAGE
+                   : EXIT_JOB_FAILED;
+    case SATIN_CLIENT_INVALID: return EXIT_USAGE;
+    case SATIN_CLIENT_UNREACHABLE: return EXIT_UNREACHABLE;
+    case SATIN_CLIENT_TIMEOUT: return EXIT_TIMEOUT;
+    default: return EXIT_JOB_FAILED;
+    }
+}
+
+static int report_error(int rc, const satin_client_error *err)
+{
+    fprintf(stderr, "%s: %s\n", prog, err->text);
+    return exit_code(rc, err);
+}
+
+/* A double for people: fixed notation for big numbers, 6 significant digits. */
+static void human_f64(char *buf, size_t len, double v)
+{
+    if (isfinite(v) && fabs(v) >= 1e6 && fabs(v) < 1e15)
+        snprintf(buf, len, "%.0f", v);
+    else
+        snprintf(buf, len, "%.6g", v);
+}
+
+/* A value exactly as received (results must not lose digits). */
+static void exact_value(char *buf, size_t len, const satin_kv *kv)
+{
+    switch (kv->type) {
+    case SATIN_KV_I64: snprintf(buf, len, "%" PRId64, kv->i64); break;
+    case SATIN_KV_F64: satin_json_fmt_f64(buf, len, kv->f64); break;
+    default: snprintf(buf, len, "%s", kv->str); break;
+    }
+}
+
+static void print_table(const satin_kvlist *l, const char *indent)
+{
+    int kw = 0, vw = 0;
+    char v[128];
+    for (size_t i = 0; i < l->n; i++) {
+        const satin_kv *kv = &l->items[i];
+        if (kv->type == SATIN_KV_F64)
+            human_f64(v, sizeof v, kv->f64);
+        else
+            exact_value(v, sizeof v, kv);
+        kw = (int)strlen(kv->name) > kw ? (int)strlen(kv->name) : kw;
+        vw = kv->type != SATIN_KV_STR && (int)strlen(v) > vw ? (int)strlen(v) : vw;
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        const satin_kv *kv = &l->items[i];
+        if (kv->type == SATIN_KV_STR) {     /* text is left-aligned, and may be long */
+            printf("%s%-*s  %s\n", indent, kw, kv->name, kv->str);
+            continue;
+        }
+        if (kv->type == SATIN_KV_F64)
+            human_f64(v, sizeof v, kv->f64);
+        else
+            exact_value(v, sizeof v, kv);
+        printf("%s%-*s  %*s\n", indent, kw, kv->name, vw, v);
+    }
+}
+
+static void json_kvlist(satin_json *j, const satin_kvlist *l)
+{
+    satin_json_object_begin(j);
+    for (size_t i = 0; i < l->n; i++) {
+        const satin_kv *kv = &l->items[i];
+        satin_json_key(j, kv->name);
+        switch (kv->type) {
+        case SATIN_KV_I64: satin_json_i64(j, kv->i64); break;
+        case SATIN_KV_F64: satin_json_f64(j, kv->f64); break;
+        default: satin_json_str(j, kv->str); break;
+        }
+    }
+    satin_json_object_end(j);
+}
+
+static void print_json(satin_json *j)
+{
+    puts(satin_json_text(j));
+    satin_json_free(j);
+}
+
+static void print_report_json(const satin_job_report *r)
+{
+    satin_json j;
+    satin_json_init(&j);
+    satin_json_object_begin(&j);
+    satin_json_key(&j, "job");
+    satin_json_u64(&j, r->job_id);
+    satin_json_key(&j, "kind");
+    satin_json_str(&j, r->kind);
+    satin_json_key(&j, "status");
+    satin_json_str(&j, r->ok ? "ok" : "error");
+    satin_json_key(&j, "result");
+    json_kvlist(&j, &r->result);
+    satin_json_key(&j, "stats");
+    json_kvlist(&j, &r->stats);
+    satin_json_key(&j, "error");
+    satin_json_str(&j, r->ok ? NULL : r->error);
+    satin_json_object_end(&j);
+    print_json(&j);
+}
+
+/* "uts job 3 done in 1.234 s: 5529089 nodes, 2764544 leaves, depth 16, 4481234 nodes/s";
+ * the tree figures appear for any kind whose result has them. */
+static void print_summary(const satin_job_report *r)
+{
+    double wall, rate;
+    int64_t nodes, leaves, depth;
+    printf("%s job %" PRIu64 " done", r->kind, r->job_id);
+    if (satin_kvlist_f64(&r->stats, "wall_s", &wall) == 0)
+        printf(" in %.3f s", wall);
+    const char *sep = ": ";
+    if (satin_kvlist_i64(&r->result, "nodes", &nodes) == 0) {
+        printf("%s%" PRId64 " nodes", sep, nodes);
+        sep = ", ";
+    }
+    if (satin_kvlist_i64(&r->result, "leaves", &leaves) == 0) {
+        printf("%s%" PRId64 " leaves", sep, leaves);
+        sep = ", ";
+    }
+    if (satin_kvlist_i64(&r->result, "depth", &depth) == 0) {
+        printf("%sdepth %" PRId64, sep, depth);
+        sep = ", ";
+    }
+    if (satin_kvlist_f64(&r->stats, "nodes_per_s", &rate) == 0)
+        printf("%s%.0f nodes/s", sep, rate);
+    printf("\n");
+}
+
+static void print_report_text(const satin_job_report *r, int stats)
+{
+    char v[128];
+    if (r->ok) {
+        for (size_t i = 0; i < r->result.n; i++) {
+            const satin_kv *kv = &r->result.items[i];
+            if (kv->type == SATIN_KV_STR)
+                printf("%s: %s\n", kv->name, kv->str);
+            else {
+                exact_value(v, sizeof v, kv);
+                printf("%s: %s\n", kv->name, v);
+            }
+        }
+        print_summary(r);
+    }
+    if (stats && r->stats.n) {
+        printf("statistics:\n");
+        print_table(&r->stats, "  ");
+    }
+}
+
+/* ---- progress ---------------------------------------------------------------- */
+
+typedef struct progress_line {
+    const char *kind;
+    int shown;       /* something is on the line and must be erased */
+} progress_line;
+
+static void on_progress(uint64_t job_id, uint64_t elapsed_ms, uint64_t jobs_run, void *arg)
+{
+    progress_line *p = arg;
+    /* \r and "erase to end of line" keep it one line that updates in place. */
+    fprintf(stderr, "\r%s%sjob %" PRIu64 ": %.1f s, %" PRIu64 " jobs run\033[K",
+            p->kind ? p->kind : "", p->kind ? " " : "", job_id, elapsed_ms / 1000.0, jobs_run);
+    fflush(stderr);
+    p->shown = 1;
+}
+
+static void progress_clear(progress_line *p)
+{
+    if (p->shown)
+        fprintf(stderr, "\r\033[K");
+    p->shown = 0;
+}
+
+/* ---- the modes -------------------------------------------------------------------- */
+
+/* Waits for job_id and prints what came of it. */
+static int wait_and_print(satin_client *c, const options *o, uint64_t job_id)
+{
+    satin_job_report r;
+    satin_client_error err;
+    progress_line pl = {o->kind, 0};
+    int show = isatty(STDERR_FILENO);
+    int rc = satin_client_wait(c, job_id, o->timeout_ms, &r, show ? on_progress : NULL, &pl,
+                               &err);
+    progress_clear(&pl);
+    if (rc == SATIN_CLIENT_OK || rc == SATIN_CLIENT_JOB_FAILED) {
+        if (o->json)
+            print_report_json(&r);
+        else
+            print_report_text(&r, o->stats);
+        if (rc == SATIN_CLIENT_JOB_FAILED)
+            fprintf(stderr, "%s: job %" PRIu64 " (%s) failed: %s\n", prog, job_id, r.kind,
+                    r.error);
+        satin_job_report_free(&r);
+        return rc == SATIN_CLIENT_OK ? 0 : EXIT_JOB_FAILED;
+    }
+    if (rc == SATIN_CLIENT_TIMEOUT) {
+        fprintf(stderr,
+                "%s: job %" PRIu64 " not finished after %g s; it keeps running on satind "
+                "(%s --wait %" PRIu64 " to collect it, --cancel %" PRIu64 " to stop it)\n",
+                prog, job_id, o->timeout_s, prog, job_id, job_id);
+        return EXIT_TIMEOUT;
+    }
+    if (rc == SATIN_CLIENT_UNREACHABLE)
+        fprintf(stderr, "%s: %s (waiting for job %" PRIu64 ")\n", prog, err.text, job_id);
+    else
+        fprintf(stderr, "%s: %s\n", prog, err.text);
+    return exit_code(rc, &err);
+}
+
+static int do_submit(satin_client *c, const options *o)
+{
+    satin_client_error err;
+    uint64_t job_id;
+    unsigned flags = !o->no_wait && isatty(STDERR_FILENO) ? SATIN_CLIENT_PROGRESS : 0;
+    int rc = satin_client_submit(c, o->kind, o->params, flags, &job_id, &err);
+    if (rc != SATIN_CLIENT_OK)
+        return report_error(rc, &err);
+    if (!o->no_wait)
+        return wait_and_print(c, o, job_id);
+    if (o->parsable)
+        printf("%" PRIu64 "\n", job_id);
+    else if (o->json) {
+        satin_json j;
+        satin_json_init(&j);
+        satin_json_object_begin(&j);
+        satin_json_key(&j, "job");
+        satin_json_u64(&j, job_id);
+        satin_json_key(&j, "kind");
+        satin_json_str(&j, o->kind);
+        satin_json_key(&j, "status");
+        satin_json_str(&j, "submitted");
+        satin_json_object_end(&j);
+        print_json(&j);
+    } else
+        printf("%s job %" PRIu64 " submitted\n", o->kind, job_id);
+    return 0;
+}
+
+static int do_cancel(satin_client *c, const options *o)
+{
+    satin_client_error err;
+    int rc = satin_client_cancel(c, o->job_id, &err);
+    if (rc != SATIN_CLIENT_OK)
+        return report_error(rc, &err);
+    if (o->json) {
+        satin_json j;
+        satin_json_init(&j);
+        satin_json_object_begin(&j);
+        satin_json_key(&j, "job");
+        satin_json_u64(&j, o->job_id);
+        satin_json_key(&j, "status");
+        satin_json_str(&j, "cancelled");
+        satin_json_object_end(&j);
+        print_json(&j);
+    } else
+        printf("job %" PRIu64 " cancelled\n", o->job_id);
+    return 0;
+}
+
+static int do_status(satin_client *c, const options *o)
+{
+    satin_client_error err;
+    satin_kvlist info;
+    int rc = satin_client_status(c, &info, &err);
+    if (rc != SATIN_CLIENT_OK)
+        return report_error(rc, &err);
+    if (o->json) {
+        satin_json j;
+        satin_json_init(&j);
+        json_kvlist(&j, &info);
+        print_json(&j);
+    } else
+        print_table(&info, "");
+    satin_kvlist_free(&info);
+    return 0;
+}
+
+static void kinds_json(const satin_msg *k)
+{
+    satin_json j;
+    satin_json_init(&j);
+    satin_json_object_begin(&j);
+    satin_json_key(&j, "kinds");
+    satin_json_array_begin(&j);
+    for (size_t i = 0; i < k->nkinds; i++) {
+        const satin_msg_kind *kd = &k->kinds[i];
+        satin_json_object_begin(&j);
+        satin_json_key(&j, "name");
+        satin_json_str(&j, kd->name);
+        satin_json_key(&j, "summary");
+        satin_json_str(&j, kd->summary);
+        satin_json_key(&j, "params");
+        satin_json_array_begin(&j);
+        for (size_t p = 0; p < kd->nparams; p++) {
+            const satin_msg_kind_param *pa = &kd->params[p];
+            satin_json_object_begin(&j);
+            satin_json_key(&j, "name");
+            satin_json_str(&j, pa->name);
+            satin_json_key(&j, "required");
+            satin_json_bool(&j, (pa->flags & SATIN_KIND_PARAM_REQUIRED) != 0);
+            satin_json_key(&j, "default");
+            satin_json_str(&j, pa->flags & SATIN_KIND_PARAM_HAS_DEFAULT ? pa->def : NULL);
+            satin_json_key(&j, "help");
+            satin_json_str(&j, pa->help);
+            satin_json_object_end(&j);
+        }
+        satin_json_array_end(&j);
+        satin_json_object_end(&j);
+    }
+    satin_json_array_end(&j);
+    satin_json_object_end(&j);
+    print_json(&j);
+}
+
+/* fib  naive Fibonacci
+ *     n=30          (required)  which number */
+static void kinds_text(const satin_msg *k)
+{
+    for (size_t i = 0; i < k->nkinds; i++) {
+        const satin_msg_kind *kd = &k->kinds[i];
+        int w = 0;
+        char spec[256];
+        if (i)
+            printf("\n");
+        printf("%s  %s\n", kd->name, kd->summary);
+        for (size_t p = 0; p < kd->nparams; p++) {
+            const satin_msg_kind_param *pa = &kd->params[p];
+            int n = (int)strlen(pa->name) + 1 + (int)strlen(pa->def);
+            w = n > w ? n : w;
+        }
+        for (size_t p = 0; p < kd->nparams; p++) {
+            const satin_msg_kind_param *pa = &kd->params[p];
+            if (pa->flags & SATIN_KIND_PARAM_HAS_DEFAULT)
+                snprintf(spec, sizeof spec, "%s=%s", pa->name, pa->def);
+            else
+                snprintf(spec, sizeof spec, "%s", pa->name);
+            printf("    %-*s  %-10s  %s\n", w, spec,
+                   pa->flags & SATIN_KIND_PARAM_REQUIRED ? "(required)" : "", pa->help);
+        }
+    }
+}
+
+static int do_list_kinds(satin_client *c, const options *o)
+{
+    satin_client_error err;
+    satin_msg *k;
+    int rc = satin_client_list_kinds(c, &k, &err);
+    if (rc != SATIN_CLIENT_OK)
+        return report_error(rc, &err);
+    if (o->json)
+        kinds_json(k);
+    else
+        kinds_text(k);
+    satin_msg_destroy(&k);
+    return 0;
+}
+
+static int run(const options *o)
+{
+    satin_client_error err;
+    satin_client *c = satin_client_new(o->socket, &err);
+    if (!c)
+        return report_error(err.code, &err);
+    /* A given --timeout also bounds the replies of the short requests. */
+    if (o->timeout_ms > 0 && o->mode != MODE_SUBMIT && o->mode != MODE_WAIT)
+        satin_client_set_request_timeout(c, o->timeout_ms);
+    int status;
+    switch (o->mode) {
+    case MODE_WAIT: status = wait_and_print(c, o, o->job_id); break;
+    case MODE_CANCEL: status = do_cancel(c, o); break;
+    case MODE_STATUS: status = do_status(c, o); break;
+    case MODE_LIST_KINDS: status = do_list_kinds(c, o); break;
+    default: status = do_submit(c, o); break;
+    }
+    satin_client_destroy(&c);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int status = parse_args(argc, argv, &o);
+    if (status == 0)
+        status = check_args(&o);
+    if (status == 0)
+        status = run(&o);
+    else if (status < 0)
+        status = 0;
+    /* Output that did not reach its destination is a failure, not a success. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (status == 0) {
+            fprintf(stderr, "%s: cannot write output: %s\n", prog, strerror(errno));
+            status = EXIT_JOB_FAILED;
+        }
+    }
+    return status;
+}

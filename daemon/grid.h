@@ -1,0 +1,54 @@
+/*
+ * grid.h - this node's part in the grid: the policy and its environment,
+ * jobs given to other nodes and jobs taken from them, and the node counters
+ * the paper reports.  Driven by the control thread; never blocks.
+ */
+#ifndef SATIN_GRID_H
+#define SATIN_GRID_H
+
+#include "mailbox.h"
+#include "peer.h"
+#include "pool.h"
+#include "satin_kv.h"
+#include "topology.h"
+
+typedef struct satin_grid satin_grid;
+
+satin_grid *satin_grid_new(void *zmq_ctx, const satin_topology *topo, int self,
+                           const char *policy, satin_pool *pool, satin_mailbox *mailbox,
+                           size_t max_record);
+void satin_grid_destroy(satin_grid **self);
+
+/* For zmq_poll: the peer ROUTER socket and the "node ran dry" eventfd. */
+void *satin_grid_socket(satin_grid *self);
+int satin_grid_hungry_fd(satin_grid *self);
+
+/* Event handlers for the control loop. */
+void satin_grid_on_readable(satin_grid *self);   /* peer messages waiting */
+void satin_grid_on_hungry(satin_grid *self);     /* the eventfd rang */
+void satin_grid_on_mail(satin_grid *self, satin_mailbox_item *item); /* a stand-in finished */
+/* Fires due timers; returns ms until the next one (or `cap_ms`). */
+long satin_grid_on_tick(satin_grid *self, long cap_ms);
+
+/* The node's cumulative counters, as name/value pairs. */
+void satin_grid_counters(satin_grid *self, satin_kvlist *out);
+/* Asks every peer for its counters (phase 0 at a job's start, 1 at its end);
+ * the replies arrive through `satin_grid_collected`. */
+void satin_grid_request_stats(satin_grid *self, uint64_t job_id, int phase);
+/* Copies what peers answered for (job_id, phase) into `out[node]`; returns
+ * how many answered.  `out` has one list per node. */
+int satin_grid_collected(satin_grid *self, uint64_t job_id, int phase, satin_kvlist *out);
+void satin_grid_forget(satin_grid *self, uint64_t job_id);
+/* Asks the nodes running stolen parts of `job` to stop them. */
+void satin_grid_cancel_job(satin_grid *self, satin_job *job);
+/* Shutdown: cancels the jobs other nodes gave us; they finish soon and
+ * their (error) results go home.  satin_grid_running counts them. */
+int satin_grid_stop(satin_grid *self);
+int satin_grid_running(const satin_grid *self);
+int satin_grid_nnodes(const satin_grid *self);
+int satin_grid_self(const satin_grid *self);
+const char *satin_grid_policy_name(const satin_grid *self);
+
+enum { SATIN_MAIL_JOB = 0, SATIN_MAIL_STANDIN = 1 };
+
+#endif

@@ -1,0 +1,258 @@
+/* peer.c - node-to-node transport over ZeroMQ (see peer.h). */
+#include "peer.h"
+#include "log.h"
+#include "pool.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+
+struct satin_peers {
+    const satin_topology *topo;
+    void *zctx;
+    int self;
+    size_t max_message;
+    void *router;
+    void **dealer;            /* [nnodes], NULL until first contact */
+    int64_t *last_heard;      /* [nnodes], 0 = never */
+    unsigned char *hello_ok;  /* [nnodes]: the peer said HELLO with our grid */
+    satin_link_counters lan, wan;
+    uint64_t bad;
+    satin_log_limit bad_limit;
+};
+
+static void set_int(void *s, int opt, int v)
+{
+    zmq_setsockopt(s, opt, &v, sizeof v);
+}
+
+satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
+                             size_t max_message)
+{
+    satin_peers *p = calloc(1, sizeof *p);
+    if (!p)
+        abort();
+    p->topo = topo;
+    p->zctx = zctx;
+    p->self = self;
+    p->max_message = max_message;
+    p->dealer = calloc((size_t)topo->nnodes, sizeof *p->dealer);
+    p->last_heard = calloc((size_t)topo->nnodes, sizeof *p->last_heard);
+    p->hello_ok = calloc((size_t)topo->nnodes, 1);
+    if (!p->dealer || !p->last_heard || !p->hello_ok)
+        abort();
+    p->router = zmq_socket(zctx, ZMQ_ROUTER);
+    set_int(p->router, ZMQ_LINGER, 0);
+    int64_t maxmsg = (int64_t)max_message;
+    zmq_setsockopt(p->router, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
+    const char *ep = topo->nodes[self].endpoint;
+    if (zmq_bind(p->router, ep) < 0) {
+        log_error("node %s: cannot bind peer endpoint %s: %s", topo->nodes[self].id, ep,
+                  zmq_strerror(errno));
+        zmq_close(p->router);
+        p->router = NULL;
+        satin_peers_destroy(&p);
+        return NULL;
+    }
+    log_info("node %s listening for peers on %s", topo->nodes[self].id, ep);
+    return p;
+}
+
+void satin_peers_destroy(satin_peers **self)
+{
+    satin_peers *p = *self;
+    if (!p)
+        return;
+    for (int i = 0; p->dealer && i < p->topo->nnodes; i++)
+        if (p->dealer[i])
+            zmq_close(p->dealer[i]);
+    if (p->router)
+        zmq_close(p->router);
+    free(p->dealer);
+    free(p->last_heard);
+    free(p->hello_ok);
+    free(p);
+    *self = NULL;
+}
+
+void *satin_peers_socket(satin_peers *self)
+{
+    return self->router;
+}
+
+static int is_wan(const satin_peers *p, int node)
+{
+    return p->topo->nodes[node].cluster != p->topo->nodes[p->self].cluster;
+}
+
+static int send_frames(satin_peers *p, void *s, int to, satin_msg *m)
+{
+    unsigned char *hdr = NULL, *body = NULL;
+    size_t hlen, blen;
+    satin_link_counters *c = is_wan(p, to) ? &p->wan : &p->lan;
+    m->sender = (uint32_t)p->self;
+    if (satin_msg_encode(m, &hdr, &hlen, &body, &blen) < 0) {
+        log_error("cannot encode a %s for node %s", satin_msg_type_name(m->type),
+                  p->topo->nodes[to].id);
+        c->send_failures++;
+        free(hdr);
+        free(body);
+        return -1;
+    }
+    int rc = zmq_send(s, hdr, hlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
+                     zmq_send(s, body, blen, ZMQ_DONTWAIT) < 0
+                 ? -1
+                 : 0;
+    if (rc == 0) {
+        c->msgs_sent++;
+        c->bytes_sent += hlen + blen;
+    } else {
+        c->send_failures++;
+        log_debug("%s to node %s dropped: %s", satin_msg_type_name(m->type),
+                  p->topo->nodes[to].id, zmq_strerror(errno));
+    }
+    free(hdr);
+    free(body);
+    return rc;
+}
+
+/* The DEALER to `to`, opened (and greeted with HELLO) on first use. */
+static void *dealer_for(satin_peers *p, int to)
+{
+    if (p->dealer[to])
+        return p->dealer[to];
+    void *s = zmq_socket(p->zctx, ZMQ_DEALER);
+    /* Linger a little so that results and replies sent just before a clean
+     * stop still leave; ZeroMQ heartbeats notice a dead peer. */
+    set_int(s, ZMQ_LINGER, 500);
+    set_int(s, ZMQ_HEARTBEAT_IVL, 1000);
+    set_int(s, ZMQ_HEARTBEAT_TIMEOUT, 5000);
+    set_int(s, ZMQ_SNDHWM, 10000);
+    if (zmq_connect(s, p->topo->nodes[to].endpoint) < 0) {
+        log_error("cannot connect to node %s at %s: %s", p->topo->nodes[to].id,
+                  p->topo->nodes[to].endpoint, zmq_strerror(errno));
+        zmq_close(s);
+        return NULL;
+    }
+    p->dealer[to] = s;
+    satin_msg *hello = satin_msg_new(SATIN_MSG_HELLO);
+    satin_msg_set_grid_name(hello, p->topo->name);
+    hello->node_count = (uint32_t)p->topo->nnodes;
+    send_frames(p, s, to, hello);
+    satin_msg_destroy(&hello);
+    return s;
+}
+
+int satin_peers_send(satin_peers *p, int to, satin_msg *m)
+{
+    if (to < 0 || to >= p->topo->nnodes || to == p->self)
+        return -1;
+    void *s = dealer_for(p, to);
+    return s ? send_frames(p, s, to, m) : -1;
+}
+
+static int count_bad(satin_peers *p, const char *fmt, const char *a, const char *b)
+{
+    p->bad++;
+    satin_log_limited(&p->bad_limit, 10.0, SATIN_LOG_WARN, fmt, a, b);
+    return 1;
+}
+
+satin_msg *satin_peers_recv(satin_peers *p, int *bad)
+{
+    *bad = 0;
+    for (;;) {
+        zmq_msg_t part[3];
+        int n = 0, more = 1, extra = 0;
+        while (more) {
+            zmq_msg_t scratch, *m = n < 3 ? &part[n] : &scratch;
+            zmq_msg_init(m);
+            if (zmq_msg_recv(m, p->router, ZMQ_DONTWAIT) < 0) {
+                zmq_msg_close(m);
+                break;
+            }
+            more = zmq_msg_more(m);
+            if (n < 3)
+                n++;
+            else {
+                extra++;
+                zmq_msg_close(m);
+            }
+        }
+        if (n == 0)
+            return NULL;
+        satin_msg *msg = NULL;
+        int dropped = 0;
+        if (n != 3 || extra) {
+            dropped = count_bad(p, "dropped a peer message of the wrong shape%s%s", "", "");
+        } else {
+            satin_proto_error err = {0};
+            msg = satin_msg_decode(zmq_msg_data(&part[1]), zmq_msg_size(&part[1]),
+                                   zmq_msg_data(&part[2]), zmq_msg_size(&part[2]),
+                                   p->max_message, &err);
+            if (!msg)
+                dropped = count_bad(p, "dropped a bad peer message: %s%s", err.text, "");
+            else if (!satin_msg_is_peer(msg->type) || msg->sender >= (uint32_t)p->topo->nnodes ||
+                     msg->sender == (uint32_t)p->self) {
+                dropped = count_bad(p, "dropped a %s claiming to come from node %s", satin_msg_type_name(msg->type),
+                          msg->sender < (uint32_t)p->topo->nnodes ? p->topo->nodes[msg->sender].id : "?");
+                satin_msg_destroy(&msg);
+            } else if (msg->type == SATIN_MSG_HELLO) {
+                int node = (int)msg->sender;
+                if (strcmp(msg->grid_name, p->topo->name) != 0 ||
+                    msg->node_count != (uint32_t)p->topo->nnodes) {
+                    dropped = count_bad(p, "node %s greets us for another grid (%s): check the topology files",
+                              p->topo->nodes[node].id, msg->grid_name);
+                    p->hello_ok[node] = 0;
+                } else {
+                    p->hello_ok[node] = 1;
+                    p->last_heard[node] = satin_now_ns();
+                }
+                satin_msg_destroy(&msg);
+            } else if (!p->hello_ok[msg->sender]) {
+                dropped = count_bad(p, "dropped a %s from node %s, which has not said HELLO for this grid",
+                          satin_msg_type_name(msg->type), p->topo->nodes[msg->sender].id);
+                satin_msg_destroy(&msg);
+            }
+        }
+        size_t bytes = 0;
+        for (int i = 0; i < n; i++) {
+            bytes += zmq_msg_size(&part[i]);
+            zmq_msg_close(&part[i]);
+        }
+        if (msg) {
+            satin_link_counters *c = is_wan(p, (int)msg->sender) ? &p->wan : &p->lan;
+            c->msgs_received++;
+            c->bytes_received += bytes;
+            p->last_heard[msg->sender] = satin_now_ns();
+            return msg;
+        }
+        if (dropped)
+            *bad = 1;
+        /* Keep reading: one bad message must not starve the good ones. */
+    }
+}
+
+int satin_peers_alive(const satin_peers *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->topo->nnodes; i++)
+        n += p->last_heard[i] != 0;
+    return n;
+}
+
+int64_t satin_peers_last_heard(const satin_peers *p, int node)
+{
+    return p->last_heard[node];
+}
+
+const satin_link_counters *satin_peers_counters(const satin_peers *p, int wan)
+{
+    return wan ? &p->wan : &p->lan;
+}
+
+uint64_t satin_peers_bad_messages(const satin_peers *p)
+{
+    return p->bad;
+}

@@ -1,0 +1,40 @@
+/*
+ * peer.h - the peer transport of one node: one bound ROUTER socket that
+ * every other node sends to, and one DEALER per peer we talk to, opened
+ * lazily on first contact (a 1000-node grid must not open a million
+ * connections).  Messages are the codec's two frames; the header's sender
+ * is this node's index in the topology.
+ */
+#ifndef SATIN_PEER_H
+#define SATIN_PEER_H
+
+#include "satin_proto.h"
+#include "topology.h"
+
+#include <stdint.h>
+
+typedef struct satin_peers satin_peers;
+
+/* Per link class (same cluster = LAN, other cluster = WAN). */
+typedef struct satin_link_counters {
+    uint64_t msgs_sent, bytes_sent, msgs_received, bytes_received, send_failures;
+} satin_link_counters;
+
+satin_peers *satin_peers_new(void *zmq_ctx, const satin_topology *topo, int self,
+                             size_t max_message);
+void satin_peers_destroy(satin_peers **self);
+/* The ROUTER socket, for zmq_poll. */
+void *satin_peers_socket(satin_peers *self);
+/* Sends `m` to node `to` (never blocks; a message the peer's queue cannot
+ * take is counted and dropped).  Returns 0 or -1. */
+int satin_peers_send(satin_peers *self, int to, satin_msg *m);
+/* The next message from a peer, or NULL when none is waiting.  Bad input is
+ * counted, logged (rate-limited), dropped, and reading goes on; *bad tells. */
+satin_msg *satin_peers_recv(satin_peers *self, int *bad);
+/* Peers heard from so far, and the last time (ns) we heard from `node`. */
+int satin_peers_alive(const satin_peers *self);
+int64_t satin_peers_last_heard(const satin_peers *self, int node);
+const satin_link_counters *satin_peers_counters(const satin_peers *self, int wan);
+uint64_t satin_peers_bad_messages(const satin_peers *self);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * chs.c - Cluster-aware Hierarchical Stealing (paper 3.3).
+ *
+ * Tree: in each cluster, the node at index i of the cluster's member list
+ * has parent (i-1)/2 and children 2i+1, 2i+2; index 0 is the cluster root.
+ *
+ * Protocol (one synchronous request in flight per thief; every request is
+ * answered or forwarded at once, so no node ever holds one):
+ *   1. Children: an idle node T sends a request to its first child.  A node
+ *      that cannot give a job passes it on (forward, keeping T as the thief)
+ *      to the next node of T's subtree in preorder; the last one replies
+ *      empty.  So one request searches T's whole subtree, depth first.
+ *   2. Parent: if that found nothing, T (not a root) asks its parent.  An
+ *      ancestor that cannot give a job forwards it to its own parent; the
+ *      cluster root replies empty.
+ *   2'. Remote root: a cluster root whose subtree had nothing (its whole
+ *      cluster is idle) asks the root of a random other cluster instead
+ *      (synchronous, wide-area).  That root gives a job or searches its own
+ *      tree in preorder as in 1; the holder replies across the WAN.
+ *   A receiver tells which case it is in from the thief alone: T is its
+ *   ancestor (1), its descendant (2), or in another cluster (2').
+ *   The holder of a job always replies directly to T.
+ * A failed cycle is one round of the idle back-off.  A result that makes
+ * the node busy while its request is out cancels the request; a reply to a
+ * cancelled request is ignored (its jobs, already queued, are simply used).
+ */
+#include "policy_internal.h"
+
+enum { CHS_NONE, CHS_CHILDREN, CHS_UP, CHS_WAN };  /* cycle order */
+
+typedef struct chs_state {
+    int phase;        /* what the outstanding request (p->sync_*) is */
+} chs_state;
+
+static const int chs_counters[] = {
+    SATIN_PC_STEAL_SENT, SATIN_PC_STEAL_SENT_WAN, SATIN_PC_STEAL_SYNC, SATIN_PC_STEAL_OK,
+    SATIN_PC_STEAL_OK_WAN, SATIN_PC_STEAL_FAILED, SATIN_PC_LATE_REPLIES, SATIN_PC_ANSWERED,
+    SATIN_PC_JOBS_GIVEN, SATIN_PC_FORWARDS, SATIN_PC_CANCELS, SATIN_PC_CANCELS_RECEIVED,
+    SATIN_PC_PUSHES_RECEIVED, SATIN_PC_BACKOFFS,
+};
+
+static int cluster_n(const satin_policy *p)
+{
+    return p->cluster_size[p->cluster];
+}
+
+static int node_at(const satin_policy *p, int index)
+{
+    return p->members[p->cluster][index];
+}
+
+/* 1 if tree index a is a proper ancestor of index b. */
+static int is_ancestor(int a, int b)
+{
+    while (b > 0) {
+        b = (b - 1) / 2;
+        if (b == a)
+            return 1;
+    }
+    return 0;
+}
+
+/* The index after `cur` in a preorder walk of the subtree rooted at `scope`
+ * (cur inside it), or -1 when the walk is over. */
+static int preorder_next(int cur, int scope, int n)
+{
+    if (2 * cur + 1 < n)
+        return 2 * cur + 1;
+    while (cur != scope && cur > 0) {
+        int parent = (cur - 1) / 2;
+        if (cur == 2 * parent + 1 && 2 * parent + 2 < n)
+            return 2 * parent + 2;
+        cur = parent;
+    }
+    return -1;
+}
+
+/* Where a request from `thief` we cannot satisfy goes next; -1: reply empty. */
+static int next_hop(const satin_policy *p, int thief)
+{
+    if (thief < 0 || thief >= p->nnodes || thief == p->self)
+        return -1;
+    int n = cluster_n(p), me = p->position, next;
+    if (satin_policy_is_remote(p, thief)) {
+        next = preorder_next(me, 0, n);           /* 2': search our whole tree */
+    } else {
+        int t = p->index_of[thief];
+        if (is_ancestor(t, me))
+            next = preorder_next(me, t, n);       /* 1: the rest of T's subtree */
+        else if (is_ancestor(me, t))
+            next = me > 0 ? (me - 1) / 2 : -1;    /* 2: up to the root */
+        else
+            next = -1;                            /* not a CHS path: just answer */
+    }
+    return next < 0 ? -1 : node_at(p, next);
+}
+
+static void chs_send(satin_policy *p, int phase, int victim)
+{
+    chs_state *st = p->priv;
+    st->phase = phase;
+    p->sync_busy = 1;
+    p->sync_victim = victim;
+    p->sync_id = satin_policy_send_steal(p, victim, SATIN_STEAL_SYNC);
+}
+
+static void chs_cycle_from(satin_policy *p, int done);
+
+static void chs_start(satin_policy *p)
+{
+    chs_cycle_from(p, CHS_NONE);
+}
+
+/* Sends the next request of the cycle after phase `done` failed. */
+static void chs_cycle_from(satin_policy *p, int done)
+{
+    chs_state *st = p->priv;
+    int me = p->position;
+    if (done < CHS_CHILDREN && 2 * me + 1 < cluster_n(p)) {
+        chs_send(p, CHS_CHILDREN, node_at(p, 2 * me + 1));
+        return;
+    }
+    if (done < CHS_UP && me > 0) {
+        chs_send(p, CHS_UP, node_at(p, (me - 1) / 2));
+        return;
+    }
+    if (done < CHS_UP && me == 0 && p->nremotes > 0) {
+        int c = satin_policy_pick(p, p->remotes, p->nremotes);
+        chs_send(p, CHS_WAN, p->members[c][0]);
+        return;
+    }
+    st->phase = CHS_NONE;
+    satin_policy_idle_failed(p, 1, chs_start);
+}
+
+static satin_policy *chs_create(const satin_policy_topology *topo,
+                                const satin_policy_params *params, const satin_policy_env *env)
+{
+    return satin_policy_base_create(&satin_policy_chs, topo, params, env, sizeof(chs_state));
+}
+
+static void chs_on_idle(satin_policy *p)
+{
+    if (p->sync_busy || p->nnodes < 2)
+        return;
+    satin_policy_backoff_disarm(p);
+    chs_start(p);
+}
+
+static void chs_on_steal_request(satin_policy *p, int from, int thief, uint64_t id,
+                                 unsigned flags)
+{
+    (void)from;
+    int next = p->env.queue_length(p->env.ctx) > 0 ? -1 : next_hop(p, thief);
+    if (next < 0) {
+        satin_policy_answer(p, thief, id, flags, p->params.steal_max_jobs);
+        return;
+    }
+    p->env.forward(p->env.ctx, next, thief, id, flags | SATIN_STEAL_FORWARDED);
+    p->count[SATIN_PC_FORWARDS]++;
+}
+
+static void chs_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njobs,
+                               unsigned flags)
+{
+    (void)victim, (void)flags;
+    chs_state *st = p->priv;
+    if (!satin_policy_sync_reply(p, id, njobs)) {
+        p->count[SATIN_PC_LATE_REPLIES]++; /* cancelled: not counted as a steal */
+        return;
+    }
+    int done = st->phase;
+    st->phase = CHS_NONE;
+    if (njobs > 0 || !p->env.is_idle(p->env.ctx))
+        return; /* work found, or work came another way: the next on_idle starts over */
+    chs_cycle_from(p, done);
+}
+
+/* The result may let the node spawn again; a request that may be travelling
+ * through a whole tree, perhaps across the WAN, is not worth keeping then.
+ * If the node is still idle the request is still wanted and stays. */
+static void chs_on_result(satin_policy *p)
+{
+    chs_state *st = p->priv;
+    if (!p->sync_busy || p->env.is_idle(p->env.ctx))
+        return;
+    p->env.cancel(p->env.ctx, p->sync_victim, p->sync_id);
+    p->count[SATIN_PC_CANCELS]++;
+    p->sync_busy = 0;
+    st->phase = CHS_NONE;
+}
+
+static void chs_on_timer(satin_policy *p, int timer_id)
+{
+    if (timer_id == SATIN_TIMER_BACKOFF && satin_policy_backoff_fired(p) && !p->sync_busy)
+        chs_start(p);
+}
+
+static int chs_stats(const satin_policy *p, const char **names, int64_t *values, int max)
+{
+    return satin_policy_report(p, chs_counters,
+                               (int)(sizeof chs_counters / sizeof chs_counters[0]), names,
+                               values, max);
+}
+
+const satin_policy_ops satin_policy_chs = {
+    .name = "chs",
+    .create = chs_create,
+    .destroy = satin_policy_base_destroy,
+    .on_idle = chs_on_idle,
+    .on_steal_request = chs_on_steal_request,
+    .on_steal_reply = chs_on_steal_reply,
+    .on_cancel = satin_policy_ignore_cancel,
+    .on_queue_length = satin_policy_ignore_queue_length,
+    .on_push = satin_policy_ignore_push,
+    .on_push_ack = satin_policy_ignore_push_ack,
+    .on_load = satin_policy_ignore_load,
+    .on_result = chs_on_result,
+    .on_timer = chs_on_timer,
+    .stats = chs_stats,
+};

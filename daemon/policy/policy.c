@@ -1,0 +1,346 @@
+/*
+ * policy.c - defaults, lookup by name, and the pieces the five policies
+ * share: the topology copy, victim choice, the idle back-off, random
+ * stealing and the counters.  No I/O, no clock, no thread: everything the
+ * policies do goes through env (see README.md).
+ */
+#include "policy_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void satin_policy_params_default(satin_policy_params *p)
+{
+    p->backoff_min_ns = 1000000;        /* 1 ms */
+    p->backoff_max_ns = 100000000;      /* 100 ms */
+    p->steal_max_jobs = 1;              /* the paper steals one job at a time */
+    p->rp_threshold = 4;
+    p->rp_max_in_transit = 8;
+    p->cls_load_interval_ns = 10000000; /* 10 ms, "empirically found" (3.4) */
+    p->cls_threshold = 1;
+}
+
+const satin_policy_ops *satin_policy_find(const char *name)
+{
+    static const satin_policy_ops *const all[] = {
+        &satin_policy_rs, &satin_policy_rp, &satin_policy_chs, &satin_policy_cls,
+        &satin_policy_crs,
+    };
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(all[i]->name, name) == 0)
+            return all[i];
+    return NULL;
+}
+
+/* ---- creation ------------------------------------------------------------ */
+
+static int topology_valid(const satin_policy_topology *t)
+{
+    if (!t || t->nnodes < 1 || t->nclusters < 1 || t->self < 0 || t->self >= t->nnodes ||
+        !t->cluster_of || !t->cluster_size || !t->members)
+        return 0;
+    int total = 0;
+    for (int c = 0; c < t->nclusters; c++) {
+        if (t->cluster_size[c] < 0 || (t->cluster_size[c] > 0 && !t->members[c]))
+            return 0;
+        total += t->cluster_size[c];
+        for (int i = 0; i < t->cluster_size[c]; i++) {
+            int n = t->members[c][i];
+            if (n < 0 || n >= t->nnodes || t->cluster_of[n] != c)
+                return 0;
+        }
+    }
+    return total == t->nnodes;
+}
+
+satin_policy *satin_policy_base_create(const satin_policy_ops *ops,
+                                       const satin_policy_topology *topo,
+                                       const satin_policy_params *params,
+                                       const satin_policy_env *env, size_t priv_size)
+{
+    if (!topology_valid(topo) || !env)
+        return NULL;
+    satin_policy *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->ops = ops;
+    if (params)
+        p->params = *params;
+    else
+        satin_policy_params_default(&p->params);
+    p->env = *env;
+    p->nnodes = topo->nnodes;
+    p->self = topo->self;
+    p->nclusters = topo->nclusters;
+    p->cluster = topo->cluster_of[topo->self];
+
+    int nn = topo->nnodes, nc = topo->nclusters;
+    p->cluster_of = malloc(sizeof(int) * (size_t)nn);
+    p->index_of = malloc(sizeof(int) * (size_t)nn);
+    p->cluster_size = malloc(sizeof(int) * (size_t)nc);
+    p->members = calloc((size_t)nc, sizeof(int *));
+    p->others = malloc(sizeof(int) * (size_t)nn);
+    p->locals = malloc(sizeof(int) * (size_t)nn);
+    p->remotes = malloc(sizeof(int) * (size_t)nc);
+    p->priv = calloc(1, priv_size ? priv_size : 1);
+    if (!p->cluster_of || !p->index_of || !p->cluster_size || !p->members || !p->others || !p->locals ||
+        !p->remotes || !p->priv)
+        goto fail;
+    memcpy(p->cluster_of, topo->cluster_of, sizeof(int) * (size_t)nn);
+    memcpy(p->cluster_size, topo->cluster_size, sizeof(int) * (size_t)nc);
+    for (int c = 0; c < nc; c++) {
+        int sz = topo->cluster_size[c];
+        p->members[c] = malloc(sizeof(int) * (size_t)(sz ? sz : 1));
+        if (!p->members[c])
+            goto fail;
+        memcpy(p->members[c], topo->members[c], sizeof(int) * (size_t)sz);
+        for (int i = 0; i < sz; i++)
+            p->index_of[p->members[c][i]] = i;
+        if (c != p->cluster && sz > 0)
+            p->remotes[p->nremotes++] = c;
+        if (c != p->cluster)
+            p->nremote_nodes += sz;
+    }
+    for (int n = 0; n < nn; n++)
+        if (n != p->self)
+            p->others[p->nothers++] = n;
+    for (int i = 0; i < p->cluster_size[p->cluster]; i++) {
+        int n = p->members[p->cluster][i];
+        if (n == p->self)
+            p->position = i;
+        else
+            p->locals[p->nlocals++] = n;
+    }
+    return p;
+fail:
+    satin_policy_base_destroy(p);
+    return NULL;
+}
+
+void satin_policy_base_destroy(satin_policy *p)
+{
+    if (!p)
+        return;
+    if (p->members)
+        for (int c = 0; c < p->nclusters; c++)
+            free(p->members[c]);
+    free(p->members);
+    free(p->cluster_of);
+    free(p->index_of);
+    free(p->cluster_size);
+    free(p->others);
+    free(p->locals);
+    free(p->remotes);
+    free(p->priv);
+    free(p);
+}
+
+/* ---- victims ------------------------------------------------------------- */
+
+int satin_policy_pick(satin_policy *p, const int *list, int n)
+{
+    if (n <= 0)
+        return -1;
+    /* Modulo bias is negligible for 64-bit draws and node counts; the plain
+     * formula lets a test script the victim it wants. */
+    return list[p->env.random(p->env.ctx) % (uint64_t)n];
+}
+
+int satin_policy_pick_remote(satin_policy *p)
+{
+    int c = satin_policy_pick(p, p->remotes, p->nremotes);
+    if (c < 0)
+        return -1;
+    return satin_policy_pick(p, p->members[c], p->cluster_size[c]);
+}
+
+/* ---- messages and their counters ----------------------------------------- */
+
+uint64_t satin_policy_send_steal(satin_policy *p, int victim, unsigned flags)
+{
+    if (satin_policy_is_remote(p, victim))
+        flags |= SATIN_STEAL_WAN;
+    p->count[SATIN_PC_STEAL_SENT]++;
+    if (flags & SATIN_STEAL_WAN)
+        p->count[SATIN_PC_STEAL_SENT_WAN]++;
+    p->count[(flags & SATIN_STEAL_SYNC) ? SATIN_PC_STEAL_SYNC : SATIN_PC_STEAL_ASYNC]++;
+    return p->env.steal(p->env.ctx, victim, flags);
+}
+
+int satin_policy_answer(satin_policy *p, int thief, uint64_t id, unsigned flags, int max_jobs)
+{
+    int given = p->env.reply(p->env.ctx, thief, id, flags, max_jobs);
+    p->count[SATIN_PC_ANSWERED]++;
+    if (given > 0)
+        p->count[SATIN_PC_JOBS_GIVEN] += given;
+    return given;
+}
+
+void satin_policy_count_reply(satin_policy *p, int victim, int njobs)
+{
+    if (njobs > 0) {
+        p->count[SATIN_PC_STEAL_OK]++;
+        if (victim >= 0 && victim < p->nnodes && satin_policy_is_remote(p, victim))
+            p->count[SATIN_PC_STEAL_OK_WAN]++;
+    } else {
+        p->count[SATIN_PC_STEAL_FAILED]++;
+    }
+}
+
+/* ---- random stealing ----------------------------------------------------- */
+
+int satin_policy_sync_steal(satin_policy *p, const int *list, int n)
+{
+    if (p->sync_busy || n <= 0)
+        return 0;
+    int victim = satin_policy_pick(p, list, n);
+    p->sync_victim = victim;
+    p->sync_busy = 1;
+    p->sync_id = satin_policy_send_steal(p, victim, SATIN_STEAL_SYNC);
+    return 1;
+}
+
+int satin_policy_sync_reply(satin_policy *p, uint64_t id, int njobs)
+{
+    if (!p->sync_busy || id != p->sync_id)
+        return 0;
+    p->sync_busy = 0;
+    satin_policy_count_reply(p, p->sync_victim, njobs);
+    if (njobs > 0)
+        satin_backoff_reset(&p->backoff);
+    return 1;
+}
+
+/* ---- back-off -------------------------------------------------------------- */
+
+/* Failures 1..round-1 retry at once (one try per candidate, as a SimMatrix
+ * node asks each neighbour before it waits); from then on every failure
+ * waits, backoff_min during the first full round, doubled per further round,
+ * capped at backoff_max.  So a grid with no work at all settles at one
+ * request per node per backoff_max. */
+int64_t satin_backoff_fail(satin_backoff *b, const satin_policy_params *pp, int round)
+{
+    if (round < 1)
+        round = 1;
+    b->failures++;
+    int64_t rounds = b->failures / round;
+    if (rounds == 0)
+        return 0;
+    int64_t d = pp->backoff_min_ns > 0 ? pp->backoff_min_ns : 1;
+    int64_t cap = pp->backoff_max_ns > d ? pp->backoff_max_ns : d;
+    for (int64_t r = 1; r < rounds && d < cap; r++)
+        d *= 2;
+    return d < cap ? d : cap;
+}
+
+void satin_backoff_reset(satin_backoff *b)
+{
+    b->failures = 0;
+}
+
+void satin_policy_idle_failed(satin_policy *p, int round, void (*retry)(satin_policy *))
+{
+    int64_t delay = satin_backoff_fail(&p->backoff, &p->params, round);
+    if (!p->env.is_idle(p->env.ctx))
+        return; /* busy again: the next on_idle starts over */
+    if (delay == 0) {
+        retry(p);
+        return;
+    }
+    p->env.set_timer(p->env.ctx, SATIN_TIMER_BACKOFF, delay);
+    p->backoff_armed = 1;
+    p->count[SATIN_PC_BACKOFFS]++;
+}
+
+void satin_policy_backoff_disarm(satin_policy *p)
+{
+    if (!p->backoff_armed)
+        return;
+    p->env.clear_timer(p->env.ctx, SATIN_TIMER_BACKOFF);
+    p->backoff_armed = 0;
+}
+
+int satin_policy_backoff_fired(satin_policy *p)
+{
+    p->backoff_armed = 0;
+    return p->env.is_idle(p->env.ctx);
+}
+
+/* ---- handlers several policies share ---------------------------------------- */
+
+void satin_policy_give(satin_policy *p, int from, int thief, uint64_t id, unsigned flags)
+{
+    (void)from; /* the reply goes to the thief, whoever passed the request on */
+    satin_policy_answer(p, thief, id, flags, p->params.steal_max_jobs);
+}
+
+void satin_policy_ignore_cancel(satin_policy *p, int thief, uint64_t id)
+{
+    (void)thief, (void)id; /* requests are answered at once: nothing is held to withdraw */
+    p->count[SATIN_PC_CANCELS_RECEIVED]++;
+}
+
+void satin_policy_ignore_queue_length(satin_policy *p, int64_t length)
+{
+    (void)p, (void)length;
+}
+
+void satin_policy_ignore_push(satin_policy *p, int from)
+{
+    (void)from; /* the node queued the job already */
+    p->count[SATIN_PC_PUSHES_RECEIVED]++;
+}
+
+void satin_policy_ignore_push_ack(satin_policy *p, int target)
+{
+    (void)p, (void)target;
+}
+
+void satin_policy_ignore_load(satin_policy *p, int from, int64_t load)
+{
+    (void)p, (void)from, (void)load;
+}
+
+void satin_policy_ignore_result(satin_policy *p)
+{
+    (void)p;
+}
+
+/* ---- statistics -------------------------------------------------------------- */
+
+static const char *const counter_names[SATIN_PC_COUNT] = {
+    [SATIN_PC_STEAL_SENT] = "steal_requests_sent",
+    [SATIN_PC_STEAL_SENT_WAN] = "steal_requests_sent_wan",
+    [SATIN_PC_STEAL_SYNC] = "steal_requests_sync",
+    [SATIN_PC_STEAL_ASYNC] = "steal_requests_async",
+    [SATIN_PC_STEAL_OK] = "steal_successes",
+    [SATIN_PC_STEAL_OK_WAN] = "steal_successes_wan",
+    [SATIN_PC_STEAL_FAILED] = "steal_failures",
+    [SATIN_PC_LATE_REPLIES] = "late_replies",
+    [SATIN_PC_ANSWERED] = "requests_answered",
+    [SATIN_PC_JOBS_GIVEN] = "jobs_given",
+    [SATIN_PC_FORWARDS] = "forwards",
+    [SATIN_PC_CANCELS] = "cancels",
+    [SATIN_PC_CANCELS_RECEIVED] = "cancels_received",
+    [SATIN_PC_PUSHES] = "pushes",
+    [SATIN_PC_PUSH_ACKS] = "push_acks",
+    [SATIN_PC_PUSHES_RECEIVED] = "pushes_received",
+    [SATIN_PC_LOAD_REPORTS] = "load_reports",
+    [SATIN_PC_LOADS_RECEIVED] = "loads_received",
+    [SATIN_PC_PREFETCHES] = "prefetches",
+    [SATIN_PC_PREFETCH_OK] = "prefetch_successes",
+    [SATIN_PC_BACKOFFS] = "backoffs",
+};
+
+int satin_policy_report(const satin_policy *p, const int *which, int nwhich,
+                        const char **names, int64_t *values, int max)
+{
+    int n = 0;
+    for (int i = 0; i < nwhich && n < max; i++, n++) {
+        names[n] = counter_names[which[i]];
+        values[n] = p->count[which[i]];
+    }
+    return n;
+}

@@ -1,0 +1,126 @@
+/*
+ * policy.h - the interface every load-balancing policy implements.
+ *
+ * A policy is a small state machine with no I/O, no thread and no clock of
+ * its own (shared DESIGN, "Policies: events in, actions out").  The node
+ * tells it what happened (events) and it asks the node to act through the
+ * environment (actions).  The same object files run in satind (environment
+ * = ZeroMQ + the real deques + the real clock) and in the unit tests
+ * (environment = a scripted fake with a fake clock).
+ *
+ * Vocabulary: nodes are numbered 0..nnodes-1 in topology order; clusters
+ * 0..nclusters-1.  "Jobs" are invocation records at the tail of the node's
+ * work queue.  A steal request is identified by (thief, request id); the
+ * thief picks the id.
+ */
+#ifndef SATIN_POLICY_H
+#define SATIN_POLICY_H
+
+#include <stdint.h>
+
+/* Flags of a steal request, as they travel on the wire. */
+enum {
+    SATIN_STEAL_SYNC = 0x1,      /* the thief waits for the reply (else asynchronous) */
+    SATIN_STEAL_WAN = 0x2,       /* crosses a wide-area link */
+    SATIN_STEAL_LIFELINE = 0x4,  /* reserved for lifeline-based balancing */
+    SATIN_STEAL_PREFETCH = 0x8,  /* CLS coordinator prefetch */
+    SATIN_STEAL_FORWARDED = 0x10,/* CHS: forwarded on behalf of `thief` */
+};
+
+/* Tunables; every policy reads the ones it needs.  Defaults in
+ * satin_policy_params_default(), documented in etc/README.md. */
+typedef struct satin_policy_params {
+    int64_t backoff_min_ns;      /* first delay after a round of failed steals (1 ms) */
+    int64_t backoff_max_ns;      /* cap of the doubling delay (100 ms) */
+    int steal_max_jobs;          /* jobs a victim hands over per request (1, as in the paper) */
+    int rp_threshold;            /* RP: push when the queue is longer than this (4) */
+    int rp_max_in_transit;       /* RP: pushes not yet acknowledged (8) */
+    int64_t cls_load_interval_ns;/* CLS: load report interval (10 ms, the paper's) */
+    int64_t cls_threshold;       /* CLS: prefetch while cluster load is below this (1) */
+} satin_policy_params;
+
+void satin_policy_params_default(satin_policy_params *p);
+
+/* What a policy may know of the grid (a copy it must not outlive). */
+typedef struct satin_policy_topology {
+    int nnodes;
+    int self;
+    int nclusters;
+    const int *cluster_of;       /* [nnodes] */
+    const int *cluster_size;     /* [nclusters] */
+    const int *const *members;   /* [nclusters][cluster_size[c]] node numbers, topology order */
+} satin_policy_topology;
+
+/* Actions: the node does them when asked.  `ctx` is the environment's own. */
+typedef struct satin_policy_env {
+    void *ctx;
+    /* Sends a steal request for up to params.steal_max_jobs jobs; returns its id. */
+    uint64_t (*steal)(void *ctx, int victim, unsigned flags);
+    /* Answers a steal request with up to `max_jobs` jobs from the local tail
+     * (0: an empty reply); returns how many jobs were sent. */
+    int (*reply)(void *ctx, int thief, uint64_t request_id, unsigned flags, int max_jobs);
+    /* CHS: passes a request on to `to`, which will answer `thief` directly. */
+    void (*forward)(void *ctx, int to, int thief, uint64_t request_id, unsigned flags);
+    /* CHS: withdraws request `request_id` sent to `victim`. */
+    void (*cancel)(void *ctx, int victim, uint64_t request_id);
+    /* RP: pushes the tail job to `target`; returns 0 when the queue was empty. */
+    int (*push)(void *ctx, int target);
+    /* CLS: reports this node's load to `coordinator`. */
+    void (*send_load)(void *ctx, int coordinator, int64_t load);
+    /* One timer per id: setting it again replaces it.  `delay_ns` from now. */
+    void (*set_timer)(void *ctx, int timer_id, int64_t delay_ns);
+    void (*clear_timer)(void *ctx, int timer_id);
+    /* Seeded per node: the same seed gives the same draws. */
+    uint64_t (*random)(void *ctx);
+    int64_t (*now)(void *ctx);
+    /* Jobs waiting in this node's queues (tails that can be given away). */
+    int64_t (*queue_length)(void *ctx);
+    /* 1 while this node has an idle worker and no local work. */
+    int (*is_idle)(void *ctx);
+} satin_policy_env;
+
+typedef struct satin_policy satin_policy;
+
+/* Events.  Every handler may call actions; none may block. */
+typedef struct satin_policy_ops {
+    const char *name;            /* "rs", "rp", "chs", "cls", "crs" */
+    satin_policy *(*create)(const satin_policy_topology *topo,
+                            const satin_policy_params *params, const satin_policy_env *env);
+    void (*destroy)(satin_policy *self);
+    /* The node has run dry (sent once per idle period, again after work came
+     * and went). */
+    void (*on_idle)(satin_policy *self);
+    /* `from` sent us a request on behalf of `thief` (from == thief unless
+     * forwarded).  The policy must answer it (reply or forward), exactly once. */
+    void (*on_steal_request)(satin_policy *self, int from, int thief, uint64_t request_id,
+                             unsigned flags);
+    /* The reply to our request `request_id`: `njobs` jobs were already queued
+     * locally by the node. */
+    void (*on_steal_reply)(satin_policy *self, int victim, uint64_t request_id, int njobs,
+                           unsigned flags);
+    /* A request we forwarded or were sent was withdrawn by its thief (CHS). */
+    void (*on_cancel)(satin_policy *self, int thief, uint64_t request_id);
+    /* The local queue length changed (sampled by the node, at most every
+     * millisecond or so; also right after spawns when the node can tell). */
+    void (*on_queue_length)(satin_policy *self, int64_t length);
+    /* RP: a job pushed to us arrived (already queued); its sender is `from`. */
+    void (*on_push)(satin_policy *self, int from);
+    /* RP: `target` acknowledged a job we pushed. */
+    void (*on_push_ack)(satin_policy *self, int target);
+    /* CLS coordinator: node `from` reports `load`. */
+    void (*on_load)(satin_policy *self, int from, int64_t load);
+    /* A result of a job stolen from us came back: this node may have work
+     * again (CHS cancels its outstanding request then). */
+    void (*on_result)(satin_policy *self);
+    void (*on_timer)(satin_policy *self, int timer_id);
+    /* Counters the node adds to its statistics (name, value); returns count. */
+    int (*stats)(const satin_policy *self, const char **names, int64_t *values, int max);
+} satin_policy_ops;
+
+extern const satin_policy_ops satin_policy_rs, satin_policy_rp, satin_policy_chs,
+    satin_policy_cls, satin_policy_crs;
+
+/* NULL for an unknown name. */
+const satin_policy_ops *satin_policy_find(const char *name);
+
+#endif

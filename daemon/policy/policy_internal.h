@@ -1,0 +1,147 @@
+/*
+ * policy_internal.h - what the five policy files share (policy.c defines it).
+ * Not part of the interface: nothing outside daemon/policy/ includes this.
+ *
+ * Every policy object is this one struct (so that the opaque satin_policy
+ * has a single definition in the program) plus a private block `priv` with
+ * the policy's own state.
+ */
+#ifndef SATIN_POLICY_INTERNAL_H
+#define SATIN_POLICY_INTERNAL_H
+
+#include "policy.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Timer ids (one timer per id, per node). */
+enum {
+    SATIN_TIMER_BACKOFF = 1,   /* retry an idle steal after a back-off */
+    SATIN_TIMER_LOAD = 2,      /* CLS: end of the load-report quiet period */
+    SATIN_TIMER_PREFETCH = 3,  /* CLS coordinator: retry a prefetch after a back-off */
+};
+
+/* Counters; names in policy.c.  Each policy reports the subset it uses. */
+enum {
+    SATIN_PC_STEAL_SENT,       /* steal requests sent */
+    SATIN_PC_STEAL_SENT_WAN,   /* ... of which to another cluster */
+    SATIN_PC_STEAL_SYNC,       /* ... of which synchronous */
+    SATIN_PC_STEAL_ASYNC,      /* ... of which asynchronous */
+    SATIN_PC_STEAL_OK,         /* replies that brought jobs */
+    SATIN_PC_STEAL_OK_WAN,     /* ... of which from another cluster */
+    SATIN_PC_STEAL_FAILED,     /* empty replies */
+    SATIN_PC_LATE_REPLIES,     /* replies to cancelled/unknown requests, ignored */
+    SATIN_PC_ANSWERED,         /* requests answered with a reply */
+    SATIN_PC_JOBS_GIVEN,       /* jobs handed over in replies */
+    SATIN_PC_FORWARDS,         /* requests passed on (CHS) */
+    SATIN_PC_CANCELS,          /* own requests withdrawn (CHS) */
+    SATIN_PC_CANCELS_RECEIVED, /* cancels received (CHS) */
+    SATIN_PC_PUSHES,           /* jobs pushed (RP) */
+    SATIN_PC_PUSH_ACKS,        /* pushes acknowledged (RP) */
+    SATIN_PC_PUSHES_RECEIVED,  /* jobs pushed to us (RP) */
+    SATIN_PC_LOAD_REPORTS,     /* load reports sent (CLS) */
+    SATIN_PC_LOADS_RECEIVED,   /* load reports received by a coordinator (CLS) */
+    SATIN_PC_PREFETCHES,       /* prefetch requests sent by a coordinator (CLS) */
+    SATIN_PC_PREFETCH_OK,      /* prefetches that brought jobs (CLS) */
+    SATIN_PC_BACKOFFS,         /* back-off timers set */
+    SATIN_PC_COUNT
+};
+
+/* Exponential back-off of an idle node (SimMatrix's poll interval). */
+typedef struct satin_backoff {
+    int64_t failures;          /* failed attempts since the last success */
+} satin_backoff;
+
+struct satin_policy {
+    const satin_policy_ops *ops;
+    satin_policy_params params;
+    satin_policy_env env;
+
+    /* Our own copy of the topology (the caller's may go away). */
+    int nnodes, self, nclusters;
+    int cluster;               /* cluster_of[self] */
+    int position;              /* self's index in members[cluster] */
+    int *cluster_of;           /* [nnodes] */
+    int *index_of;             /* [nnodes] each node's index in its cluster's member list */
+    int *cluster_size;         /* [nclusters] */
+    int **members;             /* [nclusters][cluster_size[c]] */
+
+    /* Candidate lists, excluding self, in topology order (victim = list[r % n]). */
+    int *others, nothers;      /* every other node */
+    int *locals, nlocals;      /* the other members of our cluster */
+    int *remotes, nremotes;    /* the other clusters */
+    int nremote_nodes;         /* nodes outside our cluster */
+
+    /* The one synchronous steal of RS, CLS and CRS (CHS uses it too). */
+    int sync_busy;
+    uint64_t sync_id;
+    int sync_victim;
+
+    satin_backoff backoff;     /* idle stealing */
+    int backoff_armed;         /* SATIN_TIMER_BACKOFF is set */
+
+    int64_t count[SATIN_PC_COUNT];
+    void *priv;                /* the policy's own state, priv_size bytes, zeroed */
+};
+
+/* Builds the shared part and a zeroed private block; NULL on bad input or no memory. */
+satin_policy *satin_policy_base_create(const satin_policy_ops *ops,
+                                       const satin_policy_topology *topo,
+                                       const satin_policy_params *params,
+                                       const satin_policy_env *env, size_t priv_size);
+void satin_policy_base_destroy(satin_policy *p);
+
+/* list[random() % n]; -1 when n == 0. */
+int satin_policy_pick(satin_policy *p, const int *list, int n);
+/* A random node of a random other cluster (two draws: cluster, then node); -1 if none. */
+int satin_policy_pick_remote(satin_policy *p);
+
+/* Sends a steal request and counts it (WAN is added when victim is remote). */
+uint64_t satin_policy_send_steal(satin_policy *p, int victim, unsigned flags);
+/* Answers a request with up to steal_max_jobs jobs (0 if max_jobs is 0), counting it. */
+int satin_policy_answer(satin_policy *p, int thief, uint64_t id, unsigned flags, int max_jobs);
+/* Counts a reply to one of our requests (success or failure, local or WAN). */
+void satin_policy_count_reply(satin_policy *p, int victim, int njobs);
+
+/* Random stealing shared by RS, CLS and CRS: one synchronous request to a
+ * random node of `list`; nothing when one is already in flight or n == 0.
+ * Returns 1 if a request was sent. */
+int satin_policy_sync_steal(satin_policy *p, const int *list, int n);
+/* If `id` is our synchronous request: clears it, counts it, resets the back-off
+ * on success and returns 1; else 0. */
+int satin_policy_sync_reply(satin_policy *p, uint64_t id, int njobs);
+
+/* Back-off arithmetic: the delay before the next attempt after one more
+ * failure, 0 meaning "at once".  `round` = number of candidate victims. */
+int64_t satin_backoff_fail(satin_backoff *b, const satin_policy_params *pp, int round);
+void satin_backoff_reset(satin_backoff *b);
+
+/* After a failed idle attempt: if still idle, calls retry(p) at once or sets
+ * the back-off timer (whose handler calls retry again). */
+void satin_policy_idle_failed(satin_policy *p, int round, void (*retry)(satin_policy *));
+/* A new idle period: drops a pending back-off timer (the attempt is made now). */
+void satin_policy_backoff_disarm(satin_policy *p);
+/* The back-off timer fired: 1 if the caller should retry (node still idle). */
+int satin_policy_backoff_fired(satin_policy *p);
+
+/* stats() for a policy that reports the counters listed in `which`. */
+int satin_policy_report(const satin_policy *p, const int *which, int nwhich,
+                        const char **names, int64_t *values, int max);
+
+/* Handlers several policies share. */
+/* Answers with up to steal_max_jobs jobs (the stealing policies' victim side). */
+void satin_policy_give(satin_policy *p, int from, int thief, uint64_t id, unsigned flags);
+void satin_policy_ignore_cancel(satin_policy *p, int thief, uint64_t id);  /* counts it */
+void satin_policy_ignore_queue_length(satin_policy *p, int64_t length);
+void satin_policy_ignore_push(satin_policy *p, int from);                  /* counts it */
+void satin_policy_ignore_push_ack(satin_policy *p, int target);
+void satin_policy_ignore_load(satin_policy *p, int from, int64_t load);
+void satin_policy_ignore_result(satin_policy *p);
+
+/* 1 if `node` is in another cluster than ours. */
+static inline int satin_policy_is_remote(const satin_policy *p, int node)
+{
+    return p->cluster_of[node] != p->cluster;
+}
+
+#endif

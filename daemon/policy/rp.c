@@ -1,0 +1,103 @@
+/*
+ * rp.c - Random Pushing (paper 3.2).  Never steals.  When the queue is
+ * longer than rp_threshold, the tail job goes to a uniformly random other
+ * node, as long as fewer than rp_max_in_transit pushes are unacknowledged
+ * (the bound Satin's RP adds to keep buffers and memory bounded).  Nodes with
+ * empty queues just wait.
+ */
+#include "policy_internal.h"
+
+typedef struct rp_state {
+    int in_transit;   /* pushes not yet acknowledged */
+} rp_state;
+
+static const int rp_counters[] = {
+    SATIN_PC_PUSHES, SATIN_PC_PUSH_ACKS, SATIN_PC_PUSHES_RECEIVED, SATIN_PC_ANSWERED,
+    SATIN_PC_LATE_REPLIES,
+};
+
+static void rp_push_while_long(satin_policy *p, int64_t length)
+{
+    rp_state *st = p->priv;
+    while (length > p->params.rp_threshold && st->in_transit < p->params.rp_max_in_transit &&
+           p->nothers > 0) {
+        int target = satin_policy_pick(p, p->others, p->nothers);
+        if (!p->env.push(p->env.ctx, target))
+            break; /* a worker took the job meanwhile */
+        st->in_transit++;
+        p->count[SATIN_PC_PUSHES]++;
+        length--;
+    }
+}
+
+static satin_policy *rp_create(const satin_policy_topology *topo,
+                               const satin_policy_params *params, const satin_policy_env *env)
+{
+    return satin_policy_base_create(&satin_policy_rp, topo, params, env, sizeof(rp_state));
+}
+
+static void rp_on_idle(satin_policy *p)
+{
+    (void)p; /* RP waits for pushed work */
+}
+
+/* RP nodes send no requests, but a mixed or misconfigured grid might: an
+ * empty reply keeps the thief from waiting forever. */
+static void rp_on_steal_request(satin_policy *p, int from, int thief, uint64_t id,
+                                unsigned flags)
+{
+    (void)from;
+    satin_policy_answer(p, thief, id, flags, 0);
+}
+
+static void rp_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njobs,
+                              unsigned flags)
+{
+    (void)victim, (void)id, (void)njobs, (void)flags;
+    p->count[SATIN_PC_LATE_REPLIES]++;
+}
+
+static void rp_on_queue_length(satin_policy *p, int64_t length)
+{
+    rp_push_while_long(p, length);
+}
+
+/* An ack frees a slot.  The queue may have stayed long without changing
+ * (no new on_queue_length), so look again now. */
+static void rp_on_push_ack(satin_policy *p, int target)
+{
+    (void)target;
+    rp_state *st = p->priv;
+    if (st->in_transit > 0)
+        st->in_transit--;
+    p->count[SATIN_PC_PUSH_ACKS]++;
+    rp_push_while_long(p, p->env.queue_length(p->env.ctx));
+}
+
+static void rp_on_timer(satin_policy *p, int timer_id)
+{
+    (void)p, (void)timer_id;
+}
+
+static int rp_stats(const satin_policy *p, const char **names, int64_t *values, int max)
+{
+    return satin_policy_report(p, rp_counters, (int)(sizeof rp_counters / sizeof rp_counters[0]),
+                               names, values, max);
+}
+
+const satin_policy_ops satin_policy_rp = {
+    .name = "rp",
+    .create = rp_create,
+    .destroy = satin_policy_base_destroy,
+    .on_idle = rp_on_idle,
+    .on_steal_request = rp_on_steal_request,
+    .on_steal_reply = rp_on_steal_reply,
+    .on_cancel = satin_policy_ignore_cancel,
+    .on_queue_length = rp_on_queue_length,
+    .on_push = satin_policy_ignore_push,
+    .on_push_ack = rp_on_push_ack,
+    .on_load = satin_policy_ignore_load,
+    .on_result = satin_policy_ignore_result,
+    .on_timer = rp_on_timer,
+    .stats = rp_stats,
+};

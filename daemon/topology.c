@@ -1,0 +1,1023 @@
+/*
+ * topology.c - loading the grid's topology file (YAML, read with libyaml's
+ * document API).  The schema is documented in etc/README.md.
+ *
+ * The document is walked by the schema only (never generically), so an
+ * alias that refers back to its own ancestor cannot make the walk loop: it
+ * is met where a different kind of node is expected and reported as such.
+ * Every problem is reported as "FILE:LINE:COLUMN: message" (1-based) at the
+ * node that is wrong, or at the mapping that lacks a key.
+ */
+#include "topology.h"
+#include "satin_endpoint.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#define TOPOLOGY_MAX_FILE (16u << 20)    /* bytes */
+#define TOPOLOGY_MAX_CLUSTERS 256
+#define TOPOLOGY_MAX_NODES 4096
+#define TOPOLOGY_MAX_WORKERS 1024
+#define TOPOLOGY_MAX_MS 60000.0         /* latency, jitter, intervals: one minute */
+#define TOPOLOGY_MAX_KBPS 10000000.0    /* 10 GByte/s */
+
+#define NAME_RULE "a name of 1 to 63 characters from A-Z a-z 0-9 _ . -"
+
+static const char *const top_keys[] = {"grid", "policy", "policy_params", "security",
+                                       "emulate", "wan", "clusters", NULL};
+static const char *const params_keys[] = {"backoff_min_ms", "backoff_max_ms",
+                                          "steal_max_jobs", "rp_threshold",
+                                          "rp_max_in_transit", "cls_load_interval_ms",
+                                          "cls_threshold", NULL};
+static const char *const wan_keys[] = {"latency_ms", "jitter_ms", "bandwidth_kBps", "links",
+                                       NULL};
+static const char *const link_keys[] = {"from", "to", "latency_ms", "jitter_ms",
+                                        "bandwidth_kBps", "both", NULL};
+static const char *const cluster_keys[] = {"name", "nodes", NULL};
+static const char *const node_keys[] = {"id", "endpoint", "client", "workers", "public_key",
+                                        NULL};
+static const char *const policy_names[] = {"rs", "rp", "chs", "cls", "crs", NULL};
+static const char *const security_names[] = {"none", "curve", NULL};
+
+typedef struct parse_ctx {
+    const char *file;
+    yaml_document_t *doc;
+    char *err;
+    size_t errlen;
+    satin_topology *t;
+    int cap_nodes, cap_links;
+    yaml_mark_t *cluster_marks;   /* [nclusters] where each cluster's name is */
+    yaml_mark_t *link_marks;      /* [nlinks] where each link entry is */
+    int *link_at;                 /* [nclusters * nclusters] 1 + index into links, 0 = none */
+    char shown[160];              /* the offending value, quoted, for messages */
+} parse_ctx;
+
+/* ---- messages --------------------------------------------------------------- */
+
+static int fail_at(parse_ctx *c, yaml_mark_t m, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail_at(parse_ctx *c, yaml_mark_t m, const char *fmt, ...)
+{
+    if (c->err && c->errlen) {
+        int n = snprintf(c->err, c->errlen, "%s:%zu:%zu: ", c->file, m.line + 1,
+                         m.column + 1);
+        if (n >= 0 && (size_t)n < c->errlen) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return -1;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+}
+
+/* "a mapping", "a sequence" or the scalar quoted (shortened, control
+ * characters shown as '?'), for "..., not %s". */
+static const char *shown(parse_ctx *c, const yaml_node_t *n)
+{
+    if (!n)
+        return "nothing";
+    if (n->type == YAML_MAPPING_NODE)
+        return "a mapping";
+    if (n->type == YAML_SEQUENCE_NODE)
+        return "a sequence";
+    if (n->type != YAML_SCALAR_NODE)
+        return "nothing";
+    const unsigned char *v = n->data.scalar.value;
+    size_t len = n->data.scalar.length, max = 80, o = 0;
+    int cut = len > max;
+    if (cut) {
+        len = max;
+        while (len > 0 && (v[len] & 0xC0) == 0x80)   /* not inside a UTF-8 sequence */
+            len--;
+    }
+    c->shown[o++] = '\'';
+    for (size_t i = 0; i < len; i++)
+        c->shown[o++] = (v[i] < 0x20 || v[i] == 0x7F) ? '?' : (char)v[i];
+    if (cut) {
+        memcpy(c->shown + o, "...", 3);
+        o += 3;
+    }
+    c->shown[o++] = '\'';
+    c->shown[o] = '\0';
+    return c->shown;
+}
+
+/* "a, b, c" */
+static void join_list(char *buf, size_t len, const char *const *items)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; items[i] && o < len; i++) {
+        int n = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", items[i]);
+        if (n < 0)
+            break;
+        o += (size_t)n;
+    }
+}
+
+/* ---- the document --------------------------------------------------------------- */
+
+static yaml_node_t *node_at(parse_ctx *c, int index)
+{
+    return yaml_document_get_node(c->doc, index);
+}
+
+static int scalar_is(const yaml_node_t *n, const char *s)
+{
+    size_t len = strlen(s);
+    return n && n->type == YAML_SCALAR_NODE && n->data.scalar.length == len &&
+           memcmp(n->data.scalar.value, s, len) == 0;
+}
+
+/* A plain empty, "~" or "null" value: an optional key given this way takes
+ * its default. */
+static int is_null(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+           (n->data.scalar.length == 0 || scalar_is(n, "~") || scalar_is(n, "null") ||
+            scalar_is(n, "Null") || scalar_is(n, "NULL"));
+}
+
+/* The value of `key` in a mapping (NULL if absent); its key node in *keynode. */
+static yaml_node_t *map_get(parse_ctx *c, const yaml_node_t *map, const char *key,
+                            yaml_node_t **keynode)
+{
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = node_at(c, p->key);
+        if (scalar_is(k, key)) {
+            if (keynode)
+                *keynode = k;
+            return node_at(c, p->value);
+        }
+    }
+    return NULL;
+}
+
+/* The value of an optional key, or NULL when absent or null. */
+static yaml_node_t *map_opt(parse_ctx *c, const yaml_node_t *map, const char *key)
+{
+    yaml_node_t *v = map_get(c, map, key, NULL);
+    return v && !is_null(v) ? v : NULL;
+}
+
+/* Every key a scalar, known, and given once. */
+static int check_keys(parse_ctx *c, const yaml_node_t *map, const char *const *keys,
+                      const char *where)
+{
+    char expected[256];
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = node_at(c, p->key);
+        int known = 0;
+        if (!k || k->type != YAML_SCALAR_NODE)
+            return fail_at(c, k ? k->start_mark : map->start_mark,
+                           "a key %s must be a plain name, not %s", where, shown(c, k));
+        for (int i = 0; keys[i] && !known; i++)
+            known = scalar_is(k, keys[i]);
+        if (!known) {
+            join_list(expected, sizeof expected, keys);
+            return fail_at(c, k->start_mark, "unknown key %s %s (expected %s)", shown(c, k),
+                           where, expected);
+        }
+        for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+            yaml_node_t *k2 = node_at(c, q->key);
+            if (scalar_is(k2, (const char *)k->data.scalar.value))
+                return fail_at(c, k->start_mark, "duplicate key %s %s (first given at %zu:%zu)",
+                               shown(c, k), where, k2->start_mark.line + 1,
+                               k2->start_mark.column + 1);
+        }
+    }
+    return 0;
+}
+
+/* ---- scalars ------------------------------------------------------------------ */
+
+/* The scalar's text, or an error "'key' must be EXPECT, not ...".  A scalar
+ * with a NUL inside is refused the same way. */
+static int want_text(parse_ctx *c, const yaml_node_t *v, const char *key, const char *expect,
+                     const char **out)
+{
+    if (!v || v->type != YAML_SCALAR_NODE ||
+        strlen((const char *)v->data.scalar.value) != v->data.scalar.length)
+        return fail_at(c, v ? v->start_mark : c->doc->start_mark, "'%s' must be %s, not %s", key,
+                       expect, shown(c, v));
+    *out = (const char *)v->data.scalar.value;
+    return 0;
+}
+
+static int name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 1 || n >= SATIN_NAME_MAX)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+              ch == '_' || ch == '.' || ch == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+static int want_name(parse_ctx *c, const yaml_node_t *v, const char *key,
+                     char out[SATIN_NAME_MAX])
+{
+    const char *s;
+    if (want_text(c, v, key, NAME_RULE, &s) < 0)
+        return -1;
+    if (!name_ok(s))
+        return fail_at(c, v->start_mark, "'%s' must be " NAME_RULE ", not %s", key, shown(c, v));
+    snprintf(out, SATIN_NAME_MAX, "%s", s);
+    return 0;
+}
+
+static int digits(const char *s)
+{
+    int n = 0;
+    while (*s >= '0' && *s <= '9')
+        s++, n++;
+    return n;
+}
+
+/* Strictly a decimal integer: [+-]?[0-9]+ */
+static int int_syntax(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    int n = digits(s);
+    return n > 0 && s[n] == '\0';
+}
+
+/* Strictly a decimal number: [+-]?(D+(.D*)?|.D+)([eE][+-]?D+)? */
+static int num_syntax(const char *s)
+{
+    int n;
+    if (*s == '+' || *s == '-')
+        s++;
+    n = digits(s);
+    s += n;
+    if (*s == '.') {
+        int f = digits(++s);
+        s += f;
+        n += f;
+    }
+    if (n == 0)
+        return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        n = digits(s);
+        if (n == 0)
+            return 0;
+        s += n;
+    }
+    return *s == '\0';
+}
+
+static int want_int(parse_ctx *c, const yaml_node_t *v, const char *key, long long min,
+                    long long max, long long *out)
+{
+    char expect[96];
+    const char *s;
+    char *end;
+    snprintf(expect, sizeof expect, "a whole number from %lld to %lld", min, max);
+    if (want_text(c, v, key, expect, &s) < 0)
+        return -1;
+    errno = 0;
+    long long x = int_syntax(s) ? strtoll(s, &end, 10) : 0;
+    if (!int_syntax(s) || errno || *end || x < min || x > max)
+        return fail_at(c, v->start_mark, "'%s' must be %s, not %s", key, expect, shown(c, v));
+    *out = x;
+    return 0;
+}
+
+/* A number in [min, max], or in (min, max] when `above_min`. */
+static int want_num(parse_ctx *c, const yaml_node_t *v, const char *key, double min, double max,
+                    int above_min, const char *unit, double *out)
+{
+    char expect[128];
+    const char *s;
+    char *end;
+    if (above_min)
+        snprintf(expect, sizeof expect, "a number of %s greater than %.15g and at most %.15g",
+                 unit, min, max);
+    else
+        snprintf(expect, sizeof expect, "a number of %s from %.15g to %.15g", unit, min, max);
+    if (want_text(c, v, key, expect, &s) < 0)
+        return -1;
+    errno = 0;
+    double x = num_syntax(s) ? strtod(s, &end) : NAN;
+    if (!num_syntax(s) || *end || !isfinite(x) || x > max || x < min || (above_min && x <= min))
+        return fail_at(c, v->start_mark, "'%s' must be %s, not %s", key, expect, shown(c, v));
+    *out = x;
+    return 0;
+}
+
+static int want_bool(parse_ctx *c, const yaml_node_t *v, const char *key, int *out)
+{
+    static const char *const yes[] = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On",
+                                      "ON", NULL};
+    static const char *const no[] = {"false", "False", "FALSE", "no", "No", "NO", "off", "Off",
+                                     "OFF", NULL};
+    const char *s;
+    if (want_text(c, v, key, "true or false", &s) < 0)
+        return -1;
+    for (int i = 0; yes[i]; i++)
+        if (strcmp(s, yes[i]) == 0)
+            return *out = 1, 0;
+    for (int i = 0; no[i]; i++)
+        if (strcmp(s, no[i]) == 0)
+            return *out = 0, 0;
+    return fail_at(c, v->start_mark, "'%s' must be true or false, not %s", key, shown(c, v));
+}
+
+/* One of `names` (case-insensitive); its index in *out. */
+static int want_choice(parse_ctx *c, const yaml_node_t *v, const char *key,
+                       const char *const *names, int *out)
+{
+    char list[128], expect[160];
+    const char *s;
+    join_list(list, sizeof list, names);
+    snprintf(expect, sizeof expect, "one of %s", list);
+    if (want_text(c, v, key, expect, &s) < 0)
+        return -1;
+    for (int i = 0; names[i]; i++)
+        if (strcasecmp(s, names[i]) == 0)
+            return *out = i, 0;
+    return fail_at(c, v->start_mark, "unknown %s %s (expected %s)", key, shown(c, v), list);
+}
+
+static double ms_to_ns(double ms)
+{
+    return ms * 1e6;
+}
+
+/* ---- endpoints -------------------------------------------------------------------- */
+
+/* tcp://HOST:PORT with a host others can connect to (no wildcard) and a
+ * port from 1 to 65535; HOST may be a bracketed IPv6 address. */
+static int tcp_endpoint_ok(const char *s)
+{
+    if (strncmp(s, "tcp://", 6) != 0 || strlen(s) >= SATIN_ENDPOINT_MAX)
+        return 0;
+    const char *host = s + 6, *colon = strrchr(host, ':');
+    if (!colon || colon == host)
+        return 0;
+    size_t hlen = (size_t)(colon - host);
+    if (host[0] == '[') {
+        if (hlen < 3 || host[hlen - 1] != ']')
+            return 0;
+        for (size_t i = 1; i + 1 < hlen; i++) {
+            char ch = host[i];
+            if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') ||
+                  (ch >= 'A' && ch <= 'F') || ch == ':' || ch == '.'))
+                return 0;
+        }
+    } else {
+        for (size_t i = 0; i < hlen; i++) {
+            char ch = host[i];
+            if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+                  (ch >= '0' && ch <= '9') || ch == '.' || ch == '-' || ch == '_'))
+                return 0;
+        }
+    }
+    const char *port = colon + 1;
+    int n = digits(port);
+    if (n < 1 || n > 5 || port[n] != '\0')
+        return 0;
+    long p = strtol(port, NULL, 10);
+    return p >= 1 && p <= 65535;
+}
+
+static int z85_key_ok(const char *s)
+{
+    static const char z85[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                              ".-:+=^!/*?&<>()[]{}@%$#";
+    if (strlen(s) != 40)
+        return 0;
+    for (int i = 0; i < 40; i++)
+        if (!strchr(z85, s[i]))
+            return 0;
+    return 1;
+}
+
+/* ---- sections ------------------------------------------------------------------- */
+
+static int parse_params(parse_ctx *c, const yaml_node_t *map)
+{
+    satin_policy_params *p = &c->t->params;
+    yaml_node_t *v, *vmin, *vmax;
+    double ms;
+    long long n;
+    if (map->type != YAML_MAPPING_NODE)
+        return fail_at(c, map->start_mark, "'policy_params' must be a mapping of %s, not %s",
+                       "policy parameters", shown(c, map));
+    if (check_keys(c, map, params_keys, "in policy_params") < 0)
+        return -1;
+    if ((vmin = map_opt(c, map, "backoff_min_ms"))) {
+        if (want_num(c, vmin, "backoff_min_ms", 0, TOPOLOGY_MAX_MS, 1, "milliseconds", &ms) < 0)
+            return -1;
+        p->backoff_min_ns = (int64_t)llround(ms_to_ns(ms));
+    }
+    if ((vmax = map_opt(c, map, "backoff_max_ms"))) {
+        if (want_num(c, vmax, "backoff_max_ms", 0, TOPOLOGY_MAX_MS, 1, "milliseconds", &ms) < 0)
+            return -1;
+        p->backoff_max_ns = (int64_t)llround(ms_to_ns(ms));
+    }
+    if ((vmin || vmax) && p->backoff_max_ns < p->backoff_min_ns)
+        return fail_at(c, vmax ? vmax->start_mark : vmin->start_mark,
+                       "'backoff_max_ms' (%g) must not be less than 'backoff_min_ms' (%g)%s",
+                       (double)p->backoff_max_ns / 1e6, (double)p->backoff_min_ns / 1e6,
+                       vmax ? "" : "; the default 'backoff_max_ms' applies");
+    if ((v = map_opt(c, map, "steal_max_jobs"))) {
+        if (want_int(c, v, "steal_max_jobs", 1, 1024, &n) < 0)
+            return -1;
+        p->steal_max_jobs = (int)n;
+    }
+    if ((v = map_opt(c, map, "rp_threshold"))) {
+        if (want_int(c, v, "rp_threshold", 0, 1000000, &n) < 0)
+            return -1;
+        p->rp_threshold = (int)n;
+    }
+    if ((v = map_opt(c, map, "rp_max_in_transit"))) {
+        if (want_int(c, v, "rp_max_in_transit", 1, 1000000, &n) < 0)
+            return -1;
+        p->rp_max_in_transit = (int)n;
+    }
+    if ((v = map_opt(c, map, "cls_load_interval_ms"))) {
+        if (want_num(c, v, "cls_load_interval_ms", 0, TOPOLOGY_MAX_MS, 1, "milliseconds", &ms) <
+            0)
+            return -1;
+        p->cls_load_interval_ns = (int64_t)llround(ms_to_ns(ms));
+    }
+    if ((v = map_opt(c, map, "cls_threshold"))) {
+        if (want_int(c, v, "cls_threshold", 0, 1000000, &n) < 0)
+            return -1;
+        p->cls_threshold = n;
+    }
+    return 0;
+}
+
+/* latency_ms, jitter_ms and bandwidth_kBps of `map` (each optional) into l. */
+static int parse_link_values(parse_ctx *c, const yaml_node_t *map, satin_link_def *l)
+{
+    yaml_node_t *v;
+    if ((v = map_opt(c, map, "latency_ms")) &&
+        want_num(c, v, "latency_ms", 0, TOPOLOGY_MAX_MS, 0, "milliseconds", &l->latency_ms) < 0)
+        return -1;
+    if ((v = map_opt(c, map, "jitter_ms")) &&
+        want_num(c, v, "jitter_ms", 0, TOPOLOGY_MAX_MS, 0, "milliseconds", &l->jitter_ms) < 0)
+        return -1;
+    if ((v = map_opt(c, map, "bandwidth_kBps")) &&
+        want_num(c, v, "bandwidth_kBps", 0, TOPOLOGY_MAX_KBPS, 1, "KByte/s",
+                 &l->bandwidth_kBps) < 0)
+        return -1;
+    return 0;
+}
+
+static int find_cluster(const satin_topology *t, const char *name)
+{
+    for (int i = 0; i < t->nclusters; i++)
+        if (strcmp(t->clusters[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* `from` or `to` of a link: a cluster's index. */
+static int link_end(parse_ctx *c, const yaml_node_t *map, const char *key, int *out)
+{
+    yaml_node_t *v = map_get(c, map, key, NULL);
+    char list[256];
+    const char *s;
+    if (!v)
+        return fail_at(c, map->start_mark, "missing '%s' in a link (expected a cluster's name)",
+                       key);
+    if (want_text(c, v, key, "a cluster's name", &s) < 0)
+        return -1;
+    if ((*out = find_cluster(c->t, s)) < 0) {
+        size_t o = 0;
+        list[0] = '\0';
+        for (int i = 0; i < c->t->nclusters && o < sizeof list; i++) {
+            int n = snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
+                             c->t->clusters[i].name);
+            if (n < 0)
+                break;
+            o += (size_t)n;
+        }
+        return fail_at(c, v->start_mark, "unknown cluster %s in a link (expected one of %s)",
+                       shown(c, v), list);
+    }
+    return 0;
+}
+
+static int add_link(parse_ctx *c, const yaml_node_t *map, satin_link_def l)
+{
+    satin_topology *t = c->t;
+    int *at = &c->link_at[l.from * t->nclusters + l.to];
+    if (*at) {
+        yaml_mark_t first = c->link_marks[*at - 1];
+        return fail_at(c, map->start_mark, "duplicate link %s -> %s (first defined at %zu:%zu)",
+                       t->clusters[l.from].name, t->clusters[l.to].name, first.line + 1,
+                       first.column + 1);
+    }
+    if (t->nlinks == c->cap_links) {
+        int cap = c->cap_links ? 2 * c->cap_links : 8;
+        satin_link_def *nl = realloc(t->links, (size_t)cap * sizeof *nl);
+        yaml_mark_t *nm = nl ? realloc(c->link_marks, (size_t)cap * sizeof *nm) : NULL;
+        if (nl)
+            t->links = nl;
+        if (!nl || !nm)
+            return fail_at(c, map->start_mark, "out of memory");
+        c->link_marks = nm;
+        c->cap_links = cap;
+    }
+    c->link_marks[t->nlinks] = map->start_mark;
+    t->links[t->nlinks++] = l;
+    *at = t->nlinks;
+    return 0;
+}
+
+static int parse_link(parse_ctx *c, const yaml_node_t *map)
+{
+    satin_link_def l = c->t->wan_default;
+    yaml_node_t *v;
+    int both = 0;
+    if (map->type != YAML_MAPPING_NODE)
+        return fail_at(c, map->start_mark, "a link must be a mapping with from and to, not %s",
+                       shown(c, map));
+    if (check_keys(c, map, link_keys, "in a link") < 0 || link_end(c, map, "from", &l.from) < 0 ||
+        link_end(c, map, "to", &l.to) < 0)
+        return -1;
+    if (l.from == l.to)
+        return fail_at(c, map_get(c, map, "to", NULL)->start_mark,
+                       "a link from cluster %s to itself (expected two different clusters)",
+                       c->t->clusters[l.from].name);
+    if (parse_link_values(c, map, &l) < 0)
+        return -1;
+    if ((v = map_opt(c, map, "both")) && want_bool(c, v, "both", &both) < 0)
+        return -1;
+    if (add_link(c, map, l) < 0)
+        return -1;
+    if (both) {
+        int tmp = l.from;
+        l.from = l.to;
+        l.to = tmp;
+        return add_link(c, map, l);
+    }
+    return 0;
+}
+
+static int parse_wan(parse_ctx *c, const yaml_node_t *map)
+{
+    yaml_node_t *links;
+    if (map->type != YAML_MAPPING_NODE)
+        return fail_at(c, map->start_mark,
+                       "'wan' must be a mapping with latency_ms, jitter_ms, bandwidth_kBps and "
+                       "links, not %s",
+                       shown(c, map));
+    if (check_keys(c, map, wan_keys, "in wan") < 0 ||
+        parse_link_values(c, map, &c->t->wan_default) < 0)
+        return -1;
+    if (!(links = map_opt(c, map, "links")))
+        return 0;
+    if (links->type != YAML_SEQUENCE_NODE)
+        return fail_at(c, links->start_mark, "'links' must be a sequence of links, not %s",
+                       shown(c, links));
+    c->link_at = calloc((size_t)c->t->nclusters * (size_t)c->t->nclusters, sizeof *c->link_at);
+    if (!c->link_at)
+        return fail_at(c, links->start_mark, "out of memory");
+    for (yaml_node_item_t *i = links->data.sequence.items.start; i < links->data.sequence.items.top;
+         i++)
+        if (parse_link(c, node_at(c, *i)) < 0)
+            return -1;
+    return 0;
+}
+
+static int parse_node(parse_ctx *c, const yaml_node_t *map, int cluster, int nth)
+{
+    satin_topology *t = c->t;
+    const char *cname = t->clusters[cluster].name;
+    yaml_node_t *v;
+    const char *s;
+    long long n;
+    if (map->type != YAML_MAPPING_NODE)
+        return fail_at(c, map->start_mark, "a node must be a mapping with id and endpoint, not %s",
+                       shown(c, map));
+    if (check_keys(c, map, node_keys, "in a node") < 0)
+        return -1;
+    if (t->nnodes >= TOPOLOGY_MAX_NODES)
+        return fail_at(c, map->start_mark, "too many nodes (at most %d in a grid)",
+                       TOPOLOGY_MAX_NODES);
+    if (t->nnodes == c->cap_nodes) {
+        int cap = c->cap_nodes ? 2 * c->cap_nodes : 16;
+        satin_node_def *nn = realloc(t->nodes, (size_t)cap * sizeof *nn);
+        if (!nn)
+            return fail_at(c, map->start_mark, "out of memory");
+        t->nodes = nn;
+        c->cap_nodes = cap;
+    }
+    satin_node_def *nd = &t->nodes[t->nnodes];
+    memset(nd, 0, sizeof *nd);
+    nd->index = t->nnodes;
+    nd->cluster = cluster;
+    nd->line = (int)map->start_mark.line + 1;
+    nd->column = (int)map->start_mark.column + 1;
+
+    if (!(v = map_get(c, map, "id", NULL)))
+        return fail_at(c, map->start_mark, "missing 'id' in node %d of cluster %s", nth + 1,
+                       cname);
+    if (want_name(c, v, "id", nd->id) < 0)
+        return -1;
+    for (int j = 0; j < t->nnodes; j++) {
+        const satin_node_def *o = &t->nodes[j];
+        if (strcmp(o->id, nd->id) != 0)
+            continue;
+        if (o->cluster == cluster)
+            return fail_at(c, v->start_mark, "duplicate node id '%s' (first defined at %d:%d)",
+                           nd->id, o->line, o->column);
+        return fail_at(c, v->start_mark,
+                       "duplicate node id '%s': node '%s' is already in cluster %s "
+                       "(first defined at %d:%d)",
+                       nd->id, o->id, t->clusters[o->cluster].name, o->line, o->column);
+    }
+
+    if (!(v = map_get(c, map, "endpoint", NULL)))
+        return fail_at(c, map->start_mark,
+                       "missing 'endpoint' in node '%s' (expected tcp://HOST:PORT)", nd->id);
+    if (want_text(c, v, "endpoint", "tcp://HOST:PORT", &s) < 0)
+        return -1;
+    if (!tcp_endpoint_ok(s))
+        return fail_at(c, v->start_mark,
+                       "'endpoint' must be tcp://HOST:PORT with a host to connect to and a port "
+                       "from 1 to 65535, not %s",
+                       shown(c, v));
+    snprintf(nd->endpoint, sizeof nd->endpoint, "%s", s);
+    for (int j = 0; j < t->nnodes; j++)
+        if (strcmp(t->nodes[j].endpoint, nd->endpoint) == 0)
+            return fail_at(c, v->start_mark,
+                           "duplicate endpoint '%s': node '%s' binds it already (at %d:%d)",
+                           nd->endpoint, t->nodes[j].id, t->nodes[j].line, t->nodes[j].column);
+
+    if ((v = map_opt(c, map, "client"))) {
+        char why[SATIN_ENDPOINT_MAX + 128];
+        static const char expect[] = "ipc:///PATH, a path, or tcp://HOST:PORT";
+        if (want_text(c, v, "client", expect, &s) < 0)
+            return -1;
+        if (satin_endpoint_normalise(s, nd->client, sizeof nd->client, why, sizeof why) < 0 ||
+            (strncmp(nd->client, "tcp://", 6) == 0 && !tcp_endpoint_ok(nd->client)))
+            return fail_at(c, v->start_mark, "'client' must be %s, not %s", expect, shown(c, v));
+        for (int j = 0; j < t->nnodes; j++)
+            if (strcmp(t->nodes[j].client, nd->client) == 0)
+                return fail_at(c, v->start_mark,
+                               "duplicate client endpoint '%s': node '%s' uses it already "
+                               "(at %d:%d)",
+                               nd->client, t->nodes[j].id, t->nodes[j].line,
+                               t->nodes[j].column);
+    }
+
+    if ((v = map_opt(c, map, "workers"))) {
+        if (want_int(c, v, "workers", 0, TOPOLOGY_MAX_WORKERS, &n) < 0)
+            return -1;
+        nd->workers = (int)n;
+    }
+
+    if ((v = map_opt(c, map, "public_key"))) {
+        static const char expect[] = "a 40-character Z85 CURVE public key";
+        if (want_text(c, v, "public_key", expect, &s) < 0)
+            return -1;
+        if (!z85_key_ok(s))
+            return fail_at(c, v->start_mark, "'public_key' must be %s, not %s", expect,
+                           shown(c, v));
+        snprintf(nd->public_key, sizeof nd->public_key, "%s", s);
+    }
+    t->nnodes++;
+    return 0;
+}
+
+static int parse_cluster(parse_ctx *c, const yaml_node_t *map, int ci)
+{
+    satin_topology *t = c->t;
+    satin_cluster_def *cl = &t->clusters[ci];
+    yaml_node_t *v, *nodes;
+    if (map->type != YAML_MAPPING_NODE)
+        return fail_at(c, map->start_mark,
+                       "a cluster must be a mapping with name and nodes, not %s", shown(c, map));
+    if (check_keys(c, map, cluster_keys, "in a cluster") < 0)
+        return -1;
+    if (!(v = map_get(c, map, "name", NULL)))
+        return fail_at(c, map->start_mark, "missing 'name' in cluster number %d", ci + 1);
+    if (want_name(c, v, "name", cl->name) < 0)
+        return -1;
+    for (int j = 0; j < ci; j++)
+        if (strcmp(t->clusters[j].name, cl->name) == 0)
+            return fail_at(c, v->start_mark,
+                           "duplicate cluster name '%s' (first defined at %zu:%zu)", cl->name,
+                           c->cluster_marks[j].line + 1, c->cluster_marks[j].column + 1);
+    c->cluster_marks[ci] = v->start_mark;
+    t->nclusters = ci + 1;   /* names known so far, for messages */
+
+    if (!(nodes = map_get(c, map, "nodes", NULL)))
+        return fail_at(c, map->start_mark,
+                       "missing 'nodes' in cluster %s (expected at least one node)", cl->name);
+    if (is_null(nodes) || (nodes->type == YAML_SEQUENCE_NODE &&
+                           nodes->data.sequence.items.top == nodes->data.sequence.items.start))
+        return fail_at(c, nodes->start_mark,
+                       "cluster %s has no nodes (expected at least one node in 'nodes')",
+                       cl->name);
+    if (nodes->type != YAML_SEQUENCE_NODE)
+        return fail_at(c, nodes->start_mark, "'nodes' must be a sequence of nodes, not %s",
+                       shown(c, nodes));
+    cl->first_node = t->nnodes;
+    int nth = 0;
+    for (yaml_node_item_t *i = nodes->data.sequence.items.start; i < nodes->data.sequence.items.top;
+         i++)
+        if (parse_node(c, node_at(c, *i), ci, nth++) < 0)
+            return -1;
+    cl->nnodes = t->nnodes - cl->first_node;
+    return 0;
+}
+
+static int parse_clusters(parse_ctx *c, const yaml_node_t *root)
+{
+    yaml_node_t *seq = map_get(c, root, "clusters", NULL);
+    if (!seq)
+        return fail_at(c, root->start_mark,
+                       "missing 'clusters' at the top level (expected at least one cluster)");
+    if (is_null(seq) || (seq->type == YAML_SEQUENCE_NODE &&
+                         seq->data.sequence.items.top == seq->data.sequence.items.start))
+        return fail_at(c, seq->start_mark, "'clusters' is empty (expected at least one cluster)");
+    if (seq->type != YAML_SEQUENCE_NODE)
+        return fail_at(c, seq->start_mark, "'clusters' must be a sequence of clusters, not %s",
+                       shown(c, seq));
+    ptrdiff_t n = seq->data.sequence.items.top - seq->data.sequence.items.start;
+    if (n > TOPOLOGY_MAX_CLUSTERS)
+        return fail_at(c, seq->start_mark, "too many clusters (at most %d)",
+                       TOPOLOGY_MAX_CLUSTERS);
+    c->t->clusters = calloc((size_t)n, sizeof *c->t->clusters);
+    c->cluster_marks = calloc((size_t)n, sizeof *c->cluster_marks);
+    if (!c->t->clusters || !c->cluster_marks)
+        return fail_at(c, seq->start_mark, "out of memory");
+    for (int i = 0; i < n; i++)
+        if (parse_cluster(c, node_at(c, seq->data.sequence.items.start[i]), i) < 0)
+            return -1;
+    return 0;
+}
+
+static int parse_root(parse_ctx *c, const yaml_node_t *root)
+{
+    satin_topology *t = c->t;
+    yaml_node_t *v;
+    int i;
+    if (root->type != YAML_MAPPING_NODE)
+        return fail_at(c, root->start_mark,
+                       "the document must be a mapping with grid and clusters, not %s",
+                       shown(c, root));
+    if (check_keys(c, root, top_keys, "at the top level") < 0)
+        return -1;
+    if (!(v = map_get(c, root, "grid", NULL)))
+        return fail_at(c, root->start_mark, "missing 'grid' at the top level (the grid's name)");
+    if (want_name(c, v, "grid", t->name) < 0)
+        return -1;
+    if ((v = map_opt(c, root, "policy"))) {
+        if (want_choice(c, v, "policy", policy_names, &i) < 0)
+            return -1;
+        snprintf(t->policy, sizeof t->policy, "%s", policy_names[i]);
+    }
+    if ((v = map_opt(c, root, "policy_params")) && parse_params(c, v) < 0)
+        return -1;
+    if ((v = map_opt(c, root, "security"))) {
+        if (want_choice(c, v, "security", security_names, &i) < 0)
+            return -1;
+        t->security_none = (i == 0);
+    }
+    if ((v = map_opt(c, root, "emulate")) && want_bool(c, v, "emulate", &t->emulate) < 0)
+        return -1;
+    if (parse_clusters(c, root) < 0)
+        return -1;
+    if ((v = map_opt(c, root, "wan")) && parse_wan(c, v) < 0)
+        return -1;
+    return 0;
+}
+
+/* ---- the API ------------------------------------------------------------------------ */
+
+/* Line and column (1-based) of byte `offset`, for reader errors. */
+static void offset_mark(const char *text, size_t len, size_t offset, size_t *line, size_t *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < offset && i < len; i++) {
+        if (text[i] == '\n')
+            ++*line, *col = 1;
+        else if (((unsigned char)text[i] & 0xC0) != 0x80)
+            ++*col;
+    }
+}
+
+static void syntax_error(const yaml_parser_t *p, const char *name, const char *text,
+                         size_t len, char *err, size_t errlen)
+{
+    const char *problem = p->problem ? p->problem : "cannot parse";
+    if (p->error == YAML_MEMORY_ERROR) {
+        set_err(err, errlen, "%s: out of memory", name);
+    } else if (p->error == YAML_READER_ERROR) {
+        size_t line, col;
+        offset_mark(text, len, p->problem_offset, &line, &col);
+        if (p->problem_value != -1)
+            set_err(err, errlen, "%s:%zu:%zu: YAML syntax error: %s (#x%X)", name, line, col,
+                    problem, (unsigned)p->problem_value);
+        else
+            set_err(err, errlen, "%s:%zu:%zu: YAML syntax error: %s", name, line, col, problem);
+    } else if (p->context) {
+        set_err(err, errlen, "%s:%zu:%zu: YAML syntax error: %s (%s at %zu:%zu)", name,
+                p->problem_mark.line + 1, p->problem_mark.column + 1, problem, p->context,
+                p->context_mark.line + 1, p->context_mark.column + 1);
+    } else {
+        set_err(err, errlen, "%s:%zu:%zu: YAML syntax error: %s", name, p->problem_mark.line + 1,
+                p->problem_mark.column + 1, problem);
+    }
+}
+
+satin_topology *satin_topology_parse(const char *name, const char *text, size_t len, char *err,
+                                     size_t errlen)
+{
+    yaml_parser_t parser;
+    yaml_document_t doc, extra;
+    satin_topology *t;
+    parse_ctx c;
+    int rc = -1;
+
+    if (!name)
+        name = "(topology)";
+    if (err && errlen)
+        err[0] = '\0';
+    if (!text && len) {
+        set_err(err, errlen, "%s: no text", name);
+        return NULL;
+    }
+    if (!(t = calloc(1, sizeof *t))) {
+        set_err(err, errlen, "%s: out of memory", name);
+        return NULL;
+    }
+    snprintf(t->path, sizeof t->path, "%s", name);
+    snprintf(t->policy, sizeof t->policy, "crs");
+    satin_policy_params_default(&t->params);
+    t->emulate = 0;
+    t->security_none = 0;
+    t->wan_default = (satin_link_def){.from = -1, .to = -1, .latency_ms = 10.0,
+                                      .jitter_ms = 0.0, .bandwidth_kBps = 1000.0};
+
+    if (!yaml_parser_initialize(&parser)) {
+        set_err(err, errlen, "%s: out of memory", name);
+        free(t);
+        return NULL;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)(text ? text : ""), len);
+    if (!yaml_parser_load(&parser, &doc)) {
+        syntax_error(&parser, name, text, len, err, errlen);
+        yaml_parser_delete(&parser);
+        free(t);
+        return NULL;
+    }
+
+    memset(&c, 0, sizeof c);
+    c.file = name;
+    c.doc = &doc;
+    c.err = err;
+    c.errlen = errlen;
+    c.t = t;
+    yaml_node_t *root = yaml_document_get_root_node(&doc);
+    if (!root) {
+        yaml_mark_t start = {0, 0, 0};
+        fail_at(&c, start, "the file is empty (expected a mapping with grid and clusters)");
+    } else if (parse_root(&c, root) == 0) {
+        /* Only one document: anything after it is a mistake. */
+        if (!yaml_parser_load(&parser, &extra)) {
+            syntax_error(&parser, name, text, len, err, errlen);
+        } else {
+            yaml_node_t *second = yaml_document_get_root_node(&extra);
+            if (second)
+                fail_at(&c, extra.start_mark,
+                        "a second YAML document (expected one document only)");
+            else
+                rc = 0;
+            yaml_document_delete(&extra);
+        }
+    }
+    free(c.cluster_marks);
+    free(c.link_marks);
+    free(c.link_at);
+    yaml_document_delete(&doc);
+    yaml_parser_delete(&parser);
+    if (rc < 0)
+        satin_topology_destroy(&t);
+    return t;
+}
+
+satin_topology *satin_topology_load(const char *path, char *err, size_t errlen)
+{
+    FILE *f;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    satin_topology *t;
+
+    if (!path) {
+        set_err(err, errlen, "(null): cannot open: %s", strerror(EINVAL));
+        return NULL;
+    }
+    if (!(f = fopen(path, "rb"))) {
+        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    for (;;) {
+        if (len == cap) {
+            char *nb;
+            if (cap >= TOPOLOGY_MAX_FILE) {
+                set_err(err, errlen, "%s: too large (more than %u bytes)", path,
+                        TOPOLOGY_MAX_FILE);
+                goto fail;
+            }
+            cap = cap ? 2 * cap : 8192;
+            if (!(nb = realloc(buf, cap + 1))) {
+                set_err(err, errlen, "%s: out of memory", path);
+                goto fail;
+            }
+            buf = nb;
+        }
+        size_t n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) {
+            if (ferror(f)) {
+                set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+                goto fail;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    t = satin_topology_parse(path, buf ? buf : "", len, err, errlen);
+    free(buf);
+    return t;
+fail:
+    fclose(f);
+    free(buf);
+    return NULL;
+}
+
+void satin_topology_destroy(satin_topology **self)
+{
+    if (!self || !*self)
+        return;
+    free((*self)->links);
+    free((*self)->clusters);
+    free((*self)->nodes);
+    free(*self);
+    *self = NULL;
+}
+
+const satin_node_def *satin_topology_node(const satin_topology *t, const char *id)
+{
+    if (!t || !id)
+        return NULL;
+    for (int i = 0; i < t->nnodes; i++)
+        if (strcmp(t->nodes[i].id, id) == 0)
+            return &t->nodes[i];
+    return NULL;
+}
+
+satin_link_def satin_topology_link(const satin_topology *t, int from, int to)
+{
+    satin_link_def l = {.from = from, .to = to, .latency_ms = 0, .jitter_ms = 0,
+                        .bandwidth_kBps = 0};
+    if (!t || from < 0 || to < 0 || from >= t->nclusters || to >= t->nclusters || from == to)
+        return l;
+    for (int i = 0; i < t->nlinks; i++)
+        if (t->links[i].from == from && t->links[i].to == to)
+            return t->links[i];
+    l = t->wan_default;
+    l.from = from;
+    l.to = to;
+    return l;
+}

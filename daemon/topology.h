@@ -1,0 +1,67 @@
+/*
+ * topology.h - the grid described by one YAML file that every daemon and
+ * tool reads: the clusters, their nodes, the policy and its parameters, and
+ * the wide-area links between clusters.  The schema is in etc/README.md.
+ */
+#ifndef SATIN_TOPOLOGY_H
+#define SATIN_TOPOLOGY_H
+
+#include "policy/policy.h"
+
+#include <stddef.h>
+
+#define SATIN_NAME_MAX 64
+#define SATIN_ENDPOINT_MAX 256
+
+typedef struct satin_node_def {
+    char id[SATIN_NAME_MAX];             /* unique in the grid, e.g. "a0" */
+    int index;                           /* position in the file: the wire node id */
+    int cluster;                         /* index into clusters */
+    char endpoint[SATIN_ENDPOINT_MAX];   /* peer endpoint this node binds, tcp://host:port */
+    char client[SATIN_ENDPOINT_MAX];     /* client endpoint ("" = the default) */
+    int workers;                         /* 0 = online CPUs */
+    char public_key[64];                 /* Z85 CURVE public key, "" if not given */
+    int line, column;                    /* where it was defined, for messages */
+} satin_node_def;
+
+typedef struct satin_cluster_def {
+    char name[SATIN_NAME_MAX];
+    int first_node, nnodes;              /* nodes[first_node .. first_node+nnodes-1] */
+} satin_cluster_def;
+
+typedef struct satin_link_def {
+    int from, to;                        /* cluster indexes (directed) */
+    double latency_ms;                   /* one-way */
+    double jitter_ms;
+    double bandwidth_kBps;               /* kilobytes per second, as the paper's KByte/s */
+} satin_link_def;
+
+typedef struct satin_topology {
+    char path[512];
+    char name[SATIN_NAME_MAX];
+    char policy[16];                     /* "rs", "rp", "chs", "cls", "crs" */
+    satin_policy_params params;
+    int security_none;                   /* 1: `security: none` (plain text, local experiments) */
+    int emulate;                         /* 1: reach remote clusters through satin-wanem */
+    satin_link_def wan_default;          /* from = to = -1 */
+    satin_link_def *links;               /* per directed pair overrides */
+    int nlinks;
+    satin_cluster_def *clusters;
+    int nclusters;
+    satin_node_def *nodes;               /* grouped by cluster, in file order */
+    int nnodes;
+} satin_topology;
+
+/* NULL with "FILE:LINE:COLUMN: what was expected" in err on any problem. */
+satin_topology *satin_topology_load(const char *path, char *err, size_t errlen);
+/* The same from text in memory (`name` stands for the file in messages). */
+satin_topology *satin_topology_parse(const char *name, const char *text, size_t len,
+                                     char *err, size_t errlen);
+void satin_topology_destroy(satin_topology **self);
+
+/* The node with this id, or NULL. */
+const satin_node_def *satin_topology_node(const satin_topology *t, const char *id);
+/* The link parameters from cluster a to cluster b (the override or the default). */
+satin_link_def satin_topology_link(const satin_topology *t, int from, int to);
+
+#endif

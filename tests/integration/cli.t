@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# cli.t - satin-submit against a real satind: results, JSON, the exit codes
+# (0 ok, 1 job failed, 2 usage/bad parameters, 69 unreachable, 124 timeout),
+# --no-wait/--wait, --cancel, --list-kinds, --status, and a daemon stopped by
+# SIGTERM under a waiting client.  Asserts outcomes, never times.
+#
+# Run from the repo root:  SATIN_BUILD=$PWD/build prove --exec '' tests/integration/cli.t
+set -u
+
+build=${SATIN_BUILD:-$PWD/build}
+submit=$build/satin-submit
+satind=$build/satind
+
+n=0
+failures=0
+pid=""        # the satind we started
+bgpid=""      # the background satin-submit of the shutdown test
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/satin-cli.XXXXXX")
+
+cleanup() {
+    if [ -n "$bgpid" ]; then kill "$bgpid" 2>/dev/null; wait "$bgpid" 2>/dev/null; fi
+    if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
+    rm -rf "$tmpdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM    # so that the EXIT trap runs on ^C too
+
+# ---- TAP ----------------------------------------------------------------------
+
+diag_last() {
+    echo "#   exit status: $rc"
+    sed 's/^/#   stdout: /' "$tmpdir/out"
+    sed 's/^/#   stderr: /' "$tmpdir/err"
+}
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $1"; }
+# is GOT WANT DESC
+is() {
+    if [ "$1" = "$2" ]; then pass "$3"; else
+        fail "$3"; echo "#          got: '$1'"; echo "#     expected: '$2'"; diag_last; fi
+}
+# like TEXT SUBSTRING DESC
+like() {
+    case $1 in
+    *"$2"*) pass "$3" ;;
+    *) fail "$3"; echo "#     does not contain '$2'"; diag_last ;;
+    esac
+}
+
+# run CMD...: runs it, leaving rc, out (stdout) and err (stderr)
+run() {
+    "$@" >"$tmpdir/out" 2>"$tmpdir/err" </dev/null
+    rc=$?
+    out=$(cat "$tmpdir/out")
+    err=$(cat "$tmpdir/err")
+}
+
+# json_get EXPR: evaluates a Python expression over the JSON in $out as d
+json_get() {
+    printf '%s' "$out" | python3 -c "import json,sys; d=json.load(sys.stdin); print($1)" 2>&1
+}
+
+# ---- start a daemon -------------------------------------------------------------
+
+for f in "$submit" "$satind"; do
+    [ -x "$f" ] || { echo "Bail out! $f is missing (build it, or set SATIN_BUILD)"; exit 1; }
+done
+sock=$tmpdir/s.sock
+ep=ipc://$sock
+"$satind" --workers 2 --socket "$ep" --foreground --log-level info 2>"$tmpdir/satind.log" &
+pid=$!
+for _ in $(seq 100); do
+    [ -S "$sock" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+if [ ! -S "$sock" ]; then
+    echo "Bail out! satind did not create $sock"
+    sed 's/^/# /' "$tmpdir/satind.log"
+    exit 1
+fi
+S=(--socket "$ep")
+
+# ---- results ----------------------------------------------------------------------
+
+run "$submit" "${S[@]}" fib n=30
+is "$rc" 0 "fib n=30 exits 0"
+like "$out" "832040" "fib n=30 prints 832040"
+like "$out" "value: 832040" "result lines are 'key: value'"
+is "$err" "" "no progress on stderr when it is not a terminal"
+
+run "$submit" "${S[@]}" --json uts tree=seed-T1
+is "$rc" 0 "--json uts tree=seed-T1 exits 0"
+is "$(json_get 'd["status"], d["result"]["nodes"]')" "ok 50045" \
+    "JSON has \"status\":\"ok\" and \"nodes\":50045"
+is "$(json_get 'd["kind"], d["result"]["leaves"] > 0, d["result"]["depth"] > 0, d["error"]')" \
+    "uts True True None" "JSON has kind, leaves, depth and a null error"
+is "$(json_get 'd["job"] > 0, "wall_s" in d["stats"], "nodes_per_s" in d["stats"]')" \
+    "True True True" "JSON has the job id and the stats"
+
+run "$submit" "${S[@]}" nqueens n=8
+is "$rc" 0 "nqueens n=8 exits 0"
+like "$out" "solutions: 92" "nqueens n=8 has 92 solutions"
+
+run "$submit" "${S[@]}" --stats fib n=20
+is "$rc" 0 "--stats exits 0"
+like "$out" "jobs_run" "--stats prints the statistics table"
+
+# ---- errors -------------------------------------------------------------------------
+
+run "$submit" "${S[@]}" nosuch
+is "$rc" 2 "unknown kind exits 2"
+like "$err" "unknown job kind 'nosuch'" "the daemon's message reaches stderr"
+like "$err" "satin-submit: " "with the satin-submit prefix"
+
+run "$submit" "${S[@]}" fib n=abc
+is "$rc" 2 "bad parameter exits 2"
+like "$err" "parameter n=abc is not an integer" "the daemon's message for n=abc"
+
+run "$submit" "${S[@]}" fib n
+is "$rc" 2 "a parameter without '=' exits 2 before anything is sent"
+like "$err" "not key=value" "and says why"
+
+run "$submit" "${S[@]}"
+is "$rc" 2 "no kind is a usage error (exit 2)"
+
+run "$submit" "${S[@]}" --frobnicate fib n=3
+is "$rc" 2 "an unknown option is a usage error (exit 2)"
+
+run "$submit" --socket "ipc://$tmpdir/nobody-here.sock" fib n=3
+is "$rc" 69 "unreachable socket exits 69"
+like "$err" "cannot reach satind at ipc://$tmpdir/nobody-here.sock" "and names the endpoint"
+
+: >"$tmpdir/stale.sock"
+run "$submit" --socket "$tmpdir/stale.sock" fib n=3
+is "$rc" 69 "a socket path nobody listens on exits 69"
+
+# ---- timeout, cancel, wait ---------------------------------------------------------------
+
+run "$submit" "${S[@]}" --timeout 0.2 fib n=45
+is "$rc" 124 "--timeout 0.2 on fib n=45 exits 124"
+like "$err" "keeps running" "the message says the job keeps running"
+slow=$(printf '%s' "$err" | grep -o 'job [0-9][0-9]*' | head -n 1 | cut -d' ' -f2)
+if [[ $slow =~ ^[0-9]+$ ]]; then pass "the message names the job id ($slow)"; else
+    fail "the message names the job id"; diag_last; fi
+if [ -n "$slow" ]; then
+    run "$submit" "${S[@]}" --cancel "$slow"
+    is "$rc" 0 "--cancel $slow exits 0"
+    run "$submit" "${S[@]}" --json --wait "$slow"
+    is "$rc" 1 "--wait for the cancelled job exits 1"
+    # PROTOCOL.md 6.7 says the error is "cancelled"; a daemon may add why.
+    is "$(json_get 'd["status"], d["error"].startswith("cancelled"), d["result"]')" \
+        "error True {}" "its JSON says \"status\":\"error\" with the daemon's text"
+else
+    fail "no job id to cancel"
+fi
+
+run "$submit" "${S[@]}" --cancel 987654321
+is "$rc" 1 "--cancel of an unknown job exits 1"
+
+run "$submit" "${S[@]}" --no-wait --parsable fib n=25
+is "$rc" 0 "--no-wait --parsable exits 0"
+id=$out
+if [[ $id =~ ^[0-9]+$ ]]; then pass "--parsable prints just the job id ($id)"; else
+    fail "--parsable prints just the job id"; diag_last; fi
+run "$submit" "${S[@]}" --wait "$id"
+is "$rc" 0 "--wait $id exits 0"
+like "$out" "75025" "--wait $id prints the result of fib n=25"
+
+# ---- kinds and status ------------------------------------------------------------------------
+
+run "$submit" "${S[@]}" --list-kinds
+is "$rc" 0 "--list-kinds exits 0"
+kinds=$(printf '%s\n' "$out" | awk '/^[^ ]/ {print $1}' | sort | tr '\n' ' ')
+for k in fib integrate nqueens uts; do
+    like " $kinds" " $k " "--list-kinds lists $k"
+done
+run "$submit" "${S[@]}" --json --list-kinds
+is "$(json_get 'sorted(k["name"] for k in d["kinds"])')" \
+    "['fib', 'integrate', 'nqueens', 'uts']" "--json --list-kinds names the four kinds"
+
+run "$submit" "${S[@]}" --status
+is "$rc" 0 "--status exits 0"
+[ -n "$out" ] && pass "--status prints the daemon's state" || fail "--status prints the daemon's state"
+
+run "$submit" "${S[@]}" fib n=10
+is "$rc" 0 "the daemon still answers after all that"
+like "$out" "value: 55" "fib n=10 is 55"
+
+# ---- SIGTERM under a waiting client --------------------------------------------------------------
+
+"$submit" "${S[@]}" fib n=50 >"$tmpdir/bg.out" 2>"$tmpdir/bg.err" </dev/null &
+bgpid=$!
+# Wait until the daemon has the job (bounded); an early SIGTERM would test
+# the refusal of new work instead.
+for _ in $(seq 50); do
+    running=$("$submit" "${S[@]}" --json --status 2>/dev/null |
+              python3 -c 'import json,sys; print(json.load(sys.stdin).get("jobs_running", 1))' 2>/dev/null)
+    [ "${running:-0}" -ge 1 ] 2>/dev/null && break
+    sleep 0.1
+done
+kill -TERM "$pid"
+wait "$bgpid"
+rc=$?
+bgpid=""
+cp "$tmpdir/bg.out" "$tmpdir/out"
+cp "$tmpdir/bg.err" "$tmpdir/err"
+is "$rc" 1 "the waiting client exits 1 when satind shuts down"
+shut=$(grep -ci 'shut' "$tmpdir/bg.err")
+[ "$shut" -ge 1 ] && pass "its error mentions the shutdown" || { fail "its error mentions the shutdown"; diag_last; }
+wait "$pid"
+rc=$?
+pid=""
+is "$rc" 0 "satind exits 0 after SIGTERM"
+
+if [ "$failures" -gt 0 ]; then
+    echo "# satind log:"
+    sed 's/^/#   /' "$tmpdir/satind.log"
+fi
+echo "1..$n"
+[ "$failures" -eq 0 ]
