@@ -78,6 +78,8 @@ $(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+.SECONDARY:
+
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 # ---- dependencies: install the Debian packages only when one is missing ----
@@ -95,7 +97,7 @@ deps:
 # ---- tests -----------------------------------------------------------------
 PROVE        := prove --exec '' --timer
 INTEG_TESTS  := $(wildcard tests/integration/*.t)
-TSAN_TESTS   := $(wildcard tests/unit/test_deque*.c tests/unit/test_pool*.c)
+TSAN_TESTS   := $(wildcard tests/unit/test_deque*.c tests/unit/test_pool*.c tests/unit/test_nqueens.c)
 
 check: deps
 	$(MAKE) all
@@ -125,7 +127,8 @@ bench: deps
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/satin $(DESTDIR)$(PREFIX)/lib
 	install -m 0755 $(SATIND) $(SUBMIT) $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 daemon/satin.h client/satin_client.h $(DESTDIR)$(PREFIX)/include/satin/
+	install -m 0644 daemon/satin.h client/satin_client.h proto/satin_kv.h proto/satin_proto.h \
+	  $(DESTDIR)$(PREFIX)/include/satin/
 	install -m 0644 $(LIB_CLIENT) $(DESTDIR)$(PREFIX)/lib/
 
 clean:

@@ -10,12 +10,20 @@
  * arrive while we wait for something else are kept in a mailbox, everything
  * else that nobody waits for any more is dropped.
  *
- * Why the ZeroMQ options below: ZeroMQ connects lazily and retries forever,
- * which would turn "no daemon" into "hang".  ZMQ_IMMEDIATE keeps messages
- * off connections that are not up, so a send fails after ZMQ_SNDTIMEO; the
- * socket monitor tells us when the connection is made, refused or lost,
- * so a daemon that dies mid-job ends the wait instead of hanging it; the
- * ZMTP heartbeat notices a peer whose host vanished without closing TCP.
+ * Why the ZeroMQ set-up below: ZeroMQ connects lazily and retries forever,
+ * which would turn "no daemon" into "hang".  So satin_client_new() checks
+ * an ipc socket file exists, then waits (bounded) for the ZMTP handshake
+ * to succeed, as reported by a socket monitor; the same monitor reports
+ * the disconnect when a daemon goes away, which ends a wait instead of
+ * hanging it, and every later call fails at once.  The ZMTP heartbeat
+ * notices a peer whose host vanished without closing TCP.
+ *
+ * ZMQ_IMMEDIATE is deliberately left at 0.  With 1, libzmq (4.3.4) tears
+ * down the pipe of a connection that drops, and a reply that arrived just
+ * before the daemon closed is lost with it: a daemon that sends "cancelled:
+ * satind is shutting down" and exits was seen as "lost connection" in over
+ * half of the runs.  What IMMEDIATE would add (sends to a peer that is not
+ * there fail) the handshake wait and the monitor already give us.
  */
 #include "satin_client.h"
 #include "satin_endpoint.h"
@@ -204,7 +212,6 @@ static int read_event(satin_client *c, int *event, uint32_t *value)
     zmq_msg_close(&f);
     *event = ev;
     *value = val;
-    if (getenv("DBG")) fprintf(stderr, "DBG %lld event %d\n", (long long)now_ms(), ev);
     return 1;
 }
 
@@ -293,7 +300,7 @@ static int open_sockets(satin_client *c, satin_client_error *err)
                     zmq_strerror(zmq_errno()));
     /* Options are set before connecting: ZeroMQ reads most of them then. */
     set_int(c->mon, ZMQ_LINGER, 0);
-    if (set_int(c->sock, ZMQ_LINGER, 0) < 0 || set_int(c->sock, ZMQ_IMMEDIATE, 1) < 0 ||
+    if (set_int(c->sock, ZMQ_LINGER, 0) < 0 || set_int(c->sock, ZMQ_IMMEDIATE, 0) < 0 ||
         set_int(c->sock, ZMQ_SNDTIMEO, SATIN_CLIENT_DEFAULT_TIMEOUT_MS) < 0 ||
         set_int(c->sock, ZMQ_HEARTBEAT_IVL, HEARTBEAT_IVL) < 0 ||
         set_int(c->sock, ZMQ_HEARTBEAT_TIMEOUT, HEARTBEAT_TTL) < 0 ||
@@ -398,7 +405,9 @@ static int send_msg(satin_client *c, satin_msg *m, satin_client_error *err)
     }
     int rc = zmq_send(c->sock, hdr, hlen, ZMQ_SNDMORE);
     /* ZeroMQ sends the frames of a message atomically: once the first one
-     * is queued the second one cannot block or fail on its own. */
+     * is queued the second one cannot block or fail on its own.  A send
+     * only blocks (up to ZMQ_SNDTIMEO) when the daemon stops reading and
+     * the queue is full. */
     if (rc >= 0)
         rc = zmq_send(c->sock, body, blen, 0);
     int e = zmq_errno();
@@ -409,7 +418,8 @@ static int send_msg(satin_client *c, satin_msg *m, satin_client_error *err)
             return check_events(c) < 0
                        ? lost_error(c, err)
                        : fail(err, SATIN_CLIENT_UNREACHABLE, 0,
-                              "cannot reach satind at %s: not connected", c->endpoint);
+                              "cannot send to satind at %s: it takes no messages",
+                              c->endpoint);
         return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot send to satind at %s: %s",
                     c->endpoint, zmq_strerror(e));
     }
@@ -458,7 +468,6 @@ static int recv_one(satin_client *c, satin_msg **out, satin_proto_error *perr)
         *out = satin_msg_decode(zmq_msg_data(&f[0]), zmq_msg_size(&f[0]), zmq_msg_data(&f[1]),
                                 zmq_msg_size(&f[1]), 0, perr);
     }
-    if (getenv("DBG")) fprintf(stderr, "DBG %lld msg total=%zu ok=%d\n", (long long)now_ms(), total, *out != NULL);
     for (size_t i = 0; i < nframes; i++)
         zmq_msg_close(&f[i]);
     return *out ? 1 : -1;

@@ -73,7 +73,8 @@ typedef struct satin_job_report {
     uint64_t job_id;
     char kind[64];          /* the kind as the daemon names it */
     int ok;                 /* 1: status ok; 0: the job failed */
-    char *error;            /* the daemon's error text, verbatim; "" when ok */
+    char *error;            /* the daemon's error text, verbatim; "" when ok
+                               (NULL only in a report a call left empty) */
     satin_kvlist result;    /* the kind's result, in the daemon's order; empty on error */
     satin_kvlist stats;     /* statistics of the run (wall_s, jobs_run, ...) */
 } satin_job_report;
