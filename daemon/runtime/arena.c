@@ -53,14 +53,3 @@ void *satin_arena_alloc(satin_arena *a, size_t size)
     b->used += size;
     return p;
 }
-
-satin_arena_mark satin_arena_get_mark(const satin_arena *a)
-{
-    return (satin_arena_mark){a->cur, a->cur->used};
-}
-
-void satin_arena_reset(satin_arena *a, satin_arena_mark mark)
-{
-    a->cur = mark.block;
-    a->cur->used = mark.used;
-}

@@ -30,7 +30,15 @@ void satin_arena_init(satin_arena *a);
 void satin_arena_free(satin_arena *a);
 /* 16-byte aligned memory valid until the arena is reset below it. */
 void *satin_arena_alloc(satin_arena *a, size_t size);
-satin_arena_mark satin_arena_get_mark(const satin_arena *a);
-void satin_arena_reset(satin_arena *a, satin_arena_mark mark);
+static inline satin_arena_mark satin_arena_get_mark(const satin_arena *a)
+{
+    return (satin_arena_mark){a->cur, a->cur->used};
+}
+
+static inline void satin_arena_reset(satin_arena *a, satin_arena_mark mark)
+{
+    a->cur = mark.block;
+    a->cur->used = mark.used;
+}
 
 #endif

@@ -83,11 +83,6 @@ void *satin_deque_take(satin_deque *d)
     return item;
 }
 
-int64_t satin_deque_head(satin_deque *d)
-{
-    return atomic_load_explicit(&d->bottom, memory_order_relaxed);
-}
-
 void *satin_deque_steal(satin_deque *d)
 {
     int64_t t = atomic_load_explicit(&d->top, memory_order_seq_cst);
@@ -100,11 +95,4 @@ void *satin_deque_steal(satin_deque *d)
                                                  memory_order_relaxed))
         return NULL;
     return item;
-}
-
-int64_t satin_deque_size(satin_deque *d)
-{
-    int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
-    int64_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
-    return b > t ? b - t : 0;
 }

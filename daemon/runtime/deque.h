@@ -37,12 +37,21 @@ void satin_deque_free(satin_deque *d);
 void satin_deque_push(satin_deque *d, void *item);
 void *satin_deque_take(satin_deque *d);            /* NULL when empty */
 /* The owner's head index: everything at or above an index read earlier was
- * pushed since then (how a frame finds its own children). */
-int64_t satin_deque_head(satin_deque *d);
+ * pushed since then (how a frame finds its own children).  Inline: it is
+ * on the spawn/sync path. */
+static inline int64_t satin_deque_head(satin_deque *d)
+{
+    return atomic_load_explicit(&d->bottom, memory_order_relaxed);
+}
 
 /* Any thread.  NULL when empty or when another thread won the race. */
 void *satin_deque_steal(satin_deque *d);
-/* A racy size for heuristics (load reports, idle checks). */
-int64_t satin_deque_size(satin_deque *d);
+/* A racy size for heuristics (lazy spawns, load reports, idle checks). */
+static inline int64_t satin_deque_size(satin_deque *d)
+{
+    int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    int64_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
+    return b > t ? b - t : 0;
+}
 
 #endif

@@ -131,7 +131,7 @@ static void sleep_until_job(satin_pool *pool)
     pthread_mutex_unlock(&pool->lock);
 }
 
-static void report_hungry(satin_pool *pool)
+void satin_pool_report_hungry(satin_pool *pool)
 {
     if (!pool->hungry_fn || atomic_load_explicit(&pool->hungry, memory_order_relaxed))
         return;
@@ -166,7 +166,7 @@ static void *worker_main(void *arg)
             set_busy(w, 0);
             round = 0;
         } else {
-            report_hungry(w->pool);
+            satin_pool_report_hungry(w->pool);
             if (atomic_load_explicit(&w->pool->active_jobs, memory_order_relaxed) > 0) {
                 satin_backoff(&round);
             } else {

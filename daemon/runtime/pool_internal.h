@@ -118,6 +118,8 @@ void satin_worker_times(satin_worker *w, int64_t now, uint64_t *busy, uint64_t *
 void satin_worker_flush(satin_worker *w);
 /* One steal attempt over the siblings of w (random start); NULL if none. */
 satin_record *satin_worker_steal(satin_worker *w);
+/* Tells the node (once per dry spell) that a worker found no local work. */
+void satin_pool_report_hungry(satin_pool *pool);
 /* A record from the queue of started jobs, or NULL. */
 satin_record *satin_pool_take_injected(satin_pool *pool);
 /* Backs off after a failed attempt: spin, then yield, then short sleeps. */

@@ -9,6 +9,23 @@
 #include <stdio.h>
 #include <string.h>
 
+__attribute__((noinline, cold)) static void fail_too_large(satin_job *job, const satin_kind *kind,
+                                                           size_t len, size_t max)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "%s spawned a %zu-byte argument record; the maximum record size is %zu",
+             kind->name, len, max);
+    satin_job_fail(job, msg);
+}
+
+static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, const void *arg,
+                     size_t len, void *slot, size_t cap);
+static void count_run(satin_worker *w);
+
+/* Records kept queued for thieves before spawns run in place (see satin_spawn). */
+#define SPAWN_RESERVE 4
+
 /* Room left on the worker's stack before the depth guard fails the job.
  * Tree depth is legal input, so a too-deep chain of nested invocations must
  * end in a clear job error, never in a crashed daemon. */
@@ -25,12 +42,23 @@ void satin_spawn(satin_ctx *c, const satin_kind *kind, const void *arg, size_t l
     if (atomic_load_explicit(&job->stop, memory_order_relaxed))
         return;
     satin_worker *w = c->w;
+    /* Lazy spawn: while this worker's deque already holds enough records for
+     * thieves (the oldest, coarsest ones, which is what stealing takes) and
+     * no worker of the node is looking for work, the child runs at once in
+     * place of being queued.  Kinds are pure and results are only defined
+     * after the sync, so this is the same computation; it spares the record,
+     * the copy and two deque operations on the fine-grained end. */
+    if (satin_deque_size(&w->deque) >= SPAWN_RESERVE &&
+        !atomic_load_explicit(&w->pool->hungry, memory_order_relaxed)) {
+        w->n_spawned++;
+        c->nspawned++;
+        c->nran++;
+        invoke(w, job, kind, arg, len, result, result_cap);
+        count_run(w);
+        return;
+    }
     if (len > w->pool->max_record) {
-        char msg[200];
-        snprintf(msg, sizeof msg,
-                 "%s spawned a %zu-byte argument record; the maximum record size is %zu",
-                 kind->name, len, w->pool->max_record);
-        satin_job_fail(job, msg);
+        fail_too_large(job, kind, len, w->pool->max_record);
         return;
     }
     satin_record *r = satin_arena_alloc(&w->arena, sizeof *r + len);
@@ -66,9 +94,14 @@ static void wait_for(satin_worker *w, satin_record *r)
                 other = satin_pool_take_injected(w->pool);
         }
         if (other) {
+            if (atomic_load_explicit(&w->pool->hungry, memory_order_relaxed))
+                atomic_store_explicit(&w->pool->hungry, 0, memory_order_relaxed);
             satin_record_run(w, other);
             round = 0;
         } else {
+            /* Blocked at a sync with nothing local to run: as in Satin, the
+             * node may steal from other nodes meanwhile. */
+            satin_pool_report_hungry(w->pool);
             satin_backoff(&round);
         }
     }
@@ -105,7 +138,10 @@ void satin_return(satin_out *out, const void *data, size_t len)
         satin_job_fail(out->job, msg);
         return;
     }
-    if (len)
+    /* The common result is one 64-bit word: copy it without a libc call. */
+    if (len == 8)
+        memcpy(out->slot, data, 8);
+    else if (len)
         memcpy(out->slot, data, len);
     out->len = len;
 }
@@ -131,6 +167,50 @@ static void switch_job(satin_worker *w, satin_job *job)
     w->cur_job = job;
 }
 
+__attribute__((noinline, cold)) static void fail_too_deep(satin_worker *w, satin_job *job)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "recursion too deep: the worker stack (%zu MiB) is exhausted at nesting depth %d",
+             w->pool->stack_size >> 20, w->depth);
+    satin_job_fail(job, msg);
+}
+
+/* Runs one invocation in a fresh frame on this worker; returns the length
+ * of the result it wrote into `slot`. */
+static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, const void *arg,
+                     size_t len, void *slot, size_t cap)
+{
+    if (atomic_load_explicit(&job->stop, memory_order_relaxed))
+        return 0;
+    if (stack_exhausted(w)) {
+        fail_too_deep(w, job);
+        return 0;
+    }
+    satin_ctx c = {
+        .w = w,
+        .job = job,
+        .base = satin_deque_head(&w->deque),
+        .mark = satin_arena_get_mark(&w->arena),
+    };
+    satin_out out = {.slot = slot, .cap = cap, .job = job};
+    w->depth++;
+    kind->run(&c, arg, len, &out);
+    if (c.nspawned)
+        satin_sync(&c); /* an implicit sync ends every invocation, as in Cilk */
+    w->depth--;
+    return out.len;
+}
+
+static void count_run(satin_worker *w)
+{
+    w->n_run++;
+    /* Only this worker writes it: a plain load and store, no locked add. */
+    atomic_store_explicit(&w->jobs_run,
+                          atomic_load_explicit(&w->jobs_run, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
 void satin_record_run(satin_worker *w, satin_record *r)
 {
     satin_job *job = r->job, *prev = w->cur_job;
@@ -138,34 +218,8 @@ void satin_record_run(satin_worker *w, satin_record *r)
         switch_job(w, job);
     if (r->flags & RECORD_STOLEN)
         w->n_steals++;
-    if (!atomic_load_explicit(&job->stop, memory_order_relaxed)) {
-        if (stack_exhausted(w)) {
-            char msg[200];
-            snprintf(msg, sizeof msg,
-                     "recursion too deep: the worker stack (%zu MiB) is exhausted at "
-                     "nesting depth %d",
-                     w->pool->stack_size >> 20, w->depth);
-            satin_job_fail(job, msg);
-        } else {
-            satin_ctx c = {
-                .w = w,
-                .job = job,
-                .base = satin_deque_head(&w->deque),
-                .mark = satin_arena_get_mark(&w->arena),
-            };
-            satin_out out = {.slot = r->result, .cap = r->result_cap, .job = job};
-            w->depth++;
-            r->kind->run(&c, r->arg, r->len, &out);
-            satin_sync(&c);   /* an implicit sync ends every invocation, as in Cilk */
-            w->depth--;
-            r->result_len = out.len;
-        }
-    }
-    w->n_run++;
-    /* Only this worker writes it: a plain load and store, no locked add. */
-    atomic_store_explicit(&w->jobs_run,
-                          atomic_load_explicit(&w->jobs_run, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    r->result_len = invoke(w, job, r->kind, r->arg, r->len, r->result, r->result_cap);
+    count_run(w);
     if (r->flags & (RECORD_STOLEN | RECORD_ROOT) || job != prev) {
         /* Counts must reach the job before anyone can see it finish. */
         switch_job(w, prev);
