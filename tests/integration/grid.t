@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# grid.t - whole grids on this machine, brought up with deploy/satin-grid:
+# every policy (rs rp chs cls crs) on etc/single-4.yaml and etc/local-2x2.yaml
+# computes UTS, fib and N-queens exactly, with the jobs spread over the nodes;
+# two clients on two nodes at once both get exact results; bad topology files
+# are refused with FILE:LINE:COL messages; an idle grid does not flood the
+# network (a message count, derived from the back-off, never a time).
+#
+# Run from the repo root:
+#   SATIN_BUILD=$PWD/build prove --exec '' tests/integration/grid.t
+set -u
+
+build=${SATIN_BUILD:-$PWD/build}
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+submit=$build/satin-submit
+satind=$build/satind
+satin_grid=$repo/deploy/satin-grid
+export SATIN_BUILD=$build           # satin-grid finds satind through it
+
+n=0
+failures=0
+grid_dir=""     # run dir of the grid that is up, if any
+bgpids=()       # background satin-submit processes
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/satin-grid-t.XXXXXX")
+
+cleanup() {
+    local p
+    for p in "${bgpids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+    if [ -n "$grid_dir" ]; then
+        "$satin_grid" down --run-dir "$grid_dir" >/dev/null 2>&1
+    fi
+    rm -rf "$tmpdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM    # so that the EXIT trap runs on ^C too
+
+# ---- TAP ------------------------------------------------------------------------
+
+diag_last() {
+    echo "#   exit status: $rc"
+    sed 's/^/#   stdout: /' "$tmpdir/out"
+    sed 's/^/#   stderr: /' "$tmpdir/err"
+}
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $1"; }
+# is GOT WANT DESC
+is() {
+    if [ "$1" = "$2" ]; then pass "$3"; else
+        fail "$3"; echo "#          got: '$1'"; echo "#     expected: '$2'"; diag_last; fi
+}
+# like TEXT SUBSTRING DESC
+like() {
+    case $1 in
+    *"$2"*) pass "$3" ;;
+    *) fail "$3"; echo "#     does not contain '$2'"; diag_last ;;
+    esac
+}
+
+# run CMD...: runs it, leaving rc, out (stdout) and err (stderr)
+run() {
+    "$@" >"$tmpdir/out" 2>"$tmpdir/err" </dev/null
+    rc=$?
+    out=$(cat "$tmpdir/out")
+    err=$(cat "$tmpdir/err")
+}
+
+# json_get EXPR [TEXT]: evaluates a Python expression over the JSON in TEXT
+# (default $out) as d
+json_get() {
+    printf '%s' "${2-$out}" | python3 -c "import json,sys; d=json.load(sys.stdin); print($1)" 2>&1
+}
+
+for f in "$submit" "$satind" "$satin_grid"; do
+    [ -x "$f" ] || { echo "Bail out! $f is missing (build it, or set SATIN_BUILD)"; exit 1; }
+done
+
+# ---- bad topology files -----------------------------------------------------------
+# The texts are those of daemon/topology.c (tests/unit/test_topology.c has them all).
+
+bad_config() {  # NAME CONTENT EXPECTED-MESSAGE-AFTER-"FILE:"
+    local f=$tmpdir/$1.yaml
+    printf '%s' "$2" >"$f"
+    run "$satind" --check-config "$f"
+    is "$rc" 1 "--check-config $1.yaml exits 1"
+    like "$out$err" "$f:$3" "and says $1.yaml:$3"
+}
+node0='      - id: a0
+        endpoint: tcp://127.0.0.1:7101
+'
+bad_config unknown-key "grid: g
+clusters:
+  - name: A
+    nodes:
+$node0        workerz: 2
+" "7:9: unknown key 'workerz' in a node (expected id, endpoint, client, workers, public_key)"
+bad_config duplicate-id "grid: g
+clusters:
+  - name: A
+    nodes:
+$node0      - id: a0
+        endpoint: tcp://127.0.0.1:7102
+" "7:13: duplicate node id 'a0' (first defined at 5:9)"
+bad_config missing-endpoint "grid: g
+clusters:
+  - name: A
+    nodes:
+$node0      - id: a1
+        workers: 1
+" "7:9: missing 'endpoint' in node 'a1' (expected tcp://HOST:PORT)"
+bad_config unknown-policy "grid: g
+policy: xyz
+clusters: [{name: A, nodes: [{id: a0, endpoint: 'tcp://127.0.0.1:7101'}]}]
+" "2:9: unknown policy 'xyz' (expected rs, rp, chs, cls, crs)"
+bad_config wrong-type "grid: g
+clusters:
+  - name: A
+    nodes:
+$node0        workers: two
+" "7:18: 'workers' must be a whole number from 0 to 1024, not 'two'"
+
+# ---- grids ----------------------------------------------------------------------------
+
+eps=()
+failures_at_up=0
+# grid_up TOPOLOGY POLICY: brings the grid up, fills eps[] (first node first)
+grid_up() {
+    grid_dir=$tmpdir/run-$1-$2
+    mkdir -p "$grid_dir"
+    # Into a file, not a pipe: the daemons inherit satin-grid's stdout, so a
+    # $(...) or a pipe would wait for them to exit.
+    if ! "$satin_grid" up "$repo/etc/$1.yaml" --policy "$2" --run-dir "$grid_dir" \
+            >"$grid_dir/endpoints" 2>"$grid_dir/up.err"; then
+        echo "Bail out! satin-grid up etc/$1.yaml --policy $2 failed"
+        sed 's/^/#   /' "$grid_dir/up.err"
+        local l
+        for l in "$grid_dir"/*.log; do
+            [ -f "$l" ] && { echo "# $l:"; sed 's/^/#   /' "$l"; }
+        done
+        exit 1
+    fi
+    mapfile -t eps <"$grid_dir/endpoints"
+    failures_at_up=$failures
+}
+
+grid_down() {
+    "$satin_grid" down --run-dir "$grid_dir" >/dev/null 2>&1
+    if [ "$failures" -gt "$failures_at_up" ]; then
+        local l
+        for l in "$grid_dir"/*.log; do echo "# $l:"; tail -n 20 "$l" | sed 's/^/#   /'; done
+    fi
+    grid_dir=""
+}
+
+# msgs_sent EP: messages this node has sent to peers (STATUS msgs_lan + msgs_wan)
+msgs_sent() {
+    "$submit" --socket "$1" --json --status 2>/dev/null |
+        python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["msgs_lan"] + d["msgs_wan"])'
+}
+
+# The jobs and their one right answer: "KIND PARAMS|RESULT-KEY|VALUE".
+jobs=(
+    "uts tree=seed-T1|nodes|50045"
+    "uts tree=seed-T2|nodes|53521"
+    "uts tree=seed-T3|nodes|5529089"
+    "uts tree=T1|nodes|4130071"
+    "uts tree=T3|nodes|4112897"
+    "fib n=30|value|832040"
+    "nqueens n=10|solutions|724"
+)
+
+idle_test() {
+    # Every node of local-2x2 is alone with one other member in its cluster,
+    # so under CRS a back-off round is R = 1 failed local steal.  Idle, a node
+    # makes "attempts": one synchronous local STEAL plus, when its previous
+    # one has been answered, one asynchronous wide-area STEAL; each STEAL is
+    # answered by one STEAL_REPLY from its victim.  So an attempt costs at
+    # most 4 messages grid-wide.  After failure f the next attempt waits
+    # min(backoff_min * 2^(f-1), backoff_max) = 1, 2, 4, ..., 64 ms, then
+    # 100 ms for ever (policy.c, satin_backoff_fail), so in any window of T ms
+    # a node makes at most 7 ramp attempts + T/100 + 1.  Add one HELLO per
+    # new connection (3 per node).  For the 4 nodes:
+    #     derived = 4 * (4 * (7 + ceil(T/100) + 1) + 3)
+    # (about 4 * 4 * 20 = 320 for T = 2 s once the ramp is over).  The bound
+    # is twice that, so that a harmless change (say a periodic HELLO as
+    # heartbeat) does not break the test.  Without back-off an idle node
+    # retries at once after every empty reply, one loopback round trip
+    # (~0.1 ms) apart: thousands of messages per node per second.
+    local before=0 after=0 i v t0 t1
+    t0=$(date +%s%N)
+    for i in 0 1 2 3; do
+        v=$(msgs_sent "${eps[$i]}") || v=x
+        [[ $v =~ ^[0-9]+$ ]] || { fail "STATUS of node $i has msgs_lan/msgs_wan"; return; }
+        before=$((before + v))
+    done
+    sleep 2
+    for i in 0 1 2 3; do
+        v=$(msgs_sent "${eps[$i]}") || v=x
+        [[ $v =~ ^[0-9]+$ ]] || { fail "STATUS of node $i has msgs_lan/msgs_wan"; return; }
+        after=$((after + v))
+    done
+    t1=$(date +%s%N)
+    # The window, rounded up to whole 100 ms: it only widens the bound.
+    local window_100ms=$(((t1 - t0) / 100000000 + 1))
+    local derived=$((4 * (4 * (7 + window_100ms + 1) + 3)))
+    local bound=$((2 * derived)) sent=$((after - before))
+    if [ "$sent" -ge 0 ] && [ "$sent" -le "$bound" ]; then
+        pass "idle local-2x2/crs: the 4 nodes sent $sent messages in ~2 s (bound $bound)"
+    else
+        fail "idle local-2x2/crs: the 4 nodes sent $sent messages in ~2 s (bound $bound)"
+    fi
+}
+
+for topo in single-4 local-2x2; do
+    for policy in rs rp chs cls crs; do
+        grid_up "$topo" "$policy"
+        tag="$topo/$policy"
+        [ "$topo/$policy" = local-2x2/crs ] && idle_test
+
+        i=0
+        for j in "${jobs[@]}"; do
+            IFS='|' read -r job key want <<<"$j"
+            node=$((i % ${#eps[@]}))
+            i=$((i + 1))
+            # shellcheck disable=SC2086  # job is "KIND key=value", split on purpose
+            run "$submit" --socket "${eps[$node]}" --json --timeout 120 $job
+            is "$(json_get 'd["status"], d["result"]["'"$key"'"], d["stats"]["grid.policy"]')" \
+                "ok $want $policy" "$tag: $job on node $node = $want"
+        done
+
+        # Two clients, two nodes, at the same time.
+        "$submit" --socket "${eps[1]}" --json --timeout 120 uts tree=seed-T3 \
+            >"$tmpdir/c1.out" 2>"$tmpdir/c1.err" </dev/null &
+        p1=$!
+        "$submit" --socket "${eps[3]}" --json --timeout 120 fib n=32 \
+            >"$tmpdir/c2.out" 2>"$tmpdir/c2.err" </dev/null &
+        p2=$!
+        bgpids=("$p1" "$p2")
+        wait "$p1"; rc=$?
+        cp "$tmpdir/c1.out" "$tmpdir/out"; cp "$tmpdir/c1.err" "$tmpdir/err"; out=$(cat "$tmpdir/out")
+        is "$rc $(json_get 'd["result"]["nodes"]')" "0 5529089" \
+            "$tag: concurrent uts seed-T3 on node 1 = 5529089"
+        wait "$p2"; rc=$?
+        cp "$tmpdir/c2.out" "$tmpdir/out"; cp "$tmpdir/c2.err" "$tmpdir/err"; out=$(cat "$tmpdir/out")
+        is "$rc $(json_get 'd["result"]["value"]')" "0 2178309" \
+            "$tag: concurrent fib n=32 on node 3 = 2178309"
+        bgpids=()
+
+        grid_down
+    done
+done
+
+echo "1..$n"
+[ "$failures" -eq 0 ]
