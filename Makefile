@@ -130,7 +130,7 @@ bench: deps
 # ---- install -----------------------------------------------------------------
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/satin $(DESTDIR)$(PREFIX)/lib
-	install -m 0755 $(SATIND) $(SUBMIT) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(SATIND) $(SUBMIT) deploy/satin-grid $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 daemon/satin.h client/satin_client.h proto/satin_kv.h proto/satin_proto.h \
 	  $(DESTDIR)$(PREFIX)/include/satin/
 	install -m 0644 $(LIB_CLIENT) $(DESTDIR)$(PREFIX)/lib/

@@ -303,7 +303,13 @@ static void start_standin(satin_grid *g, const satin_msg_jobrec *jr)
 {
     const satin_kind *kind = satin_kinds_find(jr->kind);
     if ((int)jr->owner >= g->topo->nnodes || (int)jr->owner == g->self) {
-        log_warn("dropped a job record claiming owner node %u", jr->owner);
+        satin_peers_note_bad(g->peers, "a job record with an impossible owner", -1);
+        return;
+    }
+    if (jr->arg_len > g->max_record || jr->result_cap > g->max_record) {
+        satin_peers_note_bad(g->peers, "a job record above the record size limit", (int)jr->owner);
+        send_job_result(g, (int)jr->owner, jr->record_id, 0, "job record above the record size limit",
+                        NULL, 0, NULL);
         return;
     }
     if (!kind) {
@@ -376,8 +382,7 @@ static void on_job_result(satin_grid *g, const satin_msg *m, int from)
         if (gv->record_id != m->record_id)
             continue;
         if (gv->thief != from) {
-            log_warn("node %s sent a result for a job given to node %s; dropped",
-                     g->topo->nodes[from].id, g->topo->nodes[gv->thief].id);
+            satin_peers_note_bad(g->peers, "a result for a job given to another node", from);
             return;
         }
         int64_t spawned = 0, run = 0, steals = 0;
@@ -394,8 +399,7 @@ static void on_job_result(satin_grid *g, const satin_msg *m, int from)
             g->ops->on_result(g->policy);
         return;
     }
-    log_warn("node %s sent a result for unknown job record %" PRIu64 "; dropped",
-             g->topo->nodes[from].id, m->record_id);
+    satin_peers_note_bad(g->peers, "a result for a job record we never gave away", from);
 }
 
 static void on_stats_request(satin_grid *g, const satin_msg *m, int from)
@@ -424,8 +428,9 @@ static void dispatch(satin_grid *g, satin_msg *m)
     int from = (int)m->sender;
     switch (m->type) {
     case SATIN_MSG_STEAL:
-        if ((int)m->thief >= g->topo->nnodes || (int)m->thief == g->self) {
-            log_warn("dropped a steal request for node %u", m->thief);
+        if ((int)m->thief >= g->topo->nnodes || (int)m->thief == g->self ||
+            ((int)m->thief != from && !(m->flags & SATIN_STEAL_FORWARDED))) {
+            satin_peers_note_bad(g->peers, "a steal request for another thief, not forwarded", from);
             break;
         }
         g->ops->on_steal_request(g->policy, from, (int)m->thief, m->request_id, m->flags);
@@ -522,7 +527,8 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
             i++;
         }
     }
-    if (now >= g->next_sample) {
+    int sampling = g->ops->on_queue_length != satin_policy_ignore_queue_length;
+    if (sampling && now >= g->next_sample) {
         g->next_sample = now + QUEUE_SAMPLE_NS;
         int64_t len = satin_pool_queue_length(g->pool);
         if (len != g->last_queue_length && g->ops->on_queue_length) {
@@ -534,7 +540,7 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
     for (int id = 0; id < MAX_TIMERS; id++)
         if (g->timer[id] && g->timer[id] < next)
             next = g->timer[id];
-    if (g->ops->on_queue_length && g->next_sample < next)
+    if (sampling && g->next_sample < next)
         next = g->next_sample;
     long ms = (long)((next - now + 999999) / 1000000);
     return ms < 0 ? 0 : ms;
@@ -570,6 +576,7 @@ void satin_grid_counters(satin_grid *g, satin_kvlist *out)
     satin_kvlist_add_i64(out, "msgs_wan", (int64_t)wan->msgs_sent);
     satin_kvlist_add_i64(out, "bytes_wan", (int64_t)wan->bytes_sent);
     satin_kvlist_add_i64(out, "bad_peer_messages", (int64_t)satin_peers_bad_messages(g->peers));
+    satin_kvlist_add_i64(out, "peers_heard", satin_peers_alive(g->peers));
     const char *names[32];
     int64_t values[32];
     int n = g->ops->stats ? g->ops->stats(g->policy, names, values, 32) : 0;

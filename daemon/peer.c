@@ -16,7 +16,10 @@ struct satin_peers {
     void *router;
     void **dealer;            /* [nnodes], NULL until first contact */
     int64_t *last_heard;      /* [nnodes], 0 = never */
-    unsigned char *hello_ok;  /* [nnodes]: the peer said HELLO with our grid */
+    /* Connections that said a good HELLO, by ROUTER routing id: a message
+     * is believed only on a connection that greeted us as its sender. */
+    struct conn { unsigned char rid[16]; size_t len; int node; } *conns;
+    size_t nconns, capconns;
     satin_link_counters lan, wan;
     uint64_t bad;
     satin_log_limit bad_limit;
@@ -39,8 +42,7 @@ satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
     p->max_message = max_message;
     p->dealer = calloc((size_t)topo->nnodes, sizeof *p->dealer);
     p->last_heard = calloc((size_t)topo->nnodes, sizeof *p->last_heard);
-    p->hello_ok = calloc((size_t)topo->nnodes, 1);
-    if (!p->dealer || !p->last_heard || !p->hello_ok)
+    if (!p->dealer || !p->last_heard)
         abort();
     p->router = zmq_socket(zctx, ZMQ_ROUTER);
     set_int(p->router, ZMQ_LINGER, 0);
@@ -71,7 +73,7 @@ void satin_peers_destroy(satin_peers **self)
         zmq_close(p->router);
     free(p->dealer);
     free(p->last_heard);
-    free(p->hello_ok);
+    free(p->conns);
     free(p);
     *self = NULL;
 }
@@ -152,6 +154,40 @@ int satin_peers_send(satin_peers *p, int to, satin_msg *m)
     return s ? send_frames(p, s, to, m) : -1;
 }
 
+static struct conn *find_conn(satin_peers *p, const void *rid, size_t len)
+{
+    for (size_t i = 0; i < p->nconns; i++)
+        if (p->conns[i].len == len && memcmp(p->conns[i].rid, rid, len) == 0)
+            return &p->conns[i];
+    return NULL;
+}
+
+static void bind_conn(satin_peers *p, const void *rid, size_t len, int node)
+{
+    struct conn *c = find_conn(p, rid, len);
+    if (!c) {
+        if (len > sizeof c->rid)
+            return;
+        if (p->nconns == p->capconns) {
+            p->capconns = p->capconns ? 2 * p->capconns : 16;
+            p->conns = realloc(p->conns, p->capconns * sizeof *p->conns);
+            if (!p->conns)
+                abort();
+        }
+        c = &p->conns[p->nconns++];
+        memcpy(c->rid, rid, len);
+        c->len = len;
+    }
+    c->node = node;
+}
+
+static void unbind_conn(satin_peers *p, const void *rid, size_t len)
+{
+    struct conn *c = find_conn(p, rid, len);
+    if (c)
+        *c = p->conns[--p->nconns];
+}
+
 static int count_bad(satin_peers *p, const char *fmt, const char *a, const char *b)
 {
     p->bad++;
@@ -200,20 +236,25 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
                 satin_msg_destroy(&msg);
             } else if (msg->type == SATIN_MSG_HELLO) {
                 int node = (int)msg->sender;
+                const void *rid = zmq_msg_data(&part[0]);
+                size_t rlen = zmq_msg_size(&part[0]);
                 if (strcmp(msg->grid_name, p->topo->name) != 0 ||
                     msg->node_count != (uint32_t)p->topo->nnodes) {
-                    dropped = count_bad(p, "node %s greets us for another grid (%s): check the topology files",
-                              p->topo->nodes[node].id, msg->grid_name);
-                    p->hello_ok[node] = 0;
+                    dropped = count_bad(p, "a connection claiming to be node %s greets us for another grid (%s): check the topology files",
+                                        p->topo->nodes[node].id, msg->grid_name);
+                    unbind_conn(p, rid, rlen);
                 } else {
-                    p->hello_ok[node] = 1;
+                    bind_conn(p, rid, rlen, node);
                     p->last_heard[node] = satin_now_ns();
                 }
                 satin_msg_destroy(&msg);
-            } else if (!p->hello_ok[msg->sender]) {
-                dropped = count_bad(p, "dropped a %s from node %s, which has not said HELLO for this grid",
-                          satin_msg_type_name(msg->type), p->topo->nodes[msg->sender].id);
-                satin_msg_destroy(&msg);
+            } else {
+                struct conn *c = find_conn(p, zmq_msg_data(&part[0]), zmq_msg_size(&part[0]));
+                if (!c || c->node != (int)msg->sender) {
+                    dropped = count_bad(p, "dropped a %s claiming to come from node %s on a connection that did not greet us as that node",
+                                        satin_msg_type_name(msg->type), p->topo->nodes[msg->sender].id);
+                    satin_msg_destroy(&msg);
+                }
             }
         }
         size_t bytes = 0;
@@ -255,4 +296,10 @@ const satin_link_counters *satin_peers_counters(const satin_peers *p, int wan)
 uint64_t satin_peers_bad_messages(const satin_peers *p)
 {
     return p->bad;
+}
+
+void satin_peers_note_bad(satin_peers *p, const char *what, int node)
+{
+    count_bad(p, "dropped a peer message: %s (from node %s)", what,
+              node >= 0 && node < p->topo->nnodes ? p->topo->nodes[node].id : "?");
 }

@@ -36,5 +36,8 @@ int satin_peers_alive(const satin_peers *self);
 int64_t satin_peers_last_heard(const satin_peers *self, int node);
 const satin_link_counters *satin_peers_counters(const satin_peers *self, int wan);
 uint64_t satin_peers_bad_messages(const satin_peers *self);
+/* Counts and logs (rate-limited) a well-formed message that makes no sense
+ * (a result for a record we never gave away, ...). */
+void satin_peers_note_bad(satin_peers *self, const char *what, int node);
 
 #endif

@@ -120,6 +120,10 @@ typedef struct satin_policy_ops {
 extern const satin_policy_ops satin_policy_rs, satin_policy_rp, satin_policy_chs,
     satin_policy_cls, satin_policy_crs;
 
+/* The on_queue_length of policies that do not look at queue lengths: the
+ * node does not sample the queue for them. */
+void satin_policy_ignore_queue_length(satin_policy *p, int64_t length);
+
 /* NULL for an unknown name. */
 const satin_policy_ops *satin_policy_find(const char *name);
 

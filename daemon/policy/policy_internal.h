@@ -132,7 +132,6 @@ int satin_policy_report(const satin_policy *p, const int *which, int nwhich,
 /* Answers with up to steal_max_jobs jobs (the stealing policies' victim side). */
 void satin_policy_give(satin_policy *p, int from, int thief, uint64_t id, unsigned flags);
 void satin_policy_ignore_cancel(satin_policy *p, int thief, uint64_t id);  /* counts it */
-void satin_policy_ignore_queue_length(satin_policy *p, int64_t length);
 void satin_policy_ignore_push(satin_policy *p, int from);                  /* counts it */
 void satin_policy_ignore_push_ack(satin_policy *p, int target);
 void satin_policy_ignore_load(satin_policy *p, int from, int64_t load);

@@ -91,6 +91,7 @@ static void snapshot(satin_pool *pool, int64_t now, uint64_t **busy, uint64_t **
 
 void satin_job_begin(satin_job *job, satin_pool *pool)
 {
+    job->pool = pool;
     job->nworkers = pool->nworkers;
     job->t_start = satin_now_ns();
     snapshot(pool, job->t_start, &job->busy0, &job->idle0);

@@ -10,6 +10,7 @@
 #include "pool_internal.h"
 
 #include <sched.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +91,7 @@ satin_record *satin_worker_steal(satin_worker *w)
     return NULL;
 }
 
-void satin_backoff(unsigned *round)
+void satin_worker_pause(satin_worker *w, unsigned *round)
 {
     unsigned r = (*round)++;
     if (r < 16) {
@@ -99,11 +100,36 @@ void satin_backoff(unsigned *round)
     } else if (r < 32) {
         sched_yield();
     } else {
+        /* Park until someone brings work (a started job, a result from
+         * another node) or a short timeout for local spawns, which do not
+         * ring: the timeout doubles up to BACKOFF_MAX_NS. */
         long ns = 1000L << (r - 32 < 8 ? r - 32 : 8);
         if (ns > BACKOFF_MAX_NS)
             ns = BACKOFF_MAX_NS;
-        nanosleep(&(struct timespec){0, ns}, NULL);
+        satin_pool *pool = w->pool;
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += ns;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_mutex_lock(&pool->lock);
+        atomic_fetch_add_explicit(&pool->parked, 1, memory_order_relaxed);
+        if (atomic_load(&pool->running) && !pool->inject_head)
+            pthread_cond_timedwait(&pool->wake, &pool->lock, &until);
+        atomic_fetch_sub_explicit(&pool->parked, 1, memory_order_relaxed);
+        pthread_mutex_unlock(&pool->lock);
     }
+}
+
+void satin_pool_notify(satin_pool *pool)
+{
+    if (atomic_load_explicit(&pool->parked, memory_order_relaxed) == 0)
+        return;
+    pthread_mutex_lock(&pool->lock);
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->lock);
 }
 
 satin_record *satin_pool_take_injected(satin_pool *pool)
@@ -142,6 +168,9 @@ void satin_pool_report_hungry(satin_pool *pool)
 static void *worker_main(void *arg)
 {
     satin_worker *w = arg;
+    /* Short parks must be short: the default 50 us timer slack would
+     * stretch every one of them. */
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     pthread_attr_t attr;
     void *stack_addr;
     size_t stack_size;
@@ -168,7 +197,7 @@ static void *worker_main(void *arg)
         } else {
             satin_pool_report_hungry(w->pool);
             if (atomic_load_explicit(&w->pool->active_jobs, memory_order_relaxed) > 0) {
-                satin_backoff(&round);
+                satin_worker_pause(w, &round);
             } else {
                 sleep_until_job(w->pool);
                 round = 0;
@@ -199,10 +228,15 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
     if (!pool->workers)
         abort();
     pthread_mutex_init(&pool->lock, NULL);
-    pthread_cond_init(&pool->wake, NULL);
+    pthread_condattr_t cattr;
+    pthread_condattr_init(&cattr);
+    pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+    pthread_cond_init(&pool->wake, &cattr);
+    pthread_condattr_destroy(&cattr);
     atomic_init(&pool->running, 1);
     atomic_init(&pool->active_jobs, 0);
     atomic_init(&pool->injected, 0);
+    atomic_init(&pool->parked, 0);
 
     pthread_attr_t attr;
     pthread_attr_init(&attr);

@@ -65,6 +65,7 @@ struct satin_pool {
     satin_record *inject_head, *inject_tail;
     _Atomic int injected;        /* queue length, read without the lock */
 
+    _Atomic int parked;          /* workers waiting on `wake` with a timeout */
     _Atomic int hungry;          /* a worker found no local work */
     void (*hungry_fn)(void *);
     void *hungry_arg;
@@ -81,6 +82,7 @@ struct satin_job {
     pthread_cond_t finished_cond;
     int finished, failed;
     char error[256];
+    satin_pool *pool;            /* set when started */
     satin_job_done_fn *done;
     void *done_arg;
     int64_t t_start, t_end;      /* ns, monotonic */
@@ -122,7 +124,9 @@ satin_record *satin_worker_steal(satin_worker *w);
 void satin_pool_report_hungry(satin_pool *pool);
 /* A record from the queue of started jobs, or NULL. */
 satin_record *satin_pool_take_injected(satin_pool *pool);
-/* Backs off after a failed attempt: spin, then yield, then short sleeps. */
-void satin_backoff(unsigned *round);
+/* Backs off after a failed attempt: spin, then yield, then short parks. */
+void satin_worker_pause(satin_worker *w, unsigned *round);
+/* Wakes parked workers: new work or a remote result has arrived. */
+void satin_pool_notify(satin_pool *pool);
 
 #endif

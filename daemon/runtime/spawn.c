@@ -102,7 +102,7 @@ static void wait_for(satin_worker *w, satin_record *r)
             /* Blocked at a sync with nothing local to run: as in Satin, the
              * node may steal from other nodes meanwhile. */
             satin_pool_report_hungry(w->pool);
-            satin_backoff(&round);
+            satin_worker_pause(w, &round);
         }
     }
 }
@@ -267,5 +267,8 @@ void satin_record_complete(satin_record *r, int ok, const void *result, size_t l
             memcpy(r->result, result, len);
         r->result_len = len;
     }
+    /* Once done is set the parent may reuse r's memory: read what we need first. */
+    satin_pool *pool = r->job->pool;
     atomic_store_explicit(&r->done, 1, memory_order_release);
+    satin_pool_notify(pool);
 }
