@@ -22,6 +22,7 @@
 #define MAX_TIMERS 16
 #define STEAL_TIMEOUT_NS 5000000000LL
 #define QUEUE_SAMPLE_NS 1000000LL
+#define IDLE_RECHECK_NS 2000000LL
 #define MAX_JOBS_PER_MESSAGE 64
 
 typedef struct given {
@@ -83,6 +84,7 @@ struct satin_grid {
     uint64_t next_request, next_record;
     int64_t timer[MAX_TIMERS];    /* deadline ns, 0 = off */
     int64_t next_sample;
+    int64_t last_idle_call;       /* when the policy last heard on_idle or a timer */
     int64_t last_queue_length;
 
     given *given;
@@ -173,8 +175,8 @@ static int env_reply(void *ctx, int thief, uint64_t request_id, unsigned flags, 
     satin_msg *m = satin_msg_new(SATIN_MSG_STEAL_REPLY);
     m->request_id = request_id;
     m->victim = (uint32_t)g->self;
-    m->flags = flags;
     int n = attach_jobs(g, m, thief, max_jobs);
+    m->flags = flags | (n == 0 && satin_pool_active_jobs(g->pool) > 0 ? SATIN_STEAL_VICTIM_BUSY : 0);
     satin_peers_send(g->peers, thief, m);
     satin_msg_destroy(&m);
     g->c.requests_served++;
@@ -358,6 +360,8 @@ static void finish_pending(satin_grid *g, uint64_t id, int victim, int njobs)
         if (g->pending[i].id == id && g->pending[i].victim == victim) {
             pending_steal p = g->pending[i];
             g->pending[i] = g->pending[--g->npending];
+            log_debug("steal %" PRIu64 " to node %s answered with %d job(s)", id,
+                      g->topo->nodes[victim].id, njobs);
             int wan = is_remote(g, victim);
             if (wan && (p.flags & SATIN_STEAL_SYNC))
                 g->c.wan_wait_ns += satin_now_ns() - p.sent_ns;
@@ -502,8 +506,10 @@ void satin_grid_on_hungry(satin_grid *g)
     if (read(g->hungry_fd, &n, sizeof n) < 0) {
         /* Spurious: the pool's flag tells. */
     }
+    log_debug("node ran dry (hungry %d)", satin_pool_is_hungry(g->pool));
     if (satin_pool_is_hungry(g->pool) && g->ops->on_idle) {
         g->c.idle_events++;
+        g->last_idle_call = satin_now_ns();
         g->ops->on_idle(g->policy);
     }
 }
@@ -514,9 +520,24 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
     for (int id = 0; id < MAX_TIMERS; id++)
         if (g->timer[id] && g->timer[id] <= now) {
             g->timer[id] = 0;
+            g->last_idle_call = now;
             if (g->ops->on_timer)
                 g->ops->on_timer(g->policy, id);
         }
+    /* The dry-node signal is an edge; if it met a moment when the node was
+     * not idle after all (a record still queued), the policy heard nothing
+     * and would wait for the next edge.  So: a node that is dry, has no
+     * steal in flight and no timer set, and has not told its policy for a
+     * while, tells it again. */
+    int armed = 0;
+    for (int id = 0; id < MAX_TIMERS; id++)
+        armed |= g->timer[id] != 0;
+    if (!armed && g->npending == 0 && now - g->last_idle_call > IDLE_RECHECK_NS &&
+        satin_pool_is_hungry(g->pool) && g->ops->on_idle) {
+        g->last_idle_call = now;
+        g->c.idle_events++;
+        g->ops->on_idle(g->policy);
+    }
     for (size_t i = 0; i < g->npending;) {
         if (now - g->pending[i].sent_ns > STEAL_TIMEOUT_NS) {
             g->c.steal_timeouts++;
@@ -542,6 +563,8 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
             next = g->timer[id];
     if (sampling && g->next_sample < next)
         next = g->next_sample;
+    if (g->npending == 0 && satin_pool_is_hungry(g->pool) && now + IDLE_RECHECK_NS < next)
+        next = now + IDLE_RECHECK_NS;
     long ms = (long)((next - now + 999999) / 1000000);
     return ms < 0 ? 0 : ms;
 }

@@ -96,6 +96,7 @@ typedef enum {
 #define SATIN_PEER_STEAL_LIFELINE  0x04u
 #define SATIN_PEER_STEAL_PREFETCH  0x08u
 #define SATIN_PEER_STEAL_FORWARDED 0x10u
+#define SATIN_PEER_STEAL_VICTIM_BUSY 0x20u  /* STEAL_REPLY: empty, but the victim was working */
 /* STATS_REQUEST / STATS_REPLY phase. */
 #define SATIN_STATS_PHASE_START 0
 #define SATIN_STATS_PHASE_END   1

@@ -163,6 +163,7 @@ static void chs_on_steal_request(satin_policy *p, int from, int thief, uint64_t 
 static void chs_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njobs,
                                unsigned flags)
 {
+    p->reply_flags = flags;
     (void)victim, (void)flags;
     chs_state *st = p->priv;
     if (!satin_policy_sync_reply(p, id, njobs)) {

@@ -129,6 +129,7 @@ static void cls_on_idle(satin_policy *p)
 static void cls_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njobs,
                                unsigned flags)
 {
+    p->reply_flags = flags;
     (void)victim, (void)flags;
     cls_state *st = p->priv;
     if (st->prefetch_busy && id == st->prefetch_id) {

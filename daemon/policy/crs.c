@@ -57,6 +57,7 @@ static void crs_on_idle(satin_policy *p)
 static void crs_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njobs,
                                unsigned flags)
 {
+    p->reply_flags = flags;
     (void)victim, (void)flags;
     crs_state *st = p->priv;
     if (st->wan_busy && id == st->wan_id) {

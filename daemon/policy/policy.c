@@ -242,7 +242,13 @@ void satin_backoff_reset(satin_backoff *b)
 
 void satin_policy_idle_failed(satin_policy *p, int round, void (*retry)(satin_policy *))
 {
-    int64_t delay = satin_backoff_fail(&p->backoff, &p->params, round);
+    /* A victim that was busy but had nothing to give says work exists
+     * somewhere: poll again at the shortest interval instead of backing off
+     * further (an idle grid still backs off: its victims are not busy). */
+    int64_t delay = (p->reply_flags & SATIN_STEAL_VICTIM_BUSY)
+                        ? (p->params.backoff_min_ns > 0 ? p->params.backoff_min_ns : 1)
+                        : satin_backoff_fail(&p->backoff, &p->params, round);
+    p->reply_flags = 0;
     if (!p->env.is_idle(p->env.ctx))
         return; /* busy again: the next on_idle starts over */
     if (delay == 0) {

@@ -25,6 +25,8 @@ enum {
     SATIN_STEAL_LIFELINE = 0x4,  /* reserved for lifeline-based balancing */
     SATIN_STEAL_PREFETCH = 0x8,  /* CLS coordinator prefetch */
     SATIN_STEAL_FORWARDED = 0x10,/* CHS: forwarded on behalf of `thief` */
+    SATIN_STEAL_VICTIM_BUSY = 0x20, /* in an empty reply: the victim was running
+                                  * work, so work exists: poll again soon */
 };
 
 /* Tunables; every policy reads the ones it needs.  Defaults in

@@ -78,6 +78,7 @@ struct satin_policy {
     int sync_victim;
 
     satin_backoff backoff;     /* idle stealing */
+    unsigned reply_flags;      /* of the steal reply being handled */
     int backoff_armed;         /* SATIN_TIMER_BACKOFF is set */
 
     int64_t count[SATIN_PC_COUNT];

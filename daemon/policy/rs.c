@@ -35,6 +35,7 @@ static void rs_on_idle(satin_policy *p)
 static void rs_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njobs,
                               unsigned flags)
 {
+    p->reply_flags = flags;
     (void)victim, (void)flags;
     if (!satin_policy_sync_reply(p, id, njobs)) {
         p->count[SATIN_PC_LATE_REPLIES]++;

@@ -369,3 +369,8 @@ int satin_pool_take_for_remote(satin_pool *pool, satin_record **out, int max)
     }
     return n;
 }
+
+int satin_pool_active_jobs(satin_pool *pool)
+{
+    return atomic_load_explicit(&pool->active_jobs, memory_order_relaxed);
+}

@@ -90,6 +90,8 @@ void satin_job_add_counts(satin_job *job, uint64_t spawned, uint64_t run, uint64
 /* Jobs spawned and run so far (flushed counts; for stolen-job results). */
 void satin_job_counts(const satin_job *job, uint64_t *spawned, uint64_t *run, uint64_t *steals);
 
+/* Jobs started on this pool and not finished (local and from other nodes). */
+int satin_pool_active_jobs(satin_pool *self);
 /* Records waiting on this node: deque lengths plus started jobs not yet taken. */
 int64_t satin_pool_queue_length(satin_pool *self);
 /* `fn(arg)` is called (from a worker thread) when the node runs dry: a

@@ -89,7 +89,12 @@ static void wait_for(satin_worker *w, satin_record *r)
          * remote node may take a wide-area round trip to come back. */
         satin_record *other = NULL;
         if (!stack_exhausted(w)) {
-            other = satin_worker_steal(w);
+            /* Our own deque first: what is left there belongs to outer
+             * frames (this frame's children are all gone), and running one
+             * now is what their sync would do later anyway. */
+            other = satin_deque_take(&w->deque);
+            if (!other)
+                other = satin_worker_steal(w);
             if (!other)
                 other = satin_pool_take_injected(w->pool);
         }

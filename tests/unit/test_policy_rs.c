@@ -181,6 +181,33 @@ static void backoff_doubles_and_resets(void)
     free(fe);
 }
 
+/* An empty reply from a victim that was busy means work exists: the thief
+ * polls again at backoff_min and does not escalate its back-off. */
+static void busy_victim_keeps_polling(void)
+{
+    fake_topo ft;
+    fake_topo_init(&ft, 0, 1, (const int[]){2});
+    fake_env *fe = fake_new();
+    satin_policy *p = fake_create(ops, &ft, fe, NULL);
+    ops->on_idle(p);
+    int good = 1;
+    for (int f = 1; f <= 12; f++) {
+        const fake_action *s = &fe->act[fe->nact - 1];
+        good &= s->kind == FAKE_STEAL;
+        ops->on_steal_reply(p, s->node, s->id, 0, SATIN_STEAL_SYNC | SATIN_STEAL_VICTIM_BUSY);
+        const fake_action *a = &fe->act[fe->nact - 1];
+        good &= a->kind == FAKE_SET_TIMER && a->node == SATIN_TIMER_BACKOFF && a->value == 1 * MS;
+        fake_fire_next(fe, ops, p);
+    }
+    ok(good, "12 empty replies from a busy victim: each followed by a 1 ms wait, never longer");
+    const fake_action *s = &fe->act[fe->nact - 1];
+    ops->on_steal_reply(p, s->node, s->id, 0, SATIN_STEAL_SYNC);
+    expect_steal(fe, 1, SATIN_STEAL_SYNC,
+                 "then an idle victim: the normal back-off starts from scratch (retry at once)");
+    ops->destroy(p);
+    free(fe);
+}
+
 static void idle_during_backoff_steals_now(void)
 {
     fake_topo ft;
@@ -239,6 +266,7 @@ int main(void)
     uniform_over_a_cycle_of_draws();
     backoff_doubles_and_resets();
     idle_during_backoff_steals_now();
+    busy_victim_keeps_polling();
     victim_side();
     return done_testing();
 }
