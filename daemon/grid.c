@@ -594,6 +594,7 @@ void satin_grid_counters(satin_grid *g, satin_kvlist *out)
     satin_kvlist_add_i64(out, "prefetches", (int64_t)c->prefetches);
     satin_kvlist_add_i64(out, "idle_events", (int64_t)c->idle_events);
     satin_kvlist_add_f64(out, "wan_wait_s", (double)c->wan_wait_ns / 1e9);
+    satin_kvlist_add_f64(out, "idle_s", satin_pool_idle_seconds(g->pool));
     satin_kvlist_add_i64(out, "msgs_lan", (int64_t)lan->msgs_sent);
     satin_kvlist_add_i64(out, "bytes_lan", (int64_t)lan->bytes_sent);
     satin_kvlist_add_i64(out, "msgs_wan", (int64_t)wan->msgs_sent);

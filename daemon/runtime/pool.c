@@ -374,3 +374,15 @@ int satin_pool_active_jobs(satin_pool *pool)
 {
     return atomic_load_explicit(&pool->active_jobs, memory_order_relaxed);
 }
+
+double satin_pool_idle_seconds(satin_pool *pool)
+{
+    int64_t now = satin_now_ns();
+    uint64_t total = 0;
+    for (int i = 0; i < pool->nworkers; i++) {
+        uint64_t busy, idle;
+        satin_worker_times(&pool->workers[i], now, &busy, &idle);
+        total += idle;
+    }
+    return (double)total / 1e9;
+}

@@ -90,6 +90,8 @@ void satin_job_add_counts(satin_job *job, uint64_t spawned, uint64_t run, uint64
 /* Jobs spawned and run so far (flushed counts; for stolen-job results). */
 void satin_job_counts(const satin_job *job, uint64_t *spawned, uint64_t *run, uint64_t *steals);
 
+/* Seconds the workers of this node have spent idle, summed over workers. */
+double satin_pool_idle_seconds(satin_pool *self);
 /* Jobs started on this pool and not finished (local and from other nodes). */
 int satin_pool_active_jobs(satin_pool *self);
 /* Records waiting on this node: deque lengths plus started jobs not yet taken. */

@@ -1,0 +1,40 @@
+# tap.sh - TAP helpers shared by the shell integration tests (sourced, not run).
+# The test sets $tmpdir before sourcing; each check prints one TAP line.
+# `run CMD...` leaves rc, out and err for the checks that follow.
+
+n=0
+failures=0
+
+diag_last() {
+    echo "#   exit status: $rc"
+    sed 's/^/#   stdout: /' "$tmpdir/out"
+    sed 's/^/#   stderr: /' "$tmpdir/err"
+}
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $1"; }
+# is GOT WANT DESC
+is() {
+    if [ "$1" = "$2" ]; then pass "$3"; else
+        fail "$3"; echo "#          got: '$1'"; echo "#     expected: '$2'"; diag_last; fi
+}
+# like TEXT SUBSTRING DESC
+like() {
+    case $1 in
+    *"$2"*) pass "$3" ;;
+    *) fail "$3"; echo "#     does not contain '$2'"; diag_last ;;
+    esac
+}
+
+# run CMD...: runs it, leaving rc, out (stdout) and err (stderr)
+run() {
+    "$@" >"$tmpdir/out" 2>"$tmpdir/err" </dev/null
+    rc=$?
+    out=$(cat "$tmpdir/out")
+    err=$(cat "$tmpdir/err")
+}
+
+# json_get EXPR [TEXT]: evaluates a Python expression over the JSON in TEXT
+# (default $out) as d
+json_get() {
+    printf '%s' "${2-$out}" | python3 -c "import json,sys; d=json.load(sys.stdin); print($1)" 2>&1
+}
