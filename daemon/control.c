@@ -339,8 +339,11 @@ static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_l
         rc = satin_kind_prepare(kind, params, ctl->opt->max_record, &arg, &err);
     satin_params_destroy(&params);
     if (rc < 0) {
-        send_error(ctl, rid, rid_len, m->request_id, 0, SATIN_PROTO_BAD_PARAMS, "%s: %s",
-                   kind->name, err.msg);
+        /* Name the kind once: some kinds start their messages with it. */
+        size_t klen = strlen(kind->name);
+        int named = strncmp(err.msg, kind->name, klen) == 0 && err.msg[klen] == ':';
+        send_error(ctl, rid, rid_len, m->request_id, 0, SATIN_PROTO_BAD_PARAMS, "%s%s%s",
+                   named ? "" : kind->name, named ? "" : ": ", err.msg);
         return;
     }
     job_entry *e = calloc(1, sizeof *e);

@@ -8,5 +8,14 @@ extern const satin_kind satin_kind_fib;
 extern const satin_kind satin_kind_uts;
 extern const satin_kind satin_kind_nqueens;
 extern const satin_kind satin_kind_integrate;
+extern const satin_kind satin_kind_ida;
+extern const satin_kind satin_kind_matmul;
+extern const satin_kind satin_kind_raytracer;
+extern const satin_kind satin_kind_synthetic;
+extern const satin_kind satin_kind_setcover;
+extern const satin_kind satin_kind_knapsack;
+extern const satin_kind satin_kind_nchoosek;
+extern const satin_kind satin_kind_primefactors;
+extern const satin_kind satin_kind_tsp;
 
 #endif

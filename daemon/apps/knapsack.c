@@ -1,0 +1,300 @@
+/*
+ * knapsack.c - 0/1 knapsack by branch and bound (one of the paper's
+ * applications): the largest total value of a subset of n items whose total
+ * weight is at most the capacity.
+ *
+ * Instance.  Items come from SplitMix64 seeded with `seed`; for item
+ * i = 0..n-1 in turn: w = 1 + next() % 1000, then the value by `type`:
+ *   uncorrelated  v = 1 + next() % 1000
+ *   weak          v = max(1, w - 100 + next() % 201)
+ *   strong        v = w + 100            (no draw; the hard classic)
+ * The default capacity is half the total weight (rounded down).  The
+ * generator is part of the kind's definition: the unit test repeats it.
+ *
+ * Search.  parse sorts the items by value/weight, best first (ties: lower
+ * item number first), and the search decides them in that order, taking an
+ * item before leaving it out.  The upper bound of a node is Dantzig's: fill
+ * the room with the next items in order and a fraction of the first one
+ * that does not fit (rounded down).  A job carries the items still to decide,
+ * the room and value so far, and `lb`, the value of a feasible solution of
+ * the whole instance known when the job was made.  It first raises lb with a
+ * greedy completion (take each remaining item that still fits) and returns
+ *     max(lb, the best value reachable in its subtree),
+ * pruning nodes whose bound is <= the best value it knows.  That makes a
+ * job's result a pure function of its argument bytes whatever prunes what.
+ * Jobs cannot see each other's incumbents while they run (results only come
+ * back through satin_return), so a job only knows the lb handed down from its
+ * ancestors; a sibling's better solution helps only after the sync.  While
+ * fewer than `threshold` items are decided a job spawns its "take" and
+ * "leave" children; below that it runs the same search sequentially with
+ * its own incumbent.
+ */
+#include "apps.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define KS_MAX_N 1000
+#define KS_MAX_WEIGHT 1000
+#define KS_MAX_CAPACITY (INT64_C(1) << 40)
+#define KS_DEFAULT_THRESHOLD "12"
+/* The sequential search looks at the cancel flag once per this many nodes. */
+#define KS_CANCEL_MASK 0xffffu
+/* Nodes a spawning job searches on its own before it spawns (see ks_run). */
+#define KS_PROBE_NODES 2000
+
+enum { KS_UNCORRELATED, KS_WEAK, KS_STRONG };
+static const char *const ks_types[] = {"uncorrelated", "weak", "strong"};
+#define KS_NTYPES ((int)(sizeof ks_types / sizeof ks_types[0]))
+
+/* Fixed-width fields with no padding: the bytes may cross machines.  The
+ * argument is a ks_head followed by `n` ks_items, the undecided ones. */
+typedef struct ks_item {
+    int32_t w, v;
+} ks_item;
+
+typedef struct ks_head {
+    int32_t n;          /* items still to decide (they follow the head) */
+    int32_t depth;      /* items decided above this job */
+    int32_t threshold;  /* spawn children while depth < threshold */
+    int32_t reserved;   /* 0 */
+    int64_t room;       /* capacity left */
+    int64_t value;      /* value of the items taken */
+    int64_t lb;         /* value of some feasible solution of the whole instance */
+} ks_head;
+
+typedef struct ks_job {
+    ks_head h;
+    ks_item it[KS_MAX_N];
+} ks_job;
+
+static uint64_t ks_next(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* Dantzig's bound for items it[i..n-1] sorted by ratio. */
+static int64_t ks_bound(const ks_item *it, int32_t n, int32_t i, int64_t room, int64_t value)
+{
+    for (; i < n; i++) {
+        if (it[i].w <= room) {
+            room -= it[i].w;
+            value += it[i].v;
+        } else {
+            return value + (int64_t)it[i].v * room / it[i].w;
+        }
+    }
+    return value;
+}
+
+/* A feasible completion: every remaining item that still fits, in order. */
+static int64_t ks_greedy(const ks_item *it, int32_t n, int64_t room, int64_t value)
+{
+    for (int32_t i = 0; i < n; i++) {
+        if (it[i].w <= room) {
+            room -= it[i].w;
+            value += it[i].v;
+        }
+    }
+    return value;
+}
+
+typedef struct ks_search {
+    satin_ctx *c;
+    const ks_item *it;
+    int32_t n;
+    int stop;            /* 1: budget used up or job cancelled: search incomplete */
+    uint64_t nodes;
+    uint64_t budget;     /* stop after this many nodes; 0: no limit */
+    int64_t best;
+} ks_search;
+
+static void ks_dfs(ks_search *s, int32_t i, int64_t room, int64_t value)
+{
+    if (value > s->best)
+        s->best = value;
+    if (i == s->n || s->stop)
+        return;
+    s->nodes++;
+    if ((s->budget && s->nodes > s->budget) ||
+        ((s->nodes & KS_CANCEL_MASK) == 0 && satin_cancelled(s->c))) {
+        s->stop = 1;
+        return;
+    }
+    if (ks_bound(s->it, s->n, i, room, value) <= s->best)
+        return;
+    if (s->it[i].w <= room)
+        ks_dfs(s, i + 1, room - s->it[i].w, value + s->it[i].v);
+    ks_dfs(s, i + 1, room, value);
+}
+
+static void ks_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    ks_job j;
+    if (len < sizeof j.h) {
+        satin_fail(out, "knapsack: argument of %zu bytes, expected at least %zu", len,
+                   sizeof j.h);
+        return;
+    }
+    memcpy(&j.h, arg, sizeof j.h);
+    if (j.h.n < 0 || j.h.n > KS_MAX_N) {
+        satin_fail(out, "knapsack: corrupt argument (n=%d)", (int)j.h.n);
+        return;
+    }
+    size_t want = sizeof j.h + (size_t)j.h.n * sizeof(ks_item);
+    if (len != want) {
+        satin_fail(out, "knapsack: argument of %zu bytes, expected %zu", len, want);
+        return;
+    }
+    memcpy(j.it, (const unsigned char *)arg + sizeof j.h, (size_t)j.h.n * sizeof(ks_item));
+    int corrupt = j.h.room < 0 || j.h.room > KS_MAX_CAPACITY || j.h.value < 0 || j.h.lb < 0;
+    for (int32_t i = 0; i < j.h.n && !corrupt; i++)
+        corrupt = j.it[i].w < 1 || j.it[i].w > KS_MAX_WEIGHT || j.it[i].v < 1 ||
+                  j.it[i].v > KS_MAX_WEIGHT + 100;
+    if (corrupt) {
+        satin_fail(out, "knapsack: corrupt argument (room=%lld, value=%lld)",
+                   (long long)j.h.room, (long long)j.h.value);
+        return;
+    }
+
+    int64_t lb = j.h.lb, g = ks_greedy(j.it, j.h.n, j.h.room, j.h.value);
+    if (g > lb)
+        lb = g;
+    /* Below the threshold: the whole subtree.  Above it: a probe, the same
+     * search cut off after KS_PROBE_NODES nodes, which either finishes the
+     * subtree at once or gives the children the good incumbent that the
+     * first descents of a depth-first search find. */
+    int spawning = j.h.depth < j.h.threshold;
+    ks_search s = {c, j.it, j.h.n, 0, 0, spawning ? KS_PROBE_NODES : 0, lb};
+    ks_dfs(&s, 0, j.h.room, j.h.value);
+    lb = s.best;
+    int64_t r = lb;
+    if (spawning && s.stop && !satin_cancelled(c) &&
+        ks_bound(j.it, j.h.n, 0, j.h.room, j.h.value) > lb) {
+        /* The children decide item 0 and carry items 1..n-1. */
+        ks_job child;
+        child.h = j.h;
+        child.h.n = j.h.n - 1;
+        child.h.depth = j.h.depth + 1;
+        child.h.lb = lb;
+        memcpy(child.it, j.it + 1, (size_t)child.h.n * sizeof(ks_item));
+        size_t clen = sizeof child.h + (size_t)child.h.n * sizeof(ks_item);
+        int64_t rt = lb, rl = lb;
+        if (j.it[0].w <= j.h.room) {
+            child.h.room = j.h.room - j.it[0].w;
+            child.h.value = j.h.value + j.it[0].v;
+            satin_spawn(c, &satin_kind_knapsack, &child, clen, &rt, sizeof rt);
+        }
+        child.h.room = j.h.room;
+        child.h.value = j.h.value;
+        satin_spawn(c, &satin_kind_knapsack, &child, clen, &rl, sizeof rl);
+        satin_sync(c);
+        if (rt > r)
+            r = rt;
+        if (rl > r)
+            r = rl;
+    }
+    satin_return(out, &r, sizeof r);
+}
+
+/* True when item a should be decided before item b (better ratio first). */
+static int ks_before(const ks_item *a, int32_t ia, const ks_item *b, int32_t ib)
+{
+    int64_t l = (int64_t)a->v * b->w, rr = (int64_t)b->v * a->w;
+    return l != rr ? l > rr : ia < ib;
+}
+
+static int ks_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
+{
+    int64_t n, seed, capacity = -1, threshold;
+    const char *type = "uncorrelated";
+    if (satin_param_i64(p, "n", 1, KS_MAX_N, &n, err) < 0 ||
+        satin_param_i64(p, "seed", 0, INT64_MAX, &seed, err) < 0 ||
+        satin_param_i64(p, "capacity", 0, KS_MAX_CAPACITY, &capacity, err) < 0 ||
+        satin_param_i64(p, "threshold", 0, KS_MAX_N, &threshold, err) < 0 ||
+        satin_param_str(p, "type", &type, err) < 0)
+        return -1;
+    int t = -1;
+    for (int i = 0; i < KS_NTYPES; i++)
+        if (strcmp(type, ks_types[i]) == 0)
+            t = i;
+    if (t < 0)
+        return satin_err_set(err,
+                             "knapsack: unknown type '%s' (valid: uncorrelated, weak, strong)",
+                             type);
+
+    ks_job local;
+    memset(&local.h, 0, sizeof local.h);
+    uint64_t rng = (uint64_t)seed;
+    int32_t idx[KS_MAX_N];
+    int64_t total = 0;
+    for (int32_t i = 0; i < (int32_t)n; i++) {
+        ks_item x;
+        x.w = 1 + (int32_t)(ks_next(&rng) % KS_MAX_WEIGHT);
+        if (t == KS_UNCORRELATED) {
+            x.v = 1 + (int32_t)(ks_next(&rng) % KS_MAX_WEIGHT);
+        } else if (t == KS_WEAK) {
+            x.v = x.w - 100 + (int32_t)(ks_next(&rng) % 201);
+            if (x.v < 1)
+                x.v = 1;
+        } else {
+            x.v = x.w + 100;
+        }
+        total += x.w;
+        /* Insertion sort: stable, and n <= 1000. */
+        int32_t k = i;
+        while (k > 0 && ks_before(&x, i, &local.it[k - 1], idx[k - 1])) {
+            local.it[k] = local.it[k - 1];
+            idx[k] = idx[k - 1];
+            k--;
+        }
+        local.it[k] = x;
+        idx[k] = i;
+    }
+    if (capacity < 0)
+        capacity = total / 2;
+    local.h.n = (int32_t)n;
+    local.h.depth = 0;
+    local.h.threshold = (int32_t)threshold;
+    local.h.room = capacity;
+    local.h.value = 0;
+    local.h.lb = 0;
+    return satin_bytes_put(arg, &local,
+                           sizeof local.h + (size_t)local.h.n * sizeof(ks_item), err);
+}
+
+static void ks_format(const void *res, size_t len, double wall_s,
+                      satin_result *result, satin_result *stats)
+{
+    (void)wall_s;
+    (void)stats;
+    int64_t v = 0;
+    if (len == sizeof v)
+        memcpy(&v, res, sizeof v);
+    satin_result_i64(result, "value", v);
+}
+
+static const satin_param_def ks_params[] = {
+    {"n", NULL, 1, "number of items, 1..1000"},
+    {"seed", "1", 0, "instance seed, 0..2^63-1"},
+    {"capacity", NULL, 0, "knapsack capacity, 0..2^40 (default: half the total weight)"},
+    {"type", "uncorrelated", 0,
+     "item values: uncorrelated (1..1000), weak (weight +- 100) or strong (weight + 100)"},
+    {"threshold", KS_DEFAULT_THRESHOLD, 0,
+     "spawn take/leave children while fewer than this many items are decided "
+     "(0: all sequential)"},
+    {NULL, NULL, 0, NULL},
+};
+
+const satin_kind satin_kind_knapsack = {
+    .name = "knapsack",
+    .summary = "0/1 knapsack on a seeded instance by branch and bound: the best value",
+    .params = ks_params,
+    .parse = ks_parse,
+    .run = ks_run,
+    .result_size = sizeof(int64_t),
+    .format = ks_format,
+};

@@ -1,0 +1,145 @@
+/*
+ * nchoosek.c - the binomial coefficient C(n, k) counted by Pascal's rule
+ * (one of the paper's applications, "n choose k"):
+ *
+ *     C(n, 0) = C(n, n) = 1,   C(n, k) = C(n-1, k-1) + C(n-1, k)
+ *
+ * The recursion is deliberately the naive one: a job for C(n, k) makes about
+ * 2 C(n, k) calls, so this is, like fib, a fine-grained spawn benchmark whose
+ * answer is known exactly.  A job with n >= threshold spawns its two
+ * subproblems; below the threshold the recursion is plain sequential C.
+ *
+ * Parameters are checked so that the result is exact: 0 <= k <= n <= 1000
+ * and C(n, k) <= 2^63 - 1 (every subproblem's value is at most C(n, k), so
+ * no partial sum overflows either).  C(n, k) for k near n/2 fits up to n = 66;
+ * the running time grows with C(n, k) itself, so n = 34, k = 17 already takes
+ * several seconds on one core.
+ */
+#include "apps.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define NCK_MAX_N 1000
+#define NCK_DEFAULT_THRESHOLD "20"
+/* In the sequential recursion, ask whether the job was cancelled only at
+ * subproblems with at least C(16, 8) = 12870 calls below them. */
+#define NCK_CANCEL_CHECK_SIDE 8
+
+/* Fixed-width fields with no padding: the bytes may cross machines. */
+typedef struct nck_arg {
+    int32_t n;
+    int32_t k;
+    int32_t threshold;  /* subproblems with n below this run sequentially */
+    int32_t reserved;   /* 0 */
+} nck_arg;
+
+static int64_t nck_seq(satin_ctx *c, int32_t n, int32_t k)
+{
+    if (k == 0 || k == n)
+        return 1;
+    if (k >= NCK_CANCEL_CHECK_SIDE && n - k >= NCK_CANCEL_CHECK_SIDE && satin_cancelled(c))
+        return 0;
+    return nck_seq(c, n - 1, k - 1) + nck_seq(c, n - 1, k);
+}
+
+static void nck_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    nck_arg a;
+    if (len != sizeof a) {
+        satin_fail(out, "nchoosek: argument of %zu bytes, expected %zu", len, sizeof a);
+        return;
+    }
+    memcpy(&a, arg, sizeof a);
+    if (a.n < 0 || a.n > NCK_MAX_N || a.k < 0 || a.k > a.n) {
+        satin_fail(out, "nchoosek: corrupt argument (n=%d, k=%d)", (int)a.n, (int)a.k);
+        return;
+    }
+    int64_t r;
+    if (a.k == 0 || a.k == a.n || a.n < a.threshold) {
+        r = nck_seq(c, a.n, a.k);
+    } else {
+        nck_arg x = a, y = a;
+        x.n = y.n = a.n - 1;
+        x.k = a.k - 1;
+        int64_t rx = 0, ry = 0;
+        satin_spawn(c, &satin_kind_nchoosek, &x, sizeof x, &rx, sizeof rx);
+        satin_spawn(c, &satin_kind_nchoosek, &y, sizeof y, &ry, sizeof ry);
+        satin_sync(c);
+        r = rx + ry;
+    }
+    satin_return(out, &r, sizeof r);
+}
+
+/* C(n, k) from one row of Pascal's triangle at a time, saturating at
+ * INT64_MAX + 1 (so "too large" is seen exactly).  O(n * k), k <= n/2. */
+static uint64_t nck_exact_or_saturated(int32_t n, int32_t k)
+{
+    const uint64_t cap = (uint64_t)INT64_MAX + 1;
+    uint64_t row[NCK_MAX_N / 2 + 1];
+    if (k > n - k)
+        k = n - k;
+    memset(row, 0, sizeof row);
+    row[0] = 1;
+    for (int32_t i = 1; i <= n; i++) {
+        int32_t top = i < k ? i : k;
+        for (int32_t j = top; j >= 1; j--) {
+            /* Both terms are <= cap = 2^63; their sum could wrap. */
+            row[j] = row[j] > cap - row[j - 1] ? cap : row[j] + row[j - 1];
+        }
+    }
+    return row[k];
+}
+
+static int nck_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
+{
+    int64_t n, k, threshold;
+    if (satin_param_i64(p, "n", 0, NCK_MAX_N, &n, err) < 0 ||
+        satin_param_i64(p, "k", 0, NCK_MAX_N, &k, err) < 0 ||
+        satin_param_i64(p, "threshold", 0, NCK_MAX_N + 1, &threshold, err) < 0)
+        return -1;
+    if (k > n)
+        return satin_err_set(err, "nchoosek: k=%lld must not exceed n=%lld", (long long)k,
+                             (long long)n);
+    if (nck_exact_or_saturated((int32_t)n, (int32_t)k) > (uint64_t)INT64_MAX)
+        return satin_err_set(err,
+                             "nchoosek: C(%lld, %lld) does not fit in a signed 64-bit "
+                             "integer (at most 2^63-1)",
+                             (long long)n, (long long)k);
+    nck_arg a;
+    memset(&a, 0, sizeof a);
+    a.n = (int32_t)n;
+    a.k = (int32_t)k;
+    a.threshold = (int32_t)threshold;
+    return satin_bytes_put(arg, &a, sizeof a, err);
+}
+
+static void nck_format(const void *res, size_t len, double wall_s,
+                       satin_result *result, satin_result *stats)
+{
+    (void)wall_s;
+    (void)stats;
+    int64_t v = 0;
+    if (len == sizeof v)
+        memcpy(&v, res, sizeof v);
+    satin_result_i64(result, "value", v);
+}
+
+static const satin_param_def nck_params[] = {
+    {"n", NULL, 1, "set size, 0..1000"},
+    {"k", NULL, 1, "subset size, 0..n; C(n, k) must fit in 63 bits"},
+    {"threshold", NCK_DEFAULT_THRESHOLD, 0,
+     "subproblems C(n', k') with n' below this are counted sequentially "
+     "(0: spawn down to the leaves)"},
+    {NULL, NULL, 0, NULL},
+};
+
+const satin_kind satin_kind_nchoosek = {
+    .name = "nchoosek",
+    .summary = "binomial coefficient C(n, k) by the naive Pascal recursion",
+    .params = nck_params,
+    .parse = nck_parse,
+    .run = nck_run,
+    .result_size = sizeof(int64_t),
+    .format = nck_format,
+};

@@ -1,0 +1,315 @@
+/*
+ * raytracer.c - a small ray tracer (one of the paper's applications): four
+ * spheres on a checkered ground plane, one point light, hard shadows, Phong
+ * highlights and up to `depth` levels of mirror reflection.
+ *
+ * The image is divided and conquered as a rectangle: a job splits its
+ * longer side in halves (the first half rounded down) until it holds at
+ * most `tile` pixels, and renders that tile sequentially.  Every pixel is
+ * computed on its own by satin_rt_pixel() (one ray through the pixel
+ * centre), so the image does not depend on the split.
+ *
+ * Result: checksum = sum modulo 2^64 over all pixels of
+ *     mix((y << 40) ^ (x << 24) ^ 0xRRGGBB),
+ * mix being splitmix64's output function (satin_rt_pixel_hash), a sum that
+ * any tiling adds up the same; and pixels = width * height.
+ *
+ * Portability of the image: the pixel function uses only +, -, *, / and
+ * sqrt (correctly rounded in IEEE 754) and floor, no libm transcendentals,
+ * and no fused multiply-adds (GCC does not contract a*b+c in -std=c11 mode;
+ * Clang is told below), so the checksum should be the same on every IEEE 754
+ * double machine, x86-64 and ARM alike (only x86-64 was tried).
+ *
+ * Not done: writing the image (ppm=PATH).  A kind is pure and runs on any
+ * node of the grid, so it must not write files; the image would have to
+ * travel back as the result, which is bounded to a small slot.
+ */
+#include "apps.h"
+#include "raytracer.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __clang__
+/* Clang contracts a*b+c into fused multiply-adds on machines that have them
+ * unless told not to (GCC in -std=c11 mode does not); the image must not
+ * depend on that. */
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#define RT_DEFAULT_DEPTH "3"
+#define RT_DEFAULT_TILE "1024"
+#define RT_MAX_TILE (INT64_C(1) << 28)
+#define RT_EPS 1e-4          /* offset of secondary ray origins */
+#define RT_FAR 1e30
+
+typedef struct rt_vec {
+    double x, y, z;
+} rt_vec;
+
+static rt_vec rt_v(double x, double y, double z)
+{
+    rt_vec v = {x, y, z};
+    return v;
+}
+static rt_vec rt_add(rt_vec a, rt_vec b) { return rt_v(a.x + b.x, a.y + b.y, a.z + b.z); }
+static rt_vec rt_sub(rt_vec a, rt_vec b) { return rt_v(a.x - b.x, a.y - b.y, a.z - b.z); }
+static rt_vec rt_mul(rt_vec a, double s) { return rt_v(a.x * s, a.y * s, a.z * s); }
+static rt_vec rt_had(rt_vec a, rt_vec b) { return rt_v(a.x * b.x, a.y * b.y, a.z * b.z); }
+static double rt_dot(rt_vec a, rt_vec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static rt_vec rt_unit(rt_vec a) { return rt_mul(a, 1 / sqrt(rt_dot(a, a))); }
+
+typedef struct rt_sphere {
+    rt_vec c;
+    double r;
+    rt_vec color;
+    double reflect;
+} rt_sphere;
+
+static const rt_sphere rt_spheres[] = {
+    {{0.0, 1.0, 3.0}, 1.0, {0.90, 0.20, 0.15}, 0.25},    /* red, centre */
+    {{-2.1, 0.8, 4.2}, 0.8, {0.20, 0.75, 0.30}, 0.15},   /* green, left behind */
+    {{1.9, 0.7, 2.2}, 0.7, {0.92, 0.92, 0.95}, 0.70},    /* mirror, right */
+    {{0.55, 0.3, 1.1}, 0.3, {0.20, 0.35, 0.95}, 0.10},   /* small blue, in front */
+};
+#define RT_NSPHERES ((int)(sizeof rt_spheres / sizeof rt_spheres[0]))
+#define RT_PLANE RT_NSPHERES  /* object index of the ground plane y = 0 */
+
+static const rt_vec rt_eye = {0.0, 1.5, -3.5};
+static const rt_vec rt_light = {-4.0, 7.0, -3.0};
+#define RT_AMBIENT 0.12
+#define RT_PLANE_REFLECT 0.2
+#define RT_SPECULAR 0.5
+#define RT_HALF_FOV 0.7      /* tan of half the vertical field of view */
+#define RT_TILT (-0.22)      /* the camera looks slightly down */
+
+/* Distance along the ray to object `obj`, or RT_FAR. */
+static double rt_hit(int obj, rt_vec o, rt_vec d)
+{
+    if (obj == RT_PLANE) {
+        if (d.y >= 0 || o.y <= 0)
+            return RT_FAR;
+        return -o.y / d.y;
+    }
+    const rt_sphere *s = &rt_spheres[obj];
+    rt_vec oc = rt_sub(o, s->c);
+    double b = rt_dot(oc, d), c = rt_dot(oc, oc) - s->r * s->r;
+    double disc = b * b - c;   /* d is a unit vector */
+    if (disc < 0)
+        return RT_FAR;
+    double q = sqrt(disc);
+    double t = -b - q;
+    if (t > RT_EPS)
+        return t;
+    t = -b + q;
+    return t > RT_EPS ? t : RT_FAR;
+}
+
+static int rt_nearest(rt_vec o, rt_vec d, double *tmin)
+{
+    int best = -1;
+    *tmin = RT_FAR;
+    for (int i = 0; i <= RT_PLANE; i++) {
+        double t = rt_hit(i, o, d);
+        if (t < *tmin) {
+            *tmin = t;
+            best = i;
+        }
+    }
+    return best;
+}
+
+static rt_vec rt_trace(rt_vec o, rt_vec d, int depth)
+{
+    double t;
+    int obj = rt_nearest(o, d, &t);
+    if (obj < 0) {
+        /* Sky: white at the horizon to blue overhead. */
+        double k = d.y > 0 ? d.y : 0;
+        return rt_add(rt_mul(rt_v(0.95, 0.95, 1.0), 1 - k), rt_mul(rt_v(0.35, 0.55, 0.95), k));
+    }
+    rt_vec p = rt_add(o, rt_mul(d, t));
+    rt_vec n, color;
+    double reflect;
+    if (obj == RT_PLANE) {
+        n = rt_v(0, 1, 0);
+        long long cx = (long long)floor(p.x), cz = (long long)floor(p.z);
+        color = ((cx + cz) & 1) ? rt_v(0.25, 0.25, 0.30) : rt_v(0.85, 0.85, 0.80);
+        reflect = RT_PLANE_REFLECT;
+    } else {
+        const rt_sphere *s = &rt_spheres[obj];
+        n = rt_mul(rt_sub(p, s->c), 1 / s->r);
+        color = s->color;
+        reflect = s->reflect;
+    }
+    if (rt_dot(n, d) > 0)
+        n = rt_mul(n, -1);
+    rt_vec q = rt_add(p, rt_mul(n, RT_EPS));  /* off the surface */
+    rt_vec tolight = rt_sub(rt_light, q);
+    double ldist = sqrt(rt_dot(tolight, tolight));
+    rt_vec l = rt_mul(tolight, 1 / ldist);
+    rt_vec r = rt_sub(d, rt_mul(n, 2 * rt_dot(d, n)));   /* mirror direction */
+
+    double st;
+    int blocker = rt_nearest(q, l, &st);
+    int lit = blocker < 0 || st >= ldist;
+    double diffuse = 0, spec = 0;
+    if (lit) {
+        double nl = rt_dot(n, l);
+        diffuse = nl > 0 ? nl : 0;
+        double rl = rt_dot(r, l);
+        if (rl > 0) {
+            spec = rl;
+            for (int i = 0; i < 5; i++)   /* rl^32 */
+                spec *= spec;
+            spec *= RT_SPECULAR;
+        }
+    }
+    rt_vec local = rt_add(rt_mul(color, RT_AMBIENT + diffuse), rt_v(spec, spec, spec));
+    if (depth <= 0 || reflect <= 0)
+        return local;
+    rt_vec mirrored = rt_trace(q, rt_unit(r), depth - 1);
+    return rt_add(rt_mul(local, 1 - reflect), rt_had(mirrored, rt_v(reflect, reflect, reflect)));
+}
+
+static uint32_t rt_byte(double c)
+{
+    if (!(c > 0))
+        return 0;
+    if (c >= 1)
+        return 255;
+    return (uint32_t)(c * 255 + 0.5);
+}
+
+uint32_t satin_rt_pixel(int32_t width, int32_t height, int32_t depth, int32_t x, int32_t y)
+{
+    double aspect = (double)width / height;
+    double u = (2 * (x + 0.5) / width - 1) * aspect * RT_HALF_FOV;
+    double v = (1 - 2 * (y + 0.5) / height) * RT_HALF_FOV;
+    rt_vec d = rt_unit(rt_v(u, v + RT_TILT, 1));
+    rt_vec c = rt_trace(rt_eye, d, depth);
+    return rt_byte(c.x) << 16 | rt_byte(c.y) << 8 | rt_byte(c.z);
+}
+
+uint64_t satin_rt_pixel_hash(int32_t x, int32_t y, uint32_t rgb)
+{
+    uint64_t z = (uint64_t)(uint32_t)y << 40 ^ (uint64_t)(uint32_t)x << 24 ^ rgb;
+    z += UINT64_C(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* ---- jobs --------------------------------------------------------------- */
+
+/* Fixed-width fields with no padding: the bytes may cross machines. */
+typedef struct rt_arg {
+    int32_t x0, y0, w, h;   /* this job's rectangle */
+    int32_t width, height;  /* the whole image */
+    int32_t depth;
+    int32_t tile;           /* render sequentially at most this many pixels */
+} rt_arg;
+
+typedef struct rt_res {
+    uint64_t checksum;
+    int64_t pixels;
+} rt_res;
+
+static void rt_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    rt_arg a;
+    if (len != sizeof a) {
+        satin_fail(out, "raytracer: argument of %zu bytes, expected %zu", len, sizeof a);
+        return;
+    }
+    memcpy(&a, arg, sizeof a);
+    if (a.width < 1 || a.width > SATIN_RT_MAX_SIZE || a.height < 1 ||
+        a.height > SATIN_RT_MAX_SIZE || a.depth < 0 || a.depth > SATIN_RT_MAX_DEPTH ||
+        a.tile < 1 || a.x0 < 0 || a.y0 < 0 || a.w < 1 || a.h < 1 || a.w > a.width - a.x0 ||
+        a.h > a.height - a.y0) {
+        satin_fail(out, "raytracer: corrupt argument (%dx%d at %d,%d of %dx%d)", (int)a.w,
+                   (int)a.h, (int)a.x0, (int)a.y0, (int)a.width, (int)a.height);
+        return;
+    }
+    rt_res r = {0, 0};
+    if ((int64_t)a.w * a.h <= a.tile) {
+        for (int32_t y = a.y0; y < a.y0 + a.h; y++) {
+            for (int32_t x = a.x0; x < a.x0 + a.w; x++)
+                r.checksum += satin_rt_pixel_hash(x, y, satin_rt_pixel(a.width, a.height,
+                                                                       a.depth, x, y));
+            if (satin_cancelled(c))
+                break;
+        }
+        r.pixels = (int64_t)a.w * a.h;
+    } else {
+        rt_arg lo = a, hi = a;
+        if (a.w >= a.h) {
+            lo.w = a.w / 2;
+            hi.x0 = a.x0 + lo.w;
+            hi.w = a.w - lo.w;
+        } else {
+            lo.h = a.h / 2;
+            hi.y0 = a.y0 + lo.h;
+            hi.h = a.h - lo.h;
+        }
+        rt_res rl = {0, 0}, rh = {0, 0};
+        satin_spawn(c, &satin_kind_raytracer, &lo, sizeof lo, &rl, sizeof rl);
+        satin_spawn(c, &satin_kind_raytracer, &hi, sizeof hi, &rh, sizeof rh);
+        satin_sync(c);
+        r.checksum = rl.checksum + rh.checksum;
+        r.pixels = rl.pixels + rh.pixels;
+    }
+    satin_return(out, &r, sizeof r);
+}
+
+static int rt_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
+{
+    int64_t width, height, depth, tile;
+    if (satin_param_i64(p, "width", 1, SATIN_RT_MAX_SIZE, &width, err) < 0 ||
+        satin_param_i64(p, "height", 1, SATIN_RT_MAX_SIZE, &height, err) < 0 ||
+        satin_param_i64(p, "depth", 0, SATIN_RT_MAX_DEPTH, &depth, err) < 0 ||
+        satin_param_i64(p, "tile", 1, RT_MAX_TILE, &tile, err) < 0)
+        return -1;
+    rt_arg a;
+    memset(&a, 0, sizeof a);
+    a.x0 = a.y0 = 0;
+    a.w = a.width = (int32_t)width;
+    a.h = a.height = (int32_t)height;
+    a.depth = (int32_t)depth;
+    a.tile = (int32_t)tile;
+    return satin_bytes_put(arg, &a, sizeof a, err);
+}
+
+static void rt_format(const void *res, size_t len, double wall_s, satin_result *result,
+                      satin_result *stats)
+{
+    rt_res r = {0, 0};
+    if (len == sizeof r)
+        memcpy(&r, res, sizeof r);
+    int64_t s;
+    memcpy(&s, &r.checksum, sizeof s);   /* the bits of the sum modulo 2^64 */
+    satin_result_i64(result, "checksum", s);
+    satin_result_i64(result, "pixels", r.pixels);
+    if (wall_s > 0)
+        satin_result_f64(stats, "pixels_per_s", (double)r.pixels / wall_s);
+}
+
+static const satin_param_def rt_params[] = {
+    {"width", NULL, 1, "image width in pixels, 1..16384"},
+    {"height", NULL, 1, "image height in pixels, 1..16384"},
+    {"depth", RT_DEFAULT_DEPTH, 0, "levels of mirror reflection, 0..16"},
+    {"tile", RT_DEFAULT_TILE, 0, "render rectangles of at most this many pixels sequentially, "
+                                 "1..2^28"},
+    {NULL, NULL, 0, NULL},
+};
+
+const satin_kind satin_kind_raytracer = {
+    .name = "raytracer",
+    .summary = "ray-traced built-in scene (spheres, plane, shadows, reflections): image checksum",
+    .params = rt_params,
+    .parse = rt_parse,
+    .run = rt_run,
+    .result_size = sizeof(rt_res),
+    .format = rt_format,
+};

@@ -1,0 +1,304 @@
+/*
+ * tsp.c - the travelling salesperson problem by branch and bound (one of the
+ * paper's applications): the length of a shortest closed tour through n
+ * cities.
+ *
+ * Instance.  SplitMix64 seeded with `seed` gives city i = 0..n-1 the
+ * coordinates x = next() % 1000, then y = next() % 1000; the distance of two
+ * cities is their Euclidean distance rounded to the nearest integer (exact
+ * integer arithmetic, halves cannot occur), so the tour length is an exact
+ * integer.  The generator is part of the kind's definition: the unit test
+ * repeats it.
+ *
+ * Search.  Tours start at city 0.  A node is a path from city 0; its
+ * children append one unvisited city, nearest first (ties: lower city).  The
+ * lower bound of a node is
+ *     path length + the shortest edge from the path's end to an unvisited
+ *     city + for each unvisited city, its shortest edge to another unvisited
+ *     city or to city 0
+ * (every tour through the node leaves each of those cities once along such
+ * an edge), and a node is pruned when it is >= the best length known.
+ *
+ * Jobs and bounds.  A job's argument holds the distance matrix, the path's
+ * end, the visited set, the path length and `ub`; the job returns the length
+ * of the shortest completion that is shorter than ub, or -1 for "none".
+ * Each job first completes its path by nearest neighbour, which usually
+ * gives it a bound below ub at once.  Jobs cannot share the best tour while
+ * they run (a job must be a pure function of its argument bytes, and results
+ * only come back through satin_return), so a job's bound is the one handed
+ * down by its parent when it was spawned (the root's is "none"), then
+ * whatever it finds itself; siblings do not see each other's tours.  The
+ * result is therefore the same on any number of workers.  While the path
+ * holds fewer than `threshold` cities a job spawns one child per unvisited
+ * city; below that it searches sequentially with its own incumbent.
+ */
+#include "apps.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TSP_MAX_N 20
+#define TSP_COORD 1000
+#define TSP_DEFAULT_THRESHOLD "4"
+/* The sequential search looks at the cancel flag once per this many nodes. */
+#define TSP_CANCEL_MASK 0xffffu
+
+/* Fixed-width fields with no padding: the bytes may cross machines.  The
+ * matrix always has stride TSP_MAX_N; entries beyond n are 0. */
+typedef struct tsp_arg {
+    int32_t n;
+    int32_t depth;       /* cities on the path (city 0 first), >= 1 */
+    int32_t threshold;   /* spawn children while depth < threshold */
+    int32_t last;        /* the path's end */
+    uint32_t visited;    /* bit i: city i is on the path */
+    int32_t reserved;    /* 0 */
+    int64_t len;         /* length of the path */
+    int64_t ub;          /* only tours shorter than this are wanted; -1: no bound */
+    int32_t dist[TSP_MAX_N * TSP_MAX_N];
+} tsp_arg;
+
+typedef struct tsp_inst {
+    int32_t n;
+    uint32_t all;
+    const int32_t *d;                  /* d[i * TSP_MAX_N + j] */
+    int8_t nb[TSP_MAX_N][TSP_MAX_N];  /* other cities, nearest first */
+} tsp_inst;
+
+static uint64_t tsp_next(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static int32_t tsp_d(const tsp_inst *in, int i, int j)
+{
+    return in->d[i * TSP_MAX_N + j];
+}
+
+static void tsp_inst_init(tsp_inst *in, int32_t n, const int32_t *d)
+{
+    in->n = n;
+    in->all = (uint32_t)((UINT64_C(1) << n) - 1);
+    in->d = d;
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        for (int j = 0; j < n; j++) {
+            if (j == i)
+                continue;
+            /* Insertion by (distance, city). */
+            int p = k++;
+            while (p > 0 && tsp_d(in, i, in->nb[i][p - 1]) > tsp_d(in, i, j)) {
+                in->nb[i][p] = in->nb[i][p - 1];
+                p--;
+            }
+            in->nb[i][p] = (int8_t)j;
+        }
+    }
+}
+
+/* The lower bound of a node whose path is not yet complete. */
+static int64_t tsp_bound(const tsp_inst *in, int last, uint32_t visited, int64_t len)
+{
+    uint32_t unv = in->all & ~visited, ok = unv | 1u;
+    int64_t b = len;
+    for (int k = 0; k < in->n - 1; k++) {
+        int v = in->nb[last][k];
+        if (unv & (1u << v)) {
+            b += tsp_d(in, last, v);
+            break;
+        }
+    }
+    for (uint32_t u = unv; u; u &= u - 1) {
+        int v = __builtin_ctz(u);
+        for (int k = 0; k < in->n - 1; k++) {
+            int w = in->nb[v][k];
+            if (ok & (1u << w)) {
+                b += tsp_d(in, v, w);
+                break;
+            }
+        }
+    }
+    return b;
+}
+
+/* The nearest-neighbour completion's tour length. */
+static int64_t tsp_greedy(const tsp_inst *in, int last, uint32_t visited, int64_t len)
+{
+    while (visited != in->all) {
+        for (int k = 0; k < in->n - 1; k++) {
+            int v = in->nb[last][k];
+            if (!(visited & (1u << v))) {
+                len += tsp_d(in, last, v);
+                visited |= 1u << v;
+                last = v;
+                break;
+            }
+        }
+    }
+    return len + tsp_d(in, last, 0);
+}
+
+typedef struct tsp_search {
+    satin_ctx *c;
+    const tsp_inst *in;
+    int stop;
+    uint32_t nodes;
+    int64_t best;        /* INT64_MAX: none yet */
+} tsp_search;
+
+static void tsp_dfs(tsp_search *s, int last, uint32_t visited, int64_t len)
+{
+    const tsp_inst *in = s->in;
+    if (visited == in->all) {
+        int64_t t = len + tsp_d(in, last, 0);
+        if (t < s->best)
+            s->best = t;
+        return;
+    }
+    if (s->stop)
+        return;
+    if ((++s->nodes & TSP_CANCEL_MASK) == 0 && satin_cancelled(s->c)) {
+        s->stop = 1;
+        return;
+    }
+    if (tsp_bound(in, last, visited, len) >= s->best)
+        return;
+    for (int k = 0; k < in->n - 1; k++) {
+        int v = in->nb[last][k];
+        if (visited & (1u << v))
+            continue;
+        int64_t nl = len + tsp_d(in, last, v);
+        if (nl >= s->best)
+            break;   /* the next cities are no nearer */
+        tsp_dfs(s, v, visited | (1u << v), nl);
+    }
+}
+
+static void tsp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    tsp_arg a;
+    if (len != sizeof a) {
+        satin_fail(out, "tsp: argument of %zu bytes, expected %zu", len, sizeof a);
+        return;
+    }
+    memcpy(&a, arg, sizeof a);
+    int corrupt = a.n < 1 || a.n > TSP_MAX_N || a.last < 0 || a.last >= a.n ||
+                  !(a.visited & 1u) || !(a.visited & (1u << a.last)) ||
+                  (a.visited & ~(uint32_t)((UINT64_C(1) << a.n) - 1)) || a.len < 0 ||
+                  a.ub < -1;
+    for (int i = 0; i < TSP_MAX_N * TSP_MAX_N && !corrupt; i++)
+        corrupt = a.dist[i] < 0 || a.dist[i] > 2 * TSP_COORD;
+    if (corrupt) {
+        satin_fail(out, "tsp: corrupt argument (n=%d, last=%d, depth=%d)", (int)a.n,
+                   (int)a.last, (int)a.depth);
+        return;
+    }
+    tsp_inst in;
+    tsp_inst_init(&in, a.n, a.dist);
+    int64_t ub = a.ub < 0 ? INT64_MAX : a.ub;
+    tsp_search s = {c, &in, 0, 0, ub};
+    int64_t g = tsp_greedy(&in, a.last, a.visited, a.len);
+    if (g < s.best)
+        s.best = g;
+    if (a.depth >= a.threshold || a.visited == in.all) {
+        tsp_dfs(&s, a.last, a.visited, a.len);
+    } else if (tsp_bound(&in, a.last, a.visited, a.len) < s.best) {
+        int64_t sub[TSP_MAX_N];
+        for (int k = 0; k < TSP_MAX_N; k++)
+            sub[k] = -1;
+        tsp_arg child = a;
+        child.depth = a.depth + 1;
+        child.ub = s.best;
+        for (int k = 0; k < a.n - 1; k++) {
+            int v = in.nb[a.last][k];
+            if (a.visited & (1u << v))
+                continue;
+            child.len = a.len + tsp_d(&in, a.last, v);
+            if (child.len >= s.best)
+                break;
+            child.last = v;
+            child.visited = a.visited | (1u << v);
+            satin_spawn(c, &satin_kind_tsp, &child, sizeof child, &sub[v], sizeof sub[v]);
+        }
+        satin_sync(c);
+        for (int v = 0; v < a.n; v++)
+            if (sub[v] >= 0 && sub[v] < s.best)
+                s.best = sub[v];
+    }
+    int64_t r = s.best < ub ? s.best : -1;
+    satin_return(out, &r, sizeof r);
+}
+
+/* round(sqrt(s)) in integers: s - r^2 > r means sqrt(s) > r + 1/2 (and
+ * s = r^2 + r + 1/4 cannot happen for integers). */
+static int32_t tsp_round_sqrt(int64_t s)
+{
+    int64_t r = (int64_t)sqrt((double)s);
+    while (r * r > s)
+        r--;
+    while ((r + 1) * (r + 1) <= s)
+        r++;
+    return (int32_t)(s - r * r > r ? r + 1 : r);
+}
+
+static int tsp_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
+{
+    int64_t n, seed, threshold;
+    if (satin_param_i64(p, "n", 1, TSP_MAX_N, &n, err) < 0 ||
+        satin_param_i64(p, "seed", 0, INT64_MAX, &seed, err) < 0 ||
+        satin_param_i64(p, "threshold", 0, TSP_MAX_N, &threshold, err) < 0)
+        return -1;
+    tsp_arg a;
+    memset(&a, 0, sizeof a);
+    a.n = (int32_t)n;
+    a.depth = 1;
+    a.threshold = (int32_t)threshold;
+    a.last = 0;
+    a.visited = 1u;
+    a.len = 0;
+    a.ub = -1;
+    int64_t x[TSP_MAX_N], y[TSP_MAX_N];
+    uint64_t rng = (uint64_t)seed;
+    for (int i = 0; i < a.n; i++) {
+        x[i] = (int64_t)(tsp_next(&rng) % TSP_COORD);
+        y[i] = (int64_t)(tsp_next(&rng) % TSP_COORD);
+    }
+    for (int i = 0; i < a.n; i++)
+        for (int j = 0; j < a.n; j++)
+            a.dist[i * TSP_MAX_N + j] = tsp_round_sqrt((x[i] - x[j]) * (x[i] - x[j]) +
+                                                       (y[i] - y[j]) * (y[i] - y[j]));
+    return satin_bytes_put(arg, &a, sizeof a, err);
+}
+
+static void tsp_format(const void *res, size_t len, double wall_s,
+                       satin_result *result, satin_result *stats)
+{
+    (void)wall_s;
+    (void)stats;
+    int64_t v = -1;
+    if (len == sizeof v)
+        memcpy(&v, res, sizeof v);
+    satin_result_i64(result, "length", v);
+}
+
+static const satin_param_def tsp_params[] = {
+    {"n", NULL, 1, "number of cities, 1..20 (beyond ~16 it takes very long)"},
+    {"seed", "1", 0, "instance seed, 0..2^63-1"},
+    {"threshold", TSP_DEFAULT_THRESHOLD, 0,
+     "spawn one child per next city while the path holds fewer than this many cities "
+     "(city 0 counts; 0 or 1: all sequential)"},
+    {NULL, NULL, 0, NULL},
+};
+
+const satin_kind satin_kind_tsp = {
+    .name = "tsp",
+    .summary = "travelling salesperson: shortest tour of n seeded cities by branch and bound",
+    .params = tsp_params,
+    .parse = tsp_parse,
+    .run = tsp_run,
+    .result_size = sizeof(int64_t),
+    .format = tsp_format,
+};

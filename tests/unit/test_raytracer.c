@@ -1,0 +1,173 @@
+/*
+ * test_raytracer.c - the raytracer kind: its checksum against the same
+ * pixel function run sequentially over the whole image, for any tile size
+ * and number of workers; a few properties of the picture (sky on top, the
+ * red sphere in the middle, reflections change it); and the error texts of
+ * bad parameters.
+ */
+#include "kinds.h"
+#include "raytracer.h"
+#include "../tap.h"
+
+#include <stdint.h>
+
+static uint64_t sequential_checksum(int w, int h, int depth)
+{
+    uint64_t sum = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            sum += satin_rt_pixel_hash(x, y, satin_rt_pixel(w, h, depth, x, y));
+    return sum;
+}
+
+static int64_t as_i64(uint64_t v)
+{
+    int64_t s;
+    memcpy(&s, &v, sizeof s);
+    return s;
+}
+
+/* The checksum of the kind (depth, tile < 0: the defaults); *pixels gets the
+ * pixel count. */
+static int64_t run_rt(satin_pool *pool, int w, int h, int depth, int tile, int64_t *pixels)
+{
+    char pw[32], ph[32], pd[32], pt[32];
+    snprintf(pw, sizeof pw, "width=%d", w);
+    snprintf(ph, sizeof ph, "height=%d", h);
+    snprintf(pd, sizeof pd, "depth=%d", depth);
+    snprintf(pt, sizeof pt, "tile=%d", tile);
+    const char *params[5] = {pw, ph, NULL, NULL, NULL};
+    int k = 2;
+    if (depth >= 0)
+        params[k++] = pd;
+    if (tile >= 0)
+        params[k++] = pt;
+    satin_outcome o;
+    int64_t v = 0, px = -1;
+    satin_run_record(pool, "raytracer", params, &o);
+    if (o.failed)
+        diag("raytracer %dx%d depth=%d tile=%d failed: %s", w, h, depth, tile, o.error);
+    else if (satin_kvlist_i64(&o.result, "checksum", &v) < 0 ||
+             satin_kvlist_i64(&o.result, "pixels", &px) < 0)
+        diag("raytracer gave no i64 'checksum' and 'pixels'");
+    satin_outcome_free(&o);
+    if (pixels)
+        *pixels = px;
+    return v;
+}
+
+static void check_sequential(satin_pool *pool, int workers)
+{
+    /* width, height, depth (-1: default 3), tile (-1: default) */
+    static const int cases[][4] = {
+        {1, 1, -1, -1}, {7, 5, 3, 1}, {64, 48, 0, 16}, {64, 48, -1, -1}, {64, 48, 5, 3},
+        {33, 97, 2, 50}, {160, 120, -1, 100}, {120, 160, 1, 1000000},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int w = cases[i][0], h = cases[i][1], d = cases[i][2], t = cases[i][3];
+        int64_t pixels = -1;
+        int64_t got = run_rt(pool, w, h, d, t, &pixels);
+        is_i64(got, as_i64(sequential_checksum(w, h, d < 0 ? 3 : d)),
+               "%dx%d depth=%d tile=%d: checksum of the sequential image, %d worker(s)", w, h, d,
+               t, workers);
+        is_i64(pixels, (int64_t)w * h, "%dx%d: pixels", w, h);
+    }
+}
+
+/* The tiling changes the jobs, never the image. */
+static void check_tiles(satin_pool *pool, int workers)
+{
+    int64_t want = as_i64(sequential_checksum(96, 64, 3));
+    static const int tiles[] = {1, 2, 5, 64, 1024, 6144, 100000};
+    for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++)
+        is_i64(run_rt(pool, 96, 64, 3, tiles[i], NULL), want, "96x64 tile=%d, %d worker(s)",
+               tiles[i], workers);
+}
+
+static int red(uint32_t p) { return (int)(p >> 16); }
+static int green(uint32_t p) { return (int)((p >> 8) & 255); }
+static int blue(uint32_t p) { return (int)(p & 255); }
+
+/* The picture is a picture: sky above, the red sphere in the middle, a
+ * checkered floor below, and reflections that matter. */
+static void check_scene(satin_pool *pool)
+{
+    int w = 160, h = 120;
+    uint32_t sky = satin_rt_pixel(w, h, 3, w / 2, 2);
+    ok(blue(sky) > red(sky) && blue(sky) > 150, "top centre is sky (0x%06x)", (unsigned)sky);
+    uint32_t mid = satin_rt_pixel(w, h, 3, w / 2, h * 2 / 5);
+    ok(red(mid) > 2 * green(mid) && red(mid) > 2 * blue(mid), "the centre sphere is red (0x%06x)",
+       (unsigned)mid);
+    uint32_t lo = 0xffffff, hi = 0;
+    for (int x = 0; x < w; x++) {
+        uint32_t p = satin_rt_pixel(w, h, 3, x, h - 2);
+        lo = green(p) < green(lo) ? p : lo;
+        hi = green(p) > green(hi) ? p : hi;
+    }
+    ok(green(hi) - green(lo) > 100, "the bottom row is checkered (0x%06x .. 0x%06x)",
+       (unsigned)lo, (unsigned)hi);
+    /* Count distinct colours in a coarse histogram. */
+    static unsigned char seen[1 << 15];
+    memset(seen, 0, sizeof seen);
+    int distinct = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t p = satin_rt_pixel(w, h, 3, x, y);
+            unsigned k = (unsigned)(red(p) >> 3) << 10 | (unsigned)(green(p) >> 3) << 5 |
+                         (unsigned)(blue(p) >> 3);
+            distinct += !seen[k];
+            seen[k] = 1;
+        }
+    ok(distinct > 200, "the image has many colours (%d)", distinct);
+    ok(run_rt(pool, w, h, 0, -1, NULL) != run_rt(pool, w, h, 3, -1, NULL),
+       "reflections change the image");
+}
+
+static void check_bad(satin_pool *pool, const char *const *params, const char *want,
+                      const char *what)
+{
+    satin_outcome o;
+    satin_run_record(pool, "raytracer", params, &o);
+    ok(o.failed, "%s: rejected", what);
+    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
+        diag("error was: '%s'", o.error);
+    satin_outcome_free(&o);
+}
+
+static void check_bad_params(satin_pool *pool)
+{
+    check_bad(pool, (const char *[]){"height=10", NULL}, "needs parameter 'width'",
+              "missing width");
+    check_bad(pool, (const char *[]){"width=10", NULL}, "needs parameter 'height'",
+              "missing height");
+    check_bad(pool, (const char *[]){"width=0", "height=10", NULL}, "out of range", "width=0");
+    check_bad(pool, (const char *[]){"width=10", "height=16385", NULL}, "out of range",
+              "height=16385");
+    check_bad(pool, (const char *[]){"width=10", "height=1e3", NULL}, "not an integer",
+              "height=1e3");
+    check_bad(pool, (const char *[]){"width=10", "height=10", "depth=-1", NULL}, "out of range",
+              "depth=-1");
+    check_bad(pool, (const char *[]){"width=10", "height=10", "depth=17", NULL}, "out of range",
+              "depth=17");
+    check_bad(pool, (const char *[]){"width=10", "height=10", "tile=0", NULL}, "out of range",
+              "tile=0");
+    /* Kinds are pure: no image files. */
+    check_bad(pool, (const char *[]){"width=10", "height=10", "ppm=/tmp/x.ppm", NULL},
+              "unknown parameter 'ppm'", "ppm=");
+}
+
+int main(void)
+{
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 2});
+    check_sequential(pool, 2);
+    check_tiles(pool, 2);
+    check_scene(pool);
+    check_bad_params(pool);
+    satin_pool_destroy(&pool);
+
+    pool = satin_pool_new(&(satin_pool_config){.workers = 1});
+    check_sequential(pool, 1);
+    check_tiles(pool, 1);
+    satin_pool_destroy(&pool);
+    return done_testing();
+}
