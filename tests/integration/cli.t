@@ -144,7 +144,8 @@ for k in fib integrate nqueens uts; do
 done
 run "$submit" "${S[@]}" --json --list-kinds
 is "$(json_get 'sorted(k["name"] for k in d["kinds"])')" \
-    "['fib', 'integrate', 'nqueens', 'uts']" "--json --list-kinds names the four kinds"
+    "['fib', 'ida', 'integrate', 'knapsack', 'matmul', 'nchoosek', 'nqueens', 'primefactors', 'raytracer', 'setcover', 'synthetic', 'tsp', 'uts']" \
+    "--json --list-kinds names every built-in kind"
 
 run "$submit" "${S[@]}" --status
 is "$rc" 0 "--status exits 0"
