@@ -39,6 +39,7 @@ CLIENT_SRC  := $(filter-out client/satin_submit.c,$(wildcard client/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 INTEG_C_SRC := $(wildcard tests/integration/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
+SHIM_SRC    := $(wildcard shim/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -47,11 +48,12 @@ LIB_CORE    := $(BUILD)/libsatincore.a
 LIB_CLIENT  := $(BUILD)/libsatin.a
 SATIND      := $(BUILD)/satind
 SUBMIT      := $(BUILD)/satin-submit
+WANEM       := $(BUILD)/satin-wanem
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%.t,$(UNIT_SRC))
 INTEG_C_TESTS := $(patsubst tests/integration/%.c,$(BUILD)/tests/integration/%.t,$(INTEG_C_SRC))
 BENCHES     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
-all: $(SATIND) $(SUBMIT) $(LIB_CLIENT) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES)
+all: $(SATIND) $(SUBMIT) $(WANEM) $(LIB_CLIENT) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -67,6 +69,9 @@ $(LIB_CLIENT): $(call obj,$(CLIENT_SRC) $(PROTO_SRC))
 $(SATIND): $(call obj,daemon/satind.c) $(LIB_CORE) $(LIB_PROTO)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(SUBMIT): $(call obj,client/satin_submit.c) $(LIB_CLIENT)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# The shim takes only the topology loader (and its log levels) from the core.
+$(WANEM): $(call obj,$(SHIM_SRC)) $(LIB_CORE) $(LIB_PROTO)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
@@ -130,7 +135,7 @@ bench: deps
 # ---- install -----------------------------------------------------------------
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/satin $(DESTDIR)$(PREFIX)/lib
-	install -m 0755 $(SATIND) $(SUBMIT) deploy/satin-grid $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(SATIND) $(SUBMIT) $(WANEM) deploy/satin-grid $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 daemon/satin.h client/satin_client.h proto/satin_kv.h proto/satin_proto.h \
 	  $(DESTDIR)$(PREFIX)/include/satin/
 	install -m 0644 $(LIB_CLIENT) $(DESTDIR)$(PREFIX)/lib/

@@ -131,9 +131,13 @@ static void *dealer_for(satin_peers *p, int to)
     set_int(s, ZMQ_HEARTBEAT_IVL, 1000);
     set_int(s, ZMQ_HEARTBEAT_TIMEOUT, 5000);
     set_int(s, ZMQ_SNDHWM, 10000);
-    if (zmq_connect(s, p->topo->nodes[to].endpoint) < 0) {
-        log_error("cannot connect to node %s at %s: %s", p->topo->nodes[to].id,
-                  p->topo->nodes[to].endpoint, zmq_strerror(errno));
+    /* Through satin-wanem's relay when the topology emulates the wide-area
+     * link to that node's cluster; policies never know. */
+    char endpoint[SATIN_ENDPOINT_MAX];
+    satin_topology_peer_endpoint(p->topo, p->self, to, endpoint, sizeof endpoint);
+    if (zmq_connect(s, endpoint) < 0) {
+        log_error("cannot connect to node %s at %s: %s", p->topo->nodes[to].id, endpoint,
+                  zmq_strerror(errno));
         zmq_close(s);
         return NULL;
     }

@@ -55,9 +55,10 @@ static int detach(int *ready_fd)
 static int describe_topology(const satin_topology *t, const satind_options *opt)
 {
     if (opt->check_config) {
-        printf("%s: ok (grid %s: %d cluster%s, %d node%s, policy %s)\n", opt->config, t->name,
+        printf("%s: ok (grid %s: %d cluster%s, %d node%s, policy %s%s)\n", opt->config, t->name,
                t->nclusters, t->nclusters == 1 ? "" : "s", t->nnodes, t->nnodes == 1 ? "" : "s",
-               opt->policy[0] ? opt->policy : t->policy);
+               opt->policy[0] ? opt->policy : t->policy,
+               t->emulate ? ", wide-area links emulated" : "");
         return 0;
     }
     for (int i = 0; i < t->nnodes; i++)

@@ -37,7 +37,7 @@ static const char *const params_keys[] = {"backoff_min_ms", "backoff_max_ms",
                                           "rp_max_in_transit", "cls_load_interval_ms",
                                           "cls_threshold", NULL};
 static const char *const wan_keys[] = {"latency_ms", "jitter_ms", "bandwidth_kBps", "links",
-                                       NULL};
+                                       "shim_host", "shim_base_port", NULL};
 static const char *const link_keys[] = {"from", "to", "latency_ms", "jitter_ms",
                                         "bandwidth_kBps", "both", NULL};
 static const char *const cluster_keys[] = {"name", "nodes", NULL};
@@ -56,6 +56,7 @@ typedef struct parse_ctx {
     yaml_mark_t *cluster_marks;   /* [nclusters] where each cluster's name is */
     yaml_mark_t *link_marks;      /* [nlinks] where each link entry is */
     int *link_at;                 /* [nclusters * nclusters] 1 + index into links, 0 = none */
+    yaml_mark_t shim_mark;        /* what a relay port problem is reported at */
     char shown[160];              /* the offending value, quoted, for messages */
 } parse_ctx;
 
@@ -589,6 +590,36 @@ static int parse_link(parse_ctx *c, const yaml_node_t *map)
     return 0;
 }
 
+/* shim_host and shim_base_port: where satin-wanem's relays listen. */
+static int parse_shim(parse_ctx *c, const yaml_node_t *map)
+{
+    static const char host_rule[] =
+        "a host name, an IPv4 address or a bracketed IPv6 address to connect to";
+    satin_topology *t = c->t;
+    yaml_node_t *v;
+    const char *s;
+    long long n;
+    if ((v = map_opt(c, map, "shim_host"))) {
+        char ep[SATIN_ENDPOINT_MAX];
+        if (want_text(c, v, "shim_host", host_rule, &s) < 0)
+            return -1;
+        /* The same host rule as a node endpoint's. */
+        snprintf(ep, sizeof ep, "tcp://%s:1", s);
+        if (strlen(s) >= sizeof t->shim_host || !tcp_endpoint_ok(ep))
+            return fail_at(c, v->start_mark, "'shim_host' must be %s, not %s", host_rule,
+                           shown(c, v));
+        snprintf(t->shim_host, sizeof t->shim_host, "%s", s);
+        c->shim_mark = v->start_mark;
+    }
+    if ((v = map_opt(c, map, "shim_base_port"))) {
+        if (want_int(c, v, "shim_base_port", 1, 65535, &n) < 0)
+            return -1;
+        t->shim_base_port = (int)n;
+        c->shim_mark = v->start_mark;
+    }
+    return 0;
+}
+
 static int parse_wan(parse_ctx *c, const yaml_node_t *map)
 {
     yaml_node_t *links;
@@ -598,7 +629,7 @@ static int parse_wan(parse_ctx *c, const yaml_node_t *map)
                        "links, not %s",
                        shown(c, map));
     if (check_keys(c, map, wan_keys, "in wan") < 0 ||
-        parse_link_values(c, map, &c->t->wan_default) < 0)
+        parse_link_values(c, map, &c->t->wan_default) < 0 || parse_shim(c, map) < 0)
         return -1;
     if (!(links = map_opt(c, map, "links")))
         return 0;
@@ -785,6 +816,62 @@ static int parse_clusters(parse_ctx *c, const yaml_node_t *root)
     return 0;
 }
 
+/* HOST of "tcp://HOST:PORT" equals `host` (host names are case-blind);
+ * its port in *port. */
+static int endpoint_on_host(const char *ep, const char *host, long *port)
+{
+    if (strncmp(ep, "tcp://", 6) != 0)
+        return 0;
+    const char *h = ep + 6, *colon = strrchr(h, ':');
+    if (!colon || (size_t)(colon - h) != strlen(host) ||
+        strncasecmp(h, host, (size_t)(colon - h)) != 0)
+        return 0;
+    *port = strtol(colon + 1, NULL, 10);
+    return 1;
+}
+
+/* With `emulate: true` every relay port in use (from a cluster to a node
+ * of another cluster) must exist, and none may be a port that a node binds
+ * on the shim's host, or the shim and that node could not both start. */
+static int check_shim_ports(parse_ctx *c)
+{
+    const satin_topology *t = c->t;
+    if (!t->emulate || t->nclusters < 2)
+        return 0;
+    /* Nodes are grouped by cluster, so the highest port in use is from the
+     * last cluster to the last node before it. */
+    const satin_cluster_def *last = &t->clusters[t->nclusters - 1];
+    long long top = (long long)t->shim_base_port + (long long)(t->nclusters - 1) * t->nnodes +
+                    last->first_node - 1;
+    if (top > 65535)
+        return fail_at(c, c->shim_mark,
+                       "relay ports run past 65535: shim_base_port %d with %d clusters of %d "
+                       "nodes in all needs ports up to %lld (expected a lower shim_base_port)",
+                       t->shim_base_port, t->nclusters, t->nnodes, top);
+    for (int i = 0; i < t->nnodes; i++) {
+        const satin_node_def *nd = &t->nodes[i];
+        const char *eps[2] = {nd->endpoint, nd->client};
+        for (int e = 0; e < 2; e++) {
+            long port, k;
+            if (!endpoint_on_host(eps[e], t->shim_host, &port))
+                continue;
+            k = port - t->shim_base_port;
+            if (k < 0 || k >= (long)t->nclusters * t->nnodes)
+                continue;
+            int from = (int)(k / t->nnodes), to = (int)(k % t->nnodes);
+            if (t->nodes[to].cluster == from)
+                continue;   /* a slot the shim leaves unused */
+            return fail_at(c, c->shim_mark,
+                           "relay port %ld (from cluster %s to node %s) is also the %s "
+                           "endpoint of node '%s' (%s, at %d:%d); expected shim_base_port or "
+                           "shim_host to keep the relay ports clear of the nodes' ports",
+                           port, t->clusters[from].name, t->nodes[to].id,
+                           e ? "client" : "peer", nd->id, eps[e], nd->line, nd->column);
+        }
+    }
+    return 0;
+}
+
 static int parse_root(parse_ctx *c, const yaml_node_t *root)
 {
     satin_topology *t = c->t;
@@ -812,13 +899,16 @@ static int parse_root(parse_ctx *c, const yaml_node_t *root)
             return -1;
         t->security_none = (i == 0);
     }
-    if ((v = map_opt(c, root, "emulate")) && want_bool(c, v, "emulate", &t->emulate) < 0)
-        return -1;
+    if ((v = map_opt(c, root, "emulate"))) {
+        if (want_bool(c, v, "emulate", &t->emulate) < 0)
+            return -1;
+        c->shim_mark = v->start_mark;   /* unless wan names the shim's keys */
+    }
     if (parse_clusters(c, root) < 0)
         return -1;
     if ((v = map_opt(c, root, "wan")) && parse_wan(c, v) < 0)
         return -1;
-    return 0;
+    return check_shim_ports(c);
 }
 
 /* ---- the API ------------------------------------------------------------------------ */
@@ -888,6 +978,8 @@ satin_topology *satin_topology_parse(const char *name, const char *text, size_t 
     t->security_none = 0;
     t->wan_default = (satin_link_def){.from = -1, .to = -1, .latency_ms = 10.0,
                                       .jitter_ms = 0.0, .bandwidth_kBps = 1000.0};
+    snprintf(t->shim_host, sizeof t->shim_host, "127.0.0.1");
+    t->shim_base_port = 20000;
 
     if (!yaml_parser_initialize(&parser)) {
         set_err(err, errlen, "%s: out of memory", name);
@@ -1020,4 +1112,29 @@ satin_link_def satin_topology_link(const satin_topology *t, int from, int to)
     l.from = from;
     l.to = to;
     return l;
+}
+
+int satin_topology_shim_port(const satin_topology *t, int from_cluster, int to_node)
+{
+    if (!t || from_cluster < 0 || from_cluster >= t->nclusters || to_node < 0 ||
+        to_node >= t->nnodes)
+        return -1;
+    long long port = (long long)t->shim_base_port + (long long)from_cluster * t->nnodes + to_node;
+    return port <= 65535 ? (int)port : -1;
+}
+
+void satin_topology_peer_endpoint(const satin_topology *t, int from_node, int to_node, char *buf,
+                                  size_t len)
+{
+    if (!buf || !len)
+        return;
+    buf[0] = '\0';
+    if (!t || from_node < 0 || from_node >= t->nnodes || to_node < 0 || to_node >= t->nnodes)
+        return;
+    int from_cluster = t->nodes[from_node].cluster;
+    int port = satin_topology_shim_port(t, from_cluster, to_node);
+    if (t->emulate && from_cluster != t->nodes[to_node].cluster && port > 0)
+        snprintf(buf, len, "tcp://%s:%d", t->shim_host, port);
+    else
+        snprintf(buf, len, "%s", t->nodes[to_node].endpoint);
 }

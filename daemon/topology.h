@@ -43,6 +43,8 @@ typedef struct satin_topology {
     satin_policy_params params;
     int security_none;                   /* 1: `security: none` (plain text, local experiments) */
     int emulate;                         /* 1: reach remote clusters through satin-wanem */
+    char shim_host[SATIN_NAME_MAX];      /* wan.shim_host: where satin-wanem listens */
+    int shim_base_port;                  /* wan.shim_base_port: its first relay port */
     satin_link_def wan_default;          /* from = to = -1 */
     satin_link_def *links;               /* per directed pair overrides */
     int nlinks;
@@ -63,5 +65,16 @@ void satin_topology_destroy(satin_topology **self);
 const satin_node_def *satin_topology_node(const satin_topology *t, const char *id);
 /* The link parameters from cluster a to cluster b (the override or the default). */
 satin_link_def satin_topology_link(const satin_topology *t, int from, int to);
+
+/* The relay port satin-wanem listens on (at shim_host) for traffic from any
+ * node of cluster `from_cluster` to node `to_node`:
+ * shim_base_port + from_cluster * nnodes + to_node.  -1 for indexes out of
+ * range.  Only ports with from_cluster != the node's own cluster are used. */
+int satin_topology_shim_port(const satin_topology *t, int from_cluster, int to_node);
+/* Where node `from_node` connects to reach node `to_node`: "tcp://HOST:PORT"
+ * of the relay when the grid is emulated and the two are in different
+ * clusters, else to_node's own endpoint ("" for indexes out of range). */
+void satin_topology_peer_endpoint(const satin_topology *t, int from_node, int to_node, char *buf,
+                                  size_t len);
 
 #endif

@@ -391,7 +391,7 @@ static void test_bad(void)
     bad("unknown key in wan",
         TWO_CLUSTERS "wan:\n  latency: 5\n",
         "bad.yaml:12:3: unknown key 'latency' in wan "
-        "(expected latency_ms, jitter_ms, bandwidth_kBps, links)");
+        "(expected latency_ms, jitter_ms, bandwidth_kBps, links, shim_host, shim_base_port)");
     bad("wan a sequence",
         TWO_CLUSTERS "wan: [10, 1000]\n",
         "bad.yaml:11:6: 'wan' must be a mapping with latency_ms, jitter_ms, bandwidth_kBps and "
@@ -547,6 +547,88 @@ static void test_bad(void)
     ok(t == NULL, "no error buffer");
 }
 
+/* The shim's addressing: wan.shim_host and wan.shim_base_port, the relay
+ * ports, the endpoints peers connect to, and the checks made at load time. */
+static void test_shim(void)
+{
+    char err[512] = "", ep[SATIN_ENDPOINT_MAX];
+    satin_topology *t = parse(TWO_CLUSTERS, err, sizeof err);
+    if (!ok(t != NULL, "shim: two clusters parse")) {
+        diag("%s", err);
+        return;
+    }
+    is_str(t->shim_host, "127.0.0.1", "shim: default host 127.0.0.1");
+    is_i64(t->shim_base_port, 20000, "shim: default base port 20000");
+    is_i64(satin_topology_shim_port(t, 0, 1), 20001, "shim: A -> b0 is base + 0 * 2 + 1");
+    is_i64(satin_topology_shim_port(t, 1, 0), 20002, "shim: B -> a0 is base + 1 * 2 + 0");
+    is_i64(satin_topology_shim_port(t, 2, 0), -1, "shim: no cluster 2");
+    is_i64(satin_topology_shim_port(t, 0, 2), -1, "shim: no node 2");
+    satin_topology_peer_endpoint(t, 0, 1, ep, sizeof ep);
+    is_str(ep, "tcp://127.0.0.1:7102", "shim: not emulated: the node's own endpoint");
+    satin_topology_destroy(&t);
+
+    t = parse(TWO_CLUSTERS "emulate: true\n"
+                           "wan: {shim_host: localhost, shim_base_port: 30000}\n",
+              err, sizeof err);
+    if (!ok(t != NULL, "shim: emulated with shim_host and shim_base_port parses")) {
+        diag("%s", err);
+        return;
+    }
+    is_str(t->shim_host, "localhost", "shim: shim_host");
+    is_i64(t->shim_base_port, 30000, "shim: shim_base_port");
+    satin_topology_peer_endpoint(t, 0, 1, ep, sizeof ep);
+    is_str(ep, "tcp://localhost:30001", "shim: a0 -> b0 through the relay");
+    satin_topology_peer_endpoint(t, 1, 0, ep, sizeof ep);
+    is_str(ep, "tcp://localhost:30002", "shim: b0 -> a0 through the relay");
+    satin_topology_peer_endpoint(t, 0, 0, ep, sizeof ep);
+    is_str(ep, "tcp://127.0.0.1:7101", "shim: inside a cluster: the node's own endpoint");
+    satin_topology_peer_endpoint(t, 0, 5, ep, sizeof ep);
+    is_str(ep, "", "shim: no node 5: empty");
+    satin_topology_destroy(&t);
+
+    /* Relay slots inside a cluster are unused, so a node may sit on one. */
+    t = parse(TWO_CLUSTERS "emulate: true\nwan: {shim_base_port: 7098}\n", err, sizeof err);
+    ok(t != NULL, "shim: a node port on an unused relay slot (B -> b0 at 7101) is fine");
+    if (!t)
+        diag("%s", err);
+    satin_topology_destroy(&t);
+    t = parse(TWO_CLUSTERS "emulate: false\nwan: {shim_base_port: 7100}\n", err, sizeof err);
+    ok(t != NULL, "shim: collisions do not matter when not emulated");
+    satin_topology_destroy(&t);
+    t = parse(TWO_CLUSTERS "emulate: true\nwan: {shim_host: 10.1.1.1, shim_base_port: 7100}\n",
+              err, sizeof err);
+    ok(t != NULL, "shim: the same port on another host is fine");
+    satin_topology_destroy(&t);
+
+    bad("relay port is a node's port",
+        TWO_CLUSTERS "emulate: true\nwan:\n  shim_base_port: 7100\n",
+        "bad.yaml:13:19: relay port 7101 (from cluster A to node b0) is also the peer endpoint "
+        "of node 'a0' (tcp://127.0.0.1:7101, at 5:9); expected shim_base_port or shim_host to "
+        "keep the relay ports clear of the nodes' ports");
+    bad("relay port collision reported at emulate when the port is the default",
+        "grid: g\nemulate: true\nclusters:\n  - name: A\n    nodes:\n      - id: a0\n"
+        "        endpoint: tcp://127.0.0.1:20002\n  - name: B\n    nodes:\n      - id: b0\n"
+        "        endpoint: tcp://127.0.0.1:7102\n",
+        "bad.yaml:2:10: relay port 20002 (from cluster B to node a0) is also the peer endpoint "
+        "of node 'a0' (tcp://127.0.0.1:20002, at 6:9); expected shim_base_port or shim_host to "
+        "keep the relay ports clear of the nodes' ports");
+    bad("relay ports past 65535",
+        TWO_CLUSTERS "emulate: true\nwan: {shim_base_port: 65534}\n",
+        "bad.yaml:12:23: relay ports run past 65535: shim_base_port 65534 with 2 clusters of 2 "
+        "nodes in all needs ports up to 65536 (expected a lower shim_base_port)");
+    bad("shim_base_port out of range",
+        TWO_CLUSTERS "wan: {shim_base_port: 70000}\n",
+        "bad.yaml:11:23: 'shim_base_port' must be a whole number from 1 to 65535, not '70000'");
+    bad("shim_host a wildcard",
+        TWO_CLUSTERS "wan: {shim_host: '*'}\n",
+        "bad.yaml:11:18: 'shim_host' must be a host name, an IPv4 address or a bracketed IPv6 "
+        "address to connect to, not '*'");
+    bad("shim_host with a port",
+        TWO_CLUSTERS "wan: {shim_host: 'h:1'}\n",
+        "bad.yaml:11:18: 'shim_host' must be a host name, an IPv4 address or a bracketed IPv6 "
+        "address to connect to, not 'h:1'");
+}
+
 int main(void)
 {
     test_local_2x2();
@@ -555,5 +637,6 @@ int main(void)
     test_full();
     test_defaults();
     test_bad();
+    test_shim();
     return done_testing();
 }
