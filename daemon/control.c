@@ -186,6 +186,9 @@ static void add_delta(satin_kvlist *sum, const satin_kvlist *start, const satin_
 {
     for (size_t i = 0; i < end->n; i++) {
         const satin_kv *kv = &end->items[i];
+        size_t len = strlen(kv->name);
+        if (len > 4 && strcmp(kv->name + len - 4, "_max") == 0)
+            continue; /* high-water marks do not add up */
         const satin_kv *s0 = satin_kvlist_find(start, kv->name);
         const satin_kv *acc = satin_kvlist_find(sum, kv->name);
         if (kv->type == SATIN_KV_I64)

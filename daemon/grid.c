@@ -60,6 +60,7 @@ typedef struct counters {
     uint64_t requests_served, jobs_given, jobs_received, bytes_jobs_out, bytes_jobs_in;
     uint64_t results_sent, results_received, pushes_sent, pushes_received;
     uint64_t load_reports, prefetches, steal_timeouts, idle_events;
+    uint64_t wan_in_flight_max;   /* most wide-area steals this node had out at once */
     int64_t wan_wait_ns;
 } counters;
 
@@ -138,6 +139,11 @@ static uint64_t env_steal(void *ctx, int victim, unsigned flags)
         g->c.prefetches++;
     g->pending = grow(g->pending, &g->cappending, g->npending, sizeof *g->pending);
     g->pending[g->npending++] = (pending_steal){id, victim, flags, satin_now_ns()};
+    uint64_t wan = 0;
+    for (size_t i = 0; i < g->npending; i++)
+        wan += is_remote(g, g->pending[i].victim);
+    if (wan > g->c.wan_in_flight_max)
+        g->c.wan_in_flight_max = wan;
     return id;
 }
 
@@ -583,6 +589,8 @@ void satin_grid_counters(satin_grid *g, satin_kvlist *out)
     satin_kvlist_add_i64(out, "steal_attempts_sync", (int64_t)c->steal_sync);
     satin_kvlist_add_i64(out, "steal_attempts_async", (int64_t)c->steal_async);
     satin_kvlist_add_i64(out, "steal_timeouts", (int64_t)c->steal_timeouts);
+    /* A high-water mark, not a count: meaningful per node (STATUS), not summed. */
+    satin_kvlist_add_i64(out, "wan_steals_in_flight_max", (int64_t)c->wan_in_flight_max);
     satin_kvlist_add_i64(out, "requests_served", (int64_t)c->requests_served);
     satin_kvlist_add_i64(out, "jobs_given", (int64_t)c->jobs_given);
     satin_kvlist_add_i64(out, "jobs_received", (int64_t)c->jobs_received);
