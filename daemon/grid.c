@@ -360,10 +360,13 @@ void satin_grid_on_mail(satin_grid *g, satin_mailbox_item *item)
 
 /* ---- messages from peers -------------------------------------------------------- */
 
+/* The reply to our request `id`, sent by `victim` — which is not the node
+ * we asked when the request was forwarded (CHS): request ids are ours and
+ * unique, so the id alone says which request this answers. */
 static void finish_pending(satin_grid *g, uint64_t id, int victim, int njobs)
 {
     for (size_t i = 0; i < g->npending; i++)
-        if (g->pending[i].id == id && g->pending[i].victim == victim) {
+        if (g->pending[i].id == id) {
             pending_steal p = g->pending[i];
             g->pending[i] = g->pending[--g->npending];
             log_debug("steal %" PRIu64 " to node %s answered with %d job(s)", id,
@@ -781,6 +784,10 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
         .is_idle = env_is_idle,
     };
     g->policy = ops->create(&g->ptopo, &g->params, &g->env);
+    /* RP pushes once a queue is longer than its threshold: spawns must not
+     * run in place before the queue can get there. */
+    if (ops == &satin_policy_rp)
+        satin_pool_set_spawn_reserve(pool, g->params.rp_threshold + 2);
     satin_pool_on_hungry(pool, pool_hungry, g);
     log_info("node %s (%d of %d, cluster %s) runs policy %s", topo->nodes[self].id, self + 1,
              topo->nnodes, topo->clusters[topo->nodes[self].cluster].name, ops->name);

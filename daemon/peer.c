@@ -127,7 +127,7 @@ static void *dealer_for(satin_peers *p, int to)
     void *s = zmq_socket(p->zctx, ZMQ_DEALER);
     /* Linger a little so that results and replies sent just before a clean
      * stop still leave; ZeroMQ heartbeats notice a dead peer. */
-    set_int(s, ZMQ_LINGER, 500);
+    set_int(s, ZMQ_LINGER, 100);
     set_int(s, ZMQ_HEARTBEAT_IVL, 1000);
     set_int(s, ZMQ_HEARTBEAT_TIMEOUT, 5000);
     set_int(s, ZMQ_SNDHWM, 10000);

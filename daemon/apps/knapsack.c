@@ -17,17 +17,27 @@
  * the room with the next items in order and a fraction of the first one
  * that does not fit (rounded down).  A job carries the items still to decide,
  * the room and value so far, and `lb`, the value of a feasible solution of
- * the whole instance known when the job was made.  It first raises lb with a
- * greedy completion (take each remaining item that still fits) and returns
+ * the whole instance known when the job was made.  It returns
  *     max(lb, the best value reachable in its subtree),
  * pruning nodes whose bound is <= the best value it knows.  That makes a
- * job's result a pure function of its argument bytes whatever prunes what.
- * Jobs cannot see each other's incumbents while they run (results only come
- * back through satin_return), so a job only knows the lb handed down from its
- * ancestors; a sibling's better solution helps only after the sync.  While
- * fewer than `threshold` items are decided a job spawns its "take" and
- * "leave" children; below that it runs the same search sequentially with
- * its own incumbent.
+ * job's result a pure function of its argument bytes whatever prunes what,
+ * so the value is the same on any number of workers.
+ *
+ * Incumbents.  Jobs cannot see each other's incumbents while they run (a job
+ * is a pure function of its argument bytes and results only come back
+ * through satin_return), so a job knows only the lb handed down by its
+ * parent, and a sibling's better solution helps only after the sync.  A
+ * sequential depth-first search, by contrast, usually finds a near-optimal
+ * solution within its first few thousand nodes and prunes the rest with it;
+ * without that, strongly correlated instances took 10-100 times longer.  So
+ * a job first raises lb with a greedy completion (take each remaining item
+ * that still fits), and a job that is to spawn first runs the sequential
+ * search of its own subtree for a limited number of nodes (the "probe":
+ * KS_PROBE_ROOT >> 2*depth, at least KS_PROBE_MIN).  A probe that finishes
+ * is the job's answer (small subtrees are not split); otherwise its best
+ * value is the lb the children get.  While fewer than `threshold` items are
+ * decided a job spawns its "take" and "leave" children; below that it runs
+ * the whole search sequentially with its own incumbent.
  */
 #include "apps.h"
 
@@ -40,8 +50,11 @@
 #define KS_DEFAULT_THRESHOLD "12"
 /* The sequential search looks at the cancel flag once per this many nodes. */
 #define KS_CANCEL_MASK 0xffffu
-/* Nodes a spawning job searches on its own before it spawns (see ks_run). */
-#define KS_PROBE_NODES 2000
+/* Nodes a spawning job at depth d searches on its own before it spawns:
+ * KS_PROBE_ROOT >> 2d, at least KS_PROBE_MIN (see ks_run).  Summed over a
+ * full spawn tree that is at most 2 KS_PROBE_ROOT + 2^threshold KS_PROBE_MIN. */
+#define KS_PROBE_ROOT (UINT64_C(1) << 20)
+#define KS_PROBE_MIN 256
 
 enum { KS_UNCORRELATED, KS_WEAK, KS_STRONG };
 static const char *const ks_types[] = {"uncorrelated", "weak", "strong"};
@@ -163,12 +176,17 @@ static void ks_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     int64_t lb = j.h.lb, g = ks_greedy(j.it, j.h.n, j.h.room, j.h.value);
     if (g > lb)
         lb = g;
-    /* Below the threshold: the whole subtree.  Above it: a probe, the same
-     * search cut off after KS_PROBE_NODES nodes, which either finishes the
-     * subtree at once or gives the children the good incumbent that the
-     * first descents of a depth-first search find. */
+    /* Below the threshold: the whole subtree.  Above it: the probe, which
+     * either finishes the subtree at once or gives the children the good
+     * incumbent that the first descents of a depth-first search find. */
     int spawning = j.h.depth < j.h.threshold;
-    ks_search s = {c, j.it, j.h.n, 0, 0, spawning ? KS_PROBE_NODES : 0, lb};
+    uint64_t budget = 0;
+    if (spawning) {
+        budget = j.h.depth < 10 ? KS_PROBE_ROOT >> (2 * j.h.depth) : 0;
+        if (budget < KS_PROBE_MIN)
+            budget = KS_PROBE_MIN;
+    }
+    ks_search s = {c, j.it, j.h.n, 0, 0, budget, lb};
     ks_dfs(&s, 0, j.h.room, j.h.value);
     lb = s.best;
     int64_t r = lb;

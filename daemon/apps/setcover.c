@@ -10,70 +10,91 @@
  * test repeats it.
  *
  * Search: include/exclude decisions.  At a node some sets are chosen, some
- * excluded, the rest available.  The element with the fewest available sets
- * containing it (ties: the lowest element) must be covered; of those sets
- * the one covering the most uncovered elements (ties: the lowest set) is
- * decided: first "include it", then "exclude it".  A node is pruned when an
- * uncovered element has no available set left, or when
+ * excluded, the rest available.  The uncovered element with the fewest
+ * available sets containing it (ties: the lowest element) must be covered;
+ * of those sets the one covering the most uncovered elements (ties: the
+ * lowest set) is decided: first "include it", then "exclude it".  A node is
+ * pruned when an uncovered element has no available set left, or when
  *     chosen + lower bound >= the best cover size known,
  * the lower bound being the larger of ceil(uncovered / largest available
- * coverage) and the number of uncovered elements found, in element order,
- * whose available sets are disjoint from those of the ones found before
- * (each needs a set of its own).
+ * coverage) and the number of uncovered elements found, taking them by how
+ * few available sets contain them (ties: lower element first), whose
+ * available sets are disjoint from those of the ones found before (each
+ * needs a set of its own).
  *
  * Jobs and bounds.  A job's argument holds the instance, its decisions so
- * far and `ub`: the job returns the first (in include-before-exclude order,
- * after its own greedy completion) cover of its subtree that has fewer than
- * ub sets, or "none".  Each job first tries a greedy completion (repeatedly
- * the available set covering the most uncovered elements, ties the lowest
- * set), which usually lowers its bound.  Jobs cannot share an incumbent
- * while they run (results only come back through satin_return), so a job
- * knows only the ub handed down from its ancestors; the root's is m + 1.
- * Because every job is a pure function of its argument bytes and the parent
- * combines its children in a fixed order, the result, including which
- * minimum cover is reported, is the same on any number of workers.  While
- * fewer than `threshold` decisions are made a job spawns its two children;
- * below that it searches sequentially with its own incumbent.
+ * far and `ub`; the job returns the best cover of its subtree that has fewer
+ * than ub sets, or "none".  Jobs cannot share an incumbent while they run (a
+ * job is a pure function of its argument bytes and results only come back
+ * through satin_return), so a job knows only the ub handed down by its parent
+ * (the root's is m + 1) and what it finds itself.  To find a good incumbent
+ * early, as a sequential depth-first search does, a job first takes a greedy
+ * completion (repeatedly the available set covering the most uncovered
+ * elements, ties the lowest set); a job that is to spawn then runs the
+ * sequential search of its own subtree for a limited number of nodes (the
+ * "probe": SC_PROBE_ROOT >> 2*depth, at least SC_PROBE_MIN).  A probe that
+ * finishes is the job's answer; otherwise its best cover is the bound the
+ * children get.  While fewer than `threshold` decisions are made a job spawns
+ * its two children; below that it searches sequentially.
  *
- * Result: size (the minimum number of sets) and cover (the chosen sets as a
- * bitmask, bit j = set j; m <= 63 keeps it a non-negative int64).
+ * Determinism: every job is a pure function of its argument bytes and a
+ * parent prefers, among equally small covers, its own (greedy, then probe),
+ * then the include child's, then the exclude child's.  So the result,
+ * including which minimum cover is reported, is the same on any number of
+ * workers; it may differ with `threshold`.
+ *
+ * Result: size (the minimum number of sets) and checksum, the sum over the
+ * chosen sets j of 2^j mod (2^61 - 1), so that for m <= 60 it is exactly the
+ * bitmask of the chosen sets (bit j = set j).
  */
 #include "apps.h"
 
 #include <stdint.h>
 #include <string.h>
 
-#define SC_MAX_N 64
-#define SC_MAX_M 63
-#define SC_DEFAULT_THRESHOLD "8"
-#define SC_DEFAULT_DENSITY "20"
+#define SC_WORDS 4
+#define SC_MAX (64 * SC_WORDS)   /* elements and sets */
+#define SC_DEFAULT_THRESHOLD "10"
+#define SC_DEFAULT_DENSITY "10"
 /* The sequential search looks at the cancel flag once per this many nodes. */
-#define SC_CANCEL_MASK 0xffffu
+#define SC_CANCEL_MASK 0xfffu
+#define SC_PROBE_ROOT (UINT64_C(1) << 16)
+#define SC_PROBE_MIN 64
+#define SC_MERSENNE61 ((UINT64_C(1) << 61) - 1)
 
-/* Fixed-width fields with no padding: the bytes may cross machines.  Only
- * sets[0..m-1] are used; the rest are 0. */
-typedef struct sc_arg {
+/* A set of up to 256 elements or set numbers. */
+typedef struct sc_bits {
+    uint64_t w[SC_WORDS];
+} sc_bits;
+
+/* Fixed-width fields with no padding: the bytes may cross machines.  The
+ * argument is an sc_head followed by m sc_bits, the sets. */
+typedef struct sc_head {
     int32_t n, m;
     int32_t depth;       /* decisions made above this job */
     int32_t threshold;   /* spawn children while depth < threshold */
     int64_t ub;          /* only covers of fewer than ub sets are wanted */
-    uint64_t chosen;     /* bit j: set j is in */
-    uint64_t excluded;   /* bit j: set j is out */
-    uint64_t covered;    /* union of the chosen sets */
-    uint64_t sets[SC_MAX_M];
-} sc_arg;
+    sc_bits chosen;      /* set numbers in the cover */
+    sc_bits excluded;    /* set numbers left out */
+    sc_bits covered;     /* union of the chosen sets */
+} sc_head;
 
 typedef struct sc_res {
     int64_t size;        /* -1: no cover of fewer than ub sets here */
-    uint64_t cover;
+    sc_bits cover;
 } sc_res;
+
+typedef struct sc_job {
+    sc_head h;
+    sc_bits sets[SC_MAX];
+} sc_job;
 
 typedef struct sc_inst {
     int32_t n, m;
-    uint64_t all;        /* the universe */
-    uint64_t allsets;    /* every set index */
-    const uint64_t *sets;
-    uint64_t cand[SC_MAX_N]; /* bit j of cand[e]: set j contains e */
+    sc_bits all;             /* the universe */
+    sc_bits allsets;         /* every set number */
+    const sc_bits *sets;
+    sc_bits cand[SC_MAX];    /* cand[e]: the sets containing e */
 } sc_inst;
 
 static uint64_t sc_next(uint64_t *s)
@@ -84,117 +105,241 @@ static uint64_t sc_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static uint64_t sc_mask(int32_t bits)
+/* ---- bit sets ------------------------------------------------------------- */
+
+static sc_bits sc_first(int32_t count)
 {
-    return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+    sc_bits b;
+    for (int k = 0; k < SC_WORDS; k++) {
+        int32_t left = count - 64 * k;
+        b.w[k] = left >= 64 ? ~UINT64_C(0) : left <= 0 ? 0 : (UINT64_C(1) << left) - 1;
+    }
+    return b;
 }
 
-static int sc_popcount(uint64_t x)
+static int sc_has(const sc_bits *b, int i)
 {
-    return __builtin_popcountll(x);
+    return (int)((b->w[i >> 6] >> (i & 63)) & 1);
 }
 
-static int sc_lowest(uint64_t x)
+static void sc_add(sc_bits *b, int i)
 {
-    return __builtin_ctzll(x);
+    b->w[i >> 6] |= UINT64_C(1) << (i & 63);
 }
 
-static void sc_inst_init(sc_inst *in, int32_t n, int32_t m, const uint64_t *sets)
+static void sc_del(sc_bits *b, int i)
+{
+    b->w[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+}
+
+static sc_bits sc_and(const sc_bits *a, const sc_bits *b)
+{
+    sc_bits r;
+    for (int k = 0; k < SC_WORDS; k++)
+        r.w[k] = a->w[k] & b->w[k];
+    return r;
+}
+
+static sc_bits sc_andnot(const sc_bits *a, const sc_bits *b)
+{
+    sc_bits r;
+    for (int k = 0; k < SC_WORDS; k++)
+        r.w[k] = a->w[k] & ~b->w[k];
+    return r;
+}
+
+static void sc_or_into(sc_bits *a, const sc_bits *b)
+{
+    for (int k = 0; k < SC_WORDS; k++)
+        a->w[k] |= b->w[k];
+}
+
+static int sc_count(const sc_bits *b)
+{
+    int c = 0;
+    for (int k = 0; k < SC_WORDS; k++)
+        c += __builtin_popcountll(b->w[k]);
+    return c;
+}
+
+static int sc_count_and(const sc_bits *a, const sc_bits *b)
+{
+    int c = 0;
+    for (int k = 0; k < SC_WORDS; k++)
+        c += __builtin_popcountll(a->w[k] & b->w[k]);
+    return c;
+}
+
+static int sc_meets(const sc_bits *a, const sc_bits *b)
+{
+    uint64_t x = 0;
+    for (int k = 0; k < SC_WORDS; k++)
+        x |= a->w[k] & b->w[k];
+    return x != 0;
+}
+
+static int sc_empty(const sc_bits *b)
+{
+    uint64_t x = 0;
+    for (int k = 0; k < SC_WORDS; k++)
+        x |= b->w[k];
+    return x == 0;
+}
+
+/* The members of b in increasing order, into out; returns how many. */
+static int sc_list(const sc_bits *b, int16_t *out)
+{
+    int c = 0;
+    for (int k = 0; k < SC_WORDS; k++)
+        for (uint64_t x = b->w[k]; x; x &= x - 1)
+            out[c++] = (int16_t)(64 * k + __builtin_ctzll(x));
+    return c;
+}
+
+/* ---- the search ----------------------------------------------------------- */
+
+static void sc_inst_init(sc_inst *in, int32_t n, int32_t m, const sc_bits *sets)
 {
     in->n = n;
     in->m = m;
-    in->all = sc_mask(n);
-    in->allsets = sc_mask(m);
+    in->all = sc_first(n);
+    in->allsets = sc_first(m);
     in->sets = sets;
-    memset(in->cand, 0, sizeof in->cand);
-    for (int32_t j = 0; j < m; j++)
-        for (uint64_t s = sets[j]; s; s &= s - 1)
-            in->cand[sc_lowest(s)] |= UINT64_C(1) << j;
+    memset(in->cand, 0, sizeof in->cand[0] * (size_t)n);
+    int16_t el[SC_MAX];
+    for (int32_t j = 0; j < m; j++) {
+        sc_bits s = sc_and(&sets[j], &in->all);
+        int c = sc_list(&s, el);
+        for (int i = 0; i < c; i++)
+            sc_add(&in->cand[el[i]], j);
+    }
 }
 
-/* A lower bound on the sets still needed to cover `covered`'s complement
- * with sets from `avail`, or -1 when some element cannot be covered.  Sets
- * *pick to the set to decide next. */
-static int sc_examine(const sc_inst *in, uint64_t covered, uint64_t avail, int *pick)
+/* A lower bound on the sets still needed to cover the elements not in
+ * `covered` with sets from `avail`, or -1 when some element cannot be
+ * covered.  Sets *pick to the set to decide next. */
+static int sc_examine(const sc_inst *in, const sc_bits *covered, const sc_bits *avail,
+                      int *pick)
 {
-    uint64_t unc = in->all & ~covered;
-    uint64_t used = 0;
-    int disjoint = 0, fewest = 65, e_best = -1;
-    for (uint64_t u = unc; u; u &= u - 1) {
-        int e = sc_lowest(u);
-        uint64_t cm = in->cand[e] & avail;
-        if (!cm)
+    sc_bits unc = sc_andnot(&in->all, covered), used;
+    memset(&used, 0, sizeof used);
+    int16_t el[SC_MAX], st[SC_MAX], byk[SC_MAX];
+    int16_t kof[SC_MAX];
+    int start[SC_MAX + 2];
+    int nunc = sc_list(&unc, el);
+    int fewest = SC_MAX + 1, e_best = -1, kmax = 0;
+    for (int i = 0; i < nunc; i++) {
+        sc_bits cm = sc_and(&in->cand[el[i]], avail);
+        int k = sc_count(&cm);
+        if (k == 0)
             return -1;
-        int k = sc_popcount(cm);
+        kof[i] = (int16_t)k;
         if (k < fewest) {
             fewest = k;
-            e_best = e;
+            e_best = el[i];
         }
-        if (!(cm & used)) {
+        if (k > kmax)
+            kmax = k;
+    }
+    /* The elements by how few sets can still cover them (counting sort,
+     * stable): the disjoint bound is much stronger taken in that order. */
+    memset(start, 0, sizeof start[0] * (size_t)(kmax + 2));
+    for (int i = 0; i < nunc; i++)
+        start[kof[i] + 1]++;
+    for (int k = 1; k <= kmax + 1; k++)
+        start[k] += start[k - 1];
+    for (int i = 0; i < nunc; i++)
+        byk[start[kof[i]]++] = el[i];
+    int disjoint = 0;
+    for (int i = 0; i < nunc; i++) {
+        sc_bits cm = sc_and(&in->cand[byk[i]], avail);
+        if (!sc_meets(&cm, &used)) {
             disjoint++;
-            used |= cm;
+            sc_or_into(&used, &cm);
         }
     }
-    int maxcov = 0;
-    for (uint64_t a = avail; a; a &= a - 1) {
-        int c = sc_popcount(in->sets[sc_lowest(a)] & unc);
+    int maxcov = 0, nav = sc_list(avail, st);
+    for (int i = 0; i < nav; i++) {
+        int c = sc_count_and(&in->sets[st[i]], &unc);
         if (c > maxcov)
             maxcov = c;
     }
-    int best_cov = -1;
+    sc_bits cm = sc_and(&in->cand[e_best], avail);
+    int nc = sc_list(&cm, st), best_cov = -1;
     *pick = -1;
-    for (uint64_t cm = in->cand[e_best] & avail; cm; cm &= cm - 1) {
-        int j = sc_lowest(cm);
-        int c = sc_popcount(in->sets[j] & unc);
+    for (int i = 0; i < nc; i++) {
+        int c = sc_count_and(&in->sets[st[i]], &unc);
         if (c > best_cov) {
             best_cov = c;
-            *pick = j;
+            *pick = st[i];
         }
     }
-    int nunc = sc_popcount(unc);
     int bysize = (nunc + maxcov - 1) / maxcov; /* maxcov >= 1: e_best has a set */
     return bysize > disjoint ? bysize : disjoint;
 }
 
-/* Greedy completion: the number of sets added (their mask in *picked), or
- * -1 when the available sets cannot cover the rest. */
-static int sc_greedy(const sc_inst *in, uint64_t covered, uint64_t avail, uint64_t *picked)
+/* Greedy completion: the number of sets added (added to *cover), or -1 when
+ * the available sets cannot cover the rest.  Afterwards each added set whose
+ * elements the other sets of the cover hold too is dropped again (last
+ * added first). */
+static int sc_greedy(const sc_inst *in, sc_bits covered, sc_bits avail, sc_bits *cover)
 {
     int count = 0;
-    *picked = 0;
-    while ((covered & in->all) != in->all) {
-        int best = -1, best_cov = 0;
-        for (uint64_t a = avail; a; a &= a - 1) {
-            int j = sc_lowest(a);
-            int c = sc_popcount(in->sets[j] & ~covered & in->all);
+    int16_t st[SC_MAX], added[SC_MAX];
+    sc_bits unc = sc_andnot(&in->all, &covered);
+    while (!sc_empty(&unc)) {
+        int best = -1, best_cov = 0, nav = sc_list(&avail, st);
+        for (int i = 0; i < nav; i++) {
+            int c = sc_count_and(&in->sets[st[i]], &unc);
             if (c > best_cov) {
                 best_cov = c;
-                best = j;
+                best = st[i];
             }
         }
         if (best < 0)
             return -1;
-        covered |= in->sets[best];
-        avail &= ~(UINT64_C(1) << best);
-        *picked |= UINT64_C(1) << best;
-        count++;
+        unc = sc_andnot(&unc, &in->sets[best]);
+        sc_del(&avail, best);
+        sc_add(cover, best);
+        added[count++] = (int16_t)best;
     }
-    return count;
+    int kept = count;
+    for (int i = count - 1; i >= 0; i--) {
+        sc_bits rest = covered;
+        int16_t members[SC_MAX];
+        int nm = sc_list(cover, members);
+        for (int t = 0; t < nm; t++)
+            if (members[t] != added[i])
+                sc_or_into(&rest, &in->sets[members[t]]);
+        sc_bits miss = sc_andnot(&in->all, &rest);
+        if (sc_empty(&miss)) {
+            sc_del(cover, added[i]);
+            kept--;
+        }
+    }
+    return kept;
 }
 
 typedef struct sc_search {
     satin_ctx *c;
     const sc_inst *in;
-    int stop;
-    uint32_t nodes;
+    int stop;            /* 1: budget used up or job cancelled: search incomplete */
+    uint64_t nodes;
+    uint64_t budget;     /* stop after this many nodes; 0: no limit */
     int64_t best;        /* size of the best cover so far (or the ub) */
-    uint64_t cover;
+    sc_bits cover;
 } sc_search;
 
-static void sc_dfs(sc_search *s, uint64_t chosen, uint64_t excluded, uint64_t covered,
+static int sc_complete(const sc_inst *in, const sc_bits *covered)
+{
+    sc_bits unc = sc_andnot(&in->all, covered);
+    return sc_empty(&unc);
+}
+
+static void sc_dfs(sc_search *s, sc_bits chosen, sc_bits excluded, sc_bits covered,
                    int64_t count)
 {
-    if ((covered & s->in->all) == s->in->all) {
+    if (sc_complete(s->in, &covered)) {
         if (count < s->best) {
             s->best = count;
             s->cover = chosen;
@@ -203,76 +348,113 @@ static void sc_dfs(sc_search *s, uint64_t chosen, uint64_t excluded, uint64_t co
     }
     if (s->stop)
         return;
-    if ((++s->nodes & SC_CANCEL_MASK) == 0 && satin_cancelled(s->c)) {
+    s->nodes++;
+    if ((s->budget && s->nodes > s->budget) ||
+        ((s->nodes & SC_CANCEL_MASK) == 0 && satin_cancelled(s->c))) {
         s->stop = 1;
         return;
     }
-    uint64_t avail = s->in->allsets & ~chosen & ~excluded;
+    sc_bits avail = sc_andnot(&s->in->allsets, &chosen);
+    avail = sc_andnot(&avail, &excluded);
     int pick;
-    int lb = sc_examine(s->in, covered, avail, &pick);
+    int lb = sc_examine(s->in, &covered, &avail, &pick);
     if (lb < 0 || count + lb >= s->best)
         return;
-    uint64_t bit = UINT64_C(1) << pick;
-    sc_dfs(s, chosen | bit, excluded, covered | s->in->sets[pick], count + 1);
-    sc_dfs(s, chosen, excluded | bit, covered, count);
+    sc_bits inc = chosen, cov = covered;
+    sc_add(&inc, pick);
+    sc_or_into(&cov, &s->in->sets[pick]);
+    sc_dfs(s, inc, excluded, cov, count + 1);
+    sc_add(&excluded, pick);
+    sc_dfs(s, chosen, excluded, covered, count);
 }
 
 static void sc_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 {
-    sc_arg a;
-    if (len != sizeof a) {
-        satin_fail(out, "setcover: argument of %zu bytes, expected %zu", len, sizeof a);
+    sc_job j;
+    if (len < sizeof j.h) {
+        satin_fail(out, "setcover: argument of %zu bytes, expected at least %zu", len,
+                   sizeof j.h);
         return;
     }
-    memcpy(&a, arg, sizeof a);
-    if (a.n < 1 || a.n > SC_MAX_N || a.m < 1 || a.m > SC_MAX_M || a.ub < 0 ||
-        a.ub > SC_MAX_M + 1 || ((a.chosen | a.excluded) & ~sc_mask(a.m)) ||
-        (a.chosen & a.excluded)) {
-        satin_fail(out, "setcover: corrupt argument (n=%d, m=%d, depth=%d)", (int)a.n,
-                   (int)a.m, (int)a.depth);
+    memcpy(&j.h, arg, sizeof j.h);
+    if (j.h.n < 1 || j.h.n > SC_MAX || j.h.m < 1 || j.h.m > SC_MAX) {
+        satin_fail(out, "setcover: corrupt argument (n=%d, m=%d)", (int)j.h.n, (int)j.h.m);
         return;
     }
+    size_t want = sizeof j.h + (size_t)j.h.m * sizeof(sc_bits);
+    if (len != want) {
+        satin_fail(out, "setcover: argument of %zu bytes, expected %zu", len, want);
+        return;
+    }
+    memcpy(j.sets, (const unsigned char *)arg + sizeof j.h, (size_t)j.h.m * sizeof(sc_bits));
     sc_inst in;
-    sc_inst_init(&in, a.n, a.m, a.sets);
-    uint64_t avail = in.allsets & ~a.chosen & ~a.excluded;
-    int64_t count = sc_popcount(a.chosen);
-    sc_search s = {c, &in, 0, 0, a.ub, 0};
+    sc_inst_init(&in, j.h.n, j.h.m, j.sets);
+    sc_bits outside = sc_andnot(&j.h.chosen, &in.allsets);
+    sc_bits both = sc_and(&j.h.chosen, &j.h.excluded);
+    if (j.h.ub < 0 || j.h.ub > SC_MAX + 1 || !sc_empty(&outside) || !sc_empty(&both)) {
+        satin_fail(out, "setcover: corrupt argument (n=%d, m=%d, depth=%d)", (int)j.h.n,
+                   (int)j.h.m, (int)j.h.depth);
+        return;
+    }
+    sc_bits avail = sc_andnot(&in.allsets, &j.h.chosen);
+    avail = sc_andnot(&avail, &j.h.excluded);
+    int64_t count = sc_count(&j.h.chosen);
+    int spawning = j.h.depth < j.h.threshold;
+    uint64_t budget = 0;
+    if (spawning) {
+        budget = j.h.depth < 8 ? SC_PROBE_ROOT >> (2 * j.h.depth) : 0;
+        if (budget < SC_PROBE_MIN)
+            budget = SC_PROBE_MIN;
+    }
+    sc_search s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    s.in = &in;
+    s.budget = budget;
+    s.best = j.h.ub;
 
-    uint64_t picked;
-    int g = sc_greedy(&in, a.covered, avail, &picked);
+    sc_bits gcover = j.h.chosen;
+    int g = sc_greedy(&in, j.h.covered, avail, &gcover);
     if (g >= 0 && count + g < s.best) {
         s.best = count + g;
-        s.cover = a.chosen | picked;
+        s.cover = gcover;
     }
-    if (a.depth >= a.threshold || (a.covered & in.all) == in.all) {
-        sc_dfs(&s, a.chosen, a.excluded, a.covered, count);
-    } else {
-        int pick;
-        int lb = sc_examine(&in, a.covered, avail, &pick);
-        if (lb >= 0 && count + lb < s.best) {
-            uint64_t bit = UINT64_C(1) << pick;
-            sc_arg inc = a, exc = a;
-            inc.depth = exc.depth = a.depth + 1;
-            inc.ub = exc.ub = s.best;
-            inc.chosen |= bit;
-            inc.covered |= a.sets[pick];
-            exc.excluded |= bit;
-            sc_res ri = {-1, 0}, re = {-1, 0};
-            satin_spawn(c, &satin_kind_setcover, &inc, sizeof inc, &ri, sizeof ri);
-            satin_spawn(c, &satin_kind_setcover, &exc, sizeof exc, &re, sizeof re);
-            satin_sync(c);
-            if (ri.size >= 0 && ri.size < s.best) {
-                s.best = ri.size;
-                s.cover = ri.cover;
-            }
-            if (re.size >= 0 && re.size < s.best) {
-                s.best = re.size;
-                s.cover = re.cover;
-            }
+    sc_dfs(&s, j.h.chosen, j.h.excluded, j.h.covered, count);
+    int pick;
+    int lb;
+    if (spawning && s.stop && !satin_cancelled(c) &&
+        (lb = sc_examine(&in, &j.h.covered, &avail, &pick)) >= 0 && count + lb < s.best) {
+        sc_job child;
+        size_t clen = sizeof child.h + (size_t)j.h.m * sizeof(sc_bits);
+        memcpy(child.sets, j.sets, (size_t)j.h.m * sizeof(sc_bits));
+        child.h = j.h;
+        child.h.depth = j.h.depth + 1;
+        child.h.ub = s.best;
+        sc_add(&child.h.chosen, pick);
+        sc_or_into(&child.h.covered, &j.sets[pick]);
+        sc_res ri, re;
+        memset(&ri, 0, sizeof ri);
+        memset(&re, 0, sizeof re);
+        ri.size = re.size = -1;
+        satin_spawn(c, &satin_kind_setcover, &child, clen, &ri, sizeof ri);
+        child.h.chosen = j.h.chosen;
+        child.h.covered = j.h.covered;
+        sc_add(&child.h.excluded, pick);
+        satin_spawn(c, &satin_kind_setcover, &child, clen, &re, sizeof re);
+        satin_sync(c);
+        if (ri.size >= 0 && ri.size < s.best) {
+            s.best = ri.size;
+            s.cover = ri.cover;
+        }
+        if (re.size >= 0 && re.size < s.best) {
+            s.best = re.size;
+            s.cover = re.cover;
         }
     }
-    sc_res r = {-1, 0};
-    if (s.best < a.ub) {
+    sc_res r;
+    memset(&r, 0, sizeof r);
+    r.size = -1;
+    if (s.best < j.h.ub) {
         r.size = s.best;
         r.cover = s.cover;
     }
@@ -282,29 +464,32 @@ static void sc_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 static int sc_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
 {
     int64_t n, m, seed, density, threshold;
-    if (satin_param_i64(p, "n", 1, SC_MAX_N, &n, err) < 0 ||
-        satin_param_i64(p, "m", 1, SC_MAX_M, &m, err) < 0 ||
+    if (satin_param_i64(p, "n", 1, SC_MAX, &n, err) < 0 ||
+        satin_param_i64(p, "m", 1, SC_MAX, &m, err) < 0 ||
         satin_param_i64(p, "seed", 0, INT64_MAX, &seed, err) < 0 ||
         satin_param_i64(p, "density", 1, 100, &density, err) < 0 ||
-        satin_param_i64(p, "threshold", 0, SC_MAX_M, &threshold, err) < 0)
+        satin_param_i64(p, "threshold", 0, SC_MAX, &threshold, err) < 0)
         return -1;
-    sc_arg a;
-    memset(&a, 0, sizeof a);
-    a.n = (int32_t)n;
-    a.m = (int32_t)m;
-    a.threshold = (int32_t)threshold;
-    a.ub = m + 1;
-    uint64_t rng = (uint64_t)seed, covered = 0;
-    for (int32_t j = 0; j < a.m; j++)
-        for (int32_t e = 0; e < a.n; e++)
+    sc_job j;
+    memset(&j.h, 0, sizeof j.h);
+    memset(j.sets, 0, sizeof j.sets[0] * (size_t)m);
+    j.h.n = (int32_t)n;
+    j.h.m = (int32_t)m;
+    j.h.threshold = (int32_t)threshold;
+    j.h.ub = m + 1;
+    uint64_t rng = (uint64_t)seed;
+    sc_bits covered;
+    memset(&covered, 0, sizeof covered);
+    for (int32_t s = 0; s < j.h.m; s++)
+        for (int32_t e = 0; e < j.h.n; e++)
             if ((int64_t)(sc_next(&rng) % 100) < density)
-                a.sets[j] |= UINT64_C(1) << e;
-    for (int32_t j = 0; j < a.m; j++)
-        covered |= a.sets[j];
-    for (int32_t e = 0; e < a.n; e++)
-        if (!(covered & (UINT64_C(1) << e)))
-            a.sets[sc_next(&rng) % (uint64_t)a.m] |= UINT64_C(1) << e;
-    return satin_bytes_put(arg, &a, sizeof a, err);
+                sc_add(&j.sets[s], e);
+    for (int32_t s = 0; s < j.h.m; s++)
+        sc_or_into(&covered, &j.sets[s]);
+    for (int32_t e = 0; e < j.h.n; e++)
+        if (!sc_has(&covered, e))
+            sc_add(&j.sets[sc_next(&rng) % (uint64_t)j.h.m], e);
+    return satin_bytes_put(arg, &j, sizeof j.h + (size_t)j.h.m * sizeof(sc_bits), err);
 }
 
 static void sc_format(const void *res, size_t len, double wall_s,
@@ -312,16 +497,26 @@ static void sc_format(const void *res, size_t len, double wall_s,
 {
     (void)wall_s;
     (void)stats;
-    sc_res r = {-1, 0};
+    sc_res r;
+    memset(&r, 0, sizeof r);
+    r.size = -1;
     if (len == sizeof r)
         memcpy(&r, res, sizeof r);
+    uint64_t sum = 0;
+    int16_t st[SC_MAX];
+    int c = sc_list(&r.cover, st);
+    for (int i = 0; i < c; i++) {
+        /* 2^j mod 2^61-1 is 2^(j mod 61): 2^61 = 1 (mod 2^61-1). */
+        sum += UINT64_C(1) << (st[i] % 61);
+        sum %= SC_MERSENNE61;
+    }
     satin_result_i64(result, "size", r.size);
-    satin_result_i64(result, "cover", (int64_t)r.cover);
+    satin_result_i64(result, "checksum", (int64_t)sum);
 }
 
 static const satin_param_def sc_params[] = {
-    {"n", NULL, 1, "universe size, 1..64"},
-    {"m", NULL, 1, "number of sets, 1..63"},
+    {"n", NULL, 1, "universe size, 1..256"},
+    {"m", NULL, 1, "number of sets, 1..256"},
     {"seed", "1", 0, "instance seed, 0..2^63-1"},
     {"density", SC_DEFAULT_DENSITY, 0, "percent chance that a set holds an element, 1..100"},
     {"threshold", SC_DEFAULT_THRESHOLD, 0,

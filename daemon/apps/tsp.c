@@ -22,15 +22,20 @@
  * Jobs and bounds.  A job's argument holds the distance matrix, the path's
  * end, the visited set, the path length and `ub`; the job returns the length
  * of the shortest completion that is shorter than ub, or -1 for "none".
- * Each job first completes its path by nearest neighbour, which usually
- * gives it a bound below ub at once.  Jobs cannot share the best tour while
- * they run (a job must be a pure function of its argument bytes, and results
- * only come back through satin_return), so a job's bound is the one handed
- * down by its parent when it was spawned (the root's is "none"), then
- * whatever it finds itself; siblings do not see each other's tours.  The
- * result is therefore the same on any number of workers.  While the path
- * holds fewer than `threshold` cities a job spawns one child per unvisited
- * city; below that it searches sequentially with its own incumbent.
+ * Jobs cannot share the best tour while they run (a job must be a pure
+ * function of its argument bytes, and results only come back through
+ * satin_return), so a job's bound is the one handed down by its parent when
+ * it was spawned (the root's is "none"), then whatever it finds itself;
+ * siblings do not see each other's tours.  The result is therefore the same
+ * on any number of workers.  To start from a good bound, as a sequential
+ * depth-first search soon has, each job first completes its path by nearest
+ * neighbour, and a job that is to spawn first runs the sequential search of
+ * its own subtree for a limited number of nodes (the "probe":
+ * TSP_PROBE_ROOT >> 2*(depth-1), at least TSP_PROBE_MIN).  A probe that
+ * finishes is the job's answer; otherwise its best tour is the bound its
+ * children get.  While the path holds fewer than `threshold` cities a job
+ * spawns one child per unvisited city whose edge keeps it below the bound;
+ * below that it searches sequentially with its own incumbent.
  */
 #include "apps.h"
 
@@ -43,6 +48,9 @@
 #define TSP_DEFAULT_THRESHOLD "4"
 /* The sequential search looks at the cancel flag once per this many nodes. */
 #define TSP_CANCEL_MASK 0xffffu
+/* Nodes a spawning job searches on its own before it spawns (the probe). */
+#define TSP_PROBE_ROOT (UINT64_C(1) << 20)
+#define TSP_PROBE_MIN 256
 
 /* Fixed-width fields with no padding: the bytes may cross machines.  The
  * matrix always has stride TSP_MAX_N; entries beyond n are 0. */
@@ -124,28 +132,96 @@ static int64_t tsp_bound(const tsp_inst *in, int last, uint32_t visited, int64_t
     return b;
 }
 
-/* The nearest-neighbour completion's tour length. */
+/* One improving 2-opt move on the open path p[0..k-1] (end points fixed):
+ * reversing p[i+1..j] swaps the edges (p[i], p[i+1]) and (p[j], p[j+1]) for
+ * (p[i], p[j]) and (p[i+1], p[j+1]).  Returns 1 when it made one. */
+static int tsp_two_opt(const tsp_inst *in, int *p, int k)
+{
+    for (int i = 0; i + 3 < k; i++) {
+        for (int j = i + 2; j + 1 < k; j++) {
+            int32_t before = tsp_d(in, p[i], p[i + 1]) + tsp_d(in, p[j], p[j + 1]);
+            int32_t after = tsp_d(in, p[i], p[j]) + tsp_d(in, p[i + 1], p[j + 1]);
+            if (after < before) {
+                for (int l = i + 1, r = j; l < r; l++, r--) {
+                    int t = p[l];
+                    p[l] = p[r];
+                    p[r] = t;
+                }
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* One improving or-opt move: a segment p[i..i+len-1] of 1..3 inner cities
+ * moved, either way round, between two other neighbours p[j], p[j+1]. */
+static int tsp_or_opt(const tsp_inst *in, int *p, int k)
+{
+    for (int len = 1; len <= 3; len++) {
+        for (int i = 1; i + len < k; i++) {
+            int f = p[i], l = p[i + len - 1], prev = p[i - 1], next = p[i + len];
+            int32_t gain = tsp_d(in, prev, f) + tsp_d(in, l, next) - tsp_d(in, prev, next);
+            for (int j = 0; j + 1 < k; j++) {
+                if (j >= i - 1 && j <= i + len - 1)
+                    continue;
+                int a = p[j], b = p[j + 1];
+                int32_t fwd = tsp_d(in, a, f) + tsp_d(in, l, b) - tsp_d(in, a, b);
+                int32_t rev = tsp_d(in, a, l) + tsp_d(in, f, b) - tsp_d(in, a, b);
+                int reverse = rev < fwd;
+                if ((reverse ? rev : fwd) >= gain)
+                    continue;
+                int q[TSP_MAX_N + 1], m = 0, seg[3];
+                for (int t = 0; t < len; t++)
+                    seg[t] = p[reverse ? i + len - 1 - t : i + t];
+                for (int t = 0; t < k; t++) {
+                    if (t >= i && t < i + len)
+                        continue;
+                    q[m++] = p[t];
+                    if (t == j)
+                        for (int u = 0; u < len; u++)
+                            q[m++] = seg[u];
+                }
+                memcpy(p, q, sizeof q[0] * (size_t)k);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A good completion's tour length: nearest neighbour from the path's end,
+ * then 2-opt and or-opt moves on the open path from the end through the new
+ * cities to city 0 until none shortens it (each move shortens it by at least
+ * 1, so this ends). */
 static int64_t tsp_greedy(const tsp_inst *in, int last, uint32_t visited, int64_t len)
 {
+    int p[TSP_MAX_N + 1], k = 0;
+    p[k++] = last;
     while (visited != in->all) {
-        for (int k = 0; k < in->n - 1; k++) {
-            int v = in->nb[last][k];
+        for (int i = 0; i < in->n - 1; i++) {
+            int v = in->nb[last][i];
             if (!(visited & (1u << v))) {
-                len += tsp_d(in, last, v);
                 visited |= 1u << v;
-                last = v;
+                p[k++] = last = v;
                 break;
             }
         }
     }
-    return len + tsp_d(in, last, 0);
+    p[k++] = 0;
+    while (tsp_two_opt(in, p, k) || tsp_or_opt(in, p, k))
+        ;
+    for (int i = 0; i + 1 < k; i++)
+        len += tsp_d(in, p[i], p[i + 1]);
+    return len;
 }
 
 typedef struct tsp_search {
     satin_ctx *c;
     const tsp_inst *in;
-    int stop;
-    uint32_t nodes;
+    int stop;            /* 1: budget used up or job cancelled: search incomplete */
+    uint64_t nodes;
+    uint64_t budget;     /* stop after this many nodes; 0: no limit */
     int64_t best;        /* INT64_MAX: none yet */
 } tsp_search;
 
@@ -160,7 +236,9 @@ static void tsp_dfs(tsp_search *s, int last, uint32_t visited, int64_t len)
     }
     if (s->stop)
         return;
-    if ((++s->nodes & TSP_CANCEL_MASK) == 0 && satin_cancelled(s->c)) {
+    s->nodes++;
+    if ((s->budget && s->nodes > s->budget) ||
+        ((s->nodes & TSP_CANCEL_MASK) == 0 && satin_cancelled(s->c))) {
         s->stop = 1;
         return;
     }
@@ -186,6 +264,7 @@ static void tsp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     }
     memcpy(&a, arg, sizeof a);
     int corrupt = a.n < 1 || a.n > TSP_MAX_N || a.last < 0 || a.last >= a.n ||
+                  a.depth < 1 || a.depth > a.n ||
                   !(a.visited & 1u) || !(a.visited & (1u << a.last)) ||
                   (a.visited & ~(uint32_t)((UINT64_C(1) << a.n) - 1)) || a.len < 0 ||
                   a.ub < -1;
@@ -199,13 +278,20 @@ static void tsp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     tsp_inst in;
     tsp_inst_init(&in, a.n, a.dist);
     int64_t ub = a.ub < 0 ? INT64_MAX : a.ub;
-    tsp_search s = {c, &in, 0, 0, ub};
+    int spawning = a.depth < a.threshold;
+    uint64_t budget = 0;
+    if (spawning) {
+        budget = a.depth <= 10 ? TSP_PROBE_ROOT >> (2 * (a.depth - 1)) : 0;
+        if (budget < TSP_PROBE_MIN)
+            budget = TSP_PROBE_MIN;
+    }
+    tsp_search s = {c, &in, 0, 0, budget, ub};
     int64_t g = tsp_greedy(&in, a.last, a.visited, a.len);
     if (g < s.best)
         s.best = g;
-    if (a.depth >= a.threshold || a.visited == in.all) {
-        tsp_dfs(&s, a.last, a.visited, a.len);
-    } else if (tsp_bound(&in, a.last, a.visited, a.len) < s.best) {
+    tsp_dfs(&s, a.last, a.visited, a.len);
+    if (spawning && s.stop && !satin_cancelled(c) &&
+        tsp_bound(&in, a.last, a.visited, a.len) < s.best) {
         int64_t sub[TSP_MAX_N];
         for (int k = 0; k < TSP_MAX_N; k++)
             sub[k] = -1;

@@ -237,6 +237,7 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
     atomic_init(&pool->active_jobs, 0);
     atomic_init(&pool->injected, 0);
     atomic_init(&pool->parked, 0);
+    pool->spawn_reserve = 4;
 
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -385,4 +386,11 @@ double satin_pool_idle_seconds(satin_pool *pool)
         total += idle;
     }
     return (double)total / 1e9;
+}
+
+void satin_pool_set_spawn_reserve(satin_pool *pool, int reserve)
+{
+    /* Set before jobs run (the daemon does it at start-up): workers read it
+     * without synchronisation on every spawn. */
+    pool->spawn_reserve = reserve > 1 ? reserve : 1;
 }

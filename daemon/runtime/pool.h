@@ -92,6 +92,9 @@ void satin_job_counts(const satin_job *job, uint64_t *spawned, uint64_t *run, ui
 
 /* Seconds the workers of this node have spent idle, summed over workers. */
 double satin_pool_idle_seconds(satin_pool *self);
+/* How many records a worker keeps queued for thieves before further spawns
+ * run in place (default 4; a policy that pushes needs more). */
+void satin_pool_set_spawn_reserve(satin_pool *self, int reserve);
 /* Jobs started on this pool and not finished (local and from other nodes). */
 int satin_pool_active_jobs(satin_pool *self);
 /* Records waiting on this node: deque lengths plus started jobs not yet taken. */

@@ -65,6 +65,7 @@ struct satin_pool {
     satin_record *inject_head, *inject_tail;
     _Atomic int injected;        /* queue length, read without the lock */
 
+    int spawn_reserve;           /* see satin_pool_set_spawn_reserve */
     _Atomic int parked;          /* workers waiting on `wake` with a timeout */
     _Atomic int hungry;          /* a worker found no local work */
     void (*hungry_fn)(void *);

@@ -23,9 +23,6 @@ static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, co
                      size_t len, void *slot, size_t cap);
 static void count_run(satin_worker *w);
 
-/* Records kept queued for thieves before spawns run in place (see satin_spawn). */
-#define SPAWN_RESERVE 4
-
 /* Room left on the worker's stack before the depth guard fails the job.
  * Tree depth is legal input, so a too-deep chain of nested invocations must
  * end in a clear job error, never in a crashed daemon. */
@@ -48,7 +45,7 @@ void satin_spawn(satin_ctx *c, const satin_kind *kind, const void *arg, size_t l
      * place of being queued.  Kinds are pure and results are only defined
      * after the sync, so this is the same computation; it spares the record,
      * the copy and two deque operations on the fine-grained end. */
-    if (satin_deque_size(&w->deque) >= SPAWN_RESERVE &&
+    if (satin_deque_size(&w->deque) >= w->pool->spawn_reserve &&
         !atomic_load_explicit(&w->pool->hungry, memory_order_relaxed)) {
         w->n_spawned++;
         c->nspawned++;
