@@ -87,22 +87,26 @@ static const char *type_name(char type)
     return type == 'u' ? "uncorrelated" : type == 'w' ? "weak" : "strong";
 }
 
-/* Runs knapsack; returns the value, or -1 with a diagnostic. */
-static int64_t run_ks(satin_pool *pool, int n, uint64_t seed, char type, int64_t capacity,
-                      int threshold)
+/* Runs knapsack (capacity, threshold, probe < 0: the defaults); returns the
+ * value, or -1 with a diagnostic. */
+static int64_t run_ks_probe(satin_pool *pool, int n, uint64_t seed, char type,
+                            int64_t capacity, int threshold, int probe)
 {
-    char pn[32], ps[48], pt[32], pc[48], pth[32];
+    char pn[32], ps[48], pt[32], pc[48], pth[32], pp[32];
     snprintf(pn, sizeof pn, "n=%d", n);
     snprintf(ps, sizeof ps, "seed=%llu", (unsigned long long)seed);
     snprintf(pt, sizeof pt, "type=%s", type_name(type));
     snprintf(pc, sizeof pc, "capacity=%lld", (long long)capacity);
     snprintf(pth, sizeof pth, "threshold=%d", threshold);
-    const char *params[6] = {pn, ps, pt, NULL, NULL, NULL};
+    snprintf(pp, sizeof pp, "probe=%d", probe);
+    const char *params[7] = {pn, ps, pt, NULL, NULL, NULL, NULL};
     int k = 3;
     if (capacity >= 0)
         params[k++] = pc;
     if (threshold >= 0)
         params[k++] = pth;
+    if (probe >= 0)
+        params[k++] = pp;
     satin_outcome o;
     int64_t v = -1;
     satin_run_record(pool, "knapsack", params, &o);
@@ -114,6 +118,12 @@ static int64_t run_ks(satin_pool *pool, int n, uint64_t seed, char type, int64_t
     return v;
 }
 
+static int64_t run_ks(satin_pool *pool, int n, uint64_t seed, char type, int64_t capacity,
+                      int threshold)
+{
+    return run_ks_probe(pool, n, seed, type, capacity, threshold, -1);
+}
+
 static void check_brute_force(satin_pool *pool, int workers)
 {
     static const char types[] = {'u', 'w', 's'};
@@ -122,9 +132,15 @@ static void check_brute_force(satin_pool *pool, int workers)
             int n = 12 + (int)seed * 2; /* 14, 16, 18 */
             inst in;
             make_inst(&in, n, seed, types[t], -1);
-            is_i64(run_ks(pool, n, seed, types[t], -1, -1), brute_force(&in),
+            int64_t want = brute_force(&in);
+            is_i64(run_ks(pool, n, seed, types[t], -1, -1), want,
                    "knapsack n=%d seed=%llu type=%s = all subsets, %d worker(s)", n,
                    (unsigned long long)seed, type_name(types[t]), workers);
+            /* No probes: the spawn tree goes down to 8 items left. */
+            is_i64(run_ks_probe(pool, n, seed, types[t], -1, 8, 0), want,
+                   "knapsack n=%d seed=%llu type=%s probe=0 threshold=8 = all subsets, "
+                   "%d worker(s)",
+                   n, (unsigned long long)seed, type_name(types[t]), workers);
         }
     }
     /* Tiny and edge cases, every threshold from all sequential to all spawned. */
@@ -134,8 +150,8 @@ static void check_brute_force(satin_pool *pool, int workers)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         inst in;
         make_inst(&in, cases[i][0], (uint64_t)cases[i][1], 'u', -1);
-        is_i64(run_ks(pool, cases[i][0], (uint64_t)cases[i][1], 'u', -1, cases[i][2]),
-               brute_force(&in), "knapsack n=%d seed=%d threshold=%d = all subsets",
+        is_i64(run_ks_probe(pool, cases[i][0], (uint64_t)cases[i][1], 'u', -1, cases[i][2], 0),
+               brute_force(&in), "knapsack n=%d seed=%d threshold=%d probe=0 = all subsets",
                cases[i][0], cases[i][1], cases[i][2]);
     }
 }
@@ -180,10 +196,13 @@ static void check_thresholds(satin_pool *pool)
     inst in;
     make_inst(&in, 50, 7, 's', -1);
     int64_t want = dynamic_program(&in);
-    static const int ts[] = {0, 1, 5, 20, 50};
-    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++)
+    static const int ts[] = {0, 1, 5, 20, 30, 50};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
         is_i64(run_ks(pool, 50, 7, 's', -1, ts[i]), want, "strong n=50 seed=7 threshold=%d",
                ts[i]);
+        is_i64(run_ks_probe(pool, 50, 7, 's', -1, ts[i] < 30 ? 30 : ts[i], 1000), want,
+               "strong n=50 seed=7 threshold=%d probe=1000", ts[i] < 30 ? 30 : ts[i]);
+    }
 }
 
 static void check_bad(satin_pool *pool, const char *const *params, const char *want,
@@ -214,6 +233,7 @@ static void check_bad_params(satin_pool *pool)
               "threshold=-1");
     check_bad(pool, (const char *[]){"n=10", "threshold=1001", NULL}, "out of range",
               "threshold=1001");
+    check_bad(pool, (const char *[]){"n=10", "probe=-1", NULL}, "out of range", "probe=-1");
     check_bad(pool, (const char *[]){"n=10", "items=10", NULL}, "unknown parameter 'items'",
               "unknown key");
 }

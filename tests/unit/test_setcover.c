@@ -105,16 +105,23 @@ typedef struct answer {
     int64_t size, checksum;
 } answer;
 
-static answer run_sc(satin_pool *pool, int n, int m, int density, uint64_t seed,
-                     int threshold)
+/* threshold, probe < 0: the defaults. */
+static answer run_sc_probe(satin_pool *pool, int n, int m, int density, uint64_t seed,
+                           int threshold, int probe)
 {
-    char pn[32], pm[32], pd[32], ps[48], pt[32];
+    char pn[32], pm[32], pd[32], ps[48], pt[32], pp[32];
     snprintf(pn, sizeof pn, "n=%d", n);
     snprintf(pm, sizeof pm, "m=%d", m);
     snprintf(pd, sizeof pd, "density=%d", density);
     snprintf(ps, sizeof ps, "seed=%llu", (unsigned long long)seed);
     snprintf(pt, sizeof pt, "threshold=%d", threshold);
-    const char *params[] = {pn, pm, pd, ps, threshold >= 0 ? pt : NULL, NULL};
+    snprintf(pp, sizeof pp, "probe=%d", probe);
+    const char *params[7] = {pn, pm, pd, ps, NULL, NULL, NULL};
+    int k = 4;
+    if (threshold >= 0)
+        params[k++] = pt;
+    if (probe >= 0)
+        params[k++] = pp;
     satin_outcome o;
     answer a = {-1, -1};
     satin_run_record(pool, "setcover", params, &o);
@@ -125,6 +132,12 @@ static answer run_sc(satin_pool *pool, int n, int m, int density, uint64_t seed,
         diag("setcover gave no i64 size/checksum");
     satin_outcome_free(&o);
     return a;
+}
+
+static answer run_sc(satin_pool *pool, int n, int m, int density, uint64_t seed,
+                     int threshold)
+{
+    return run_sc_probe(pool, n, m, density, seed, threshold, -1);
 }
 
 /* The answer's checksum is the bitmask of a cover with `size` sets. */
@@ -154,6 +167,12 @@ static void check_brute_force(satin_pool *pool, int workers)
         ok(valid_cover(&in, a), "n=%d m=%d density=%d seed=%d: checksum %lld is a cover of "
                                 "that size",
            n, m, d, seed, (long long)a.checksum);
+        /* No probes: spawns down to 6 decisions. */
+        a = run_sc_probe(pool, n, m, d, (uint64_t)seed, 6, 0);
+        is_i64(a.size, want, "n=%d m=%d density=%d seed=%d probe=0 threshold=6: size",
+               n, m, d, seed);
+        ok(valid_cover(&in, a), "probe=0: checksum %lld is a cover of that size",
+           (long long)a.checksum);
     }
 }
 
@@ -164,10 +183,14 @@ static void check_thresholds(satin_pool *pool)
     make_inst(&in, 40, 16, 12, 11);
     int want = brute_force(&in);
     static const int ts[] = {0, 1, 3, 6, 256};
+    static const int probes[] = {-1, 0, 100};
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
-        answer a = run_sc(pool, 40, 16, 12, 11, ts[i]);
-        is_i64(a.size, want, "n=40 m=16 threshold=%d: size", ts[i]);
-        ok(valid_cover(&in, a), "n=40 m=16 threshold=%d: a valid cover", ts[i]);
+        for (size_t p = 0; p < sizeof probes / sizeof probes[0]; p++) {
+            answer a = run_sc_probe(pool, 40, 16, 12, 11, ts[i], probes[p]);
+            is_i64(a.size, want, "n=40 m=16 threshold=%d probe=%d: size", ts[i], probes[p]);
+            ok(valid_cover(&in, a), "n=40 m=16 threshold=%d probe=%d: a valid cover", ts[i],
+               probes[p]);
+        }
     }
 }
 
@@ -190,9 +213,12 @@ static void check_workers_agree(satin_pool *one, satin_pool *two)
            n, m, d, seed, (long long)a.size, (long long)a.checksum, (long long)b.size,
            (long long)b.checksum);
         is_i64(s.size, a.size, "n=%d m=%d: the same size all sequential", n, m);
+        answer z = run_sc_probe(two, n, m, d, (uint64_t)seed, -1, 0);
+        is_i64(z.size, a.size, "n=%d m=%d: the same size with probe=0", n, m);
         if (m <= 60) {
             make_inst(&in, n, m, d, (uint64_t)seed);
             ok(valid_cover(&in, a), "n=%d m=%d: a valid cover", n, m);
+            ok(valid_cover(&in, z), "n=%d m=%d probe=0: a valid cover", n, m);
         }
     }
 }
@@ -224,6 +250,8 @@ static void check_bad_params(satin_pool *pool)
               "seed=x");
     check_bad(pool, (const char *[]){"n=5", "m=5", "threshold=-1", NULL}, "out of range",
               "threshold=-1");
+    check_bad(pool, (const char *[]){"n=5", "m=5", "probe=-1", NULL}, "out of range",
+              "probe=-1");
     check_bad(pool, (const char *[]){"n=5", "m=5", "sets=5", NULL}, "unknown parameter 'sets'",
               "unknown key");
 }

@@ -109,13 +109,20 @@ static int64_t held_karp(const inst *in)
     return best;
 }
 
-static int64_t run_tsp(satin_pool *pool, int n, uint64_t seed, int threshold)
+/* threshold, probe < 0: the defaults. */
+static int64_t run_tsp_probe(satin_pool *pool, int n, uint64_t seed, int threshold, int probe)
 {
-    char pn[32], ps[48], pt[32];
+    char pn[32], ps[48], pt[32], pp[32];
     snprintf(pn, sizeof pn, "n=%d", n);
     snprintf(ps, sizeof ps, "seed=%llu", (unsigned long long)seed);
     snprintf(pt, sizeof pt, "threshold=%d", threshold);
-    const char *params[] = {pn, ps, threshold >= 0 ? pt : NULL, NULL};
+    snprintf(pp, sizeof pp, "probe=%d", probe);
+    const char *params[5] = {pn, ps, NULL, NULL, NULL};
+    int k = 2;
+    if (threshold >= 0)
+        params[k++] = pt;
+    if (probe >= 0)
+        params[k++] = pp;
     satin_outcome o;
     int64_t v = -1;
     satin_run_record(pool, "tsp", params, &o);
@@ -127,14 +134,23 @@ static int64_t run_tsp(satin_pool *pool, int n, uint64_t seed, int threshold)
     return v;
 }
 
+static int64_t run_tsp(satin_pool *pool, int n, uint64_t seed, int threshold)
+{
+    return run_tsp_probe(pool, n, seed, threshold, -1);
+}
+
 static void check_brute_force(satin_pool *pool, int workers)
 {
     for (int n = 1; n <= 9; n++) {
         for (uint64_t seed = 1; seed <= 3; seed++) {
             inst in;
             make_inst(&in, n, seed);
-            is_i64(run_tsp(pool, n, seed, -1), brute_force(&in),
+            int64_t want = brute_force(&in);
+            is_i64(run_tsp(pool, n, seed, -1), want,
                    "n=%d seed=%llu = every permutation, %d worker(s)", n,
+                   (unsigned long long)seed, workers);
+            is_i64(run_tsp_probe(pool, n, seed, -1, 0), want,
+                   "n=%d seed=%llu probe=0 = every permutation, %d worker(s)", n,
                    (unsigned long long)seed, workers);
         }
     }
@@ -146,8 +162,12 @@ static void check_held_karp(satin_pool *pool, int workers)
         for (uint64_t seed = 1; seed <= 2; seed++) {
             inst in;
             make_inst(&in, n, seed * 7 + (uint64_t)n);
-            is_i64(run_tsp(pool, n, seed * 7 + (uint64_t)n, -1), held_karp(&in),
+            int64_t want = held_karp(&in);
+            is_i64(run_tsp(pool, n, seed * 7 + (uint64_t)n, -1), want,
                    "n=%d seed=%llu = Held-Karp, %d worker(s)", n,
+                   (unsigned long long)(seed * 7 + (uint64_t)n), workers);
+            is_i64(run_tsp_probe(pool, n, seed * 7 + (uint64_t)n, -1, 0), want,
+                   "n=%d seed=%llu probe=0 = Held-Karp, %d worker(s)", n,
                    (unsigned long long)(seed * 7 + (uint64_t)n), workers);
         }
     }
@@ -163,8 +183,11 @@ static void check_thresholds(satin_pool *pool)
     make_inst(&in, 11, 5);
     int64_t want = held_karp(&in);
     static const int ts[] = {0, 1, 2, 3, 6, 11, 20};
+    static const int probes[] = {-1, 0, 300};
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++)
-        is_i64(run_tsp(pool, 11, 5, ts[i]), want, "n=11 seed=5 threshold=%d", ts[i]);
+        for (size_t p = 0; p < sizeof probes / sizeof probes[0]; p++)
+            is_i64(run_tsp_probe(pool, 11, 5, ts[i], probes[p]), want,
+                   "n=11 seed=5 threshold=%d probe=%d", ts[i], probes[p]);
     /* Two cities: there and back. */
     make_inst(&in, 2, 9);
     is_i64(run_tsp(pool, 2, 9, 20), 2 * in.d[0][1], "n=2: twice the distance");
@@ -173,15 +196,16 @@ static void check_thresholds(satin_pool *pool)
 
 static void check_workers_agree(satin_pool *one, satin_pool *two)
 {
-    static const int cases[][2] = {{14, 1}, {15, 2}, {15, 3}};
+    static const int cases[][2] = {{13, 1}, {14, 2}, {14, 3}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int n = cases[i][0], seed = cases[i][1];
         int64_t a = run_tsp(one, n, (uint64_t)seed, -1);
         int64_t b = run_tsp(two, n, (uint64_t)seed, -1);
         int64_t s = run_tsp(one, n, (uint64_t)seed, 0);
-        ok(a > 0 && a == b && a == s,
-           "n=%d seed=%d: %lld on 1 worker, %lld on 2, %lld all sequential", n, seed,
-           (long long)a, (long long)b, (long long)s);
+        int64_t z = run_tsp_probe(two, n, (uint64_t)seed, -1, 0);
+        ok(a > 0 && a == b && a == s && a == z,
+           "n=%d seed=%d: %lld on 1 worker, %lld on 2, %lld all sequential, %lld probe=0", n,
+           seed, (long long)a, (long long)b, (long long)s, (long long)z);
     }
 }
 
@@ -205,6 +229,7 @@ static void check_bad_params(satin_pool *pool)
     check_bad(pool, (const char *[]){"n=8", "seed=-2", NULL}, "out of range", "seed=-2");
     check_bad(pool, (const char *[]){"n=8", "threshold=21", NULL}, "out of range",
               "threshold=21");
+    check_bad(pool, (const char *[]){"n=8", "probe=-1", NULL}, "out of range", "probe=-1");
     check_bad(pool, (const char *[]){"n=8", "cities=8", NULL}, "unknown parameter 'cities'",
               "unknown key");
 }
