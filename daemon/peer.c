@@ -46,6 +46,9 @@ satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
         abort();
     p->router = zmq_socket(zctx, ZMQ_ROUTER);
     set_int(p->router, ZMQ_LINGER, 0);
+    /* A reconnecting peer reuses its routing id (see dealer_for): the new
+     * connection takes it over from the dead one. */
+    set_int(p->router, ZMQ_ROUTER_HANDOVER, 1);
     int64_t maxmsg = (int64_t)max_message;
     zmq_setsockopt(p->router, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
     const char *ep = topo->nodes[self].endpoint;
@@ -131,6 +134,13 @@ static void *dealer_for(satin_peers *p, int to)
     set_int(s, ZMQ_HEARTBEAT_IVL, 1000);
     set_int(s, ZMQ_HEARTBEAT_TIMEOUT, 5000);
     set_int(s, ZMQ_SNDHWM, 10000);
+    /* A fixed routing id per sending node: when ZeroMQ silently re-opens a
+     * connection (heartbeat timeout, a partition), the peer's ROUTER sees the
+     * same id again, so the HELLO that bound it to this node still holds and
+     * nothing sent after the reconnect is dropped as unknown. */
+    unsigned char rid[5] = {'S', (unsigned char)(p->self >> 24), (unsigned char)(p->self >> 16),
+                            (unsigned char)(p->self >> 8), (unsigned char)p->self};
+    zmq_setsockopt(s, ZMQ_ROUTING_ID, rid, sizeof rid);
     /* Through satin-wanem's relay when the topology emulates the wide-area
      * link to that node's cluster; policies never know. */
     char endpoint[SATIN_ENDPOINT_MAX];
