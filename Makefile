@@ -17,7 +17,8 @@ CC        ?= cc
 DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
              libsodium-dev libczmq-dev libsystemd-dev perl
 
-PKGS      := libzmq libcrypto yaml-0.1
+# libsystemd: sd_notify for Type=notify and the watchdog (daemon/service.c).
+PKGS      := libzmq libczmq libcrypto yaml-0.1 libsystemd
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \
              -DSATIN_VERSION=\"$(VERSION)\" -Idaemon -Idaemon/runtime -Idaemon/apps -Iproto -Iclient
@@ -27,6 +28,10 @@ endif
 ifeq ($(SAN),tsan)
   CFLAGS_SAN := -O1 -fsanitize=thread -fno-omit-frame-pointer
 endif
+# make fuzz (mk/fuzz.mk): clang with libFuzzer's coverage hooks; the targets link -fsanitize=fuzzer.
+ifeq ($(SAN),fuzz)
+  CFLAGS_SAN := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
 CFLAGS    += $(CFLAGS_BASE) $(CFLAGS_SAN) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDFLAGS   += $(CFLAGS_SAN) -pthread
 LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
@@ -35,7 +40,7 @@ PROTO_SRC   := $(wildcard proto/*.c)
 RUNTIME_SRC := $(wildcard daemon/runtime/*.c) $(wildcard daemon/policy/*.c)
 APPS_SRC    := $(wildcard daemon/apps/*.c)
 DAEMON_SRC  := $(filter-out daemon/satind.c,$(wildcard daemon/*.c))
-CLIENT_SRC  := $(filter-out client/satin_submit.c,$(wildcard client/*.c))
+CLIENT_SRC  := $(filter-out client/satin_submit.c client/satin_keygen.c,$(wildcard client/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 INTEG_C_SRC := $(wildcard tests/integration/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
@@ -49,11 +54,14 @@ LIB_CLIENT  := $(BUILD)/libsatin.a
 SATIND      := $(BUILD)/satind
 SUBMIT      := $(BUILD)/satin-submit
 WANEM       := $(BUILD)/satin-wanem
+KEYGEN      := $(BUILD)/satin-keygen
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%.t,$(UNIT_SRC))
 INTEG_C_TESTS := $(patsubst tests/integration/%.c,$(BUILD)/tests/integration/%.t,$(INTEG_C_SRC))
 BENCHES     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+# Helper programs of the shell tests (not tests themselves).
+TEST_TOOLS  := $(BUILD)/tests/integration/peer-probe
 
-all: $(SATIND) $(SUBMIT) $(WANEM) $(LIB_CLIENT) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES)
+all: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(LIB_CLIENT) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES) $(TEST_TOOLS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -70,6 +78,8 @@ $(SATIND): $(call obj,daemon/satind.c) $(LIB_CORE) $(LIB_PROTO)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(SUBMIT): $(call obj,client/satin_submit.c) $(LIB_CLIENT)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(KEYGEN): $(call obj,client/satin_keygen.c)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # The shim takes only the topology loader (and its log levels) from the core.
 $(WANEM): $(call obj,$(SHIM_SRC)) $(LIB_CORE) $(LIB_PROTO)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -77,6 +87,9 @@ $(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_CLIENT) $(LIB_P
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/tests/integration/%.t: $(call obj,tests/integration/%.c) $(LIB_CORE) $(LIB_CLIENT) $(LIB_PROTO)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/tests/integration/peer-probe: $(call obj,tests/integration/peer_probe.c) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_PROTO)
@@ -104,15 +117,17 @@ PROVE        := prove --exec '' --timer
 INTEG_TESTS  := $(wildcard tests/integration/*.t)
 TSAN_TESTS   := $(wildcard tests/unit/test_deque*.c tests/unit/test_pool*.c tests/unit/test_nqueens.c)
 
+# mk/*.mk add their own build products to EXTRA_BUILD and TAP files to EXTRA_TESTS.
 check: deps
-	$(MAKE) all
-	SATIN_BUILD=$(abspath $(BUILD)) $(PROVE) $(UNIT_TESTS) $(INTEG_C_TESTS) $(INTEG_TESTS)
+	$(MAKE) all $(EXTRA_BUILD)
+	SATIN_BUILD=$(abspath $(BUILD)) $(PROVE) $(UNIT_TESTS) $(INTEG_C_TESTS) $(INTEG_TESTS) $(EXTRA_TESTS)
 
 check-asan: deps
-	$(MAKE) BUILD=build-asan SAN=asan all
+	$(MAKE) BUILD=build-asan SAN=asan all $(patsubst $(BUILD)/%,build-asan/%,$(EXTRA_BUILD))
 	SATIN_BUILD=$(abspath build-asan) ASAN_OPTIONS=detect_leaks=1 \
 	  $(PROVE) $(patsubst tests/unit/%.c,build-asan/tests/%.t,$(UNIT_SRC)) \
-	  $(patsubst tests/integration/%.c,build-asan/tests/integration/%.t,$(INTEG_C_SRC)) $(INTEG_TESTS)
+	  $(patsubst tests/integration/%.c,build-asan/tests/integration/%.t,$(INTEG_C_SRC)) $(INTEG_TESTS) \
+	  $(patsubst $(BUILD)/%,build-asan/%,$(EXTRA_TESTS))
 
 # The daemons started by the integration tests run under TSan too (their
 # reports go to the node logs and fail the run through exitcode=66).
@@ -132,15 +147,11 @@ bench: deps
 	$(MAKE) all
 	$(BUILD)/bench/overhead
 
-# ---- install -----------------------------------------------------------------
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/satin $(DESTDIR)$(PREFIX)/lib
-	install -m 0755 $(SATIND) $(SUBMIT) $(WANEM) deploy/satin-grid $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 daemon/satin.h client/satin_client.h proto/satin_kv.h proto/satin_proto.h \
-	  $(DESTDIR)$(PREFIX)/include/satin/
-	install -m 0644 $(LIB_CLIENT) $(DESTDIR)$(PREFIX)/lib/
+# ---- install: mk/install.mk ------------------------------------------------------
 
 clean:
-	rm -rf build build-asan build-tsan
+	rm -rf build build-asan build-tsan build-fuzz
+
+include mk/fuzz.mk mk/install.mk
 
 .PHONY: all deps check check-asan check-tsan demo bench install clean

@@ -37,6 +37,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <zmq.h>
+#include <czmq.h>
 
 #define ENDPOINT_MAX    512
 #define GRACE_MS        250                 /* replies still in flight after a disconnect */
@@ -51,6 +52,8 @@ typedef struct conv {
 
 struct satin_client {
     void *ctx, *sock, *mon;
+    /* CurveZMQ (tcp:// endpoints of a secured grid): Z85 keys, "" = off. */
+    char public_key[41], secret_key[41], server_key[41];
     char endpoint[ENDPOINT_MAX];
     uint64_t next_rid;
     int request_timeout_ms;
@@ -257,11 +260,16 @@ static int wait_connected(satin_client *c, int timeout_ms, satin_client_error *e
                                 strerror(ECONNREFUSED));
                 refused = 1;
                 break;
-            case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
-            case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
             case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
                 return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
-                            "cannot reach satind at %s: handshake failed", c->endpoint);
+                            "cannot reach satind at %s: it refused our key (not one of the "
+                            "grid's clients)", c->endpoint);
+            case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
+            case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
+                return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                            "cannot reach satind at %s: handshake failed (%s)", c->endpoint,
+                            c->server_key[0] ? "is it the right node and server key?"
+                                             : "does it want CURVE? give --key and --server-key");
             default:
                 break;
             }
@@ -307,6 +315,12 @@ static int open_sockets(satin_client *c, satin_client_error *err)
         zmq_setsockopt(c->sock, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg) < 0)
         return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_setsockopt: %s",
                     zmq_strerror(zmq_errno()));
+    if (c->server_key[0] &&
+        (zmq_setsockopt(c->sock, ZMQ_CURVE_SERVERKEY, c->server_key, 40) < 0 ||
+         zmq_setsockopt(c->sock, ZMQ_CURVE_PUBLICKEY, c->public_key, 40) < 0 ||
+         zmq_setsockopt(c->sock, ZMQ_CURVE_SECRETKEY, c->secret_key, 40) < 0))
+        return fail(err, SATIN_CLIENT_INVALID, 0, "cannot use the CURVE keys: %s",
+                    zmq_strerror(zmq_errno()));
     /* The monitor's PAIR must be connected before the DEALER connects, or
      * the first events are dropped. */
     snprintf(mon_ep, sizeof mon_ep, "inproc://satin-client-monitor-%p", (void *)c);
@@ -324,13 +338,80 @@ static int open_sockets(satin_client *c, satin_client_error *err)
     return SATIN_CLIENT_OK;
 }
 
+static satin_client *client_new(const char *endpoint, const char *pub, const char *sec,
+                                const char *srv, satin_client_error *err);
+
+/* A key given as 40 Z85 characters, or as a file satin-keygen wrote. */
+static int read_key(const char *given, int want_secret, char pub[41], char sec[41],
+                    satin_client_error *err)
+{
+    if (!want_secret && strlen(given) == 40 && !strchr(given, '/')) {
+        unsigned char bin[32];
+        if (!zmq_z85_decode(bin, given))
+            return fail(err, SATIN_CLIENT_INVALID, 0, "'%s' is not a Z85 public key", given);
+        snprintf(pub, 41, "%s", given);
+        return SATIN_CLIENT_OK;
+    }
+    struct stat st;
+    if (stat(given, &st) < 0)
+        return fail(err, SATIN_CLIENT_INVALID, 0, "%s: %s", given, strerror(errno));
+    if (want_secret && (st.st_mode & 077))
+        return fail(err, SATIN_CLIENT_INVALID, 0,
+                    "refusing the secret key %s: its mode %04o lets other users read it "
+                    "(run 'chmod 600 %s')", given, (unsigned)(st.st_mode & 07777), given);
+    zcert_t *cert = zcert_load(given);
+    if (!cert)
+        return fail(err, SATIN_CLIENT_INVALID, 0,
+                    "%s is not a key file (expected what satin-keygen writes)", given);
+    snprintf(pub, 41, "%s", zcert_public_txt(cert));
+    if (sec)
+        snprintf(sec, 41, "%s", zcert_secret_txt(cert));
+    zcert_destroy(&cert);
+    if (want_secret && strcmp(sec, "0000000000000000000000000000000000000000") == 0)
+        return fail(err, SATIN_CLIENT_INVALID, 0,
+                    "%s holds no secret key (give the .key file, not the .pub)", given);
+    return SATIN_CLIENT_OK;
+}
+
+satin_client *satin_client_new_curve(const char *endpoint, const char *key_file,
+                                     const char *server_key, satin_client_error *err)
+{
+    satin_client_error e2;
+    if (!err)
+        err = &e2;
+    char pub[41] = "", sec[41] = "", srv[41] = "";
+    if (!key_file || !server_key || !*key_file || !*server_key) {
+        fail(err, SATIN_CLIENT_INVALID, 0, "CURVE needs both this client's key file and the "
+                                           "daemon's public key");
+        return NULL;
+    }
+    if (!endpoint || strncmp(endpoint, "tcp://", 6) != 0) {
+        fail(err, SATIN_CLIENT_INVALID, 0, "CURVE keys are for tcp:// endpoints (an ipc socket "
+                                           "is guarded by its file permissions)");
+        return NULL;
+    }
+    if (read_key(key_file, 1, pub, sec, err) != SATIN_CLIENT_OK ||
+        read_key(server_key, 0, srv, NULL, err) != SATIN_CLIENT_OK)
+        return NULL;
+    return client_new(endpoint, pub, sec, srv, err);
+}
+
 satin_client *satin_client_new(const char *endpoint, satin_client_error *err)
+{
+    return client_new(endpoint, "", "", "", err);
+}
+
+static satin_client *client_new(const char *endpoint, const char *pub, const char *sec,
+                                const char *srv, satin_client_error *err)
 {
     char text[128];
     satin_client *c = calloc(1, sizeof *c);
     if (!c)
         abort();
     clear_error(err);
+    snprintf(c->public_key, sizeof c->public_key, "%s", pub);
+    snprintf(c->secret_key, sizeof c->secret_key, "%s", sec);
+    snprintf(c->server_key, sizeof c->server_key, "%s", srv);
     c->next_rid = 1;
     c->request_timeout_ms = SATIN_CLIENT_DEFAULT_TIMEOUT_MS;
     if (!endpoint || !*endpoint)
@@ -376,6 +457,7 @@ void satin_client_destroy(satin_client **self)
         satin_msg_destroy(&c->mail[i]);
     free(c->mail);
     free(c->convs);
+    explicit_bzero(c->secret_key, sizeof c->secret_key);
     free(c);
     *self = NULL;
 }

@@ -104,6 +104,15 @@ typedef struct satin_client satin_client;
  * there (for ipc: the socket file is missing, or nobody listens on it). */
 satin_client *satin_client_new(const char *endpoint, satin_client_error *err);
 
+/* The same for a tcp:// endpoint of a grid under `security: curve`:
+ * `key_file` is this client's key pair (what `satin-keygen NAME` writes as
+ * NAME.key, mode 0600; its public key must be in the topology's clients:),
+ * `server_key` the daemon node's public key, as 40 Z85 characters or the
+ * NAME.pub file satin-keygen wrote.  A daemon that refuses the
+ * key gives SATIN_CLIENT_UNREACHABLE with a message that says so. */
+satin_client *satin_client_new_curve(const char *endpoint, const char *key_file,
+                                     const char *server_key, satin_client_error *err);
+
 /* Closes the connection and frees the client; sets *self to NULL.  Jobs
  * submitted through it keep running on the daemon.  NULL is a no-op. */
 void satin_client_destroy(satin_client **self);

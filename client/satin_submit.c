@@ -37,6 +37,8 @@ typedef enum { MODE_SUBMIT, MODE_WAIT, MODE_CANCEL, MODE_STATUS, MODE_LIST_KINDS
 
 typedef struct options {
     const char *socket;        /* NULL: the default endpoint */
+    const char *key;           /* --key: our CURVE key pair (tcp:// endpoints) */
+    const char *server_key;    /* --server-key: the daemon node's public key */
     mode mode;
     int nmodes;                /* how many of --wait/--cancel/--status/--list-kinds */
     uint64_t job_id;           /* --wait, --cancel */
@@ -62,6 +64,11 @@ static void usage(FILE *f)
         "  --socket ENDPOINT  satind's endpoint: ipc:///path, a path, or tcp://host:port\n"
         "                     (default: $SATIN_SOCKET, else $XDG_RUNTIME_DIR/satin/satind.sock,\n"
         "                     else /run/satin/satind.sock for root, /tmp/satin-UID/satind.sock)\n"
+        "  --server ENDPOINT  the same as --socket (for tcp://host:port)\n"
+        "  --key FILE         this client's CURVE key pair (satin-keygen NAME writes\n"
+        "                     NAME.key), for a tcp:// endpoint of a grid under CURVE\n"
+        "  --server-key KEY   the daemon node's public key: 40 Z85 characters or its\n"
+        "                     NAME.pub file (needed with --key)\n"
         "  --no-wait          print the job id and return at once\n"
         "  --parsable         with --no-wait: print only the job id\n"
         "  --json             print one JSON object instead of text\n"
@@ -121,7 +128,7 @@ static void set_mode(options *o, mode m)
     o->nmodes++;
 }
 
-enum { OPT_SOCKET = 256, OPT_NO_WAIT, OPT_PARSABLE, OPT_JSON, OPT_STATS, OPT_TIMEOUT,
+enum { OPT_SOCKET = 256, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE, OPT_JSON, OPT_STATS, OPT_TIMEOUT,
        OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS };
 
 /* Fills *o from argv.  0 to go on, or an exit status (-1: exit 0 after
@@ -130,6 +137,9 @@ static int parse_args(int argc, char **argv, options *o)
 {
     static const struct option longopts[] = {
         {"socket", required_argument, NULL, OPT_SOCKET},
+        {"server", required_argument, NULL, OPT_SOCKET},
+        {"key", required_argument, NULL, OPT_KEY},
+        {"server-key", required_argument, NULL, OPT_SERVER_KEY},
         {"no-wait", no_argument, NULL, OPT_NO_WAIT},
         {"parsable", no_argument, NULL, OPT_PARSABLE},
         {"json", no_argument, NULL, OPT_JSON},
@@ -150,6 +160,8 @@ static int parse_args(int argc, char **argv, options *o)
     while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_SOCKET: o->socket = optarg; break;
+        case OPT_KEY: o->key = optarg; break;
+        case OPT_SERVER_KEY: o->server_key = optarg; break;
         case OPT_NO_WAIT: o->no_wait = 1; break;
         case OPT_PARSABLE: o->parsable = 1; break;
         case OPT_JSON: o->json = 1; break;
@@ -184,6 +196,8 @@ static int parse_args(int argc, char **argv, options *o)
 /* Rejects combinations that make no sense, so nothing is silently ignored. */
 static int check_args(const options *o)
 {
+    if (!o->key != !o->server_key)
+        return usage_error("--key and --server-key go together");
     if (o->nmodes > 1)
         return usage_error("--wait, --cancel, --status and --list-kinds exclude each other");
     if (o->mode == MODE_SUBMIT && !o->kind)
@@ -573,7 +587,8 @@ static int do_list_kinds(satin_client *c, const options *o)
 static int run(const options *o)
 {
     satin_client_error err;
-    satin_client *c = satin_client_new(o->socket, &err);
+    satin_client *c = o->key ? satin_client_new_curve(o->socket, o->key, o->server_key, &err)
+                             : satin_client_new(o->socket, &err);
     if (!c)
         return report_error(err.code, &err);
     /* A given --timeout also bounds the replies of the short requests. */

@@ -6,8 +6,11 @@
 #include "mailbox.h"
 #include "satin_endpoint.h"
 #include "satin_proto.h"
+#include "security.h"
+#include "service.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -23,6 +26,7 @@
 
 #define RID_MAX 256
 #define PROGRESS_INTERVAL_NS 1000000000LL
+/* After the stop timeout, cancelled jobs get this long to unwind. */
 #define DRAIN_DEADLINE_NS 5000000000LL
 /* How long a finished job waits for the other nodes' counters. */
 #define COLLECT_DEADLINE_NS 1000000000LL
@@ -44,6 +48,8 @@ typedef struct job_entry {
     uint64_t run_at_start;
     waiter *waiters;
     size_t nwaiters;
+    unsigned char owner[RID_MAX]; /* the connection that submitted it */
+    size_t owner_len;
     satin_msg *result;            /* the RESULT, kept for later WAITs */
     int collecting;               /* done; waiting for the grid's counters */
     int64_t collect_deadline;
@@ -62,9 +68,13 @@ struct satin_control {
     int running_jobs;
     uint64_t finished_jobs, bad_messages, requests;
     int64_t started_ns;
-    int stopping;
-    satin_log_limit bad_limit;
+    int stopping;                 /* 1: draining; 2: cancelled after --stop-timeout */
+    satin_log_limit bad_limit, key_limit;
     satin_grid *grid;             /* NULL for a daemon without a topology */
+    satin_security *sec;
+    int client_curve;             /* tcp:// client endpoint under CURVE: check keys */
+    int64_t watchdog_ns, next_watchdog;   /* systemd's WatchdogSec (0: none) */
+    char status_line[256];        /* last STATUS= sent */
 };
 
 /* ---- sending ------------------------------------------------------------ */
@@ -310,6 +320,46 @@ static void kinds_known(char *buf, size_t len)
         off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", (*k)->name);
 }
 
+static int same_client(const job_entry *e, const unsigned char *rid, size_t rid_len)
+{
+    return e->owner_len == rid_len && memcmp(e->owner, rid, rid_len) == 0;
+}
+
+/* One client must not take the whole daemon: a cap on its unfinished jobs,
+ * and on how many clients may have unfinished jobs at once. */
+static int over_client_limits(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                              uint64_t request_id)
+{
+    int mine = 0, clients = 0;
+    for (size_t i = 0; i < ctl->njobs; i++) {
+        const job_entry *e = ctl->jobs[i];
+        if (!e->job)
+            continue;
+        if (same_client(e, rid, rid_len)) {
+            mine++;
+            continue;
+        }
+        /* Count each other client once: at its first unfinished job. */
+        size_t j = 0;
+        while (j < i && !(ctl->jobs[j]->job && same_client(ctl->jobs[j], e->owner, e->owner_len)))
+            j++;
+        clients += j == i;
+    }
+    if (mine >= ctl->opt->max_client_jobs) {
+        send_error(ctl, rid, rid_len, request_id, 0, SATIN_PROTO_LIMIT_REACHED,
+                   "this client already has %d unfinished jobs (the limit per client is %d); "
+                   "wait for one to finish", mine, ctl->opt->max_client_jobs);
+        return 1;
+    }
+    if (mine == 0 && clients >= ctl->opt->max_clients) {
+        send_error(ctl, rid, rid_len, request_id, 0, SATIN_PROTO_LIMIT_REACHED,
+                   "%d other clients have unfinished jobs (the limit is %d); try again later",
+                   clients, ctl->opt->max_clients);
+        return 1;
+    }
+    return 0;
+}
+
 static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_len,
                       const satin_msg *m)
 {
@@ -332,6 +382,8 @@ static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_l
                    ctl->opt->max_jobs);
         return;
     }
+    if (over_client_limits(ctl, rid, rid_len, m->request_id))
+        return;
     satin_params *params = satin_params_new();
     satin_err err = {""};
     satin_bytes arg;
@@ -360,6 +412,8 @@ static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_l
     e->accepted_ns = satin_now_ns();
     e->run_at_start = satin_pool_jobs_run(ctl->pool);
     add_waiter(e, rid, rid_len, m->request_id, (m->flags & SATIN_FLAG_PROGRESS) != 0);
+    memcpy(e->owner, rid, rid_len);
+    e->owner_len = rid_len;
     if (ctl->njobs == ctl->capjobs) {
         size_t cap = ctl->capjobs ? ctl->capjobs * 2 : 64;
         job_entry **jobs = realloc(ctl->jobs, cap * sizeof *jobs);
@@ -516,7 +570,18 @@ static void read_client(satin_control *ctl)
             zmq_msg_close(p);
         }
     }
-    if (nparts == 3 && !extra && zmq_msg_size(&part[0]) <= RID_MAX) {
+    const char *key = nparts == 3 && ctl->client_curve ? satin_security_key_of(&part[2]) : NULL;
+    if (key && !satin_security_key_is_client(ctl->sec, key)) {
+        /* zauth admits every key of the topology; only `clients:` may submit. */
+        ctl->bad_messages++;
+        satin_log_limited(&ctl->key_limit, 60.0, SATIN_LOG_WARN,
+                          "refused a request from key %s: not in the topology's clients", key);
+        if (zmq_msg_size(&part[0]) <= RID_MAX)
+            send_error(ctl, zmq_msg_data(&part[0]), zmq_msg_size(&part[0]), 0, 0,
+                       SATIN_PROTO_FORBIDDEN,
+                       "your key %s is not an allowed client of this grid (ask its operator to "
+                       "add it under clients:)", key);
+    } else if (nparts == 3 && !extra && zmq_msg_size(&part[0]) <= RID_MAX) {
         on_message(ctl, zmq_msg_data(&part[0]), zmq_msg_size(&part[0]), &part[1], &part[2]);
     } else if (nparts >= 1 && zmq_msg_size(&part[0]) <= RID_MAX) {
         ctl->bad_messages++;
@@ -586,6 +651,22 @@ static int prepare_ipc(const char *path)
     return 0;
 }
 
+/* Local users of that group may submit; everybody else is kept out by the
+ * socket file's mode (0660). */
+static int set_socket_group(const char *path, const char *group)
+{
+    struct group *gr = getgrnam(group);
+    if (!gr) {
+        log_error("--socket-group: no group named '%s'", group);
+        return -1;
+    }
+    if (chown(path, (uid_t)-1, gr->gr_gid) < 0) {
+        log_error("cannot give the socket %s to group %s: %s", path, group, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
                                  const satin_topology *topo, int self)
 {
@@ -601,7 +682,17 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
         free(ctl);
         return NULL;
     }
-    ctl->zctx = zmq_ctx_new();
+    ctl->zctx = satin_security_context();
+    if (topo) {
+        char key[600], err[1024];
+        satin_security_key_path(topo, self, opt->key, key, sizeof key);
+        ctl->sec = satin_security_new(ctl->zctx, topo, self, key, err, sizeof err);
+        if (!ctl->sec) {
+            log_error("%s", err);
+            satin_control_destroy(&ctl);
+            return NULL;
+        }
+    }
     ctl->router = zmq_socket(ctl->zctx, ZMQ_ROUTER);
     int linger = 1000;
     /* Frames far beyond the record limit are cut off by ZeroMQ itself; the
@@ -611,6 +702,13 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
     zmq_setsockopt(ctl->router, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
 
     const char *path = satin_endpoint_ipc_path(opt->endpoint);
+    if (!path && satin_security_enabled(ctl->sec)) {
+        satin_security_make_server(ctl->sec, ctl->router);
+        ctl->client_curve = 1;
+    } else if (!path) {
+        log_warn("the client endpoint %s is plain text: anyone who can reach it may submit "
+                 "(use security: curve with a clients: list between machines)", opt->endpoint);
+    }
     if (path && prepare_ipc(path) < 0) {
         satin_control_destroy(&ctl);
         return NULL;
@@ -628,10 +726,14 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
     if (path) {
         snprintf(ctl->ipc_path, sizeof ctl->ipc_path, "%s", path);
         chmod(path, 0660);
+        if (opt->socket_group[0] && set_socket_group(path, opt->socket_group) < 0) {
+            satin_control_destroy(&ctl);
+            return NULL;
+        }
     }
     if (topo) {
         ctl->grid = satin_grid_new(ctl->zctx, topo, self, opt->policy, pool, &ctl->mailbox,
-                                   opt->max_record);
+                                   opt->max_record, ctl->sec, opt->peer_rate);
         if (!ctl->grid) {
             satin_control_destroy(&ctl);
             return NULL;
@@ -642,10 +744,44 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
     return ctl;
 }
 
+/* The line `systemctl status` shows; sent only when it changes. */
+static void update_service_status(satin_control *ctl)
+{
+    char line[256];
+    int off = snprintf(line, sizeof line, "%s%d job(s) running, %" PRIu64 " finished",
+                       ctl->stopping ? "stopping: " : "", ctl->running_jobs, ctl->finished_jobs);
+    if (ctl->grid && off > 0 && (size_t)off < sizeof line)
+        snprintf(line + off, sizeof line - (size_t)off,
+                 "; %d record(s) of other nodes; %d of %d peers heard; policy %s",
+                 satin_grid_running(ctl->grid), satin_grid_peers_heard(ctl->grid),
+                 satin_grid_nnodes(ctl->grid) - 1, satin_grid_policy_name(ctl->grid));
+    if (strcmp(line, ctl->status_line) != 0) {
+        snprintf(ctl->status_line, sizeof ctl->status_line, "%s", line);
+        satin_service_status("%s", line);
+    }
+}
+
+/* SIGTERM: take no new jobs and no new work from peers, and let what runs
+ * finish: our jobs, and the records other nodes gave us (their results go
+ * home), so that no job of the grid is lost. */
 static void begin_stop(satin_control *ctl, const char *why)
 {
     ctl->stopping = 1;
-    log_info("stopping (%s): %d job(s) running", why, ctl->running_jobs);
+    log_info("stopping (%s): %d job(s) running, %d record(s) of other nodes; waiting up to "
+             "%.0f s for them to finish", why, ctl->running_jobs,
+             ctl->grid ? satin_grid_running(ctl->grid) : 0, ctl->opt->stop_timeout_s);
+    if (ctl->grid)
+        satin_grid_drain(ctl->grid);
+    satin_service_stopping("stopping: waiting for running jobs");
+}
+
+/* The stop timeout passed: cancel what still runs; the clients get an error. */
+static void cancel_running(satin_control *ctl)
+{
+    ctl->stopping = 2;
+    log_warn("%d job(s) and %d record(s) of other nodes still running after %.0f s: "
+             "cancelling them", ctl->running_jobs, ctl->grid ? satin_grid_running(ctl->grid) : 0,
+             ctl->opt->stop_timeout_s);
     for (size_t i = 0; i < ctl->njobs; i++)
         if (ctl->jobs[i]->job)
             satin_job_cancel(ctl->jobs[i]->job, "satind is shutting down");
@@ -668,19 +804,35 @@ static void abandon_running(satin_control *ctl)
     }
 }
 
+/* SIGHUP: logrotate moved the log file.  Nothing else is reloaded: a new
+ * topology or key needs a restart (every node must agree on them). */
+static void on_hangup(satin_control *ctl)
+{
+    if (satin_log_reopen() < 0)
+        log_error("SIGHUP: cannot reopen %s: %s", ctl->opt->log_file, strerror(errno));
+    log_info("SIGHUP: log reopened; %d job(s) running, %" PRIu64 " finished%s", ctl->running_jobs,
+             ctl->finished_jobs, ctl->stopping ? ", stopping" : "");
+}
+
 int satin_control_run(satin_control *ctl, int signal_fd)
 {
     int64_t next_progress = satin_now_ns() + PROGRESS_INTERVAL_NS, deadline = 0;
+    ctl->watchdog_ns = satin_service_watchdog_interval_ns();
+    update_service_status(ctl);
     for (;;) {
         if (ctl->stopping && ctl->running_jobs == 0 &&
-            (!ctl->grid || satin_grid_running(ctl->grid) == 0)) {
+            (!ctl->grid || satin_grid_busy(ctl->grid) == 0)) {
             for (size_t i = 0; i < ctl->njobs; i++)
                 if (ctl->jobs[i]->collecting)
                     deliver(ctl, ctl->jobs[i]);
             return 1;
         }
         int64_t now = satin_now_ns();
-        if (ctl->stopping && now >= deadline) {
+        if (ctl->stopping == 1 && now >= deadline) {
+            cancel_running(ctl);
+            deadline = now + DRAIN_DEADLINE_NS;
+        }
+        if (ctl->stopping == 2 && now >= deadline) {
             log_warn("%d job(s) did not stop within %.0f s; leaving them", ctl->running_jobs,
                      DRAIN_DEADLINE_NS / 1e9);
             abandon_running(ctl);
@@ -692,11 +844,15 @@ int satin_control_run(satin_control *ctl, int signal_fd)
             {NULL, signal_fd, ZMQ_POLLIN, 0},
             {ctl->grid ? satin_grid_socket(ctl->grid) : NULL, 0, ZMQ_POLLIN, 0},
             {NULL, ctl->grid ? satin_grid_hungry_fd(ctl->grid) : -1, ZMQ_POLLIN, 0},
+            {satin_security_log_socket(ctl->sec), 0, ZMQ_POLLIN, 0},
         };
         long timeout_ms = (long)((next_progress - now) / 1000000) + 1;
         if (ctl->grid)
             timeout_ms = satin_grid_on_tick(ctl->grid, timeout_ms);
-        if (zmq_poll(items, ctl->grid ? 5 : 3, timeout_ms) < 0 && errno != EINTR) {
+        if (ctl->stopping && timeout_ms > 100)
+            timeout_ms = 100;   /* the deadlines are not timers of their own */
+        int nitems = satin_security_log_socket(ctl->sec) ? 6 : ctl->grid ? 5 : 3;
+        if (zmq_poll(items, nitems, timeout_ms) < 0 && errno != EINTR) {
             log_error("poll failed: %s", zmq_strerror(errno));
             return 0;
         }
@@ -715,13 +871,15 @@ int satin_control_run(satin_control *ctl, int signal_fd)
             struct signalfd_siginfo si;
             if (read(signal_fd, &si, sizeof si) == sizeof si) {
                 if (si.ssi_signo == SIGHUP)
-                    log_info("SIGHUP: nothing to reload (logs go to stderr)");
+                    on_hangup(ctl);
                 else if (!ctl->stopping) {
                     begin_stop(ctl, strsignal((int)si.ssi_signo));
-                    deadline = satin_now_ns() + DRAIN_DEADLINE_NS;
+                    deadline = satin_now_ns() + (int64_t)(ctl->opt->stop_timeout_s * 1e9);
                 }
             }
         }
+        if (nitems > 5 && (items[5].revents & ZMQ_POLLIN))
+            satin_security_on_log(ctl->sec);
         if (ctl->grid) {
             if (items[3].revents & ZMQ_POLLIN)
                 satin_grid_on_readable(ctl->grid);
@@ -731,7 +889,14 @@ int satin_control_run(satin_control *ctl, int signal_fd)
         }
         if (satin_now_ns() >= next_progress) {
             send_progress(ctl);
+            update_service_status(ctl);
             next_progress = satin_now_ns() + PROGRESS_INTERVAL_NS;
+        }
+        /* From the loop itself: a stuck loop stops the pings, and systemd
+         * restarts us.  Half the interval, as sd_watchdog_enabled(3) says. */
+        if (ctl->watchdog_ns && satin_now_ns() >= ctl->next_watchdog) {
+            satin_service_watchdog();
+            ctl->next_watchdog = satin_now_ns() + ctl->watchdog_ns / 2;
         }
     }
 }
@@ -744,8 +909,9 @@ void satin_control_destroy(satin_control **self)
     satin_grid_destroy(&ctl->grid);
     if (ctl->router)
         zmq_close(ctl->router);
+    satin_security_destroy(&ctl->sec);
     if (ctl->zctx)
-        zmq_ctx_term(ctl->zctx);
+        satin_security_context_end();
     if (ctl->ipc_path[0])
         unlink(ctl->ipc_path);
     /* Running entries belong to jobs the pool may still touch: only free

@@ -96,6 +96,8 @@ struct satin_grid {
     collected *coll;
     size_t ncoll, capcoll;
     counters c;
+    int draining;                 /* satind is stopping: take no new work */
+    satin_security *sec;
 };
 
 static void *grow(void *p, size_t *cap, size_t n, size_t size)
@@ -120,6 +122,10 @@ static uint64_t env_steal(void *ctx, int victim, unsigned flags)
 {
     satin_grid *g = ctx;
     uint64_t id = g->next_request++;
+    /* A stopping node asks for nothing more; the policy waits for a reply
+     * that never comes, which is all it needs to do until we exit. */
+    if (g->draining)
+        return id;
     satin_msg *m = satin_msg_new(SATIN_MSG_STEAL);
     m->request_id = id;
     m->thief = (uint32_t)g->self;
@@ -363,7 +369,8 @@ void satin_grid_on_mail(satin_grid *g, satin_mailbox_item *item)
 /* The reply to our request `id`, sent by `victim` — which is not the node
  * we asked when the request was forwarded (CHS): request ids are ours and
  * unique, so the id alone says which request this answers. */
-static void finish_pending(satin_grid *g, uint64_t id, int victim, int njobs)
+static void finish_pending(satin_grid *g, uint64_t id, int victim, int njobs,
+                           unsigned reply_flags)
 {
     for (size_t i = 0; i < g->npending; i++)
         if (g->pending[i].id == id) {
@@ -381,7 +388,9 @@ static void finish_pending(satin_grid *g, uint64_t id, int victim, int njobs)
                     g->c.steal_ok_lan++;
             }
             if (g->ops->on_steal_reply)
-                g->ops->on_steal_reply(g->policy, victim, id, njobs, p.flags);
+                /* The request's flags, plus what the victim said about itself. */
+                g->ops->on_steal_reply(g->policy, victim, id, njobs,
+                                       p.flags | (reply_flags & SATIN_STEAL_VICTIM_BUSY));
             return;
         }
     /* A reply to a request we no longer wait for (timed out, cancelled):
@@ -451,7 +460,7 @@ static void dispatch(satin_grid *g, satin_msg *m)
     case SATIN_MSG_STEAL_REPLY:
         for (size_t i = 0; i < m->njobrecs; i++)
             start_standin(g, &m->jobrecs[i]);
-        finish_pending(g, m->request_id, from, (int)m->njobrecs);
+        finish_pending(g, m->request_id, from, (int)m->njobrecs, m->flags);
         break;
     case SATIN_MSG_PUSH: {
         for (size_t i = 0; i < m->njobrecs; i++)
@@ -516,7 +525,7 @@ void satin_grid_on_hungry(satin_grid *g)
         /* Spurious: the pool's flag tells. */
     }
     log_debug("node ran dry (hungry %d)", satin_pool_is_hungry(g->pool));
-    if (satin_pool_is_hungry(g->pool) && g->ops->on_idle) {
+    if (satin_pool_is_hungry(g->pool) && g->ops->on_idle && !g->draining) {
         g->c.idle_events++;
         g->last_idle_call = satin_now_ns();
         g->ops->on_idle(g->policy);
@@ -527,7 +536,7 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
 {
     int64_t now = satin_now_ns();
     for (int id = 0; id < MAX_TIMERS; id++)
-        if (g->timer[id] && g->timer[id] <= now) {
+        if (g->timer[id] && g->timer[id] <= now && !g->draining) {
             g->timer[id] = 0;
             g->last_idle_call = now;
             if (g->ops->on_timer)
@@ -541,7 +550,7 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
     int armed = 0;
     for (int id = 0; id < MAX_TIMERS; id++)
         armed |= g->timer[id] != 0;
-    if (!armed && g->npending == 0 && now - g->last_idle_call > IDLE_RECHECK_NS &&
+    if (!armed && !g->draining && g->npending == 0 && now - g->last_idle_call > IDLE_RECHECK_NS &&
         satin_pool_is_hungry(g->pool) && g->ops->on_idle) {
         g->last_idle_call = now;
         g->c.idle_events++;
@@ -552,7 +561,7 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
             g->c.steal_timeouts++;
             log_warn("steal request %" PRIu64 " to node %s got no reply; counted as empty",
                      g->pending[i].id, g->topo->nodes[g->pending[i].victim].id);
-            finish_pending(g, g->pending[i].id, g->pending[i].victim, 0);
+            finish_pending(g, g->pending[i].id, g->pending[i].victim, 0, 0);
         } else {
             i++;
         }
@@ -567,7 +576,7 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
         }
     }
     int64_t next = now + (int64_t)cap_ms * 1000000;
-    for (int id = 0; id < MAX_TIMERS; id++)
+    for (int id = 0; id < MAX_TIMERS && !g->draining; id++)
         if (g->timer[id] && g->timer[id] < next)
             next = g->timer[id];
     if (sampling && g->next_sample < next)
@@ -612,6 +621,8 @@ void satin_grid_counters(satin_grid *g, satin_kvlist *out)
     satin_kvlist_add_i64(out, "bytes_wan", (int64_t)wan->bytes_sent);
     satin_kvlist_add_i64(out, "bad_peer_messages", (int64_t)satin_peers_bad_messages(g->peers));
     satin_kvlist_add_i64(out, "peers_heard", satin_peers_alive(g->peers));
+    satin_kvlist_add_i64(out, "peer_requests_dropped", (int64_t)satin_peers_rate_dropped(g->peers));
+    satin_kvlist_add_i64(out, "connections_refused", (int64_t)satin_security_refused(g->sec));
     const char *names[32];
     int64_t values[32];
     int n = g->ops->stats ? g->ops->stats(g->policy, names, values, 32) : 0;
@@ -735,7 +746,7 @@ static void build_policy_topology(satin_grid *g)
 
 satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
                            const char *policy, satin_pool *pool, satin_mailbox *mailbox,
-                           size_t max_record)
+                           size_t max_record, satin_security *security, double peer_rate)
 {
     const satin_policy_ops *ops = satin_policy_find(policy);
     if (!ops) {
@@ -750,6 +761,7 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
     g->pool = pool;
     g->mailbox = mailbox;
     g->max_record = max_record;
+    g->sec = security;
     g->ops = ops;
     g->params = topo->params;
     g->next_request = 1;
@@ -762,7 +774,7 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
         g->rng = 1;
     g->hungry_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     size_t max_message = (size_t)MAX_JOBS_PER_MESSAGE * (max_record + 128) + 4096;
-    g->peers = satin_peers_new(zctx, topo, self, max_message);
+    g->peers = satin_peers_new(zctx, topo, self, max_message, security, peer_rate);
     if (!g->peers || g->hungry_fd < 0) {
         satin_grid_destroy(&g);
         return NULL;
@@ -836,6 +848,21 @@ void *satin_grid_socket(satin_grid *g)
 int satin_grid_hungry_fd(satin_grid *g)
 {
     return g->hungry_fd;
+}
+
+void satin_grid_drain(satin_grid *g)
+{
+    g->draining = 1;
+}
+
+int satin_grid_peers_heard(const satin_grid *g)
+{
+    return satin_peers_alive(g->peers);
+}
+
+int satin_grid_busy(const satin_grid *g)
+{
+    return satin_grid_running(g) + (int)g->npending;
 }
 
 int satin_grid_stop(satin_grid *g)

@@ -16,7 +16,7 @@ typedef struct satin_grid satin_grid;
 
 satin_grid *satin_grid_new(void *zmq_ctx, const satin_topology *topo, int self,
                            const char *policy, satin_pool *pool, satin_mailbox *mailbox,
-                           size_t max_record);
+                           size_t max_record, satin_security *security, double peer_rate);
 void satin_grid_destroy(satin_grid **self);
 
 /* For zmq_poll: the peer ROUTER socket and the "node ran dry" eventfd. */
@@ -41,11 +41,20 @@ int satin_grid_collected(satin_grid *self, uint64_t job_id, int phase, satin_kvl
 void satin_grid_forget(satin_grid *self, uint64_t job_id);
 /* Asks the nodes running stolen parts of `job` to stop them. */
 void satin_grid_cancel_job(satin_grid *self, satin_job *job);
+/* Graceful stop: no more steal requests (nor the policy's timers); steal
+ * requests from others are still served, pushed and stolen records that
+ * arrive still run, so nothing given to or by this node is lost. */
+void satin_grid_drain(satin_grid *self);
+/* Records of other nodes running here plus our steal requests still out
+ * (their replies may bring records we must run): 0 when it is safe to go. */
+int satin_grid_busy(const satin_grid *self);
 /* Shutdown: cancels the jobs other nodes gave us; they finish soon and
  * their (error) results go home.  satin_grid_running counts them. */
 int satin_grid_stop(satin_grid *self);
 int satin_grid_running(const satin_grid *self);
 int satin_grid_nnodes(const satin_grid *self);
+/* Peers heard from since start (see satin_peers_alive). */
+int satin_grid_peers_heard(const satin_grid *self);
 int satin_grid_self(const satin_grid *self);
 const char *satin_grid_policy_name(const satin_grid *self);
 

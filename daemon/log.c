@@ -1,6 +1,9 @@
 /* log.c - leveled one-line logging to stderr. */
 #include "log.h"
+#include "service.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +11,7 @@
 #include <unistd.h>
 
 static satin_log_level current = SATIN_LOG_INFO;
+static char log_path[512];            /* --log-file, "" for stderr as given */
 static const char *const names[] = {"error", "warn", "info", "debug"};
 
 int satin_log_parse_level(const char *name)
@@ -23,11 +27,45 @@ void satin_log_set_level(satin_log_level level)
     current = level;
 }
 
+/* The file becomes our stderr, so that whatever else writes there (a
+ * sanitizer report, a library) lands in it too. */
+int satin_log_open(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+    if (fd < 0)
+        return -1;
+    if (fd != STDERR_FILENO) {
+        if (dup2(fd, STDERR_FILENO) < 0) {
+            int e = errno;
+            close(fd);
+            errno = e;
+            return -1;
+        }
+        close(fd);
+    }
+    if (path != log_path)
+        snprintf(log_path, sizeof log_path, "%s", path);
+    return 0;
+}
+
+int satin_log_reopen(void)
+{
+    return log_path[0] ? satin_log_open(log_path) : 0;
+}
+
 static void vlog(satin_log_level level, const char *fmt, va_list ap)
 {
+    /* syslog priorities of our levels, for the journal's "<N>" prefix */
+    static const int priority[] = {3, 4, 6, 7};
+    static int journal = -1;
     char line[1024];
     size_t off = 0;
-    if (isatty(STDERR_FILENO)) {
+    if (journal < 0)
+        journal = satin_service_stderr_is_journal();
+    if (journal && !log_path[0]) {
+        /* The journal adds time, unit and pid itself; it reads the priority. */
+        off = (size_t)snprintf(line, sizeof line, "<%d>%s: ", priority[level], names[level]);
+    } else if (log_path[0] || isatty(STDERR_FILENO)) {
         struct timespec ts;
         struct tm tm;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -35,8 +73,9 @@ static void vlog(satin_log_level level, const char *fmt, va_list ap)
         off = strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
         off += (size_t)snprintf(line + off, sizeof line - off, ".%03ldZ ", ts.tv_nsec / 1000000);
     }
-    off += (size_t)snprintf(line + off, sizeof line - off, "satind[%d] %s: ", (int)getpid(),
-                            names[level]);
+    if (!journal || log_path[0])
+        off += (size_t)snprintf(line + off, sizeof line - off, "satind[%d] %s: ", (int)getpid(),
+                                names[level]);
     if (off < sizeof line)
         vsnprintf(line + off, sizeof line - off, fmt, ap);
     /* One write per line so that lines from several threads never interleave. */

@@ -15,6 +15,10 @@ typedef enum {
 /* Returns -1 for an unknown level name (error, warn, info, debug). */
 int satin_log_parse_level(const char *name);
 void satin_log_set_level(satin_log_level level);
+/* Logs (and the process's stderr) go to `path`, appended; lines get a time.
+ * reopen opens the same path again, after logrotate moved it: 0 or -1. */
+int satin_log_open(const char *path);
+int satin_log_reopen(void);
 void satin_log(satin_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

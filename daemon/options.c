@@ -22,6 +22,7 @@ static void usage(FILE *out)
             "  -s, --socket ENDPOINT  client endpoint: ipc:///path, a bare path, or\n"
             "                         tcp://host:port (default: %s)\n"
             "      --log-level LEVEL  error, warn, info (default) or debug\n"
+            "      --log-file FILE    append the log to FILE (SIGHUP reopens it); default stderr\n"
             "  -f, --foreground       stay in the foreground (for systemd and tests)\n"
             "      --max-record BYTES largest job record or spawned argument (default %zu)\n"
             "      --max-jobs N       jobs running at once (default 256)\n"
@@ -31,11 +32,22 @@ static void usage(FILE *out)
             "  -p, --policy NAME      rs, rp, chs, cls or crs (default: the file's)\n"
             "      --check-config FILE  validate a topology file and exit (0 valid, 1 not)\n"
             "      --list-nodes       with --config: print each node's id and client endpoint\n"
+            "  -k, --key FILE         this node's CURVE secret key (default:\n"
+            "                         $CREDENTIALS_DIRECTORY/satind.key, else the topology's\n"
+            "                         keys directory/NODE.key, else /etc/satin/keys/NODE.key)\n"
+            "      --socket-group NAME  group that may use the IPC socket (mode 0660)\n"
+            "      --max-client-jobs N  unfinished jobs per client connection (default 64)\n"
+            "      --max-clients N    client connections with unfinished jobs (default 256)\n"
+            "      --peer-rate N      messages per second a peer may send (default 50000)\n"
+            "      --stop-timeout S   on SIGTERM, seconds running jobs may take to finish\n"
+            "                         before they are cancelled (default 60)\n"
             "  -h, --help             this help\n"
             "  -V, --version          the version\n"
             "\n"
-            "Logs go to stderr, one line per event.  SIGTERM or SIGINT stops the daemon:\n"
-            "running jobs end with an error result to their clients.\n",
+            "Logs go to stderr, one line per event.  SIGTERM or SIGINT stops the daemon\n"
+            "gracefully: it takes no new jobs or steals, lets running jobs finish (up to\n"
+            "--stop-timeout; then they end with an error result), and exits 0.  SIGHUP\n"
+            "reopens the --log-file and logs a status line; nothing else is reloaded.\n",
             def, SATIN_MAX_RECORD_DEFAULT);
 }
 
@@ -68,6 +80,13 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
         {"policy", required_argument, NULL, 'p'},
         {"check-config", required_argument, NULL, 'C'},
         {"list-nodes", no_argument, NULL, 'N'},
+        {"key", required_argument, NULL, 'k'},
+        {"socket-group", required_argument, NULL, 'G'},
+        {"max-client-jobs", required_argument, NULL, 'M'},
+        {"max-clients", required_argument, NULL, 'K'},
+        {"peer-rate", required_argument, NULL, 'P'},
+        {"stop-timeout", required_argument, NULL, 'S'},
+        {"log-file", required_argument, NULL, 'l'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -77,12 +96,16 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
     o->max_record = SATIN_MAX_RECORD_DEFAULT;
     o->max_jobs = 256;
     o->retain_results = 1000;
+    o->max_client_jobs = 64;
+    o->max_clients = 256;
+    o->peer_rate = 50000;
+    o->stop_timeout_s = 60;
     satin_endpoint_default(o->endpoint, sizeof o->endpoint);
     int c;
     long v;
     char err[256];
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":w:s:fhVc:n:p:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":w:s:fhVc:n:p:k:", longopts, NULL)) != -1) {
         switch (c) {
         case 'w':
             if (parse_count("--workers", optarg, 1, 1024, &v) < 0)
@@ -117,6 +140,47 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
             break;
         case 'N':
             o->list_nodes = 1;
+            break;
+        case 'k':
+            if (snprintf(o->key, sizeof o->key, "%s", optarg) >= (int)sizeof o->key) {
+                fprintf(stderr, "satind: --key: path too long\n");
+                return 2;
+            }
+            break;
+        case 'l':
+            if (!*optarg ||
+                snprintf(o->log_file, sizeof o->log_file, "%s", optarg) >= (int)sizeof o->log_file) {
+                fprintf(stderr, "satind: --log-file needs a path (shorter than %zu bytes)\n",
+                        sizeof o->log_file);
+                return 2;
+            }
+            break;
+        case 'G':
+            if (!*optarg || snprintf(o->socket_group, sizeof o->socket_group, "%s", optarg) >=
+                                (int)sizeof o->socket_group) {
+                fprintf(stderr, "satind: --socket-group needs a group name\n");
+                return 2;
+            }
+            break;
+        case 'M':
+            if (parse_count("--max-client-jobs", optarg, 1, 1000000, &v) < 0)
+                return 2;
+            o->max_client_jobs = (int)v;
+            break;
+        case 'K':
+            if (parse_count("--max-clients", optarg, 1, 1000000, &v) < 0)
+                return 2;
+            o->max_clients = (int)v;
+            break;
+        case 'P':
+            if (parse_count("--peer-rate", optarg, 10, 100000000, &v) < 0)
+                return 2;
+            o->peer_rate = (double)v;
+            break;
+        case 'S':
+            if (parse_count("--stop-timeout", optarg, 0, 86400, &v) < 0)
+                return 2;
+            o->stop_timeout_s = (double)v;
             break;
         case 'L':
             if ((o->log_level = satin_log_parse_level(optarg)) < 0) {

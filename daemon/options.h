@@ -18,6 +18,13 @@ typedef struct satind_options {
     char policy[16];          /* --policy: overrides the file's */
     int check_config;         /* --check-config FILE: validate and exit */
     int list_nodes;           /* --list-nodes: print "ID CLIENT-ENDPOINT" per node */
+    char key[512];            /* --key: this node's CURVE secret key file ("" = default) */
+    char socket_group[64];    /* --socket-group: group of the IPC socket ("" = ours) */
+    int max_client_jobs;      /* unfinished jobs one client connection may have */
+    int max_clients;          /* client connections with unfinished jobs at once */
+    double peer_rate;         /* messages per second a peer may send (burst: 1 s) */
+    double stop_timeout_s;
+    char log_file[512];       /* --log-file ("" = stderr) */    /* SIGTERM: how long running jobs may take to finish */
 } satind_options;
 
 /* 0: run; 1: exit 0 now (--help, --version printed); 2: usage error printed. */

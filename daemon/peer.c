@@ -4,6 +4,8 @@
 #include "pool.h"
 
 #include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zmq.h>
@@ -23,6 +25,13 @@ struct satin_peers {
     satin_link_counters lan, wan;
     uint64_t bad;
     satin_log_limit bad_limit;
+    satin_security *sec;
+    /* Per-peer token buckets for requests. */
+    double rate;
+    double *tokens;           /* [nnodes] */
+    int64_t *refilled;        /* [nnodes] ns */
+    uint64_t rate_dropped;
+    satin_log_limit rate_limit;
 };
 
 static void set_int(void *s, int opt, int v)
@@ -30,8 +39,34 @@ static void set_int(void *s, int opt, int v)
     zmq_setsockopt(s, opt, &v, sizeof v);
 }
 
+/* ZeroMQ binds a tcp:// name only if it is an interface ("eth0"); the
+ * topology names the host other nodes connect to, so a host name there is
+ * resolved here and its address bound.  0 with the numeric endpoint in out. */
+static int numeric_endpoint(const char *ep, char *out, size_t len)
+{
+    const char *host = ep + strlen("tcp://");
+    const char *colon = strrchr(host, ':');
+    if (strncmp(ep, "tcp://", 6) != 0 || !colon || host[0] == '[')
+        return -1;
+    char name[SATIN_ENDPOINT_MAX];
+    snprintf(name, sizeof name, "%.*s", (int)(colon - host), host);
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+    struct addrinfo *res = NULL;
+    char addr[NI_MAXHOST];
+    if (getaddrinfo(name, NULL, &hints, &res) != 0 || !res)
+        return -1;
+    int rc = getnameinfo(res->ai_addr, res->ai_addrlen, addr, sizeof addr, NULL, 0,
+                         NI_NUMERICHOST);
+    int v6 = res->ai_family == AF_INET6;
+    freeaddrinfo(res);
+    if (rc != 0)
+        return -1;
+    snprintf(out, len, v6 ? "tcp://[%s]%s" : "tcp://%s%s", addr, colon);
+    return 0;
+}
+
 satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
-                             size_t max_message)
+                             size_t max_message, satin_security *sec, double request_rate)
 {
     satin_peers *p = calloc(1, sizeof *p);
     if (!p)
@@ -42,8 +77,14 @@ satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
     p->max_message = max_message;
     p->dealer = calloc((size_t)topo->nnodes, sizeof *p->dealer);
     p->last_heard = calloc((size_t)topo->nnodes, sizeof *p->last_heard);
-    if (!p->dealer || !p->last_heard)
+    p->tokens = calloc((size_t)topo->nnodes, sizeof *p->tokens);
+    p->refilled = calloc((size_t)topo->nnodes, sizeof *p->refilled);
+    if (!p->dealer || !p->last_heard || !p->tokens || !p->refilled)
         abort();
+    p->sec = sec;
+    p->rate = request_rate;
+    for (int i = 0; i < topo->nnodes; i++)
+        p->tokens[i] = request_rate;
     p->router = zmq_socket(zctx, ZMQ_ROUTER);
     set_int(p->router, ZMQ_LINGER, 0);
     /* A reconnecting peer reuses its routing id (see dealer_for): the new
@@ -51,8 +92,13 @@ satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
     set_int(p->router, ZMQ_ROUTER_HANDOVER, 1);
     int64_t maxmsg = (int64_t)max_message;
     zmq_setsockopt(p->router, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
+    satin_security_make_server(sec, p->router);
     const char *ep = topo->nodes[self].endpoint;
-    if (zmq_bind(p->router, ep) < 0) {
+    char numeric[SATIN_ENDPOINT_MAX];
+    int rc = zmq_bind(p->router, ep);
+    if (rc < 0 && errno == ENODEV && numeric_endpoint(ep, numeric, sizeof numeric) == 0)
+        rc = zmq_bind(p->router, numeric);
+    if (rc < 0) {
         log_error("node %s: cannot bind peer endpoint %s: %s", topo->nodes[self].id, ep,
                   zmq_strerror(errno));
         zmq_close(p->router);
@@ -76,6 +122,8 @@ void satin_peers_destroy(satin_peers **self)
         zmq_close(p->router);
     free(p->dealer);
     free(p->last_heard);
+    free(p->tokens);
+    free(p->refilled);
     free(p->conns);
     free(p);
     *self = NULL;
@@ -141,6 +189,7 @@ static void *dealer_for(satin_peers *p, int to)
     unsigned char rid[5] = {'S', (unsigned char)(p->self >> 24), (unsigned char)(p->self >> 16),
                             (unsigned char)(p->self >> 8), (unsigned char)p->self};
     zmq_setsockopt(s, ZMQ_ROUTING_ID, rid, sizeof rid);
+    satin_security_make_client(p->sec, s, to);
     /* Through satin-wanem's relay when the topology emulates the wide-area
      * link to that node's cluster; policies never know. */
     char endpoint[SATIN_ENDPOINT_MAX];
@@ -202,6 +251,30 @@ static void unbind_conn(satin_peers *p, const void *rid, size_t len)
         *c = p->conns[--p->nconns];
 }
 
+/* Messages a peer can send unasked, which make us work. */
+static int is_request(int type)
+{
+    return type == SATIN_MSG_HELLO || type == SATIN_MSG_STEAL || type == SATIN_MSG_LOAD ||
+           type == SATIN_MSG_STATS_REQUEST || type == SATIN_MSG_STEAL_CANCEL;
+}
+
+static int take_token(satin_peers *p, int node)
+{
+    int64_t now = satin_now_ns();
+    double t = p->tokens[node] + (double)(now - p->refilled[node]) / 1e9 * p->rate;
+    p->refilled[node] = now;
+    p->tokens[node] = t > p->rate ? p->rate : t;
+    if (p->tokens[node] >= 1.0) {
+        p->tokens[node] -= 1.0;
+        return 1;
+    }
+    p->rate_dropped++;
+    satin_log_limited(&p->rate_limit, 10.0, SATIN_LOG_WARN,
+                      "node %s sends more than %.0f requests per second: dropping the excess",
+                      p->topo->nodes[node].id, p->rate);
+    return 0;
+}
+
 static int count_bad(satin_peers *p, const char *fmt, const char *a, const char *b)
 {
     p->bad++;
@@ -247,6 +320,16 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
                      msg->sender == (uint32_t)p->self) {
                 dropped = count_bad(p, "dropped a %s claiming to come from node %s", satin_msg_type_name(msg->type),
                           msg->sender < (uint32_t)p->topo->nnodes ? p->topo->nodes[msg->sender].id : "?");
+                satin_msg_destroy(&msg);
+            } else if (!satin_security_key_is_node(p->sec, satin_security_key_of(&part[2]),
+                                                   (int)msg->sender)) {
+                /* zauth let the key in (it is listed) but it is not the key
+                 * of the node this message claims to come from. */
+                dropped = count_bad(p, "dropped a %s claiming to come from node %s: the connection's key is not that node's",
+                                    satin_msg_type_name(msg->type), p->topo->nodes[msg->sender].id);
+                satin_msg_destroy(&msg);
+            } else if (is_request(msg->type) && !take_token(p, (int)msg->sender)) {
+                dropped = 1;
                 satin_msg_destroy(&msg);
             } else if (msg->type == SATIN_MSG_HELLO) {
                 int node = (int)msg->sender;
@@ -310,6 +393,11 @@ const satin_link_counters *satin_peers_counters(const satin_peers *p, int wan)
 uint64_t satin_peers_bad_messages(const satin_peers *p)
 {
     return p->bad;
+}
+
+uint64_t satin_peers_rate_dropped(const satin_peers *p)
+{
+    return p->rate_dropped;
 }
 
 void satin_peers_note_bad(satin_peers *p, const char *what, int node)

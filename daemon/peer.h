@@ -9,6 +9,7 @@
 #define SATIN_PEER_H
 
 #include "satin_proto.h"
+#include "security.h"
 #include "topology.h"
 
 #include <stdint.h>
@@ -20,8 +21,14 @@ typedef struct satin_link_counters {
     uint64_t msgs_sent, bytes_sent, msgs_received, bytes_received, send_failures;
 } satin_link_counters;
 
+/* `security` (not owned) makes every connection CurveZMQ when the grid uses
+ * it; `request_rate` caps the requests (steals, load reports, statistics
+ * requests, greetings) each peer may send per second, with a one-second
+ * burst: the excess is dropped, counted and logged, and a dropped steal
+ * request simply counts as empty at its thief.  Results and replies answer
+ * our own requests and are never dropped. */
 satin_peers *satin_peers_new(void *zmq_ctx, const satin_topology *topo, int self,
-                             size_t max_message);
+                             size_t max_message, satin_security *security, double request_rate);
 void satin_peers_destroy(satin_peers **self);
 /* The ROUTER socket, for zmq_poll. */
 void *satin_peers_socket(satin_peers *self);
@@ -36,6 +43,8 @@ int satin_peers_alive(const satin_peers *self);
 int64_t satin_peers_last_heard(const satin_peers *self, int node);
 const satin_link_counters *satin_peers_counters(const satin_peers *self, int wan);
 uint64_t satin_peers_bad_messages(const satin_peers *self);
+/* Requests dropped because their peer exceeded its rate. */
+uint64_t satin_peers_rate_dropped(const satin_peers *self);
 /* Counts and logs (rate-limited) a well-formed message that makes no sense
  * (a result for a record we never gave away, ...). */
 void satin_peers_note_bad(satin_peers *self, const char *what, int node);

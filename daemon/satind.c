@@ -7,9 +7,12 @@
 #include "options.h"
 #include "pool.h"
 #include "satin_endpoint.h"
+#include "service.h"
 #include "topology.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +58,11 @@ static int detach(int *ready_fd)
 static int describe_topology(const satin_topology *t, const satind_options *opt)
 {
     if (opt->check_config) {
+        char err[1024];
+        if (satin_topology_check_keys(t, err, sizeof err) < 0) {
+            fprintf(stderr, "satind: %s\n", err);
+            return 1;
+        }
         printf("%s: ok (grid %s: %d cluster%s, %d node%s, policy %s%s)\n", opt->config, t->name,
                t->nclusters, t->nclusters == 1 ? "" : "s", t->nnodes, t->nnodes == 1 ? "" : "s",
                opt->policy[0] ? opt->policy : t->policy,
@@ -76,6 +84,11 @@ int main(int argc, char **argv)
     if (rc == 2)
         return 2;
     satin_log_set_level((satin_log_level)opt.log_level);
+    if (opt.log_file[0] && satin_log_open(opt.log_file) < 0) {
+        fprintf(stderr, "satind: cannot open the log file %s: %s\n", opt.log_file,
+                strerror(errno));
+        return 1;
+    }
 
     satin_topology *topo = NULL;
     int self = -1;
@@ -142,6 +155,10 @@ int main(int argc, char **argv)
         satin_topology_destroy(&topo);
         return 1;
     }
+    char ready[700];
+    snprintf(ready, sizeof ready, "%s%s: %d workers, clients on %s", topo ? "node " : "",
+             topo ? topo->nodes[self].id : "standalone", satin_pool_workers(pool), opt.endpoint);
+    satin_service_ready(ready);
     if (ready_fd >= 0) {
         if (write(ready_fd, "1", 1) < 0) {
             /* The parent is gone; carry on. */

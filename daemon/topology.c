@@ -25,13 +25,15 @@
 #define TOPOLOGY_MAX_CLUSTERS 256
 #define TOPOLOGY_MAX_NODES 4096
 #define TOPOLOGY_MAX_WORKERS 1024
+#define TOPOLOGY_MAX_CLIENTS 4096
 #define TOPOLOGY_MAX_MS 60000.0         /* latency, jitter, intervals: one minute */
 #define TOPOLOGY_MAX_KBPS 10000000.0    /* 10 GByte/s */
 
 #define NAME_RULE "a name of 1 to 63 characters from A-Z a-z 0-9 _ . -"
 
 static const char *const top_keys[] = {"grid", "policy", "policy_params", "security",
-                                       "emulate", "wan", "clusters", NULL};
+                                       "keys", "clients", "emulate", "wan", "clusters", NULL};
+static const char *const client_keys[] = {"name", "public_key", NULL};
 static const char *const params_keys[] = {"backoff_min_ms", "backoff_max_ms",
                                           "steal_max_jobs", "rp_threshold",
                                           "rp_max_in_transit", "cls_load_interval_ms",
@@ -424,6 +426,18 @@ static int z85_key_ok(const char *s)
     return 1;
 }
 
+static int want_key(parse_ctx *c, const yaml_node_t *v, char out[64])
+{
+    static const char expect[] = "a 40-character Z85 CURVE public key";
+    const char *s;
+    if (want_text(c, v, "public_key", expect, &s) < 0)
+        return -1;
+    if (!z85_key_ok(s))
+        return fail_at(c, v->start_mark, "'public_key' must be %s, not %s", expect, shown(c, v));
+    snprintf(out, 64, "%s", s);
+    return 0;
+}
+
 /* ---- sections ------------------------------------------------------------------- */
 
 static int parse_params(parse_ctx *c, const yaml_node_t *map)
@@ -734,15 +748,8 @@ static int parse_node(parse_ctx *c, const yaml_node_t *map, int cluster, int nth
         nd->workers = (int)n;
     }
 
-    if ((v = map_opt(c, map, "public_key"))) {
-        static const char expect[] = "a 40-character Z85 CURVE public key";
-        if (want_text(c, v, "public_key", expect, &s) < 0)
-            return -1;
-        if (!z85_key_ok(s))
-            return fail_at(c, v->start_mark, "'public_key' must be %s, not %s", expect,
-                           shown(c, v));
-        snprintf(nd->public_key, sizeof nd->public_key, "%s", s);
-    }
+    if ((v = map_opt(c, map, "public_key")) && want_key(c, v, nd->public_key) < 0)
+        return -1;
     t->nnodes++;
     return 0;
 }
@@ -872,6 +879,68 @@ static int check_shim_ports(parse_ctx *c)
     return 0;
 }
 
+static int parse_clients(parse_ctx *c, const yaml_node_t *seq)
+{
+    satin_topology *t = c->t;
+    if (is_null(seq))
+        return 0;
+    if (seq->type != YAML_SEQUENCE_NODE)
+        return fail_at(c, seq->start_mark,
+                       "'clients' must be a sequence of {name, public_key}, not %s", shown(c, seq));
+    ptrdiff_t n = seq->data.sequence.items.top - seq->data.sequence.items.start;
+    if (n > TOPOLOGY_MAX_CLIENTS)
+        return fail_at(c, seq->start_mark, "too many clients (at most %d)", TOPOLOGY_MAX_CLIENTS);
+    t->clients = calloc((size_t)n + 1, sizeof *t->clients);
+    if (!t->clients)
+        return fail_at(c, seq->start_mark, "out of memory");
+    for (ptrdiff_t i = 0; i < n; i++) {
+        const yaml_node_t *map = node_at(c, seq->data.sequence.items.start[i]);
+        satin_client_def *cd = &t->clients[t->nclients];
+        yaml_node_t *v;
+        if (!map || map->type != YAML_MAPPING_NODE)
+            return fail_at(c, map ? map->start_mark : seq->start_mark,
+                           "a client must be a mapping with name and public_key, not %s",
+                           shown(c, map));
+        if (check_keys(c, map, client_keys, "in a client") < 0)
+            return -1;
+        if (!(v = map_get(c, map, "name", NULL)))
+            return fail_at(c, map->start_mark, "missing 'name' in client %td", i + 1);
+        if (want_name(c, v, "name", cd->name) < 0)
+            return -1;
+        if (!(v = map_get(c, map, "public_key", NULL)))
+            return fail_at(c, map->start_mark, "missing 'public_key' in client '%s'", cd->name);
+        if (want_key(c, v, cd->public_key) < 0)
+            return -1;
+        for (int j = 0; j < t->nclients; j++)
+            if (strcmp(t->clients[j].name, cd->name) == 0)
+                return fail_at(c, map->start_mark, "duplicate client name '%s'", cd->name);
+        t->nclients++;
+    }
+    return 0;
+}
+
+/* `keys:` is relative to the topology file's directory, like an include. */
+static int parse_keys_dir(parse_ctx *c, const yaml_node_t *v)
+{
+    const char *s;
+    if (is_null(v))
+        return 0;
+    if (want_text(c, v, "keys", "a directory of secret key files", &s) < 0)
+        return -1;
+    if (!*s)
+        return fail_at(c, v->start_mark, "'keys' must be a directory, not an empty string");
+    const char *slash = strrchr(c->file, '/');
+    int n;
+    if (s[0] == '/' || !slash)
+        n = snprintf(c->t->keys_dir, sizeof c->t->keys_dir, "%s", s);
+    else
+        n = snprintf(c->t->keys_dir, sizeof c->t->keys_dir, "%.*s/%s", (int)(slash - c->file),
+                     c->file, s);
+    if (n < 0 || (size_t)n >= sizeof c->t->keys_dir)
+        return fail_at(c, v->start_mark, "'keys' makes a path that is too long");
+    return 0;
+}
+
 static int parse_root(parse_ctx *c, const yaml_node_t *root)
 {
     satin_topology *t = c->t;
@@ -899,6 +968,10 @@ static int parse_root(parse_ctx *c, const yaml_node_t *root)
             return -1;
         t->security_none = (i == 0);
     }
+    if ((v = map_opt(c, root, "keys")) && parse_keys_dir(c, v) < 0)
+        return -1;
+    if ((v = map_opt(c, root, "clients")) && parse_clients(c, v) < 0)
+        return -1;
     if ((v = map_opt(c, root, "emulate"))) {
         if (want_bool(c, v, "emulate", &t->emulate) < 0)
             return -1;
@@ -1083,6 +1156,7 @@ void satin_topology_destroy(satin_topology **self)
     if (!self || !*self)
         return;
     free((*self)->links);
+    free((*self)->clients);
     free((*self)->clusters);
     free((*self)->nodes);
     free(*self);
@@ -1137,4 +1211,46 @@ void satin_topology_peer_endpoint(const satin_topology *t, int from_node, int to
         snprintf(buf, len, "tcp://%s:%d", t->shim_host, port);
     else
         snprintf(buf, len, "%s", t->nodes[to_node].endpoint);
+}
+
+int satin_topology_check_keys(const satin_topology *t, char *err, size_t errlen)
+{
+    if (!t || t->security_none)
+        return 0;
+    for (int i = 0; i < t->nnodes; i++) {
+        const satin_node_def *nd = &t->nodes[i];
+        if (nd->public_key[0])
+            continue;
+        set_err(err, errlen,
+                "%s:%d:%d: node %s has no public_key, and security is curve (the default): "
+                "run 'satin-keygen %s' and add the key it prints, or say 'security: none' for "
+                "a plain-text grid",
+                t->path, nd->line, nd->column, nd->id, nd->id);
+        return -1;
+    }
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(t->nodes[i].public_key, t->nodes[j].public_key) == 0) {
+                set_err(err, errlen, "%s:%d:%d: node %s has the same public_key as node %s",
+                        t->path, t->nodes[i].line, t->nodes[i].column, t->nodes[i].id,
+                        t->nodes[j].id);
+                return -1;
+            }
+    return 0;
+}
+
+int satin_topology_node_of_key(const satin_topology *t, const char *z85)
+{
+    for (int i = 0; t && z85 && i < t->nnodes; i++)
+        if (t->nodes[i].public_key[0] && strcmp(t->nodes[i].public_key, z85) == 0)
+            return i;
+    return -1;
+}
+
+int satin_topology_client_of_key(const satin_topology *t, const char *z85)
+{
+    for (int i = 0; t && z85 && i < t->nclients; i++)
+        if (strcmp(t->clients[i].public_key, z85) == 0)
+            return i;
+    return -1;
 }

@@ -36,12 +36,22 @@ typedef struct satin_link_def {
     double bandwidth_kBps;               /* kilobytes per second, as the paper's KByte/s */
 } satin_link_def;
 
+/* A remote client allowed to submit over a node's tcp:// client endpoint. */
+typedef struct satin_client_def {
+    char name[SATIN_NAME_MAX];
+    char public_key[64];                 /* Z85 */
+} satin_client_def;
+
 typedef struct satin_topology {
     char path[512];
     char name[SATIN_NAME_MAX];
     char policy[16];                     /* "rs", "rp", "chs", "cls", "crs" */
     satin_policy_params params;
     int security_none;                   /* 1: `security: none` (plain text, local experiments) */
+    char keys_dir[512];                  /* `keys:` secret key directory ("" = none), resolved
+                                          * against the file's directory */
+    satin_client_def *clients;           /* `clients:` remote clients' public keys */
+    int nclients;
     int emulate;                         /* 1: reach remote clusters through satin-wanem */
     char shim_host[SATIN_NAME_MAX];      /* wan.shim_host: where satin-wanem listens */
     int shim_base_port;                  /* wan.shim_base_port: its first relay port */
@@ -60,6 +70,15 @@ satin_topology *satin_topology_load(const char *path, char *err, size_t errlen);
 satin_topology *satin_topology_parse(const char *name, const char *text, size_t len,
                                      char *err, size_t errlen);
 void satin_topology_destroy(satin_topology **self);
+/* Under `security: curve` every node needs its public key: 0, or -1 with
+ * "FILE:LINE:COLUMN: node N has no public_key ..." in err for the first that
+ * lacks one.  The loader leaves this to the programs that start daemons, so
+ * that tools can still read a file whose keys are not handed out yet. */
+int satin_topology_check_keys(const satin_topology *t, char *err, size_t errlen);
+/* The node whose public key this is (Z85), or -1. */
+int satin_topology_node_of_key(const satin_topology *t, const char *z85);
+/* The allowed client whose public key this is, or -1. */
+int satin_topology_client_of_key(const satin_topology *t, const char *z85);
 
 /* The node with this id, or NULL. */
 const satin_node_def *satin_topology_node(const satin_topology *t, const char *id);

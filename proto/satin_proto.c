@@ -74,6 +74,7 @@ const char *satin_proto_code_name(int code)
     case SATIN_PROTO_SHUTTING_DOWN: return "shutting down";
     case SATIN_PROTO_LIMIT_REACHED: return "limit reached";
     case SATIN_PROTO_UNSUPPORTED_VERSION: return "unsupported version";
+    case SATIN_PROTO_FORBIDDEN: return "forbidden";
     default: return "unknown error";
     }
 }

@@ -85,6 +85,7 @@ typedef enum {
     SATIN_PROTO_SHUTTING_DOWN       = 6,
     SATIN_PROTO_LIMIT_REACHED       = 7,
     SATIN_PROTO_UNSUPPORTED_VERSION = 8,
+    SATIN_PROTO_FORBIDDEN           = 9,  /* the connection's key may not make requests */
 } satin_proto_code;
 
 /* SUBMIT and WAIT flags. */

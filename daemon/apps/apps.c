@@ -11,6 +11,7 @@ const satin_kind *const satin_builtin_kinds[] = {
     &satin_kind_matmul,
     &satin_kind_raytracer,
     &satin_kind_synthetic,
+    &satin_kind_replay,
     &satin_kind_setcover,
     &satin_kind_knapsack,
     &satin_kind_nchoosek,

@@ -12,6 +12,7 @@ extern const satin_kind satin_kind_ida;
 extern const satin_kind satin_kind_matmul;
 extern const satin_kind satin_kind_raytracer;
 extern const satin_kind satin_kind_synthetic;
+extern const satin_kind satin_kind_replay;
 extern const satin_kind satin_kind_setcover;
 extern const satin_kind satin_kind_knapsack;
 extern const satin_kind satin_kind_nchoosek;

@@ -10,10 +10,9 @@
  * same on any schedule.  Inner nodes spawn all their children (the leaves
  * are the tasks; there is no sequential threshold).
  *
- * A leaf sleeps with clock_nanosleep on CLOCK_MONOTONIC until an absolute
- * deadline (EINTR cannot lengthen or shorten the wait), in slices of at most
- * SYN_SLICE_NS so that a cancelled job stops waiting soon.  A sleeping leaf
- * occupies its worker (as a computing task would) but burns no CPU.
+ * A leaf waits with satin_leaf_wait (leaf_wait.c: clock_nanosleep to an
+ * absolute deadline, cut short by cancellation).  A waiting leaf occupies its
+ * worker (as a computing task would) but burns no CPU.
  *
  * Result: leaves (= fanout^depth) and total_us (the sum of the drawn waits,
  * exact); the wall time is not part of the result.  Statistics: parallelism
@@ -21,13 +20,12 @@
  * once (at most the number of workers on the grid).
  */
 #include "apps.h"
+#include "leaf_wait.h"
 #include "synthetic_draw.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #define SYN_MAX_DEPTH 64
 #define SYN_MAX_FANOUT 256
@@ -35,7 +33,6 @@
 #define SYN_MAX_MEAN_US INT64_C(1000000000) /* 1000 s */
 #define SYN_MIN_SHAPE 0.001
 #define SYN_MAX_SHAPE 1e6
-#define SYN_SLICE_NS INT64_C(100000000)    /* 100 ms */
 
 /* Fixed-width fields with no padding: the bytes may cross machines. */
 typedef struct syn_arg {
@@ -57,42 +54,6 @@ typedef struct syn_res {
 static const char *const syn_dist_names[] = {"const", "uniform", "gamma"};
 #define SYN_NDISTS ((int32_t)(sizeof syn_dist_names / sizeof syn_dist_names[0]))
 
-static int64_t syn_ts_ns(const struct timespec *t)
-{
-    return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
-}
-
-static struct timespec syn_ns_ts(int64_t ns)
-{
-    struct timespec t;
-    t.tv_sec = (time_t)(ns / 1000000000);
-    t.tv_nsec = (long)(ns % 1000000000);
-    return t;
-}
-
-/* Waits `us` microseconds without using the CPU; returns early once the job
- * was cancelled. */
-static void syn_wait(satin_ctx *c, int64_t us)
-{
-    if (us <= 0)
-        return;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    int64_t deadline = syn_ts_ns(&now) + us * 1000;
-    for (;;) {
-        int64_t t = syn_ts_ns(&now);
-        if (t >= deadline || satin_cancelled(c))
-            return;
-        int64_t until = deadline - t > SYN_SLICE_NS ? t + SYN_SLICE_NS : deadline;
-        struct timespec ts = syn_ns_ts(until);
-        int rc;
-        do
-            rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-        while (rc == EINTR);
-        clock_gettime(CLOCK_MONOTONIC, &now);
-    }
-}
-
 static void syn_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 {
     syn_arg a;
@@ -111,7 +72,7 @@ static void syn_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     syn_res r = {0, 0};
     if (a.depth == 0) {
         int64_t us = syn_draw_us(a.dist, a.mean_us, a.shape, a.seed, a.first_leaf);
-        syn_wait(c, us);
+        satin_leaf_wait(c, us);
         r.leaves = 1;
         r.total_us = us;
     } else {

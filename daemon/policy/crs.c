@@ -9,9 +9,23 @@
  *
  * So a node has at most one wide-area steal in flight, ever, and never
  * waits for one; local stealing hides the wide-area round trip.  On one
- * cluster the first branch never runs and CRS is RS, draw for draw.  The
- * idle back-off counts local failures (one round = the other cluster
- * members); a node alone in its cluster backs off on wide-area failures.
+ * cluster the first branch never runs and CRS is RS, draw for draw.
+ *
+ * In Figure 3 the loop runs without pause, so an idle node sends its next
+ * wide-area steal right after the previous reply: one is always in flight.
+ * Ours has an idle back-off (policy.c), and if the next wide-area steal
+ * waited for the next local attempt it would wait up to backoff_max after
+ * every reply.  So the reply itself decides: while the node is still idle, a
+ * reply that brought jobs or came from a busy victim (work exists over
+ * there) is followed by the next wide-area steal at once, as in Figure 3; an
+ * empty reply from an idle victim by a back-off of its own (timer
+ * SATIN_TIMER_WAN: backoff_min doubling per such reply up to backoff_max,
+ * reset by a wide-area success), so that a grid with no work at all does not
+ * keep a request crossing every wide-area link per round trip.  While that
+ * timer runs, local attempts send no wide-area steal; a new idle period
+ * (on_idle) drops it and steals across at once, as Figure 3's "whenever a
+ * node becomes idle".  The local back-off counts local failures only (one
+ * round = the other cluster members).
  */
 #include "policy_internal.h"
 
@@ -19,24 +33,41 @@ typedef struct crs_state {
     int wan_busy;         /* Figure 3's stealing_remotely */
     uint64_t wan_id;
     int wan_victim;
+    int wan_armed;        /* SATIN_TIMER_WAN is set: the next wide-area steal waits */
+    satin_backoff wan_backoff; /* empty replies from idle remote victims since a success */
 } crs_state;
 
 static const int crs_counters[] = {
     SATIN_PC_STEAL_SENT, SATIN_PC_STEAL_SENT_WAN, SATIN_PC_STEAL_SYNC, SATIN_PC_STEAL_ASYNC,
     SATIN_PC_STEAL_OK, SATIN_PC_STEAL_OK_WAN, SATIN_PC_STEAL_FAILED, SATIN_PC_LATE_REPLIES,
     SATIN_PC_ANSWERED, SATIN_PC_JOBS_GIVEN, SATIN_PC_PUSHES_RECEIVED, SATIN_PC_CANCELS_RECEIVED,
-    SATIN_PC_BACKOFFS,
+    SATIN_PC_BACKOFFS, SATIN_PC_WAN_BACKOFFS,
 };
+
+/* Figure 3's first branch. */
+static void crs_wan_steal(satin_policy *p)
+{
+    crs_state *st = p->priv;
+    if (p->nremotes == 0 || st->wan_busy || st->wan_armed)
+        return;
+    st->wan_victim = satin_policy_pick_remote(p);
+    st->wan_busy = 1;
+    st->wan_id = satin_policy_send_steal(p, st->wan_victim, 0 /* async; WAN is added */);
+}
+
+static void crs_wan_disarm(satin_policy *p)
+{
+    crs_state *st = p->priv;
+    if (!st->wan_armed)
+        return;
+    p->env.clear_timer(p->env.ctx, SATIN_TIMER_WAN);
+    st->wan_armed = 0;
+}
 
 /* One pass of Figure 3's loop for an empty queue. */
 static void crs_attempt(satin_policy *p)
 {
-    crs_state *st = p->priv;
-    if (p->nremotes > 0 && !st->wan_busy) {
-        st->wan_victim = satin_policy_pick_remote(p);
-        st->wan_busy = 1;
-        st->wan_id = satin_policy_send_steal(p, st->wan_victim, 0 /* async; WAN is added */);
-    }
+    crs_wan_steal(p);
     satin_policy_sync_steal(p, p->locals, p->nlocals);
 }
 
@@ -48,39 +79,69 @@ static satin_policy *crs_create(const satin_policy_topology *topo,
 
 static void crs_on_idle(satin_policy *p)
 {
-    if (p->sync_busy)
-        return; /* Figure 3's loop is blocked in the local steal */
+    crs_wan_disarm(p);
+    if (p->sync_busy) {
+        /* Figure 3's loop is blocked in the local steal; the wide-area
+         * branch does not wait for it. */
+        crs_wan_steal(p);
+        return;
+    }
     satin_policy_backoff_disarm(p);
     crs_attempt(p);
+}
+
+static void crs_wan_reply(satin_policy *p, int njobs, unsigned flags)
+{
+    crs_state *st = p->priv;
+    st->wan_busy = 0;
+    satin_policy_count_reply(p, st->wan_victim, njobs);
+    int64_t delay = 0;
+    if (njobs > 0) {
+        satin_backoff_reset(&st->wan_backoff);
+        satin_backoff_reset(&p->backoff);
+    } else if (!(flags & SATIN_STEAL_VICTIM_BUSY)) {
+        delay = satin_backoff_fail(&st->wan_backoff, &p->params, 1);
+    }
+    if (!p->env.is_idle(p->env.ctx))
+        return; /* busy: the next on_idle steals across at once */
+    if (delay == 0) {
+        crs_wan_steal(p);
+        return;
+    }
+    p->env.set_timer(p->env.ctx, SATIN_TIMER_WAN, delay);
+    st->wan_armed = 1;
+    p->count[SATIN_PC_WAN_BACKOFFS]++;
 }
 
 static void crs_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njobs,
                                unsigned flags)
 {
-    p->reply_flags = flags;
-    (void)victim, (void)flags;
+    (void)victim;
     crs_state *st = p->priv;
     if (st->wan_busy && id == st->wan_id) {
-        st->wan_busy = 0;
-        satin_policy_count_reply(p, st->wan_victim, njobs);
-        if (njobs > 0)
-            satin_backoff_reset(&p->backoff);
-        else if (p->nlocals == 0)
-            /* no local victims: the wide-area steal is the whole loop */
-            satin_policy_idle_failed(p, p->nremote_nodes, crs_attempt);
-        /* else the local loop sends the next one when it next runs */
+        crs_wan_reply(p, njobs, flags);
         return;
     }
+    p->reply_flags = flags;
     if (!satin_policy_sync_reply(p, id, njobs)) {
+        p->reply_flags = 0;
         p->count[SATIN_PC_LATE_REPLIES]++;
         return;
     }
     if (njobs <= 0)
         satin_policy_idle_failed(p, p->nlocals, crs_attempt);
+    p->reply_flags = 0;
 }
 
 static void crs_on_timer(satin_policy *p, int timer_id)
 {
+    crs_state *st = p->priv;
+    if (timer_id == SATIN_TIMER_WAN) {
+        st->wan_armed = 0;
+        if (p->env.is_idle(p->env.ctx))
+            crs_wan_steal(p);
+        return;
+    }
     if (timer_id == SATIN_TIMER_BACKOFF && satin_policy_backoff_fired(p) && !p->sync_busy)
         crs_attempt(p);
 }

@@ -338,6 +338,7 @@ static const char *const counter_names[SATIN_PC_COUNT] = {
     [SATIN_PC_PREFETCHES] = "prefetches",
     [SATIN_PC_PREFETCH_OK] = "prefetch_successes",
     [SATIN_PC_BACKOFFS] = "backoffs",
+    [SATIN_PC_WAN_BACKOFFS] = "wan_backoffs",
 };
 
 int satin_policy_report(const satin_policy *p, const int *which, int nwhich,

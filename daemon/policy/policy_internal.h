@@ -19,6 +19,7 @@ enum {
     SATIN_TIMER_BACKOFF = 1,   /* retry an idle steal after a back-off */
     SATIN_TIMER_LOAD = 2,      /* CLS: end of the load-report quiet period */
     SATIN_TIMER_PREFETCH = 3,  /* CLS coordinator: retry a prefetch after a back-off */
+    SATIN_TIMER_WAN = 4,       /* CRS: the next wide-area steal after its own back-off */
 };
 
 /* Counters; names in policy.c.  Each policy reports the subset it uses. */
@@ -44,6 +45,7 @@ enum {
     SATIN_PC_PREFETCHES,       /* prefetch requests sent by a coordinator (CLS) */
     SATIN_PC_PREFETCH_OK,      /* prefetches that brought jobs (CLS) */
     SATIN_PC_BACKOFFS,         /* back-off timers set */
+    SATIN_PC_WAN_BACKOFFS,     /* wide-area back-off timers set (CRS) */
     SATIN_PC_COUNT
 };
 

@@ -40,8 +40,8 @@ void satin_kind_format(const satin_job *job, satin_kvlist *result, satin_kvlist 
     *stats = s.list;
 }
 
-void satin_run_record(satin_pool *pool, const char *kind_name,
-                      const char *const *params, satin_outcome *out)
+int satin_record_prepare(const char *kind_name, const char *const *params, size_t max_record,
+                         const satin_kind **kind_out, satin_bytes *arg, satin_outcome *out)
 {
     memset(out, 0, sizeof *out);
     satin_kvlist_init(&out->result);
@@ -51,23 +51,33 @@ void satin_run_record(satin_pool *pool, const char *kind_name,
     if (!kind) {
         out->failed = 1;
         snprintf(out->error, sizeof out->error, "unknown job kind '%s'", kind_name);
-        return;
+        return -1;
     }
     satin_params *p = satin_params_new();
-    satin_bytes arg;
-    satin_bytes_init(&arg, satin_pool_max_record(pool));
+    satin_bytes_init(arg, max_record);
     int rc = 0;
     for (const char *const *kv = params; kv && *kv && rc == 0; kv++)
         rc = satin_params_add_text(p, *kv, &err);
     if (rc == 0)
-        rc = satin_kind_prepare(kind, p, satin_pool_max_record(pool), &arg, &err);
+        rc = satin_kind_prepare(kind, p, max_record, arg, &err);
     satin_params_destroy(&p);
     if (rc < 0) {
         out->failed = 1;
         snprintf(out->error, sizeof out->error, "%s", err.msg);
-        satin_bytes_free(&arg);
-        return;
+        satin_bytes_free(arg);
+        return -1;
     }
+    *kind_out = kind;
+    return 0;
+}
+
+void satin_run_record(satin_pool *pool, const char *kind_name,
+                      const char *const *params, satin_outcome *out)
+{
+    const satin_kind *kind;
+    satin_bytes arg;
+    if (satin_record_prepare(kind_name, params, satin_pool_max_record(pool), &kind, &arg, out) < 0)
+        return;
     satin_job *job = satin_job_new(kind, arg.data, arg.len);
     satin_bytes_free(&arg);
     satin_pool_run(pool, job);

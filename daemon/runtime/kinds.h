@@ -37,6 +37,12 @@ typedef struct satin_outcome {
 
 void satin_run_record(satin_pool *pool, const char *kind, const char *const *params,
                       satin_outcome *out);
+/* The first half of satin_run_record: finds the kind and turns the parameters
+ * into the root's argument bytes (`arg`, to be freed).  -1 with out->failed
+ * and out->error set when the record is rejected; `out` is initialised
+ * either way. */
+int satin_record_prepare(const char *kind, const char *const *params, size_t max_record,
+                         const satin_kind **kind_out, satin_bytes *arg, satin_outcome *out);
 void satin_outcome_free(satin_outcome *out);
 
 #endif

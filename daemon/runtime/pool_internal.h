@@ -66,6 +66,10 @@ struct satin_pool {
     _Atomic int injected;        /* queue length, read without the lock */
 
     int spawn_reserve;           /* see satin_pool_set_spawn_reserve */
+    /* Non-NULL only on the private 1-worker pool of a traced run (trace.c):
+     * every spawn then runs in place, timed.  Next to spawn_reserve, which
+     * satin_spawn reads anyway, so the check costs no extra cache line. */
+    struct satin_trace *trace;
     _Atomic int parked;          /* workers waiting on `wake` with a timeout */
     _Atomic int hungry;          /* a worker found no local work */
     void (*hungry_fn)(void *);
@@ -129,5 +133,11 @@ satin_record *satin_pool_take_injected(satin_pool *pool);
 void satin_worker_pause(satin_worker *w, unsigned *round);
 /* Wakes parked workers: new work or a remote result has arrived. */
 void satin_pool_notify(satin_pool *pool);
+
+/* The trace hook (trace.c), around an invocation that a traced spawn runs
+ * in place: enter fails the job and returns -1 when the recording failed. */
+typedef struct satin_trace satin_trace;
+int satin_trace_enter(satin_trace *t, satin_job *job);
+void satin_trace_leave(satin_trace *t, size_t result_len);
 
 #endif

@@ -23,6 +23,28 @@ static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, co
                      size_t len, void *slot, size_t cap);
 static void count_run(satin_worker *w);
 
+/* A spawn under tracing (trace.c): the child runs at once, in place, between
+ * the hook's two clock readings, so the recorded tree is the logical one and
+ * does not depend on what the lazy-spawn rule would have queued. */
+__attribute__((noinline, cold)) static void traced_spawn(satin_ctx *c, const satin_kind *kind,
+                                                         const void *arg, size_t len,
+                                                         void *result, size_t result_cap)
+{
+    satin_worker *w = c->w;
+    if (len > w->pool->max_record) {
+        fail_too_large(c->job, kind, len, w->pool->max_record);
+        return;
+    }
+    w->n_spawned++;
+    c->nspawned++;
+    c->nran++;
+    if (satin_trace_enter(w->pool->trace, c->job) < 0)
+        return;
+    size_t got = invoke(w, c->job, kind, arg, len, result, result_cap);
+    satin_trace_leave(w->pool->trace, got);
+    count_run(w);
+}
+
 /* Room left on the worker's stack before the depth guard fails the job.
  * Tree depth is legal input, so a too-deep chain of nested invocations must
  * end in a clear job error, never in a crashed daemon. */
@@ -39,6 +61,10 @@ void satin_spawn(satin_ctx *c, const satin_kind *kind, const void *arg, size_t l
     if (atomic_load_explicit(&job->stop, memory_order_relaxed))
         return;
     satin_worker *w = c->w;
+    if (__builtin_expect(w->pool->trace != NULL, 0)) {
+        traced_spawn(c, kind, arg, len, result, result_cap);
+        return;
+    }
     /* Lazy spawn: while this worker's deque already holds enough records for
      * thieves (the oldest, coarsest ones, which is what stealing takes) and
      * no worker of the node is looking for work, the child runs at once in

@@ -2,7 +2,8 @@
 # cli.t - satin-submit against a real satind: results, JSON, the exit codes
 # (0 ok, 1 job failed, 2 usage/bad parameters, 69 unreachable, 124 timeout),
 # --no-wait/--wait, --cancel, --list-kinds, --status, and a daemon stopped by
-# SIGTERM under a waiting client.  Asserts outcomes, never times.
+# SIGTERM: a running job finishes, new ones are refused, and one that outlasts
+# --stop-timeout is cancelled.  Asserts outcomes, never times.
 #
 # Run from the repo root:  SATIN_BUILD=$PWD/build prove --exec '' tests/integration/cli.t
 set -u
@@ -144,7 +145,7 @@ for k in fib integrate nqueens uts; do
 done
 run "$submit" "${S[@]}" --json --list-kinds
 is "$(json_get 'sorted(k["name"] for k in d["kinds"])')" \
-    "['fib', 'ida', 'integrate', 'knapsack', 'matmul', 'nchoosek', 'nqueens', 'primefactors', 'raytracer', 'setcover', 'synthetic', 'tsp', 'uts']" \
+    "['fib', 'ida', 'integrate', 'knapsack', 'matmul', 'nchoosek', 'nqueens', 'primefactors', 'raytracer', 'replay', 'setcover', 'synthetic', 'tsp', 'uts']" \
     "--json --list-kinds names every built-in kind"
 
 run "$submit" "${S[@]}" --status
@@ -155,25 +156,61 @@ run "$submit" "${S[@]}" fib n=10
 is "$rc" 0 "the daemon still answers after all that"
 like "$out" "value: 55" "fib n=10 is 55"
 
-# ---- SIGTERM under a waiting client --------------------------------------------------------------
+# ---- SIGTERM: a graceful stop ----------------------------------------------------------------------
 
-"$submit" "${S[@]}" fib n=50 >"$tmpdir/bg.out" 2>"$tmpdir/bg.err" </dev/null &
+# Blocks until the daemon reports a running job (bounded); an early SIGTERM
+# would test the refusal of new work instead.
+wait_running() {
+    for _ in $(seq 50); do
+        running=$("$submit" "${S[@]}" --json --status 2>/dev/null |
+                  python3 -c 'import json,sys; print(json.load(sys.stdin).get("jobs_running", 0))' 2>/dev/null)
+        [ "${running:-0}" -ge 1 ] 2>/dev/null && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# Four leaves that wait 0.5 s each, on 2 workers: about 1 s of work.
+"$submit" "${S[@]}" synthetic depth=1 fanout=4 mean_us=500000 >"$tmpdir/bg.out" 2>"$tmpdir/bg.err" </dev/null &
 bgpid=$!
-# Wait until the daemon has the job (bounded); an early SIGTERM would test
-# the refusal of new work instead.
-for _ in $(seq 50); do
-    running=$("$submit" "${S[@]}" --json --status 2>/dev/null |
-              python3 -c 'import json,sys; print(json.load(sys.stdin).get("jobs_running", 1))' 2>/dev/null)
-    [ "${running:-0}" -ge 1 ] 2>/dev/null && break
+wait_running || echo "# the job did not show as running"
+kill -TERM "$pid"
+for _ in $(seq 100); do
+    grep -q "stopping (" "$tmpdir/satind.log" && break
     sleep 0.1
 done
+run "$submit" "${S[@]}" fib n=10
+is "$rc" 1 "a submission during the stop is refused"
+like "$err" "shutting down" "and says that satind is shutting down"
+wait "$bgpid"
+rc=$?
+bgpid=""
+is "$rc" 0 "the running job finishes after SIGTERM"
+grep -q "total_us: 2000000" "$tmpdir/bg.out" && pass "with its whole result (4 leaves of 0.5 s)" || { fail "with its whole result (4 leaves of 0.5 s)"; sed 's/^/# /' "$tmpdir/bg.out" "$tmpdir/bg.err"; }
+wait "$pid"
+rc=$?
+pid=""
+is "$rc" 0 "satind exits 0 once the job is done"
+grep -q "stopping (Terminated): 1 job(s) running" "$tmpdir/satind.log" && pass "the log says what it waits for" || fail "the log says what it waits for"
+
+# ---- SIGTERM past --stop-timeout -----------------------------------------------------------------
+
+"$satind" --workers 2 --socket "$ep" --foreground --stop-timeout 1 2>>"$tmpdir/satind.log" &
+pid=$!
+for _ in $(seq 100); do
+    [ -S "$sock" ] && break
+    sleep 0.1
+done
+"$submit" "${S[@]}" fib n=50 >"$tmpdir/bg.out" 2>"$tmpdir/bg.err" </dev/null &
+bgpid=$!
+wait_running || echo "# fib n=50 did not show as running"
 kill -TERM "$pid"
 wait "$bgpid"
 rc=$?
 bgpid=""
 cp "$tmpdir/bg.out" "$tmpdir/out"
 cp "$tmpdir/bg.err" "$tmpdir/err"
-is "$rc" 1 "the waiting client exits 1 when satind shuts down"
+is "$rc" 1 "a job still running after --stop-timeout ends with an error"
 shut=$(grep -ci 'shut' "$tmpdir/bg.err")
 [ "$shut" -ge 1 ] && pass "its error mentions the shutdown" || { fail "its error mentions the shutdown"; diag_last; }
 wait "$pid"

@@ -5,40 +5,28 @@
 # behind satin-wanem, a partition of 8 s (the heartbeat timeout is 5 s), then
 # restore.  Asserts the result, never a time.
 set -u
-build=${SATIN_BUILD:-$PWD/build}
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-export SATIN_BUILD=$build
-submit=$build/satin-submit
+. "$(dirname "$0")/grid_kit.sh" reconnect
 wanem=$build/satin-wanem
-grid=$repo/deploy/satin-grid
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/satin-reconnect.XXXXXX")
-trap '"$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1; rm -rf "$tmpdir"' EXIT
-trap 'exit 130' INT TERM
-. "$here/tap.sh"
 
-for try in 1 2 3 4 5; do
-    base=$((50000 + RANDOM % 9000))
-    cat >"$tmpdir/t.yaml" <<Y
+topology() {   # topology BASE FILE
+    cat >"$2" <<Y
 grid: reconnect
 policy: rs
 security: none
 emulate: true
-wan: {latency_ms: 10, bandwidth_kBps: 1000, shim_base_port: $((base + 10))}
+wan: {latency_ms: 10, bandwidth_kBps: 1000, shim_base_port: $(($1 + 10))}
 clusters:
   - name: A
     nodes:
-      - {id: a0, endpoint: "tcp://127.0.0.1:$base", workers: 1}
-      - {id: a1, endpoint: "tcp://127.0.0.1:$((base + 1))", workers: 1}
+      - {id: a0, endpoint: "tcp://127.0.0.1:$1", workers: 1}
+      - {id: a1, endpoint: "tcp://127.0.0.1:$(($1 + 1))", workers: 1}
   - name: B
     nodes:
-      - {id: b0, endpoint: "tcp://127.0.0.1:$((base + 2))", workers: 1}
-      - {id: b1, endpoint: "tcp://127.0.0.1:$((base + 3))", workers: 1}
+      - {id: b0, endpoint: "tcp://127.0.0.1:$(($1 + 2))", workers: 1}
+      - {id: b1, endpoint: "tcp://127.0.0.1:$(($1 + 3))", workers: 1}
 Y
-    "$grid" up "$tmpdir/t.yaml" --run-dir "$tmpdir/g" --log-level warn >"$tmpdir/ep" 2>"$tmpdir/up.err" && break
-    "$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1
-done
-[ -s "$tmpdir/ep" ] || { echo "Bail out! the grid did not come up: $(cat "$tmpdir/up.err")"; exit 1; }
+}
+grid_up topology 50000
 ep=$(head -1 "$tmpdir/ep")
 
 # Four leaves of 12 s on one node: the other nodes steal three of them, and

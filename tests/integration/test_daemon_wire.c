@@ -5,6 +5,7 @@
  * second daemon on its socket, and exits 0 on SIGTERM.
  */
 #include "../tap.h"
+#include "satin_client.h"
 #include "satin_proto.h"
 
 #include <signal.h>
@@ -37,7 +38,8 @@ static pid_t spawn_satind(const char *max_record)
         /* If this test dies, the kernel stops the daemon too. */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         execl(satind, "satind", "--workers", "2", "--socket", endpoint, "--foreground",
-              "--log-level", "error", "--max-record", max_record, (char *)NULL);
+              "--log-level", "error", "--max-record", max_record, "--max-client-jobs", "2",
+              "--max-clients", "2", (char *)NULL);
         _exit(127);
     }
     return pid;
@@ -86,6 +88,55 @@ static void expect_error(int code, const char *text_part, const char *what)
     ok(m && m->type == SATIN_MSG_ERROR && m->code == code && strstr(m->error, text_part),
        "%s -> ERROR %d (%s)", what, code, m && m->error ? m->error : "no reply");
     satin_msg_destroy(&m);
+}
+
+/* The daemon runs with --max-client-jobs 2 --max-clients 2: a connection
+ * with two unfinished jobs is refused a third, and a third client is refused
+ * while two others have unfinished jobs; each refusal names the limit. */
+static void test_client_limits(void)
+{
+    const char *slow[] = {"depth=0", "fanout=1", "mean_us=1500000", NULL};
+    const char *quick[] = {"n=10", NULL};
+    satin_client_error err;
+    satin_client *a = satin_client_new(endpoint, &err), *b = satin_client_new(endpoint, &err),
+                 *c = satin_client_new(endpoint, &err);
+    uint64_t ja[2] = {0, 0}, jb = 0, jx = 0;
+    ok(a && b && c, "limits: three client connections");
+    if (!a || !b || !c)
+        goto out;
+    ok(satin_client_submit(a, "synthetic", slow, 0, &ja[0], &err) == SATIN_CLIENT_OK &&
+           satin_client_submit(a, "synthetic", slow, 0, &ja[1], &err) == SATIN_CLIENT_OK,
+       "limits: client A has two unfinished jobs");
+    int rc = satin_client_submit(a, "fib", quick, 0, &jx, &err);
+    ok(rc != SATIN_CLIENT_OK && err.proto_code == SATIN_PROTO_LIMIT_REACHED &&
+           strstr(err.text, "this client already has 2 unfinished jobs (the limit per client is 2)"),
+       "limits: A's third job is refused: %s", err.text);
+    ok(satin_client_submit(b, "synthetic", slow, 0, &jb, &err) == SATIN_CLIENT_OK,
+       "limits: a second client may submit");
+    rc = satin_client_submit(c, "fib", quick, 0, &jx, &err);
+    ok(rc != SATIN_CLIENT_OK && err.proto_code == SATIN_PROTO_LIMIT_REACHED &&
+           strstr(err.text, "2 other clients have unfinished jobs (the limit is 2)"),
+       "limits: a third client is refused while two have unfinished jobs: %s", err.text);
+    satin_job_report rep;
+    int done = 1;
+    for (int i = 0; i < 2; i++) {
+        done &= satin_client_wait(a, ja[i], 30000, &rep, NULL, NULL, &err) == SATIN_CLIENT_OK &&
+                rep.ok;
+        satin_job_report_free(&rep);
+    }
+    done &= satin_client_wait(b, jb, 30000, &rep, NULL, NULL, &err) == SATIN_CLIENT_OK && rep.ok;
+    satin_job_report_free(&rep);
+    ok(done, "limits: the accepted jobs finish");
+    int64_t v = -1;
+    ok(satin_client_submit(c, "fib", quick, 0, &jx, &err) == SATIN_CLIENT_OK &&
+           satin_client_wait(c, jx, 30000, &rep, NULL, NULL, &err) == SATIN_CLIENT_OK &&
+           satin_kvlist_i64(&rep.result, "value", &v) == 0 && v == 55,
+       "limits: once they are done the third client is served (fib 10 = 55)");
+    satin_job_report_free(&rep);
+out:
+    satin_client_destroy(&a);
+    satin_client_destroy(&b);
+    satin_client_destroy(&c);
 }
 
 int main(void)
@@ -219,6 +270,8 @@ int main(void)
        "STATUS answers");
     is_i64(bad, sent_bad, "the daemon counted every bad message it dropped");
     satin_msg_destroy(&r);
+
+    test_client_limits();
 
     pid_t second = spawn_satind("65536");
     int status = 0;

@@ -444,7 +444,7 @@ static void test_bad(void)
         "bad.yaml:2:1: missing 'clusters' at the top level (expected at least one cluster)");
     bad("unknown top-level key", "grid: g\ncluster: []\n",
         "bad.yaml:2:1: unknown key 'cluster' at the top level "
-        "(expected grid, policy, policy_params, security, emulate, wan, clusters)");
+        "(expected grid, policy, policy_params, security, keys, clients, emulate, wan, clusters)");
     bad("duplicate key", "grid: g\npolicy: rs\ngrid: h\n",
         "bad.yaml:3:1: duplicate key 'grid' at the top level (first given at 1:1)");
     bad("a key that is a sequence", "grid: g\n? [a, b]\n: c\n",
@@ -629,8 +629,74 @@ static void test_shim(void)
         "address to connect to, not 'h:1'");
 }
 
+#define KEY_A "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7"
+#define KEY_B "AAdhnBhQ.A=[r?9bd^4DcYMV/f<3OV-m^tJAQYUA"
+
+/* keys:, clients:, and the CURVE checks of satin_topology_check_keys. */
+static void test_security(void)
+{
+    char err[512] = "";
+    static const char text[] =
+        "grid: g\n"
+        "keys: secrets\n"
+        "clients:\n"
+        "  - {name: alice, public_key: \"" KEY_B "\"}\n"
+        "  - name: bob\n"
+        "    public_key: \"" KEY_A "\"\n"
+        "clusters:\n"
+        "  - name: A\n"
+        "    nodes:\n"
+        "      - {id: a0, endpoint: 'tcp://h:1', public_key: \"" KEY_A "\"}\n"
+        "      - {id: a1, endpoint: 'tcp://h:2'}\n";
+    satin_topology *t = satin_topology_parse("etc/grid.yaml", text, strlen(text), err, sizeof err);
+    if (!ok(t != NULL, "security: keys and clients parse")) {
+        diag("%s", err);
+        return;
+    }
+    is_str(t->keys_dir, "etc/secrets", "security: keys is relative to the file's directory");
+    is_i64(t->nclients, 2, "security: two clients");
+    is_str(t->clients[1].name, "bob", "security: client names in order");
+    is_i64(satin_topology_client_of_key(t, KEY_B), 0, "security: alice's key is client 0");
+    is_i64(satin_topology_node_of_key(t, KEY_A), 0, "security: node a0 has KEY_A");
+    is_i64(satin_topology_node_of_key(t, KEY_B), -1, "security: a client key is no node's");
+    ok(satin_topology_check_keys(t, err, sizeof err) < 0 &&
+           strcmp(err, "etc/grid.yaml:11:9: node a1 has no public_key, and security is curve "
+                       "(the default): run 'satin-keygen a1' and add the key it prints, or say "
+                       "'security: none' for a plain-text grid") == 0,
+       "security: a node without a key under curve, with its line and column");
+    snprintf(t->nodes[1].public_key, sizeof t->nodes[1].public_key, "%s", KEY_A);
+    ok(satin_topology_check_keys(t, err, sizeof err) < 0 &&
+           strstr(err, "node a1 has the same public_key as node a0"),
+       "security: two nodes with one key are refused");
+    snprintf(t->nodes[1].public_key, sizeof t->nodes[1].public_key, "%s", KEY_B);
+    is_i64(satin_topology_check_keys(t, err, sizeof err), 0, "security: every node keyed: ok");
+    t->security_none = 1;
+    t->nodes[1].public_key[0] = 0;
+    is_i64(satin_topology_check_keys(t, err, sizeof err), 0, "security: none needs no keys");
+    satin_topology_destroy(&t);
+
+    t = parse("grid: g\nkeys: /var/lib/satin/keys\n" ONE_NODE, err, sizeof err);
+    ok(t && strcmp(t->keys_dir, "/var/lib/satin/keys") == 0, "security: an absolute keys path");
+    satin_topology_destroy(&t);
+
+    bad("client without a key", "grid: g\nclients: [{name: c}]\n" ONE_NODE,
+        "bad.yaml:2:11: missing 'public_key' in client 'c'");
+    bad("client with a bad key", "grid: g\nclients: [{name: c, public_key: xyz}]\n" ONE_NODE,
+        "bad.yaml:2:33: 'public_key' must be a 40-character Z85 CURVE public key, not 'xyz'");
+    bad("duplicate client", "grid: g\nclients: [{name: c, public_key: \"" KEY_A "\"}, "
+        "{name: c, public_key: \"" KEY_B "\"}]\n" ONE_NODE,
+        "bad.yaml:2:78: duplicate client name 'c'");
+    bad("unknown key in a client", "grid: g\nclients: [{name: c, key: 1}]\n" ONE_NODE,
+        "bad.yaml:2:21: unknown key 'key' in a client (expected name, public_key)");
+    bad("clients not a sequence", "grid: g\nclients: alice\n" ONE_NODE,
+        "bad.yaml:2:10: 'clients' must be a sequence of {name, public_key}, not 'alice'");
+    bad("empty keys", "grid: g\nkeys: ''\n" ONE_NODE,
+        "bad.yaml:2:7: 'keys' must be a directory, not an empty string");
+}
+
 int main(void)
 {
+    test_security();
     test_local_2x2();
     test_single_4();
     test_das_4x16();

@@ -1,0 +1,168 @@
+/*
+ * replay.c - a real application's job tree, replayed on emulated processors.
+ *
+ * bench/trace runs a kind once on one worker and writes its job tree with
+ * every node's self time (replay_tree.h).  Here the job for node i spawns
+ * node i's children, waits for them, then waits (satin_leaf_wait, as
+ * synthetic's leaves do) for its self time times `scale`.  So the tree, and
+ * the time each node keeps its worker busy, are the application's, while
+ * the CPU stays free: 64 emulated processors fit on 2 cores.
+ *
+ * The argument carries the path of the trace file and a checksum of its
+ * content; each daemon reads the file once (replay_cache.c), so the file
+ * must be at that path on every node.  Unlike the other kinds, this one
+ * reads a file: a job is still a pure function of its argument as long as
+ * the file is there and unchanged, which the checksum checks.
+ *
+ * Result: nodes and leaves visited, total_us (the sum of the waits, exact
+ * integer microseconds: sum over nodes of round(self_us * scale)) and
+ * trace_us (the sum of the self times as the file has them).  Statistics:
+ * parallelism = total waiting time / wall time, as synthetic's.
+ */
+#include "apps.h"
+#include "leaf_wait.h"
+#include "replay_cache.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RP_MAX_PATH 1024
+#define RP_MIN_SCALE 1e-6
+#define RP_MAX_SCALE 1e6
+#define RP_INLINE_KIDS 32   /* result slots on the stack; wider nodes allocate */
+
+/* Fixed-width fields with no padding: the bytes may cross machines.  The
+ * path's bytes follow, without a terminating NUL. */
+typedef struct rp_arg {
+    uint64_t checksum;    /* of the tree's content (replay_tree.h) */
+    double scale;
+    uint32_t node;        /* the node this invocation replays */
+    uint32_t path_len;
+} rp_arg;
+
+typedef struct rp_res {
+    int64_t nodes, leaves;
+    int64_t total_us;     /* waits */
+    int64_t trace_us;     /* self times as traced */
+} rp_res;
+
+static void rp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    rp_arg a;
+    if (len < sizeof a) {
+        satin_fail(out, "replay: argument of %zu bytes, expected at least %zu", len, sizeof a);
+        return;
+    }
+    memcpy(&a, arg, sizeof a);
+    if (a.path_len == 0 || a.path_len > RP_MAX_PATH || len != sizeof a + a.path_len ||
+        !(a.scale >= RP_MIN_SCALE && a.scale <= RP_MAX_SCALE)) {
+        satin_fail(out, "replay: corrupt argument (%zu bytes, path of %u)", len,
+                   (unsigned)a.path_len);
+        return;
+    }
+    /* Our own copy: the children's arguments differ from it only in `node`,
+     * and it gives the path its NUL. */
+    unsigned char buf[sizeof(rp_arg) + RP_MAX_PATH + 1];
+    memcpy(buf, arg, len);
+    buf[len] = '\0';
+    const char *path = (const char *)buf + sizeof a;
+    if (strlen(path) != a.path_len) {
+        satin_fail(out, "replay: corrupt argument (a NUL in the path)");
+        return;
+    }
+    satin_err err = {""};
+    const replay_tree *t;
+    if (replay_cache_get(path, a.checksum, &t, &err) < 0) {
+        satin_fail(out, "%s", err.msg);
+        return;
+    }
+    if (a.node >= t->nnodes) {
+        satin_fail(out, "replay: corrupt argument (node %u of a tree of %lld)", (unsigned)a.node,
+                   (long long)t->nnodes);
+        return;
+    }
+    uint32_t nk = t->nkids[a.node], first = t->first_kid[a.node];
+    rp_res inline_sub[RP_INLINE_KIDS];
+    rp_res *sub = nk > RP_INLINE_KIDS ? calloc(nk, sizeof *sub) : inline_sub;
+    if (!sub) {
+        satin_fail(out, "replay: out of memory for the %u children of node %u", (unsigned)nk,
+                   (unsigned)a.node);
+        return;
+    }
+    memset(sub, 0, sizeof *sub * nk);
+    for (uint32_t k = 0; k < nk; k++) {
+        rp_arg child = a;
+        child.node = t->kids[first + k];
+        memcpy(buf, &child, sizeof child);
+        satin_spawn(c, &satin_kind_replay, buf, len, &sub[k], sizeof sub[k]);
+    }
+    satin_sync(c);
+    int64_t self = t->self_us[a.node], wait = replay_scaled_us(self, a.scale);
+    rp_res r = {1, nk == 0, wait, self};
+    for (uint32_t k = 0; k < nk; k++) {
+        r.nodes += sub[k].nodes;
+        r.leaves += sub[k].leaves;
+        r.total_us += sub[k].total_us;
+        r.trace_us += sub[k].trace_us;
+    }
+    if (sub != inline_sub)
+        free(sub);
+    satin_leaf_wait(c, wait);
+    satin_return(out, &r, sizeof r);
+}
+
+static int rp_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
+{
+    const char *path = "";
+    double scale;
+    if (satin_param_str(p, "tree", &path, err) < 0 ||
+        satin_param_f64(p, "scale", RP_MIN_SCALE, RP_MAX_SCALE, &scale, err) < 0)
+        return -1;
+    size_t plen = strlen(path);
+    if (plen == 0 || plen > RP_MAX_PATH)
+        return satin_err_set(err, "replay: tree= needs a path of 1 to %d bytes", RP_MAX_PATH);
+    const replay_tree *t;
+    int64_t total, span;
+    if (replay_cache_load(path, &t, err) < 0 || replay_tree_scaled(t, scale, &total, &span, err) < 0)
+        return -1;
+    rp_arg a;
+    memset(&a, 0, sizeof a);
+    a.checksum = t->checksum;
+    a.scale = scale;
+    a.node = 0;
+    a.path_len = (uint32_t)plen;
+    if (satin_bytes_put(arg, &a, sizeof a, err) < 0 || satin_bytes_put(arg, path, plen, err) < 0)
+        return -1;
+    return 0;
+}
+
+static void rp_format(const void *res, size_t len, double wall_s, satin_result *result,
+                      satin_result *stats)
+{
+    rp_res r = {0, 0, 0, 0};
+    if (len == sizeof r)
+        memcpy(&r, res, sizeof r);
+    satin_result_i64(result, "nodes", r.nodes);
+    satin_result_i64(result, "leaves", r.leaves);
+    satin_result_i64(result, "total_us", r.total_us);
+    satin_result_i64(result, "trace_us", r.trace_us);
+    if (wall_s > 0)
+        satin_result_f64(stats, "parallelism", (double)r.total_us / 1e6 / wall_s);
+}
+
+static const satin_param_def rp_params[] = {
+    {"tree", NULL, 1, "trace file written by bench/trace; the same path on every node"},
+    {"scale", "1", 0, "multiply every self time by this, 1e-6..1e6 (waits are rounded to 1 us)"},
+    {NULL, NULL, 0, NULL},
+};
+
+const satin_kind satin_kind_replay = {
+    .name = "replay",
+    .summary = "emulated processors: a traced job tree whose nodes sleep their self times",
+    .params = rp_params,
+    .parse = rp_parse,
+    .run = rp_run,
+    .result_size = sizeof(rp_res),
+    .format = rp_format,
+};

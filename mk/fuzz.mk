@@ -1,0 +1,66 @@
+# mk/fuzz.mk - libFuzzer targets (make fuzz) and the corpus replayed by make check.
+#
+#   make fuzz FUZZ_SECONDS=N   build tests/fuzz/fuzz_*.c with clang + libFuzzer + ASan + UBSan
+#                              into build-fuzz/ and run each target for N seconds (default 60)
+#   make check                 builds $(BUILD)/tests/fuzz/replay_<target>.t (the normal compiler
+#                              and flags, no libFuzzer) and runs every file of
+#                              tests/fuzz/corpus/<target>/ through the target
+#
+# tests/fuzz/README.md says how a found input becomes a corpus file.
+
+FUZZ_TARGETS  := proto topology params
+FUZZ_SECONDS  ?= 60
+FUZZ_BUILD    := build-fuzz
+FUZZ_CC       ?= clang
+# Seconds one input may take before it counts as a hang: the daemon parses on
+# its control thread, so anything close to this would stall every client.
+FUZZ_TIMEOUT  ?= 5
+FUZZ_RSS_MB   ?= 2048
+# Bytes: room for the largest seed (etc/das-4x16.yaml, about 5 KB) to grow.
+FUZZ_MAX_LEN  ?= 8192
+
+FUZZ_REPLAYS  := $(patsubst %,$(BUILD)/tests/fuzz/replay_%.t,$(FUZZ_TARGETS))
+FUZZ_SEEDGEN  := $(BUILD)/tests/fuzz/gen_proto_seeds
+
+EXTRA_BUILD   += $(FUZZ_REPLAYS) $(FUZZ_SEEDGEN)
+EXTRA_TESTS   += $(FUZZ_REPLAYS)
+
+# ---- the replay for make check (any $(BUILD), any compiler) ----------------------
+
+# One replay driver object per target: it learns its corpus directory from FUZZ_TARGET.
+$(BUILD)/obj/tests/fuzz/replay_%.o: tests/fuzz/replay_main.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DFUZZ_TARGET='"$*"' -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/fuzz/replay_%.t: $(BUILD)/obj/tests/fuzz/replay_%.o \
+                                $(call obj,tests/fuzz/fuzz_%.c) $(LIB_CORE) $(LIB_PROTO)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(FUZZ_SEEDGEN): $(call obj,tests/fuzz/gen_proto_seeds.c) $(LIB_PROTO)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- the fuzzers (only meaningful with SAN=fuzz CC=clang, as make fuzz builds them) ----
+
+$(BUILD)/fuzz/fuzz_%: $(call obj,tests/fuzz/fuzz_%.c) $(LIB_CORE) $(LIB_PROTO)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# clang comes from Debian's clang package (libFuzzer included), installed like deps does.
+fuzz-build: deps
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || { \
+	  echo "installing Debian package: clang"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang >/dev/null; }
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { \
+	  echo "make fuzz needs $(FUZZ_CC) with libFuzzer: run 'sudo apt-get install clang' first" >&2; \
+	  exit 1; }
+	$(MAKE) BUILD=$(FUZZ_BUILD) SAN=fuzz CC=$(FUZZ_CC) \
+	  $(patsubst %,$(FUZZ_BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TIMEOUT) $(FUZZ_RSS_MB) \
+	  $(FUZZ_MAX_LEN) $(FUZZ_TARGETS)
+
+.PHONY: fuzz fuzz-build

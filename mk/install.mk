@@ -1,0 +1,94 @@
+# mk/install.mk - make install and make uninstall, and the test that checks them.
+#
+#   make install PREFIX=/usr DESTDIR=/tmp/pkg   (PREFIX defaults to /usr/local)
+#   make uninstall PREFIX=/usr DESTDIR=/tmp/pkg
+#
+# What goes where (tests/integration/install.t lists every file):
+#   $(BINDIR)       satind satin-submit satin-wanem satin-grid satin-keygen
+#   $(INCLUDEDIR)/satin/   the public headers; $(LIBDIR)/libsatin.a + pkgconfig/satin.pc
+#   $(MANDIR)/man1, man8   the pages of man/
+#   $(UNITDIR)      satind.service, satind@.service
+#   $(PREFIX)/lib/sysusers.d/satin.conf, $(PREFIX)/lib/tmpfiles.d/satin.conf
+#   $(SYSCONFDIR)/satin/grid.yaml.example, $(SYSCONFDIR)/default/satind (kept if it exists)
+#
+# Nothing here runs systemd-sysusers, systemd-tmpfiles or systemctl: with a
+# DESTDIR the target is not this machine.  deploy/README.md says what to run.
+
+ifeq ($(PREFIX),/usr)
+  SYSCONFDIR ?= /etc
+else
+  SYSCONFDIR ?= $(PREFIX)/etc
+endif
+BINDIR       ?= $(PREFIX)/bin
+INCLUDEDIR   ?= $(PREFIX)/include
+LIBDIR       ?= $(PREFIX)/lib
+MANDIR       ?= $(PREFIX)/share/man
+# systemd reads units, sysusers.d and tmpfiles.d under /usr/lib and
+# /usr/local/lib alike.
+UNITDIR      ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR  ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR  ?= $(PREFIX)/lib/tmpfiles.d
+
+INSTALL_PROGRAMS := $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) deploy/satin-grid
+INSTALL_HEADERS  := daemon/satin.h client/satin_client.h proto/satin_kv.h proto/satin_proto.h
+INSTALL_MAN1     := $(wildcard man/*.1)
+INSTALL_MAN8     := $(wildcard man/*.8)
+INSTALL_UNITS    := deploy/satind.service deploy/satind@.service
+# What libsatin's objects call (client/ and proto/): the .pc's Requires.
+SATIN_PC_REQUIRES := libzmq libczmq
+# In the .pc, directories under the prefix are written as ${prefix}/...: a
+# relocated tree (pkg-config --define-prefix) then still finds them.
+PC_LIBDIR     = $(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
+PC_INCLUDEDIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
+
+# The units and tmpfiles snippet name /usr/bin and /etc, right for
+# PREFIX=/usr; other prefixes get their own paths.
+INSTALL_PATHS_SED := sed -e 's|/usr/bin/|$(BINDIR)/|g' -e 's|/etc/|$(SYSCONFDIR)/|g'
+
+# Not `all`: installing needs the programs and the library, not the tests
+# and benchmarks.
+install: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(LIB_CLIENT)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/satin $(DESTDIR)$(LIBDIR)/pkgconfig \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR) \
+	  $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(SYSCONFDIR)/satin \
+	  $(DESTDIR)$(SYSCONFDIR)/default
+	install -m 0755 $(INSTALL_PROGRAMS) $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(INSTALL_HEADERS) $(DESTDIR)$(INCLUDEDIR)/satin/
+	install -m 0644 $(LIB_CLIENT) $(DESTDIR)$(LIBDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(PC_LIBDIR)|' -e 's|@INCLUDEDIR@|$(PC_INCLUDEDIR)|' \
+	  -e 's|@VERSION@|$(VERSION)|' -e 's|@REQUIRES@|$(SATIN_PC_REQUIRES)|' mk/satin.pc.in \
+	  >$(DESTDIR)$(LIBDIR)/pkgconfig/satin.pc
+	chmod 0644 $(DESTDIR)$(LIBDIR)/pkgconfig/satin.pc
+	install -m 0644 $(INSTALL_MAN1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(INSTALL_MAN8) $(DESTDIR)$(MANDIR)/man8/
+	for u in $(INSTALL_UNITS); do \
+	  $(INSTALL_PATHS_SED) $$u >$(DESTDIR)$(UNITDIR)/$${u##*/} && \
+	  chmod 0644 $(DESTDIR)$(UNITDIR)/$${u##*/} || exit 1; \
+	done
+	install -m 0644 deploy/satin.sysusers $(DESTDIR)$(SYSUSERSDIR)/satin.conf
+	$(INSTALL_PATHS_SED) deploy/satin.tmpfiles >$(DESTDIR)$(TMPFILESDIR)/satin.conf
+	chmod 0644 $(DESTDIR)$(TMPFILESDIR)/satin.conf
+	install -m 0644 deploy/etc/grid.yaml $(DESTDIR)$(SYSCONFDIR)/satin/grid.yaml.example
+	@# An operator's configuration is never overwritten.
+	[ -e $(DESTDIR)$(SYSCONFDIR)/default/satind ] || \
+	  install -m 0644 deploy/etc/default-satind $(DESTDIR)$(SYSCONFDIR)/default/satind
+	install -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/satin/keys
+
+# Leaves the configuration (/etc/default/satind, /etc/satin/grid.yaml, the
+# keys) and the directories that may hold it.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(INSTALL_PROGRAMS))) \
+	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/satin/,$(notdir $(INSTALL_HEADERS))) \
+	  $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_CLIENT)) $(DESTDIR)$(LIBDIR)/pkgconfig/satin.pc \
+	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(INSTALL_MAN1))) \
+	  $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(INSTALL_MAN8))) \
+	  $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(INSTALL_UNITS))) \
+	  $(DESTDIR)$(SYSUSERSDIR)/satin.conf $(DESTDIR)$(TMPFILESDIR)/satin.conf \
+	  $(DESTDIR)$(SYSCONFDIR)/satin/grid.yaml.example
+	rmdir $(DESTDIR)$(INCLUDEDIR)/satin 2>/dev/null || true
+
+# tests/integration/*.t already runs every shell test there (INTEG_TESTS);
+# listing install.t again would run it twice.
+EXTRA_TESTS += $(filter-out $(INTEG_TESTS),tests/integration/install.t)
+
+.PHONY: install uninstall

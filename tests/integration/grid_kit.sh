@@ -1,0 +1,34 @@
+# grid_kit.sh - shared by the shell tests that bring a small grid up with
+# deploy/satin-grid (sourced, not run).  Sets build, repo, submit, grid;
+# makes $tmpdir (its name from $1); on exit stops the grid of $tmpdir/g by
+# its pids and removes $tmpdir; sources tap.sh.
+#
+#   grid_up WRITE LOW [LEVEL]
+#                       draws a port base in LOW..LOW+8998, runs
+#                       `WRITE BASE FILE` to write the topology, and brings
+#                       it up in $tmpdir/g (endpoints in $tmpdir/ep; the
+#                       daemons log at LEVEL, default warn); five draws
+#                       before it gives up (a port was taken) with a TAP
+#                       bail-out.
+build=${SATIN_BUILD:-$PWD/build}
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+export SATIN_BUILD=$build            # satin-grid finds satind and satin-wanem through it
+submit=$build/satin-submit
+grid=$repo/deploy/satin-grid
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/satin-$1.XXXXXX")
+trap '"$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1; rm -rf "$tmpdir"' EXIT
+trap 'exit 130' INT TERM
+. "$here/tap.sh"
+
+grid_up() {
+    local try base
+    for try in 1 2 3 4 5; do
+        base=$(($2 + RANDOM % 8999))
+        "$1" "$base" "$tmpdir/t.yaml"
+        "$grid" up "$tmpdir/t.yaml" --run-dir "$tmpdir/g" --log-level "${3:-warn}" >"$tmpdir/ep" 2>"$tmpdir/up.err" && return 0
+        "$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1
+    done
+    echo "Bail out! the grid did not come up: $(cat "$tmpdir/up.err")"
+    exit 1
+}

@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# install.t - make install into a DESTDIR: exactly the expected files with
+# their modes; the pkg-config file compiles and links a program against the
+# installed libsatin; the systemd units pass systemd-analyze verify; the
+# sysusers and tmpfiles snippets make the satin user and its directories;
+# every man page matches its program's --help; another PREFIX rewrites the
+# units' paths; an existing /etc/default/satind survives a reinstall; make
+# uninstall leaves only the configuration.
+#
+# It never builds: when the build in SATIN_BUILD is older than the sources it
+# skips (build first), so that it cannot race a build that runs beside it.
+#
+# Run from the repo root:  SATIN_BUILD=$PWD/build prove --exec '' tests/integration/install.t
+set -u
+
+build=${SATIN_BUILD:-$PWD/build}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/satin-install.XXXXXX")
+root=$tmpdir/root
+
+cleanup() { rm -rf "$tmpdir"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM    # so that the EXIT trap runs on ^C too
+
+. "$(dirname "$0")/tap.sh"
+
+skip() { n=$((n + 1)); echo "ok $n # skip $1"; }
+
+# The build directory as the Makefile named it (build, not /.../build), so
+# that the header dependencies it recorded apply.
+mkbuild=$(realpath --relative-to="$repo" "$build" 2>/dev/null || echo "$build")
+case $mkbuild in ../*) mkbuild=$build ;; esac
+
+# make in the repo, with only our variables: a parent make's MAKEFLAGS
+# (say PREFIX= from its command line) must not leak in.
+mk() {
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEFILES \
+        make -s --no-print-directory -C "$repo" BUILD="$mkbuild" "$@"
+}
+
+products=("$build/satind" "$build/satin-submit" "$build/satin-wanem" "$build/satin-keygen"
+          "$build/libsatin.a")
+for f in "${products[@]}"; do
+    [ -e "$f" ] || { echo "Bail out! $f is missing (build it, or set SATIN_BUILD)"; exit 1; }
+done
+if ! mk -q "${products[@]/#$build/$mkbuild}" 2>/dev/null; then
+    echo "1..0 # SKIP the build in $build is older than the sources: run make first"
+    exit 0
+fi
+
+# ---- make install PREFIX=/usr -------------------------------------------------------
+
+run mk install PREFIX=/usr DESTDIR="$root"
+is "$rc" 0 "make install PREFIX=/usr DESTDIR=... exits 0"
+
+# Every file (and link) with its mode, sorted by path.
+listing() { (cd "$1" && find . \( -type f -o -type l \) -printf '%m %P\n' | LC_ALL=C sort -k2); }
+expected="644 etc/default/satind
+644 etc/satin/grid.yaml.example
+755 usr/bin/satin-grid
+755 usr/bin/satin-keygen
+755 usr/bin/satin-submit
+755 usr/bin/satin-wanem
+755 usr/bin/satind
+644 usr/include/satin/satin.h
+644 usr/include/satin/satin_client.h
+644 usr/include/satin/satin_kv.h
+644 usr/include/satin/satin_proto.h
+644 usr/lib/libsatin.a
+644 usr/lib/pkgconfig/satin.pc
+644 usr/lib/systemd/system/satind.service
+644 usr/lib/systemd/system/satind@.service
+644 usr/lib/sysusers.d/satin.conf
+644 usr/lib/tmpfiles.d/satin.conf
+644 usr/share/man/man1/satin-grid.1
+644 usr/share/man/man1/satin-keygen.1
+644 usr/share/man/man1/satin-submit.1
+644 usr/share/man/man1/satin-wanem.1
+644 usr/share/man/man8/satind.8"
+is "$(listing "$root")" "$expected" "exactly the expected files, with their modes"
+is "$(stat -c %a "$root/etc/satin/keys" 2>&1)" 700 "the keys directory is made 0700"
+
+same=yes
+for u in satind.service satind@.service; do
+    cmp -s "$repo/deploy/$u" "$root/usr/lib/systemd/system/$u" || same=no
+done
+cmp -s "$repo/deploy/satin.tmpfiles" "$root/usr/lib/tmpfiles.d/satin.conf" || same=no
+is "$same" yes "with PREFIX=/usr the units and tmpfiles.d are deploy/'s, unchanged"
+
+run "$root/usr/bin/satind" --check-config "$root/etc/satin/grid.yaml.example"
+is "$rc" 0 "the example topology passes satind --check-config"
+
+# ---- pkg-config and a program linked against libsatin --------------------------------
+
+pc() {
+    PKG_CONFIG_PATH=$root/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root pkg-config "$@"
+}
+if command -v pkg-config >/dev/null && command -v cc >/dev/null; then
+    is "$(pc --modversion satin 2>&1)" "$("$build/satind" --version | awk '{print $2}')" \
+        "pkg-config --modversion satin is satind's version"
+    # (pkgconf puts the sysroot in front of variables too, pkg-config 0.29 does not.)
+    prefix=$(pc --variable=prefix satin 2>&1)
+    is "${prefix#"$root"}" /usr "the .pc's prefix is /usr"
+    flags=$(pc --cflags --libs satin 2>&1)
+    like "$flags" "-L$root/usr/lib -lsatin" "pkg-config --libs satin names the installed library"
+    cat >"$tmpdir/prog.c" <<'EOF'
+#include <satin/satin_client.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    satin_client_error err;
+    satin_client *c = satin_client_new(argc > 1 ? argv[1] : NULL, &err);
+    if (c) {
+        satin_client_destroy(&c);
+        return 1;
+    }
+    printf("code %d\n", (int)err.code);
+    return 0;
+}
+EOF
+    # A sanitizer build's library needs the same runtime in the program.
+    san=()
+    if nm "$root/usr/lib/libsatin.a" 2>/dev/null | grep -q __asan_; then
+        san=(-fsanitize=address,undefined)
+    elif nm "$root/usr/lib/libsatin.a" 2>/dev/null | grep -q __tsan_; then
+        san=(-fsanitize=thread)
+    fi
+    # shellcheck disable=SC2086  # the flags are words
+    run cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -o "$tmpdir/prog" "$tmpdir/prog.c" $flags
+    is "$rc" 0 "a program including <satin/satin_client.h> builds with pkg-config's flags"
+    run timeout 20 "$tmpdir/prog" "ipc://$tmpdir/nobody.sock"
+    is "$out" "code 3" "and runs: no daemon there is SATIN_CLIENT_UNREACHABLE"
+    bad=""
+    for h in "$root"/usr/include/satin/*.h; do
+        # shellcheck disable=SC2086
+        echo "#include <satin/${h##*/}>" |
+            cc -std=c11 -Wall -Wextra -Werror -fsyntax-only -x c - $flags 2>/dev/null ||
+            bad+=" ${h##*/}"
+    done
+    is "$bad" "" "every installed header compiles on its own"
+else
+    for _ in 1 2 3 4 5 6; do skip "pkg-config or cc is not installed"; done
+fi
+
+# ---- the systemd units ---------------------------------------------------------------
+
+# verify checks that ExecStart= is executable: the copies point at the
+# DESTDIR's satind.  Documentation=man:... is looked up in the DESTDIR's pages.
+if command -v systemd-analyze >/dev/null; then
+    mkdir -p "$tmpdir/units"
+    for u in satind.service satind@.service; do
+        sed "s|^ExecStart=/usr/bin/satind|ExecStart=$root/usr/bin/satind|" \
+            "$root/usr/lib/systemd/system/$u" >"$tmpdir/units/$u"
+    done
+    man=--man=no
+    command -v man >/dev/null && man=--man=yes
+    run env MANPATH="$root/usr/share/man" systemd-analyze verify "$man" \
+        "$tmpdir/units/satind.service" "$tmpdir/units/satind@.service"
+    if [ "$rc" != 0 ] && grep -q "sysinit.target not found" "$tmpdir/err"; then
+        skip "systemd-analyze verify: this machine has no systemd units to verify against"
+        skip "(same)"
+    else
+        is "$rc" 0 "systemd-analyze verify passes both units ($man)"
+        is "$out$err" "" "and has nothing to say about them"
+    fi
+else
+    skip "systemd-analyze is not installed"
+    skip "systemd-analyze is not installed"
+fi
+
+# The sysusers and tmpfiles snippets, applied to an empty root (tmpfiles
+# chowns, so it needs root).
+if command -v systemd-sysusers >/dev/null && command -v systemd-tmpfiles >/dev/null &&
+   [ "$(id -u)" = 0 ]; then
+    sys=$tmpdir/sysroot
+    mkdir -p "$sys/etc" "$sys/usr/lib/sysusers.d" "$sys/usr/lib/tmpfiles.d"
+    cp "$root/usr/lib/sysusers.d/satin.conf" "$sys/usr/lib/sysusers.d/"
+    cp "$root/usr/lib/tmpfiles.d/satin.conf" "$sys/usr/lib/tmpfiles.d/"
+    run systemd-sysusers --root="$sys" satin.conf
+    uid=$(awk -F: '$1 == "satin" {print $3 ":" $4 ":" $7}' "$sys/etc/passwd")
+    gid=$(awk -F: '$1 == "satin" {print $3}' "$sys/etc/group")
+    like "$uid" ":$gid:" "sysusers.d makes the system user satin in group satin"
+    like "$uid" "nologin" "who cannot log in"
+    run systemd-tmpfiles --root="$sys" --create satin.conf
+    is "$rc" 0 "tmpfiles.d applies"
+    is "$(stat -c '%a %u %g' "$sys/run/satin" 2>&1)" "750 ${uid%%:*} $gid" \
+        "/run/satin is 0750 satin:satin"
+    is "$(stat -c '%a %u %g' "$sys/etc/satin/keys" 2>&1)" "700 0 0" \
+        "/etc/satin/keys is 0700 root:root"
+else
+    for _ in 1 2 3 4 5; do skip "needs root, systemd-sysusers and systemd-tmpfiles"; done
+fi
+
+# ---- the man pages match --help ------------------------------------------------------
+
+# Long options in a text (roff's \- and font changes removed first).
+longopts() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u; }
+for b in satind satin-submit satin-keygen satin-grid satin-wanem; do
+    page=$root/usr/share/man/man1/$b.1
+    [ "$b" = satind ] && page=$root/usr/share/man/man8/$b.8
+    help=$("$root/usr/bin/$b" --help 2>&1)
+    [ "$b" = satin-wanem ] && help+=$'\n'$("$root/usr/bin/$b" ctl --help 2>&1)
+    missing=$(comm -23 <(echo "$help" | longopts) <(longopts <"$page"))
+    is "$missing" "" "$b: every option of --help is in its man page"
+    # The options the page lists (the lines after .TP under OPTIONS).
+    listed=$(awk '/^\.SH OPTIONS/ {o = 1; next} /^\.SH/ {o = 0}
+                  o && tp {print} {tp = o && /^\.TP/}' "$page" | longopts)
+    # (--help: every program takes it, even satin-grid, whose usage does not say so.)
+    stale=$(comm -13 <( (echo "$help"; echo --help) | longopts) <(echo "$listed"))
+    is "$stale" "" "$b: every option its man page lists is in --help"
+done
+if command -v groff >/dev/null; then
+    run sh -c 'for p in "$@"; do LC_ALL=C.UTF-8 groff -man -ww -z -K utf8 "$p"; done' sh \
+        "$root"/usr/share/man/man*/*
+    is "$out$err" "" "groff -ww has nothing to say about the pages"
+else
+    skip "groff is not installed"
+fi
+
+# ---- configuration is kept, other prefixes, uninstall ---------------------------------
+
+echo 'SATIND_OPTS="--workers 3"' >"$root/etc/default/satind"
+run mk install PREFIX=/usr DESTDIR="$root"
+is "$rc" 0 "installing again exits 0"
+is "$(cat "$root/etc/default/satind")" 'SATIND_OPTS="--workers 3"' \
+    "an existing /etc/default/satind is not overwritten"
+
+run mk install PREFIX=/usr/local DESTDIR="$tmpdir/local"
+is "$rc" 0 "make install PREFIX=/usr/local exits 0"
+unit=$tmpdir/local/usr/local/lib/systemd/system/satind@.service
+is "$(grep -E '^(ExecStart|LoadCredential)=' "$unit" 2>&1)" \
+"ExecStart=/usr/local/bin/satind --foreground --config /usr/local/etc/satin/grid.yaml --node %i
+LoadCredential=satind.key:/usr/local/etc/satin/keys/%i.key" \
+    "PREFIX=/usr/local: the unit runs /usr/local/bin/satind with /usr/local/etc/satin"
+is "$(grep -c '^EnvironmentFile=-/usr/local/etc/default/satind$' \
+        "$tmpdir/local/usr/local/lib/systemd/system/satind.service")" 1 \
+    "and satind.service reads /usr/local/etc/default/satind"
+ok=no
+[ -f "$tmpdir/local/usr/local/etc/satin/grid.yaml.example" ] &&
+    [ -f "$tmpdir/local/usr/local/lib/pkgconfig/satin.pc" ] && ok=yes
+is "$ok" yes "PREFIX=/usr/local: the example under /usr/local/etc, the .pc under /usr/local/lib"
+
+run mk uninstall PREFIX=/usr DESTDIR="$root"
+is "$rc" 0 "make uninstall exits 0"
+is "$(listing "$root")" "644 etc/default/satind" "make uninstall leaves only the configuration"
+
+echo "1..$n"
+[ "$failures" = 0 ]

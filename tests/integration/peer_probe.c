@@ -1,0 +1,89 @@
+/*
+ * peer_probe.c - a stranger at a node's peer endpoint, for curve.t: it
+ * connects (with the CURVE keys it is given, or in plain text), says HELLO
+ * as node AS of grid GRID, asks to steal, and pushes one fib record - what
+ * an intruder would try.  It prints nothing it receives (replies go to the
+ * real node AS, never back to us); the test looks at the daemon's counters.
+ *
+ *   peer-probe ENDPOINT GRID NNODES AS [SERVER_PUBLIC_Z85 KEY_FILE [STEALS]]
+ *
+ * STEALS (default 1) steal requests in a burst: a flood, for the rate limit.
+ */
+#include "satin_proto.h"
+
+#include <czmq.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+
+static void send_msg(void *s, satin_msg *m)
+{
+    unsigned char *h, *b;
+    size_t hl, bl;
+    if (satin_msg_encode(m, &h, &hl, &b, &bl) < 0) {
+        fprintf(stderr, "peer-probe: cannot encode a %s\n", satin_msg_type_name(m->type));
+        exit(1);
+    }
+    zmq_send(s, h, hl, ZMQ_SNDMORE);
+    zmq_send(s, b, bl, 0);
+    free(h);
+    free(b);
+    satin_msg_destroy(&m);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 5 && argc != 7 && argc != 8) {
+        fprintf(stderr, "usage: peer-probe ENDPOINT GRID NNODES AS [SERVER_KEY KEY_FILE [STEALS]]\n");
+        return 2;
+    }
+    uint32_t as = (uint32_t)atoi(argv[4]);
+    void *ctx = zmq_ctx_new();
+    void *s = zmq_socket(ctx, ZMQ_DEALER);
+    int linger = 2000;
+    zmq_setsockopt(s, ZMQ_LINGER, &linger, sizeof linger);
+    int steals = argc == 8 ? atoi(argv[7]) : 1;
+    if (argc >= 7) {
+        zcert_t *cert = zcert_load(argv[6]);
+        if (!cert) {
+            fprintf(stderr, "peer-probe: cannot load %s\n", argv[6]);
+            return 1;
+        }
+        zmq_setsockopt(s, ZMQ_CURVE_SERVERKEY, argv[5], 40);
+        zmq_setsockopt(s, ZMQ_CURVE_PUBLICKEY, zcert_public_txt(cert), 40);
+        zmq_setsockopt(s, ZMQ_CURVE_SECRETKEY, zcert_secret_txt(cert), 40);
+        zcert_destroy(&cert);
+    }
+    if (zmq_connect(s, argv[1]) < 0) {
+        fprintf(stderr, "peer-probe: cannot connect to %s\n", argv[1]);
+        return 1;
+    }
+    satin_msg *m = satin_msg_new(SATIN_MSG_HELLO);
+    m->sender = as;
+    satin_msg_set_grid_name(m, argv[2]);
+    m->node_count = (uint32_t)atoi(argv[3]);
+    send_msg(s, m);
+
+    for (int i = 0; i < steals; i++) {
+        m = satin_msg_new(SATIN_MSG_STEAL);
+        m->sender = as;
+        m->request_id = (uint64_t)i + 1;
+        m->thief = as;
+        m->flags = SATIN_PEER_STEAL_SYNC;
+        m->max_jobs = 1;
+        send_msg(s, m);
+    }
+
+    m = satin_msg_new(SATIN_MSG_PUSH);
+    m->sender = as;
+    int64_t n = 20;
+    satin_msg_add_jobrec(m, as, 7, 7, "fib", 8, &n, sizeof n);
+    send_msg(s, m);
+
+    /* Give the handshake (or its refusal) and the sends their time. */
+    zclock_sleep(1000);
+    zmq_close(s);
+    zmq_ctx_term(ctx);
+    return 0;
+}
