@@ -115,7 +115,7 @@ deps:
 # ---- tests -----------------------------------------------------------------
 PROVE        := prove --exec '' --timer
 INTEG_TESTS  := $(wildcard tests/integration/*.t)
-TSAN_TESTS   := $(wildcard tests/unit/test_deque*.c tests/unit/test_pool*.c tests/unit/test_nqueens.c)
+TSAN_TESTS   := $(wildcard tests/unit/test_deque*.c tests/unit/test_pool*.c tests/unit/test_nqueens.c tests/unit/test_replay.c)
 
 # mk/*.mk add their own build products to EXTRA_BUILD and TAP files to EXTRA_TESTS.
 check: deps
@@ -136,7 +136,8 @@ check-tsan: deps
 	SATIN_BUILD=$(abspath build-tsan) \
 	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(abspath tests/tsan.supp)" \
 	  $(PROVE) $(patsubst tests/unit/%.c,build-tsan/tests/%.t,$(TSAN_TESTS)) \
-	  $(patsubst tests/integration/%.c,build-tsan/tests/integration/%.t,$(INTEG_C_SRC)) tests/integration/cli.t
+	  $(patsubst tests/integration/%.c,build-tsan/tests/integration/%.t,$(INTEG_C_SRC)) tests/integration/cli.t \
+	  tests/integration/curve.t tests/integration/stop.t
 
 # ---- demo and benchmarks ----------------------------------------------------
 demo: deps

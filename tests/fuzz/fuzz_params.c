@@ -24,6 +24,7 @@
 #include "kinds.h"
 #include "params.h"
 #include "pool.h"
+#include "fuzz_reply.h"
 #include "satin_proto.h"
 
 #include <stdint.h>
@@ -47,16 +48,7 @@ static void check_reply(const satin_kind *kind, const satin_err *err)
 {
     char text[512];
     snprintf(text, sizeof text, "%s: %s", kind->name, err->msg);
-    satin_msg *reply = satin_msg_new(SATIN_MSG_ERROR);
-    reply->code = SATIN_PROTO_BAD_PARAMS;
-    satin_msg_set_error(reply, text);
-    unsigned char *h, *b;
-    size_t hl, bl;
-    if (satin_msg_encode(reply, &h, &hl, &b, &bl) < 0)
-        abort();
-    free(h);
-    free(b);
-    satin_msg_destroy(&reply);
+    fuzz_error_reply_must_encode(0, SATIN_PROTO_BAD_PARAMS, text);
 }
 
 /* Adds one line; 0 or -1 with err set. */

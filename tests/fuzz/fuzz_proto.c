@@ -21,6 +21,7 @@
  * the header frame would otherwise land in the body bytes that follow it
  * in libFuzzer's buffer, unseen by AddressSanitizer.
  */
+#include "fuzz_reply.h"
 #include "satin_proto.h"
 
 #include <stdint.h>
@@ -170,17 +171,7 @@ static void check_rejection(const satin_proto_error *err)
         strcmp(satin_proto_code_name(err->code), "unknown error") == 0 ||
         err->text[0] == '\0' || !memchr(err->text, '\0', sizeof err->text))
         abort();
-    satin_msg *reply = satin_msg_new(SATIN_MSG_ERROR);
-    reply->request_id = err->have_header ? err->request_id : 0;
-    reply->code = (uint16_t)err->code;
-    satin_msg_set_error(reply, err->text);
-    unsigned char *h, *b;
-    size_t hl, bl;
-    if (satin_msg_encode(reply, &h, &hl, &b, &bl) < 0)
-        abort();
-    free(h);
-    free(b);
-    satin_msg_destroy(&reply);
+    fuzz_error_reply_must_encode(err->have_header ? err->request_id : 0, err->code, err->text);
 }
 
 /* ---- the target ----------------------------------------------------------- */

@@ -129,6 +129,7 @@ status() {   # status KEY: one counter of n0
 }
 wait_at_least() {   # wait_at_least KEY N: bounded wait for a counter of n0
     for _ in $(seq 100); do
+        kill -0 "${pids[0]}" 2>/dev/null || { echo "# n0 is gone:"; tail -20 "$tmpdir/n0.log" | sed 's/^/#   /'; return 1; }
         [ "$(status "$1")" -ge "$2" ] 2>/dev/null && return 0
         sleep 0.1
     done
