@@ -5,6 +5,9 @@
 #include "kinds.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "fib"
+#include "kind_kit.h"
+
 /* Runs fib with the given parameters; returns the value, or -1 with a
  * diagnostic when the job failed or gave no value. */
 static int64_t run_fib(satin_pool *pool, const char *const *params)
@@ -69,16 +72,6 @@ static void check_sequential_leaves(satin_pool *pool)
 }
 
 /* The record must be rejected with an error containing `want`. */
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "fib", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
-    satin_outcome_free(&o);
-}
 
 static void check_bad_params(satin_pool *pool)
 {

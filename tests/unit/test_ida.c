@@ -8,6 +8,9 @@
 #include "kinds.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "ida"
+#include "kind_kit.h"
+
 #include <stdint.h>
 
 /* ---- an independent 15-puzzle --------------------------------------------
@@ -338,17 +341,6 @@ static void check_larger(satin_pool *const pools[2])
                splits[k], (int)(k & 1) + 1);
         }
     }
-}
-
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "ida", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
-    satin_outcome_free(&o);
 }
 
 static void check_bad_params(satin_pool *pool)

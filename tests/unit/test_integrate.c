@@ -7,6 +7,9 @@
 #include "kinds.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "integrate"
+#include "kind_kit.h"
+
 typedef struct ig_out {
     double value;
     int64_t intervals, unconverged;
@@ -168,17 +171,6 @@ static void check_limits(satin_pool *pool)
     ok(rc == 0 && r.unconverged > 0 && err < 1e-14,
        "sqrt with eps=1e-300 terminates (error %.3g, %" PRId64 " of %" PRId64
        " intervals unconverged)", err, r.unconverged, r.intervals);
-}
-
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "integrate", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
-    satin_outcome_free(&o);
 }
 
 static void check_bad_params(satin_pool *pool)

@@ -8,6 +8,9 @@
 #include "kinds.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "knapsack"
+#include "kind_kit.h"
+
 #define MAX_ITEMS 128
 
 typedef struct inst {
@@ -203,17 +206,6 @@ static void check_thresholds(satin_pool *pool)
         is_i64(run_ks_probe(pool, 50, 7, 's', -1, ts[i] < 30 ? 30 : ts[i], 1000), want,
                "strong n=50 seed=7 threshold=%d probe=1000", ts[i] < 30 ? 30 : ts[i]);
     }
-}
-
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "knapsack", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
-    satin_outcome_free(&o);
 }
 
 static void check_bad_params(satin_pool *pool)

@@ -8,6 +8,9 @@
 #include "kinds.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "matmul"
+#include "kind_kit.h"
+
 #include <stdint.h>
 
 /* The definition in matmul.c's header comment, written out again. */
@@ -107,17 +110,6 @@ static void check_seeds(satin_pool *pool)
     ok(a != b, "seeds 1 and 2 give different checksums");
     is_i64(run_mm(pool, 64, 0x7fffffffffffffffLL, -1),
            as_i64(naive_checksum(64, 0x7fffffffffffffffu)), "the largest seed");
-}
-
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "matmul", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
-    satin_outcome_free(&o);
 }
 
 static void check_bad_params(satin_pool *pool)

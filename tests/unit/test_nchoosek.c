@@ -9,6 +9,9 @@
 #include "params.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "nchoosek"
+#include "kind_kit.h"
+
 #define ENUM_MAX 20
 #define PASCAL_MAX 1000
 
@@ -128,17 +131,6 @@ static void check_64bit_boundary(void)
        "C(1000, 8) rejected");
     ok(!accepts((const char *[]){"n=1000", "k=500", NULL}, why, sizeof why),
        "C(1000, 500) rejected");
-}
-
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "nchoosek", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
-    satin_outcome_free(&o);
 }
 
 static void check_bad_params(satin_pool *pool)

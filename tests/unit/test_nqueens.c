@@ -6,6 +6,9 @@
 #include "kinds.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "nqueens"
+#include "kind_kit.h"
+
 /* OEIS A000170, n = 1..12. */
 static const int64_t known[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200};
 #define KNOWN_MAX ((int)(sizeof known / sizeof known[0]))
@@ -55,17 +58,6 @@ static void check_one_worker(satin_pool *pool)
     static const int ns[] = {1, 2, 4, 5, 8, 11};
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
         is_i64(run_nq(pool, ns[i], -1), known[ns[i] - 1], "nqueens n=%d, 1 worker", ns[i]);
-}
-
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "nqueens", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
-    satin_outcome_free(&o);
 }
 
 static void check_bad_params(satin_pool *pool)

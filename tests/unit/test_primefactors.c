@@ -8,6 +8,9 @@
 #include "kinds.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "primefactors"
+#include "kind_kit.h"
+
 #define SIEVE_MAX 200000
 
 static int32_t spf[SIEVE_MAX + 1]; /* smallest prime factor; 0 for 0 and 1 */
@@ -154,17 +157,6 @@ static void check_known(satin_pool *pool)
     satin_run_record(pool, "primefactors", (const char *[]){"hi=10", NULL}, &o);
     ok(!o.failed && satin_kvlist_i64(&o.result, "factors", &v) == 0 && v == 15,
        "hi=10 alone: [2, 10] has 15 prime factors");
-    satin_outcome_free(&o);
-}
-
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "primefactors", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
     satin_outcome_free(&o);
 }
 

@@ -9,6 +9,9 @@
 #include "raytracer.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "raytracer"
+#include "kind_kit.h"
+
 #include <stdint.h>
 
 static uint64_t sequential_checksum(int w, int h, int depth)
@@ -121,17 +124,6 @@ static void check_scene(satin_pool *pool)
     ok(distinct > 200, "the image has many colours (%d)", distinct);
     ok(run_rt(pool, w, h, 0, -1, NULL) != run_rt(pool, w, h, 3, -1, NULL),
        "reflections change the image");
-}
-
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "raytracer", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
-    satin_outcome_free(&o);
 }
 
 static void check_bad_params(satin_pool *pool)

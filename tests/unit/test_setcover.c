@@ -9,6 +9,9 @@
 #include "kinds.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "setcover"
+#include "kind_kit.h"
+
 #define WORDS 4
 #define MAX_ELEMS 256
 #define MAX_SETS 256
@@ -221,17 +224,6 @@ static void check_workers_agree(satin_pool *one, satin_pool *two)
             ok(valid_cover(&in, z), "n=%d m=%d probe=0: a valid cover", n, m);
         }
     }
-}
-
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "setcover", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
-    satin_outcome_free(&o);
 }
 
 static void check_bad_params(satin_pool *pool)

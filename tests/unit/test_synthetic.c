@@ -9,6 +9,9 @@
 #include "synthetic_draw.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "synthetic"
+#include "kind_kit.h"
+
 #include <stdint.h>
 #include <sys/resource.h>
 
@@ -165,17 +168,6 @@ static void check_overlap(satin_pool *pool2)
     syn_out r;
     run_syn(pool2, (const char *[]){"depth=1", "fanout=8", "mean_us=25000", NULL}, &r);
     ok(r.wall_s >= 0.1, "8 leaves of 25 ms on 2 workers: wall %.3f s >= 0.1 s", r.wall_s);
-}
-
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "synthetic", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
-    satin_outcome_free(&o);
 }
 
 static void check_bad_params(satin_pool *pool)

@@ -9,6 +9,9 @@
 #include "kinds.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "tsp"
+#include "kind_kit.h"
+
 #define MAX_CITIES 20
 #define HK_MAX 13
 
@@ -207,17 +210,6 @@ static void check_workers_agree(satin_pool *one, satin_pool *two)
            "n=%d seed=%d: %lld on 1 worker, %lld on 2, %lld all sequential, %lld probe=0", n,
            seed, (long long)a, (long long)b, (long long)s, (long long)z);
     }
-}
-
-static void check_bad(satin_pool *pool, const char *const *params, const char *want,
-                      const char *what)
-{
-    satin_outcome o;
-    satin_run_record(pool, "tsp", params, &o);
-    ok(o.failed, "%s: rejected", what);
-    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
-        diag("error was: '%s'", o.error);
-    satin_outcome_free(&o);
 }
 
 static void check_bad_params(satin_pool *pool)

@@ -1,0 +1,26 @@
+/*
+ * kind_kit.h - what the job kinds' unit tests share (header-only, like
+ * tap.h).  A test defines KIND_UNDER_TEST before including it, after kinds.h
+ * and tap.h.
+ */
+#ifndef SATIN_KIND_KIT_H
+#define SATIN_KIND_KIT_H
+
+#include "kinds.h"
+#include "../tap.h"
+
+#include <string.h>
+
+/* The record is refused, and the error says `want`. */
+static inline void check_bad(satin_pool *pool, const char *const *params, const char *want,
+                             const char *what)
+{
+    satin_outcome o;
+    satin_run_record(pool, KIND_UNDER_TEST, params, &o);
+    ok(o.failed, "%s: rejected", what);
+    if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
+        diag("error was: '%s'", o.error);
+    satin_outcome_free(&o);
+}
+
+#endif
