@@ -550,8 +550,9 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
     int armed = 0;
     for (int id = 0; id < MAX_TIMERS; id++)
         armed |= g->timer[id] != 0;
-    if (!armed && !g->draining && g->npending == 0 && now - g->last_idle_call > IDLE_RECHECK_NS &&
-        satin_pool_is_hungry(g->pool) && g->ops->on_idle) {
+    int recheck = g->ops->on_idle && g->ops->on_idle != satin_policy_ignore_idle;
+    if (recheck && !armed && !g->draining && g->npending == 0 &&
+        now - g->last_idle_call > IDLE_RECHECK_NS && satin_pool_is_hungry(g->pool)) {
         g->last_idle_call = now;
         g->c.idle_events++;
         g->ops->on_idle(g->policy);
@@ -581,8 +582,12 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
             next = g->timer[id];
     if (sampling && g->next_sample < next)
         next = g->next_sample;
-    if (g->npending == 0 && satin_pool_is_hungry(g->pool) && now + IDLE_RECHECK_NS < next)
+    if (recheck && g->npending == 0 && satin_pool_is_hungry(g->pool) && now + IDLE_RECHECK_NS < next)
         next = now + IDLE_RECHECK_NS;
+    /* Acknowledgements owed and messages to send again. */
+    int64_t delivery = satin_peers_tick(g->peers);
+    if (delivery < next)
+        next = delivery;
     long ms = (long)((next - now + 999999) / 1000000);
     return ms < 0 ? 0 : ms;
 }
@@ -619,6 +624,15 @@ void satin_grid_counters(satin_grid *g, satin_kvlist *out)
     satin_kvlist_add_i64(out, "bytes_lan", (int64_t)lan->bytes_sent);
     satin_kvlist_add_i64(out, "msgs_wan", (int64_t)wan->msgs_sent);
     satin_kvlist_add_i64(out, "bytes_wan", (int64_t)wan->bytes_sent);
+    satin_kvlist_add_i64(out, "acks_lan", (int64_t)lan->acks_sent);
+    satin_kvlist_add_i64(out, "acks_wan", (int64_t)wan->acks_sent);
+    satin_kvlist_add_i64(out, "retransmissions", (int64_t)(lan->retransmissions + wan->retransmissions));
+    satin_kvlist_add_i64(out, "send_failures", (int64_t)(lan->send_failures + wan->send_failures));
+    const satin_delivery_counters *dc = satin_peers_delivery(g->peers);
+    satin_kvlist_add_i64(out, "duplicates_dropped", (int64_t)dc->duplicates);
+    satin_kvlist_add_i64(out, "out_of_order_dropped", (int64_t)dc->out_of_order);
+    satin_kvlist_add_i64(out, "peer_restarts", (int64_t)dc->peer_restarts);
+    satin_kvlist_add_i64(out, "unacked_max", (int64_t)dc->unacked_max);
     satin_kvlist_add_i64(out, "bad_peer_messages", (int64_t)satin_peers_bad_messages(g->peers));
     satin_kvlist_add_i64(out, "peers_heard", satin_peers_alive(g->peers));
     satin_kvlist_add_i64(out, "peer_requests_dropped", (int64_t)satin_peers_rate_dropped(g->peers));
@@ -862,7 +876,11 @@ int satin_grid_peers_heard(const satin_grid *g)
 
 int satin_grid_busy(const satin_grid *g)
 {
-    return satin_grid_running(g) + (int)g->npending;
+    /* Results and records not yet acknowledged count: leaving before the
+     * peer has them could lose them.  Not for a peer silent for the steal
+     * timeout: it may be gone, and waiting for it would hold the stop. */
+    return satin_grid_running(g) + (int)g->npending +
+           (int)satin_peers_unacked(g->peers, STEAL_TIMEOUT_NS);
 }
 
 int satin_grid_stop(satin_grid *g)

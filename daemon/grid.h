@@ -45,8 +45,9 @@ void satin_grid_cancel_job(satin_grid *self, satin_job *job);
  * requests from others are still served, pushed and stolen records that
  * arrive still run, so nothing given to or by this node is lost. */
 void satin_grid_drain(satin_grid *self);
-/* Records of other nodes running here plus our steal requests still out
- * (their replies may bring records we must run): 0 when it is safe to go. */
+/* Records of other nodes running here, our steal requests still out (their
+ * replies may bring records we must run) and numbered messages (results,
+ * records) not yet acknowledged: 0 when it is safe to go. */
 int satin_grid_busy(const satin_grid *self);
 /* Shutdown: cancels the jobs other nodes gave us; they finish soon and
  * their (error) results go home.  satin_grid_running counts them. */

@@ -1,5 +1,6 @@
 /* peer.c - node-to-node transport over ZeroMQ (see peer.h). */
 #include "peer.h"
+#include "delivery.h"
 #include "log.h"
 #include "pool.h"
 
@@ -8,7 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 #include <zmq.h>
+
+#define HEARTBEAT_IVL_MS 5000
+#define HEARTBEAT_TIMEOUT_MS 30000
 
 struct satin_peers {
     const satin_topology *topo;
@@ -32,6 +38,9 @@ struct satin_peers {
     int64_t *refilled;        /* [nnodes] ns */
     uint64_t rate_dropped;
     satin_log_limit rate_limit;
+    satin_delivery *delivery;  /* numbering, acknowledgements, retransmission */
+    satin_log_limit restart_limit;
+    uint64_t restarts_logged;
 };
 
 static void set_int(void *s, int opt, int v)
@@ -65,6 +74,19 @@ static int numeric_endpoint(const char *ep, char *out, size_t len)
     return 0;
 }
 
+/* This run's name in the delivery frames: a peer that sees it change knows
+ * we restarted. */
+static uint64_t new_epoch(void)
+{
+    uint64_t e = 0;
+    if (getrandom(&e, sizeof e, 0) != (ssize_t)sizeof e)
+        e = (uint64_t)satin_now_ns() ^ ((uint64_t)getpid() << 40);
+    return e ? e : 1;
+}
+
+static int wire_send(void *ctx, int to, const unsigned char *frame, const void *hdr,
+                     size_t hlen, const void *body, size_t blen, int again);
+
 satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
                              size_t max_message, satin_security *sec, double request_rate)
 {
@@ -85,6 +107,7 @@ satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
     p->rate = request_rate;
     for (int i = 0; i < topo->nnodes; i++)
         p->tokens[i] = request_rate;
+    p->delivery = satin_delivery_new(topo->nnodes, new_epoch(), wire_send, p);
     p->router = zmq_socket(zctx, ZMQ_ROUTER);
     set_int(p->router, ZMQ_LINGER, 0);
     /* A reconnecting peer reuses its routing id (see dealer_for): the new
@@ -125,6 +148,7 @@ void satin_peers_destroy(satin_peers **self)
     free(p->tokens);
     free(p->refilled);
     free(p->conns);
+    satin_delivery_destroy(&p->delivery);
     free(p);
     *self = NULL;
 }
@@ -139,7 +163,59 @@ static int is_wan(const satin_peers *p, int node)
     return p->topo->nodes[node].cluster != p->topo->nodes[p->self].cluster;
 }
 
-static int send_frames(satin_peers *p, void *s, int to, satin_msg *m)
+static void *dealer_for(satin_peers *p, int to);
+
+/* satin_delivery's way onto the wire: [delivery frame][header][body], or
+ * the delivery frame alone (an acknowledgement). */
+static int wire_send(void *ctx, int to, const unsigned char *frame, const void *hdr,
+                     size_t hlen, const void *body, size_t blen, int again)
+{
+    satin_peers *p = ctx;
+    satin_link_counters *c = is_wan(p, to) ? &p->wan : &p->lan;
+    void *s = dealer_for(p, to);
+    int rc = -1;
+    if (s && !hdr)
+        rc = zmq_send(s, frame, SATIN_DELIVERY_FRAME_SIZE, ZMQ_DONTWAIT) < 0 ? -1 : 0;
+    else if (s)
+        rc = zmq_send(s, frame, SATIN_DELIVERY_FRAME_SIZE, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
+                     zmq_send(s, hdr, hlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
+                     zmq_send(s, body, blen, ZMQ_DONTWAIT) < 0
+                 ? -1
+                 : 0;
+    if (rc < 0) {
+        c->send_failures++;
+        log_debug("a message to node %s was not taken: %s", p->topo->nodes[to].id,
+                  s ? zmq_strerror(errno) : "no connection");
+        return -1;
+    }
+    c->bytes_sent += SATIN_DELIVERY_FRAME_SIZE + hlen + blen;
+    if (!hdr)
+        c->acks_sent++;
+    else if (again)
+        c->retransmissions++;
+    return 0;
+}
+
+/* The messages whose loss would lose work or leave a node waiting for
+ * ever: numbered, acknowledged, sent again until they arrive.  The rest
+ * have timeouts of their own (a steal request, an empty reply) or are
+ * repeated anyway (load reports). */
+static int is_numbered(const satin_msg *m)
+{
+    switch (m->type) {
+    case SATIN_MSG_STEAL_REPLY:
+        return m->njobrecs > 0;
+    case SATIN_MSG_PUSH:
+    case SATIN_MSG_PUSH_ACK:
+    case SATIN_MSG_JOB_RESULT:
+    case SATIN_MSG_JOB_CANCEL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int send_msg(satin_peers *p, int to, satin_msg *m)
 {
     unsigned char *hdr = NULL, *body = NULL;
     size_t hlen, blen;
@@ -153,21 +229,36 @@ static int send_frames(satin_peers *p, void *s, int to, satin_msg *m)
         free(body);
         return -1;
     }
-    int rc = zmq_send(s, hdr, hlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
-                     zmq_send(s, body, blen, ZMQ_DONTWAIT) < 0
-                 ? -1
-                 : 0;
-    if (rc == 0) {
+    int numbered = is_numbered(m);
+    int rc = satin_delivery_send(p->delivery, to, numbered, hdr, hlen, body, blen,
+                                 satin_now_ns());
+    if (rc == 0 || numbered)
         c->msgs_sent++;
-        c->bytes_sent += hlen + blen;
-    } else {
-        c->send_failures++;
-        log_debug("%s to node %s dropped: %s", satin_msg_type_name(m->type),
-                  p->topo->nodes[to].id, zmq_strerror(errno));
-    }
     free(hdr);
     free(body);
-    return rc;
+    /* A numbered message the transport could not take yet is queued, not lost. */
+    return numbered ? 0 : rc;
+}
+
+/* The routing id every node's DEALERs use (see dealer_for). */
+static void node_rid(int node, unsigned char rid[5])
+{
+    rid[0] = 'S';
+    rid[1] = (unsigned char)(node >> 24);
+    rid[2] = (unsigned char)(node >> 16);
+    rid[3] = (unsigned char)(node >> 8);
+    rid[4] = (unsigned char)node;
+}
+
+/* Delivery frames are believed only on a node's own connection (its fixed
+ * routing id): a tool or an impostor speaking as that node elsewhere must
+ * not acknowledge, or restart, the node's numbering. */
+static int own_connection(int node, const zmq_msg_t *rid)
+{
+    unsigned char want[5];
+    node_rid(node, want);
+    return zmq_msg_size((zmq_msg_t *)rid) == sizeof want &&
+           memcmp(zmq_msg_data((zmq_msg_t *)rid), want, sizeof want) == 0;
 }
 
 /* The DEALER to `to`, opened (and greeted with HELLO) on first use. */
@@ -177,17 +268,21 @@ static void *dealer_for(satin_peers *p, int to)
         return p->dealer[to];
     void *s = zmq_socket(p->zctx, ZMQ_DEALER);
     /* Linger a little so that results and replies sent just before a clean
-     * stop still leave; ZeroMQ heartbeats notice a dead peer. */
+     * stop still leave.  ZeroMQ heartbeats notice a dead connection (a peer
+     * host gone without closing); they are sparse and patient on purpose:
+     * every connection pays for them, and a node starved of CPU or behind a
+     * congested link must not see its connections dropped and re-opened. */
     set_int(s, ZMQ_LINGER, 100);
-    set_int(s, ZMQ_HEARTBEAT_IVL, 1000);
-    set_int(s, ZMQ_HEARTBEAT_TIMEOUT, 5000);
+    set_int(s, ZMQ_HEARTBEAT_IVL, HEARTBEAT_IVL_MS);
+    set_int(s, ZMQ_HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS);
     set_int(s, ZMQ_SNDHWM, 10000);
     /* A fixed routing id per sending node: when ZeroMQ silently re-opens a
      * connection (heartbeat timeout, a partition), the peer's ROUTER sees the
-     * same id again, so the HELLO that bound it to this node still holds and
-     * nothing sent after the reconnect is dropped as unknown. */
-    unsigned char rid[5] = {'S', (unsigned char)(p->self >> 24), (unsigned char)(p->self >> 16),
-                            (unsigned char)(p->self >> 8), (unsigned char)p->self};
+     * same id again, so the HELLO that bound it to this node still holds.
+     * What the dropped connection still carried is lost: satin_delivery
+     * sends the numbered messages among it again. */
+    unsigned char rid[5];
+    node_rid(p->self, rid);
     zmq_setsockopt(s, ZMQ_ROUTING_ID, rid, sizeof rid);
     satin_security_make_client(p->sec, s, to);
     /* Through satin-wanem's relay when the topology emulates the wide-area
@@ -204,7 +299,7 @@ static void *dealer_for(satin_peers *p, int to)
     satin_msg *hello = satin_msg_new(SATIN_MSG_HELLO);
     satin_msg_set_grid_name(hello, p->topo->name);
     hello->node_count = (uint32_t)p->topo->nnodes;
-    send_frames(p, s, to, hello);
+    send_msg(p, to, hello);
     satin_msg_destroy(&hello);
     return s;
 }
@@ -213,8 +308,12 @@ int satin_peers_send(satin_peers *p, int to, satin_msg *m)
 {
     if (to < 0 || to >= p->topo->nnodes || to == p->self)
         return -1;
-    void *s = dealer_for(p, to);
-    return s ? send_frames(p, s, to, m) : -1;
+    return send_msg(p, to, m);
+}
+
+int64_t satin_peers_tick(satin_peers *p)
+{
+    return satin_delivery_tick(p->delivery, satin_now_ns());
 }
 
 static struct conn *find_conn(satin_peers *p, const void *rid, size_t len)
@@ -282,21 +381,53 @@ static int count_bad(satin_peers *p, const char *fmt, const char *a, const char 
     return 1;
 }
 
+/* A peer's delivery frame alone: its acknowledgement of what we sent. */
+static int take_bare_ack(satin_peers *p, zmq_msg_t *rid, zmq_msg_t *frame)
+{
+    satin_delivery_stamp st;
+    struct conn *c = find_conn(p, zmq_msg_data(rid), zmq_msg_size(rid));
+    if (satin_delivery_stamp_decode(zmq_msg_data(frame), zmq_msg_size(frame), &st) < 0)
+        return count_bad(p, "dropped a bad acknowledgement frame%s%s", "", "");
+    if (!c || !own_connection(c->node, rid))
+        return count_bad(p, "dropped an acknowledgement on a connection that is no node's own%s%s",
+                         "", "");
+    if (!satin_security_key_is_node(p->sec, satin_security_key_of(frame), c->node))
+        return count_bad(p, "dropped an acknowledgement claiming to come from node %s%s: the connection's key is not that node's",
+                         p->topo->nodes[c->node].id, "");
+    satin_delivery_receive(p->delivery, c->node, &st, 1, satin_now_ns());
+    p->last_heard[c->node] = satin_now_ns();
+    return 0;
+}
+
+/* Logs each peer restart seen by the delivery layer once. */
+static void note_restarts(satin_peers *p, int node)
+{
+    const satin_delivery_counters *dc = satin_delivery_counters_get(p->delivery);
+    if (dc->peer_restarts == p->restarts_logged)
+        return;
+    p->restarts_logged = dc->peer_restarts;
+    satin_log_limited(&p->restart_limit, 10.0, SATIN_LOG_WARN,
+                      "node %s restarted: messages queued for its previous run are dropped "
+                      "(%llu so far); work it held for our jobs is lost",
+                      p->topo->nodes[node].id, (unsigned long long)dc->discarded);
+}
+
 satin_msg *satin_peers_recv(satin_peers *p, int *bad)
 {
     *bad = 0;
     for (;;) {
-        zmq_msg_t part[3];
+        /* [routing id][delivery frame][header][body], or the first two. */
+        zmq_msg_t part[4];
         int n = 0, more = 1, extra = 0;
         while (more) {
-            zmq_msg_t scratch, *m = n < 3 ? &part[n] : &scratch;
+            zmq_msg_t scratch, *m = n < 4 ? &part[n] : &scratch;
             zmq_msg_init(m);
             if (zmq_msg_recv(m, p->router, ZMQ_DONTWAIT) < 0) {
                 zmq_msg_close(m);
                 break;
             }
             more = zmq_msg_more(m);
-            if (n < 3)
+            if (n < 4)
                 n++;
             else {
                 extra++;
@@ -306,13 +437,19 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
         if (n == 0)
             return NULL;
         satin_msg *msg = NULL;
+        satin_delivery_stamp st;
         int dropped = 0;
-        if (n != 3 || extra) {
+        if (n == 2 && !extra) {
+            dropped = take_bare_ack(p, &part[0], &part[1]);
+        } else if (n != 4 || extra) {
             dropped = count_bad(p, "dropped a peer message of the wrong shape%s%s", "", "");
+        } else if (satin_delivery_stamp_decode(zmq_msg_data(&part[1]), zmq_msg_size(&part[1]),
+                                               &st) < 0) {
+            dropped = count_bad(p, "dropped a peer message with a bad delivery frame%s%s", "", "");
         } else {
             satin_proto_error err = {0};
-            msg = satin_msg_decode(zmq_msg_data(&part[1]), zmq_msg_size(&part[1]),
-                                   zmq_msg_data(&part[2]), zmq_msg_size(&part[2]),
+            msg = satin_msg_decode(zmq_msg_data(&part[2]), zmq_msg_size(&part[2]),
+                                   zmq_msg_data(&part[3]), zmq_msg_size(&part[3]),
                                    p->max_message, &err);
             if (!msg)
                 dropped = count_bad(p, "dropped a bad peer message: %s%s", err.text, "");
@@ -321,28 +458,31 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
                 dropped = count_bad(p, "dropped a %s claiming to come from node %s", satin_msg_type_name(msg->type),
                           msg->sender < (uint32_t)p->topo->nnodes ? p->topo->nodes[msg->sender].id : "?");
                 satin_msg_destroy(&msg);
-            } else if (!satin_security_key_is_node(p->sec, satin_security_key_of(&part[2]),
+            } else if (!satin_security_key_is_node(p->sec, satin_security_key_of(&part[3]),
                                                    (int)msg->sender)) {
                 /* zauth let the key in (it is listed) but it is not the key
                  * of the node this message claims to come from. */
                 dropped = count_bad(p, "dropped a %s claiming to come from node %s: the connection's key is not that node's",
                                     satin_msg_type_name(msg->type), p->topo->nodes[msg->sender].id);
                 satin_msg_destroy(&msg);
-            } else if (is_request(msg->type) && !take_token(p, (int)msg->sender)) {
-                dropped = 1;
-                satin_msg_destroy(&msg);
             } else if (msg->type == SATIN_MSG_HELLO) {
                 int node = (int)msg->sender;
                 const void *rid = zmq_msg_data(&part[0]);
                 size_t rlen = zmq_msg_size(&part[0]);
-                if (strcmp(msg->grid_name, p->topo->name) != 0 ||
-                    msg->node_count != (uint32_t)p->topo->nnodes) {
+                if (!take_token(p, node)) {
+                    dropped = 1;
+                } else if (strcmp(msg->grid_name, p->topo->name) != 0 ||
+                           msg->node_count != (uint32_t)p->topo->nnodes) {
                     dropped = count_bad(p, "a connection claiming to be node %s greets us for another grid (%s): check the topology files",
                                         p->topo->nodes[node].id, msg->grid_name);
                     unbind_conn(p, rid, rlen);
                 } else {
                     bind_conn(p, rid, rlen, node);
                     p->last_heard[node] = satin_now_ns();
+                    if (own_connection(node, &part[0])) {
+                        satin_delivery_receive(p->delivery, node, &st, 0, satin_now_ns());
+                        note_restarts(p, node);
+                    }
                 }
                 satin_msg_destroy(&msg);
             } else {
@@ -351,6 +491,19 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
                     dropped = count_bad(p, "dropped a %s claiming to come from node %s on a connection that did not greet us as that node",
                                         satin_msg_type_name(msg->type), p->topo->nodes[msg->sender].id);
                     satin_msg_destroy(&msg);
+                } else if (own_connection(c->node, &part[0]) &&
+                           satin_delivery_receive(p->delivery, c->node, &st, 0, satin_now_ns()) !=
+                               SATIN_DELIVERY_TAKE) {
+                    /* Seen before, or past a gap the sender will fill: not bad. */
+                    note_restarts(p, c->node);
+                    p->last_heard[c->node] = satin_now_ns();
+                    satin_msg_destroy(&msg);
+                } else if (is_request(msg->type) && !take_token(p, c->node)) {
+                    note_restarts(p, c->node);
+                    dropped = 1;
+                    satin_msg_destroy(&msg);
+                } else {
+                    note_restarts(p, c->node);
                 }
             }
         }
@@ -393,6 +546,21 @@ const satin_link_counters *satin_peers_counters(const satin_peers *p, int wan)
 uint64_t satin_peers_bad_messages(const satin_peers *p)
 {
     return p->bad;
+}
+
+const satin_delivery_counters *satin_peers_delivery(const satin_peers *p)
+{
+    return satin_delivery_counters_get(p->delivery);
+}
+
+size_t satin_peers_unacked(const satin_peers *p, int64_t heard_within_ns)
+{
+    int64_t now = satin_now_ns();
+    size_t n = 0;
+    for (int i = 0; i < p->topo->nnodes; i++)
+        if (p->last_heard[i] && now - p->last_heard[i] <= heard_within_ns)
+            n += satin_delivery_unacked(p->delivery, i);
+    return n;
 }
 
 uint64_t satin_peers_rate_dropped(const satin_peers *p)

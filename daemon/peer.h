@@ -2,12 +2,15 @@
  * peer.h - the peer transport of one node: one bound ROUTER socket that
  * every other node sends to, and one DEALER per peer we talk to, opened
  * lazily on first contact (a 1000-node grid must not open a million
- * connections).  Messages are the codec's two frames; the header's sender
- * is this node's index in the topology.
+ * connections).  A message is a delivery frame (delivery.h) then the
+ * codec's two frames; the header's sender is this node's index in the
+ * topology.  The messages that carry work are numbered, acknowledged and
+ * sent again until they arrive, so a dropped connection loses none.
  */
 #ifndef SATIN_PEER_H
 #define SATIN_PEER_H
 
+#include "delivery.h"
 #include "satin_proto.h"
 #include "security.h"
 #include "topology.h"
@@ -18,7 +21,12 @@ typedef struct satin_peers satin_peers;
 
 /* Per link class (same cluster = LAN, other cluster = WAN). */
 typedef struct satin_link_counters {
-    uint64_t msgs_sent, bytes_sent, msgs_received, bytes_received, send_failures;
+    uint64_t msgs_sent;        /* messages (first sending; not acknowledgements) */
+    uint64_t bytes_sent;       /* everything on the wire, acknowledgements and resends too */
+    uint64_t msgs_received, bytes_received;
+    uint64_t send_failures;    /* not taken by ZeroMQ (a numbered one is sent again) */
+    uint64_t acks_sent;        /* acknowledgements sent alone */
+    uint64_t retransmissions;  /* numbered messages sent again */
 } satin_link_counters;
 
 /* `security` (not owned) makes every connection CurveZMQ when the grid uses
@@ -32,9 +40,17 @@ satin_peers *satin_peers_new(void *zmq_ctx, const satin_topology *topo, int self
 void satin_peers_destroy(satin_peers **self);
 /* The ROUTER socket, for zmq_poll. */
 void *satin_peers_socket(satin_peers *self);
-/* Sends `m` to node `to` (never blocks; a message the peer's queue cannot
- * take is counted and dropped).  Returns 0 or -1. */
+/* Sends `m` to node `to` (never blocks).  A numbered message (one that
+ * carries work) is kept until acknowledged; another that the peer's queue
+ * cannot take is counted and dropped.  Returns 0 or -1. */
 int satin_peers_send(satin_peers *self, int to, satin_msg *m);
+/* Sends the acknowledgements and retransmissions that are due; returns
+ * when (ns, satin_now_ns's clock) the next is due, or INT64_MAX. */
+int64_t satin_peers_tick(satin_peers *self);
+/* Numbered messages not yet acknowledged, to the peers heard from within
+ * the last `heard_within_ns` (a peer silent longer may be gone for good). */
+size_t satin_peers_unacked(const satin_peers *self, int64_t heard_within_ns);
+const satin_delivery_counters *satin_peers_delivery(const satin_peers *self);
 /* The next message from a peer, or NULL when none is waiting.  Bad input is
  * counted, logged (rate-limited), dropped, and reading goes on; *bad tells. */
 satin_msg *satin_peers_recv(satin_peers *self, int *bad);

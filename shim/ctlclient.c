@@ -26,6 +26,8 @@ static int usage(void)
             "  stats [A B]                  per directed link: parameters and counters\n"
             "  partition A B                cut both directions between clusters A and B\n"
             "  restore [A B]                undo a partition (every one without names)\n"
+            "  reset A B                    break the open connections between A and B\n"
+            "                               (both ends see a reset; bytes held are lost)\n"
             "  set A B [latency=MS] [jitter=MS] [bandwidth=KBPS]   change the link A -> B\n"
             "  help\n");
     return 2;

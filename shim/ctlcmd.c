@@ -141,6 +141,21 @@ static void cmd_partition(relay *r, const satin_topology *t, int argc, char **ar
     sb_printf(out, "ok %s %s <-> %s\n", cut ? "partitioned" : "restored", argv[1], argv[2]);
 }
 
+static void cmd_reset(relay *r, const satin_topology *t, int argc, char **argv, strbuf *out)
+{
+    int from, to;
+    if (argc != 3) {
+        sb_printf(out, "error: usage: reset A B\n");
+        return;
+    }
+    if (link_args(t, argv[1], argv[2], &from, &to, out) < 0)
+        return;
+    int n = relay_reset(r, from, to);
+    wlog_info("reset %s <-> %s: %d connection(s) broken", argv[1], argv[2], n);
+    sb_printf(out, "ok reset %d connection%s between %s and %s\n", n, n == 1 ? "" : "s",
+              argv[1], argv[2]);
+}
+
 static void cmd_set(relay *r, const satin_topology *t, int argc, char **argv, strbuf *out)
 {
     double v[3] = {-1, -1, -1};   /* latency, jitter, bandwidth; -1: unchanged */
@@ -206,12 +221,14 @@ void ctlcmd_run(relay *r, const satin_topology *t, const char *line, strbuf *out
         cmd_partition(r, t, argc, argv, 0, out);
     } else if (strcmp(argv[0], "set") == 0) {
         cmd_set(r, t, argc, argv, out);
+    } else if (strcmp(argv[0], "reset") == 0) {
+        cmd_reset(r, t, argc, argv, out);
     } else if (strcmp(argv[0], "help") == 0) {
         sb_printf(out,
-                  "stats [A B]\npartition A B\nrestore [A B]\n%s\nhelp\nok\n", usage_set);
+                  "stats [A B]\npartition A B\nrestore [A B]\nreset A B\n%s\nhelp\nok\n", usage_set);
     } else {
-        sb_printf(out, "error: unknown command '%s' (expected stats, partition, restore, set, "
-                       "help)\n",
+        sb_printf(out, "error: unknown command '%s' (expected stats, partition, restore, reset, "
+                       "set, help)\n",
                   argv[0]);
     }
 }

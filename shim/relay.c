@@ -784,3 +784,17 @@ int relay_open_connections(const relay *r)
 {
     return r->nlive;
 }
+
+int relay_reset(relay *r, int a, int b)
+{
+    int n = 0;
+    for (conn *c = r->live, *next; c; c = next) {
+        next = c->next;
+        int to = r->t->nodes[c->to_node].cluster;
+        if ((c->from_cluster == a && to == b) || (c->from_cluster == b && to == a)) {
+            conn_close(r, c, 1, "reset from the control socket");
+            n++;
+        }
+    }
+    return n;
+}

@@ -31,6 +31,10 @@ int64_t relay_pump(void *r, int64_t now);
 /* The directed link between two clusters (NULL for a cluster to itself or
  * out of range). */
 wan_link *relay_link(relay *r, int from, int to);
+/* Breaks every open connection between clusters a and b (both ways) as a
+ * failing WAN would: both ends see a reset, the bytes held are lost.
+ * Returns how many were broken. */
+int relay_reset(relay *r, int a, int b);
 /* Listening sockets and open connections, for the log. */
 int relay_listeners(const relay *r);
 int relay_open_connections(const relay *r);

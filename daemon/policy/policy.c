@@ -293,6 +293,11 @@ void satin_policy_ignore_queue_length(satin_policy *p, int64_t length)
     (void)p, (void)length;
 }
 
+void satin_policy_ignore_idle(satin_policy *p)
+{
+    (void)p;
+}
+
 void satin_policy_ignore_push(satin_policy *p, int from)
 {
     (void)from; /* the node queued the job already */

@@ -126,6 +126,10 @@ extern const satin_policy_ops satin_policy_rs, satin_policy_rp, satin_policy_chs
  * node does not sample the queue for them. */
 void satin_policy_ignore_queue_length(satin_policy *p, int64_t length);
 
+/* The on_idle of policies that wait for work to come (RP): the node does
+ * not wake up to tell them it is still idle. */
+void satin_policy_ignore_idle(satin_policy *p);
+
 /* NULL for an unknown name. */
 const satin_policy_ops *satin_policy_find(const char *name);
 

@@ -36,11 +36,6 @@ static satin_policy *rp_create(const satin_policy_topology *topo,
     return satin_policy_base_create(&satin_policy_rp, topo, params, env, sizeof(rp_state));
 }
 
-static void rp_on_idle(satin_policy *p)
-{
-    (void)p; /* RP waits for pushed work */
-}
-
 /* RP nodes send no requests, but a mixed or misconfigured grid might: an
  * empty reply keeps the thief from waiting forever. */
 static void rp_on_steal_request(satin_policy *p, int from, int thief, uint64_t id,
@@ -89,7 +84,7 @@ const satin_policy_ops satin_policy_rp = {
     .name = "rp",
     .create = rp_create,
     .destroy = satin_policy_base_destroy,
-    .on_idle = rp_on_idle,
+    .on_idle = satin_policy_ignore_idle, /* RP waits for pushed work */
     .on_steal_request = rp_on_steal_request,
     .on_steal_reply = rp_on_steal_reply,
     .on_cancel = satin_policy_ignore_cancel,

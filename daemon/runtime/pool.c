@@ -4,8 +4,9 @@
  * An idle worker looks, in order, at the queue of newly started jobs and at
  * its siblings' tails (shared memory, cheap).  While any job is active it
  * backs off briefly between rounds (spin, yield, then sleeps doubling up to
- * a fraction of a millisecond); when no job is active it sleeps on a
- * condition variable until one starts, so an idle daemon costs nothing.
+ * a fraction of a millisecond; a worker without siblings sleeps until woken);
+ * when no job is active it sleeps on a condition variable until one starts,
+ * so an idle daemon costs nothing.
  */
 #include "pool_internal.h"
 
@@ -22,6 +23,7 @@
  * a wide margin for sanitizer builds, whose frames are much larger. */
 #define STACK_GUARD ((size_t)4 << 20)
 #define BACKOFF_MAX_NS 200000
+#define LONE_PARK_NS 50000000L
 
 static uint64_t xorshift(uint64_t *s)
 {
@@ -94,6 +96,7 @@ satin_record *satin_worker_steal(satin_worker *w)
 void satin_worker_pause(satin_worker *w, unsigned *round)
 {
     unsigned r = (*round)++;
+    satin_pool *pool = w->pool;
     if (r < 16) {
         for (int i = 0; i < 32; i++)
             __asm__ __volatile__("" ::: "memory");
@@ -101,31 +104,42 @@ void satin_worker_pause(satin_worker *w, unsigned *round)
         sched_yield();
     } else {
         /* Park until someone brings work (a started job, a result from
-         * another node) or a short timeout for local spawns, which do not
-         * ring: the timeout doubles up to BACKOFF_MAX_NS. */
+         * another node).  Siblings' spawns do not ring, so with siblings the
+         * timeout stays short, doubling up to BACKOFF_MAX_NS; a lone worker
+         * has no siblings and sleeps until it is woken (a long timeout is
+         * only a safety net): 64 idle nodes on 2 cores must not poll. */
         long ns = 1000L << (r - 32 < 8 ? r - 32 : 8);
         if (ns > BACKOFF_MAX_NS)
             ns = BACKOFF_MAX_NS;
-        satin_pool *pool = w->pool;
+        if (pool->nworkers == 1)
+            ns = LONE_PARK_NS;
         struct timespec until;
         clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += ns;
+        until.tv_sec += ns / 1000000000L;
+        until.tv_nsec += ns % 1000000000L;
         if (until.tv_nsec >= 1000000000L) {
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
         }
         pthread_mutex_lock(&pool->lock);
-        atomic_fetch_add_explicit(&pool->parked, 1, memory_order_relaxed);
-        if (atomic_load(&pool->running) && !pool->inject_head)
+        atomic_fetch_add(&pool->parked, 1);
+        /* A notify since the caller last looked for work changed wake_seq:
+         * then it may have brought that work, so do not sleep.  (parked is
+         * raised before wake_seq is read, and a notifier bumps wake_seq
+         * before it reads parked: one of the two sees the other.) */
+        if (atomic_load(&pool->running) && !pool->inject_head &&
+            atomic_load(&pool->wake_seq) == w->wake_seen)
             pthread_cond_timedwait(&pool->wake, &pool->lock, &until);
-        atomic_fetch_sub_explicit(&pool->parked, 1, memory_order_relaxed);
+        atomic_fetch_sub(&pool->parked, 1);
         pthread_mutex_unlock(&pool->lock);
     }
+    w->wake_seen = atomic_load(&pool->wake_seq);
 }
 
 void satin_pool_notify(satin_pool *pool)
 {
-    if (atomic_load_explicit(&pool->parked, memory_order_relaxed) == 0)
+    atomic_fetch_add(&pool->wake_seq, 1);
+    if (atomic_load(&pool->parked) == 0)
         return;
     pthread_mutex_lock(&pool->lock);
     pthread_cond_broadcast(&pool->wake);

@@ -46,6 +46,9 @@ typedef struct satin_worker {
      * when the worker switches jobs or finishes a stolen or root record. */
     satin_job *cur_job;
     uint64_t n_spawned, n_run, n_steals;
+    /* pool->wake_seq as read at the end of the last pause, i.e. before the
+     * caller last looked for work (see satin_worker_pause). */
+    uint64_t wake_seen;
 
     /* Read by other threads for statistics. */
     _Atomic uint64_t busy_ns, idle_ns, jobs_run;
@@ -71,6 +74,7 @@ struct satin_pool {
      * satin_spawn reads anyway, so the check costs no extra cache line. */
     struct satin_trace *trace;
     _Atomic int parked;          /* workers waiting on `wake` with a timeout */
+    _Atomic uint64_t wake_seq;   /* bumped by every satin_pool_notify */
     _Atomic int hungry;          /* a worker found no local work */
     void (*hungry_fn)(void *);
     void *hungry_arg;

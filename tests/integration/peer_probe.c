@@ -9,6 +9,7 @@
  *
  * STEALS (default 1) steal requests in a burst: a flood, for the rate limit.
  */
+#include "delivery.h"
 #include "satin_proto.h"
 
 #include <czmq.h>
@@ -25,6 +26,10 @@ static void send_msg(void *s, satin_msg *m)
         fprintf(stderr, "peer-probe: cannot encode a %s\n", satin_msg_type_name(m->type));
         exit(1);
     }
+    /* The delivery frame every peer message starts with: unnumbered. */
+    unsigned char f[SATIN_DELIVERY_FRAME_SIZE];
+    satin_delivery_stamp_encode(&(satin_delivery_stamp){.epoch = 0x70726f6265ull}, f);
+    zmq_send(s, f, sizeof f, ZMQ_SNDMORE);
     zmq_send(s, h, hl, ZMQ_SNDMORE);
     zmq_send(s, b, bl, 0);
     free(h);

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# reconnect.t - a wide-area connection cut for longer than ZeroMQ's heartbeat
-# timeout is re-opened silently; what comes over the new connection (results
-# of stolen jobs) must still be believed, so the job ends exactly.  A 2x2 grid
-# behind satin-wanem, a partition of 8 s (the heartbeat timeout is 5 s), then
-# restore.  Asserts the result, never a time.
+# reconnect.t - wide-area connections that break (satin-wanem's `reset`:
+# both ends see a reset, the bytes the link held are lost) are re-opened by
+# ZeroMQ; what comes over the new connections must still be believed, and
+# the results lost with the old ones must be sent again (numbered messages,
+# daemon/delivery.c), so the job ends exactly.  A 2x2 grid behind
+# satin-wanem: a partition holds the results of the leaves that cluster B
+# stole, a reset throws them away, then the link is restored.  Asserts the
+# result and that results really were lost and sent again; never a time.
 set -u
 . "$(dirname "$0")/grid_kit.sh" reconnect
 wanem=$build/satin-wanem
@@ -28,21 +31,44 @@ Y
 }
 grid_up topology 50000
 ep=$(head -1 "$tmpdir/ep")
+# gt GOT MIN DESC: GOT is a number above MIN
+gt() {
+    if [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -gt "$2" ]; then pass "$3 ($1)"; else
+        fail "$3"; echo "#     got '$1', expected more than $2"; diag_last; fi
+}
 
-# Four leaves of 12 s on one node: the other nodes steal three of them, and
-# their results come back after the partition.
-run "$submit" --socket "$ep" --no-wait --parsable synthetic depth=1 fanout=4 dist=const mean_us=12000000
+# Eight leaves of 3 s on a0: every node steals (B over the WAN) and runs
+# two, one after the other.
+run "$submit" --socket "$ep" --no-wait --parsable synthetic depth=1 fanout=8 dist=const mean_us=3000000
 job=$out
-is "$rc" 0 "a job of four 12 s leaves submitted"
+is "$rc" 0 "a job of eight 3 s leaves submitted"
 sleep 1
-run "$wanem" ctl --control "$tmpdir/g/wanem.ctl" partition A B
-is "$rc" 0 "clusters A and B partitioned"
-sleep 8
-run "$wanem" ctl --control "$tmpdir/g/wanem.ctl" restore A B
-is "$rc" 0 "partition lifted after 8 s (longer than the 5 s heartbeat timeout)"
+ctl() { "$wanem" ctl --control "$tmpdir/g/wanem.ctl" "$@"; }
+run ctl partition A B
+is "$rc" 0 "clusters A and B partitioned after 1 s"
+# B's first leaves end at about 3 s: their results wait in the partition.
+sleep 4
+# results_sent N: what node N has sent back to the owners of its leaves
+results_sent() {
+    "$submit" --socket "ipc://$tmpdir/g/$1.sock" --json --status 2>/dev/null |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["results_sent"])' 2>/dev/null
+}
+gt "$(( $(results_sent b0) + $(results_sent b1) ))" 0 "cluster B has sent results since the partition began"
+run ctl stats B A
+held=$(sed -n 's/.* queued=\([0-9]*\).*/\1/p' <<<"$out")
+gt "${held:-0}" 0 "bytes from B to A are held by the partition"
+run ctl reset A B
+gt "$(sed -n 's/^reset \([0-9]*\) connection.*/\1/p' <<<"$out")" 0 "the connections between A and B are broken"
+run ctl stats B A
+is "$(sed -n 's/.* queued=\([0-9]*\).*/\1/p' <<<"$out")" 0 "and what they held is gone"
+run ctl restore A B
+is "$rc" 0 "partition lifted"
 run "$submit" --socket "$ep" --json --timeout 120 --wait "$job"
 is "$rc" 0 "the job finished"
-is "$(json_get 'd["result"]["total_us"]')" 48000000 "total_us = 4 x 12 s exactly"
+is "$(json_get 'd["result"]["total_us"]')" 24000000 "total_us = 8 x 3 s exactly"
+is "$(json_get 'd["result"]["leaves"]')" 8 "8 leaves"
+resent=$(json_get 'd["stats"]["grid.retransmissions"]')
+gt "${resent:-0}" 0 "lost messages were sent again"
 is "$(json_get 'd["stats"]["grid.bad_peer_messages"]')" 0 "no message was dropped as coming from an unknown connection"
 echo "1..$n"
 [ "$failures" = 0 ]

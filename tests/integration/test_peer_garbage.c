@@ -18,6 +18,7 @@
  *   SATIN_BUILD=$PWD/build prove --exec '' build/tests/integration/test_peer_garbage.t
  */
 #include "../tap.h"
+#include "delivery.h"
 #include "satin_client.h"
 #include "satin_proto.h"
 
@@ -185,8 +186,16 @@ static int64_t settled_bad(int64_t at_least)
 
 static void *raw;
 
+/* A message (two frames or more) goes after a delivery frame, as a node's
+ * would: unnumbered, from a run of its own. */
 static void send_frames(const void *const *frames, const size_t *lens, int n)
 {
+    if (n >= 2) {
+        unsigned char f[SATIN_DELIVERY_FRAME_SIZE];
+        satin_delivery_stamp_encode(&(satin_delivery_stamp){.epoch = 0x7465737421ull}, f);
+        if (zmq_send(raw, f, sizeof f, ZMQ_SNDMORE) < 0)
+            diag("zmq_send: %s", zmq_strerror(zmq_errno()));
+    }
     for (int i = 0; i < n; i++)
         if (zmq_send(raw, frames[i], lens[i], i + 1 < n ? ZMQ_SNDMORE : 0) < 0)
             diag("zmq_send: %s", zmq_strerror(zmq_errno()));

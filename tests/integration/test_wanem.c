@@ -634,6 +634,52 @@ static void test_partition(void)
     close(down);
 }
 
+/* 1 when fd's peer reset the connection (recv fails with ECONNRESET). */
+static int sees_reset(int fd)
+{
+    struct pollfd pf = {.fd = fd, .events = POLLIN};
+    unsigned char b;
+    if (poll(&pf, 1, 2000) != 1)
+        return 0;
+    return recv(fd, &b, 1, 0) < 0 && errno == ECONNRESET;
+}
+
+/* A reset breaks the link's connections like a failing WAN: the held bytes
+ * are lost and both ends see the reset. */
+static void test_reset(void)
+{
+    int up, down;
+    char reply[4096];
+    unsigned char buf[5000], got[5000];
+    for (int i = 0; i < 100 && (stat_of("A->B", "open") != 0 || stat_of("B->A", "open") != 0); i++)
+        sleep_ms(20);
+    if (!ok(open_ab(&up, &down) == 0, "reset: a connection A -> b0"))
+        return;
+    ok(ctl("partition A B", reply, sizeof reply) == 1, "reset: ctl partition A B: ok");
+    fill(buf, sizeof buf, 30, 0);
+    write_all(up, buf, sizeof buf);
+    double held = -1;
+    for (int i = 0; i < 100 && (held = stat_of("A->B", "queued")) < (double)sizeof buf; i++)
+        sleep_ms(20);
+    ok(held == (double)sizeof buf, "reset: the partition holds the %zu bytes sent (%.0f)",
+       sizeof buf, held);
+    ok(ctl("reset A B", reply, sizeof reply) == 1 &&
+           strstr(reply, "ok reset 1 connection between A and B") != NULL,
+       "reset: ctl reset A B breaks the one connection");
+    ok(stat_of("A->B", "queued") == 0 && stat_of("A->B", "open") == 0,
+       "reset: nothing is held or open on A->B any more");
+    ok(ctl("restore A B", reply, sizeof reply) == 1, "reset: ctl restore A B: ok");
+    ok(sees_reset(down), "reset: b0's end sees a reset, and none of the held bytes");
+    ok(sees_reset(up), "reset: A's end sees a reset");
+    (void)got;
+    close(up);
+    close(down);
+    ok(ctl("reset A C", reply, sizeof reply) == 0 && strstr(reply, "unknown cluster 'C'"),
+       "reset: an unknown cluster is an error naming it");
+    ok(ctl("reset A", reply, sizeof reply) == 0 && strstr(reply, "usage: reset A B"),
+       "reset: one cluster is a usage error");
+}
+
 static void test_set(void)
 {
     char reply[4096];
@@ -900,6 +946,7 @@ int main(void)
     test_bulk(burst);
     test_shared(burst);
     test_partition();
+    test_reset();
     test_set();
     test_stats();
     test_ctl_client();
