@@ -25,7 +25,8 @@ SETTINGS = [  # label, clusters, one-way latency ms, bandwidth KByte/s; the pape
 SHORT = ["1x64", "10/1000", "10/100", "100/1000", "100/100"]
 FIELDS = ["leaves", "total_us", "wall_s", "msgs_wan", "steal_attempts_wan",
           "steal_successes_wan", "wan_wait_s", "msgs_lan", "steal_attempts_lan",
-          "results_sent", "nodes_reporting", "parallelism", "others_cpu"]
+          "results_sent", "nodes_reporting", "parallelism", "retransmissions", "acks_wan",
+          "others_cpu"]
 NOISY = 0.5  # CPUs used by other processes during a job above which its figures are marked
 
 
@@ -59,7 +60,7 @@ def main():
         workloads.append((f[0], f[1], f[2], int(f[3]), int(f[4]), int(f[5]), float(f[6])))
     seq = {w[0]: w[6] for w in workloads}
 
-    runs = {}  # (policy, setting label, workload) -> dict
+    runs = {}  # (policy, setting label, workload) -> [dict], one per repetition
     for line in open(a.results):
         f = line.rstrip("\n").split("\t")
         pol, label, nc, lat, bw, wname, ok = f[:7]
@@ -68,11 +69,18 @@ def main():
             d[k] = num(v) if v != "" else None
         if d.get("wall_s") is None:
             d["ok"] = False
-        runs[(pol, label, wname)] = d
+        runs.setdefault((pol, label, wname), []).append(d)
+    repeats = max((len(v) for v in runs.values()), default=1)
+
+    def timed(pol, label, wname):
+        return sorted((d for d in runs.get((pol, label, wname), []) if d.get("wall_s")),
+                      key=lambda d: d["wall_s"])
 
     def get(pol, label, wname):
-        d = runs.get((pol, label, wname))
-        return d if d and d.get("wall_s") else None
+        """The run of median wall time (the lower middle one of an even
+        count), so that every figure quoted comes from one real run."""
+        t = timed(pol, label, wname)
+        return t[(len(t) - 1) // 2] if t else None
 
     def mark(d):
         return "*" if (d.get("others_cpu") or 0) > NOISY else " "
@@ -100,9 +108,20 @@ def main():
                 cells.append("%*s" % (w_col, "failed" if not d else "%.1f%s" % (
                     seq[wname] / d["wall_s"], mark(d))))
             print("  %-6s" % pol.upper() + "".join(cells))
+        if repeats > 1:
+            print("  each cell: the median of %d runs; their spread (min-max speedup):" % repeats)
+            for pol in policies:
+                cells = []
+                for s in SETTINGS:
+                    t = timed(pol, s[0], wname)
+                    cells.append("%*s" % (w_col, "-" if not t else "%.0f-%.0f" % (
+                        seq[wname] / t[-1]["wall_s"], seq[wname] / t[0]["wall_s"])))
+                print("  %-6s" % pol.upper() + "".join(cells))
     print()
     print("Figure 5: inter-cluster messages per second (grid.msgs_wan / wall time: every message")
-    print("any node sent on a link to another cluster - steal requests, replies, results, ...)")
+    print("any node sent on a link to another cluster - steal requests, replies, results, ...;")
+    print("not the acknowledgements of numbered messages sent alone, grid.acks_wan in the CSV:")
+    print("the paper's TCP acknowledged below its message count too)")
     for wname, desc, params, leaves, total, mx, sq in workloads:
         print()
         print("  %s" % wname)
@@ -115,11 +134,12 @@ def main():
                     d["msgs_wan"] / d["wall_s"], mark(d))))
             print("  %-6s" % pol.upper() + "".join(cells))
 
-    noisy = [d for d in runs.values() if d.get("wall_s") and (d.get("others_cpu") or 0) > NOISY]
+    every = [d for v in runs.values() for d in v]
+    noisy = [d for d in every if d.get("wall_s") and (d.get("others_cpu") or 0) > NOISY]
     if noisy:
         print()
         print("  * other processes used more than %.1f CPU on average during the job (%d of %d jobs):"
-              % (NOISY, len(noisy), len([d for d in runs.values() if d.get("wall_s")])))
+              % (NOISY, len(noisy), len([d for d in every if d.get("wall_s")])))
         print("    our 64 daemons had less than the machine; rerun on an idle machine to quote them")
 
     # Section 4.2.1: RS on the slowest setting.
@@ -163,34 +183,35 @@ def main():
                              if one and d else "%s -" % sh)
             print("  %-10s %s" % (wname, "   ".join(cells)))
 
-    # The CSV.
+    # The CSV: every run; `median` marks the one the tables quote.
     with open(a.csv, "w") as out:
-        out.write("mode,nodes,clusters,policy,setting,latency_ms,bandwidth_kBps,workload,leaves,"
-                  "total_us,seq_s,wall_s,speedup,msgs_wan,msgs_wan_per_s,steal_attempts_wan,"
+        out.write("mode,nodes,clusters,policy,setting,latency_ms,bandwidth_kBps,workload,run,median,"
+                  "leaves,total_us,seq_s,wall_s,speedup,msgs_wan,msgs_wan_per_s,steal_attempts_wan,"
                   "steal_successes_wan,wan_wait_s,msgs_lan,steal_attempts_lan,results_sent,"
-                  "nodes_reporting,parallelism,others_cpu,ok\n")
+                  "nodes_reporting,parallelism,retransmissions,acks_wan,others_cpu,ok\n")
+        def v(d, k, fmt="%d"):
+            x = d.get(k)
+            return "" if x is None else fmt % x
+
         for wname, *_ in workloads:
             for pol in policies:
                 for label, nc, lat, bw in SETTINGS:
-                    d = runs.get((pol, label, wname))
-                    if d is None:
-                        continue
-                    wall = d.get("wall_s")
-
-                    def v(k, fmt="%d"):
-                        x = d.get(k)
-                        return "" if x is None else fmt % x
-                    out.write(",".join([
-                        a.mode, str(a.nodes), str(nc), pol, '"%s"' % label,
-                        str(lat) if nc > 1 else "", str(bw) if nc > 1 else "", wname,
-                        v("leaves"), v("total_us"), "%.6f" % seq[wname], v("wall_s", "%.6f"),
-                        "%.4f" % (seq[wname] / wall) if wall else "", v("msgs_wan"),
-                        "%.3f" % (d["msgs_wan"] / wall) if wall else "",
-                        v("steal_attempts_wan"), v("steal_successes_wan"),
-                        v("wan_wait_s", "%.6f"), v("msgs_lan"), v("steal_attempts_lan"),
-                        v("results_sent"), v("nodes_reporting"), v("parallelism", "%.4f"),
-                        v("others_cpu", "%.2f"),
-                        "1" if d["ok"] else "0"]) + "\n")
+                    chosen = get(pol, label, wname)
+                    for run, d in enumerate(runs.get((pol, label, wname), []), 1):
+                        wall = d.get("wall_s")
+                        out.write(",".join([
+                            a.mode, str(a.nodes), str(nc), pol, '"%s"' % label,
+                            str(lat) if nc > 1 else "", str(bw) if nc > 1 else "", wname,
+                            str(run), "1" if d is chosen else "0", v(d, "leaves"),
+                            v(d, "total_us"), "%.6f" % seq[wname], v(d, "wall_s", "%.6f"),
+                            "%.4f" % (seq[wname] / wall) if wall else "", v(d, "msgs_wan"),
+                            "%.3f" % (d["msgs_wan"] / wall) if wall else "",
+                            v(d, "steal_attempts_wan"), v(d, "steal_successes_wan"),
+                            v(d, "wan_wait_s", "%.6f"), v(d, "msgs_lan"),
+                            v(d, "steal_attempts_lan"), v(d, "results_sent"),
+                            v(d, "nodes_reporting"), v(d, "parallelism", "%.4f"),
+                            v(d, "retransmissions"), v(d, "acks_wan"),
+                            v(d, "others_cpu", "%.2f"), "1" if d["ok"] else "0"]) + "\n")
 
     # Chart data: per workload, one row per policy, one column per setting.
     os.makedirs(a.plot_dir, exist_ok=True)

@@ -79,7 +79,7 @@ static void reset_sending(peer_state *ps)
     ps->next_seq = 1;
     ps->have_rtt = 0;
     ps->srtt = ps->rttvar = 0;
-    ps->rto = SATIN_DELIVERY_RTO_MIN_NS;
+    ps->rto = SATIN_DELIVERY_RTO_INITIAL_NS;
 }
 
 satin_delivery *satin_delivery_new(int npeers, uint64_t epoch, satin_delivery_send_fn send,
@@ -206,7 +206,7 @@ static void take_ack(peer_state *ps, uint64_t ack, int64_t now_ns)
     ps->n -= k;
     if (sample >= 0)
         measured(ps, sample);
-    int64_t rto = ps->have_rtt ? ps->srtt + 4 * ps->rttvar : SATIN_DELIVERY_RTO_MIN_NS;
+    int64_t rto = ps->have_rtt ? ps->srtt + 4 * ps->rttvar : SATIN_DELIVERY_RTO_INITIAL_NS;
     ps->rto = rto < SATIN_DELIVERY_RTO_MIN_NS   ? SATIN_DELIVERY_RTO_MIN_NS
               : rto > SATIN_DELIVERY_RTO_MAX_NS ? SATIN_DELIVERY_RTO_MAX_NS
                                                 : rto;

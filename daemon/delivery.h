@@ -33,7 +33,10 @@
 /* How long an acknowledgement may wait for a message to ride on. */
 #define SATIN_DELIVERY_ACK_DELAY_NS 25000000LL
 /* Retransmission timeout bounds; it adapts to the measured round trip
- * (srtt + 4 rttvar) and doubles while nothing is acknowledged. */
+ * (srtt + 4 rttvar) and doubles while nothing is acknowledged.  Before the
+ * first measurement it is longer: the first message to a peer also waits
+ * for a new connection's handshakes, several round trips on a WAN. */
+#define SATIN_DELIVERY_RTO_INITIAL_NS 3000000000LL
 #define SATIN_DELIVERY_RTO_MIN_NS 1000000000LL
 #define SATIN_DELIVERY_RTO_MAX_NS 60000000000LL
 

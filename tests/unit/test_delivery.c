@@ -103,8 +103,8 @@ static void in_order_and_acks(void)
         send_text(&a, 1, "result", t);
     is_i64(a.out[2].st.seq, 3, "numbered 1, 2, 3");
     is_i64(satin_delivery_unacked(a.d, 1), 3, "three wait for acknowledgement");
-    is_i64(satin_delivery_tick(a.d, t), t + SATIN_DELIVERY_RTO_MIN_NS,
-           "the retransmission timer runs for the minimum timeout");
+    is_i64(satin_delivery_tick(a.d, t), t + SATIN_DELIVERY_RTO_INITIAL_NS,
+           "no round trip measured yet: the timer runs for the initial 3 s");
     is_i64(deliver_all(&a, &b, t + 10 * MS), 3, "all three are taken, in order");
     is_i64(satin_delivery_tick(b.d, t + 20 * MS), t + 10 * MS + SATIN_DELIVERY_ACK_DELAY_NS,
            "the acknowledgement waits ACK_DELAY for a message to ride on");
@@ -224,9 +224,11 @@ static void transport_full(void)
     ok(send_text(&a, 1, "result", 0) < 0, "a numbered one reports it too");
     is_i64(satin_delivery_unacked(a.d, 1), 1, "but stays queued");
     a.full = 0;
-    satin_delivery_tick(a.d, SATIN_DELIVERY_RTO_MIN_NS);
+    satin_delivery_tick(a.d, SATIN_DELIVERY_RTO_INITIAL_NS - 1);
+    is_i64(a.nout, 0, "nothing goes before the initial timeout");
+    satin_delivery_tick(a.d, SATIN_DELIVERY_RTO_INITIAL_NS);
     ok(a.nout == 1 && a.out[0].st.seq == 1 && a.out[0].again, "and goes at the timeout");
-    is_i64(deliver_all(&a, &b, SATIN_DELIVERY_RTO_MIN_NS), 1, "and arrives");
+    is_i64(deliver_all(&a, &b, SATIN_DELIVERY_RTO_INITIAL_NS), 1, "and arrives");
     satin_delivery_destroy(&a.d);
     satin_delivery_destroy(&b.d);
 }
