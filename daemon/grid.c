@@ -567,7 +567,10 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
             i++;
         }
     }
-    int sampling = g->ops->on_queue_length != satin_policy_ignore_queue_length;
+    /* Queues only change while jobs run; an idle node reports its last
+     * length (0) once and then sleeps. */
+    int sampling = g->ops->on_queue_length != satin_policy_ignore_queue_length &&
+                   (satin_pool_active_jobs(g->pool) > 0 || g->last_queue_length != 0);
     if (sampling && now >= g->next_sample) {
         g->next_sample = now + QUEUE_SAMPLE_NS;
         int64_t len = satin_pool_queue_length(g->pool);
@@ -582,8 +585,14 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
             next = g->timer[id];
     if (sampling && g->next_sample < next)
         next = g->next_sample;
-    if (recheck && g->npending == 0 && satin_pool_is_hungry(g->pool) && now + IDLE_RECHECK_NS < next)
-        next = now + IDLE_RECHECK_NS;
+    /* Wake for the re-check only when it would run: not while a timer (a
+     * back-off) or a steal request is out, which end the wait themselves. */
+    armed = 0;
+    for (int id = 0; id < MAX_TIMERS; id++)
+        armed |= g->timer[id] != 0;
+    if (recheck && !armed && !g->draining && g->npending == 0 && satin_pool_is_hungry(g->pool) &&
+        g->last_idle_call + IDLE_RECHECK_NS < next)
+        next = g->last_idle_call + IDLE_RECHECK_NS + 1;
     /* Acknowledgements owed and messages to send again. */
     int64_t delivery = satin_peers_tick(g->peers);
     if (delivery < next)
