@@ -15,6 +15,8 @@
 
 #define HEARTBEAT_IVL_MS 5000
 #define HEARTBEAT_TIMEOUT_MS 30000
+/* At most one HELLO per peer per second ahead of retransmissions. */
+#define REGREET_NS 1000000000LL
 
 struct satin_peers {
     const satin_topology *topo;
@@ -39,6 +41,7 @@ struct satin_peers {
     uint64_t rate_dropped;
     satin_log_limit rate_limit;
     satin_delivery *delivery;  /* numbering, acknowledgements, retransmission */
+    int64_t *greeted;          /* [nnodes] ns: when we last sent that node a HELLO */
     satin_log_limit restart_limit;
     uint64_t restarts_logged;
 };
@@ -101,7 +104,8 @@ satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
     p->last_heard = calloc((size_t)topo->nnodes, sizeof *p->last_heard);
     p->tokens = calloc((size_t)topo->nnodes, sizeof *p->tokens);
     p->refilled = calloc((size_t)topo->nnodes, sizeof *p->refilled);
-    if (!p->dealer || !p->last_heard || !p->tokens || !p->refilled)
+    p->greeted = calloc((size_t)topo->nnodes, sizeof *p->greeted);
+    if (!p->dealer || !p->last_heard || !p->tokens || !p->refilled || !p->greeted)
         abort();
     p->sec = sec;
     p->rate = request_rate;
@@ -147,6 +151,7 @@ void satin_peers_destroy(satin_peers **self)
     free(p->last_heard);
     free(p->tokens);
     free(p->refilled);
+    free(p->greeted);
     free(p->conns);
     satin_delivery_destroy(&p->delivery);
     free(p);
@@ -164,6 +169,7 @@ static int is_wan(const satin_peers *p, int node)
 }
 
 static void *dealer_for(satin_peers *p, int to);
+static void greet(satin_peers *p, int to);
 
 /* satin_delivery's way onto the wire: [delivery frame][header][body], or
  * the delivery frame alone (an acknowledgement). */
@@ -172,6 +178,11 @@ static int wire_send(void *ctx, int to, const unsigned char *frame, const void *
 {
     satin_peers *p = ctx;
     satin_link_counters *c = is_wan(p, to) ? &p->wan : &p->lan;
+    /* Unacknowledged long enough to be sent again: the peer may be a new
+     * run that never heard our HELLO on this connection (ZeroMQ reconnected
+     * to it silently), and would drop everything else.  Greet it first. */
+    if (again && hdr && satin_now_ns() - p->greeted[to] > REGREET_NS)
+        greet(p, to);
     void *s = dealer_for(p, to);
     int rc = -1;
     if (s && !hdr)
@@ -296,12 +307,19 @@ static void *dealer_for(satin_peers *p, int to)
         return NULL;
     }
     p->dealer[to] = s;
+    greet(p, to);
+    return s;
+}
+
+/* HELLO, which binds our connection to our node index at the peer. */
+static void greet(satin_peers *p, int to)
+{
+    p->greeted[to] = satin_now_ns();
     satin_msg *hello = satin_msg_new(SATIN_MSG_HELLO);
     satin_msg_set_grid_name(hello, p->topo->name);
     hello->node_count = (uint32_t)p->topo->nnodes;
     send_msg(p, to, hello);
     satin_msg_destroy(&hello);
-    return s;
 }
 
 int satin_peers_send(satin_peers *p, int to, satin_msg *m)
@@ -406,6 +424,9 @@ static void note_restarts(satin_peers *p, int node)
     if (dc->peer_restarts == p->restarts_logged)
         return;
     p->restarts_logged = dc->peer_restarts;
+    /* The new run knows none of our connections: our DEALER reconnected to
+     * it without a HELLO, and it would drop what we send. */
+    greet(p, node);
     satin_log_limited(&p->restart_limit, 10.0, SATIN_LOG_WARN,
                       "node %s restarted: messages queued for its previous run are dropped "
                       "(%llu so far); work it held for our jobs is lost",
@@ -490,6 +511,12 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
                 if (!c || c->node != (int)msg->sender) {
                     dropped = count_bad(p, "dropped a %s claiming to come from node %s on a connection that did not greet us as that node",
                                         satin_msg_type_name(msg->type), p->topo->nodes[msg->sender].id);
+                    /* On the node's own connection this is a node that greeted
+                     * a previous run of ours: greet it, so that it sees our new
+                     * epoch and greets us again. */
+                    if (own_connection((int)msg->sender, &part[0]) &&
+                        satin_now_ns() - p->greeted[msg->sender] > REGREET_NS)
+                        greet(p, (int)msg->sender);
                     satin_msg_destroy(&msg);
                 } else if (own_connection(c->node, &part[0]) &&
                            satin_delivery_receive(p->delivery, c->node, &st, 0, satin_now_ns()) !=
