@@ -304,12 +304,7 @@ int64_t satin_delivery_tick(satin_delivery *d, int64_t now_ns)
 
 size_t satin_delivery_unacked(const satin_delivery *d, int peer)
 {
-    if (peer >= 0)
-        return peer < d->npeers ? d->peers[peer].n : 0;
-    size_t n = 0;
-    for (int i = 0; i < d->npeers; i++)
-        n += d->peers[i].n;
-    return n;
+    return peer >= 0 && peer < d->npeers ? d->peers[peer].n : 0;
 }
 
 int64_t satin_delivery_rto(const satin_delivery *d, int peer)

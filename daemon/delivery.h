@@ -100,7 +100,7 @@ int satin_delivery_receive(satin_delivery *self, int peer, const satin_delivery_
  * the time (ns) of the next thing due, or INT64_MAX. */
 int64_t satin_delivery_tick(satin_delivery *self, int64_t now_ns);
 
-/* Numbered messages to `peer` not acknowledged yet (all peers: -1). */
+/* Numbered messages to `peer` not acknowledged yet. */
 size_t satin_delivery_unacked(const satin_delivery *self, int peer);
 /* The current retransmission timeout towards `peer`. */
 int64_t satin_delivery_rto(const satin_delivery *self, int peer);

@@ -532,6 +532,23 @@ void satin_grid_on_hungry(satin_grid *g)
     }
 }
 
+/* The dry-node signal is an edge; if it met a moment when the node was not
+ * idle after all (a record still queued), the policy heard nothing and would
+ * wait for the next edge.  So a node that is dry, has no steal in flight and
+ * no timer set (a back-off or a steal ends the wait by itself), re-tells its
+ * policy every IDLE_RECHECK_NS - unless the policy waits for work to come
+ * (satin_policy_ignore_idle).  1 when that re-check is what the node waits on. */
+static int idle_recheck_waits(const satin_grid *g)
+{
+    if (!g->ops->on_idle || g->ops->on_idle == satin_policy_ignore_idle || g->draining ||
+        g->npending)
+        return 0;
+    for (int id = 0; id < MAX_TIMERS; id++)
+        if (g->timer[id])
+            return 0;
+    return satin_pool_is_hungry(g->pool);
+}
+
 long satin_grid_on_tick(satin_grid *g, long cap_ms)
 {
     int64_t now = satin_now_ns();
@@ -542,17 +559,7 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
             if (g->ops->on_timer)
                 g->ops->on_timer(g->policy, id);
         }
-    /* The dry-node signal is an edge; if it met a moment when the node was
-     * not idle after all (a record still queued), the policy heard nothing
-     * and would wait for the next edge.  So: a node that is dry, has no
-     * steal in flight and no timer set, and has not told its policy for a
-     * while, tells it again. */
-    int armed = 0;
-    for (int id = 0; id < MAX_TIMERS; id++)
-        armed |= g->timer[id] != 0;
-    int recheck = g->ops->on_idle && g->ops->on_idle != satin_policy_ignore_idle;
-    if (recheck && !armed && !g->draining && g->npending == 0 &&
-        now - g->last_idle_call > IDLE_RECHECK_NS && satin_pool_is_hungry(g->pool)) {
+    if (idle_recheck_waits(g) && now - g->last_idle_call > IDLE_RECHECK_NS) {
         g->last_idle_call = now;
         g->c.idle_events++;
         g->ops->on_idle(g->policy);
@@ -585,13 +592,7 @@ long satin_grid_on_tick(satin_grid *g, long cap_ms)
             next = g->timer[id];
     if (sampling && g->next_sample < next)
         next = g->next_sample;
-    /* Wake for the re-check only when it would run: not while a timer (a
-     * back-off) or a steal request is out, which end the wait themselves. */
-    armed = 0;
-    for (int id = 0; id < MAX_TIMERS; id++)
-        armed |= g->timer[id] != 0;
-    if (recheck && !armed && !g->draining && g->npending == 0 && satin_pool_is_hungry(g->pool) &&
-        g->last_idle_call + IDLE_RECHECK_NS < next)
+    if (idle_recheck_waits(g) && g->last_idle_call + IDLE_RECHECK_NS < next)
         next = g->last_idle_call + IDLE_RECHECK_NS + 1;
     /* Acknowledgements owed and messages to send again. */
     int64_t delivery = satin_peers_tick(g->peers);
