@@ -170,6 +170,7 @@ static int is_wan(const satin_peers *p, int node)
 
 static void *dealer_for(satin_peers *p, int to);
 static void greet(satin_peers *p, int to);
+static void greet_again(satin_peers *p, int to);
 
 /* satin_delivery's way onto the wire: [delivery frame][header][body], or
  * the delivery frame alone (an acknowledgement). */
@@ -181,8 +182,8 @@ static int wire_send(void *ctx, int to, const unsigned char *frame, const void *
     /* Unacknowledged long enough to be sent again: the peer may be a new
      * run that never heard our HELLO on this connection (ZeroMQ reconnected
      * to it silently), and would drop everything else.  Greet it first. */
-    if (again && hdr && satin_now_ns() - p->greeted[to] > REGREET_NS)
-        greet(p, to);
+    if (again && hdr)
+        greet_again(p, to);
     void *s = dealer_for(p, to);
     int rc = -1;
     if (s && !hdr)
@@ -322,6 +323,13 @@ static void greet(satin_peers *p, int to)
     satin_msg_destroy(&hello);
 }
 
+/* HELLO once more, at most once per REGREET_NS per peer. */
+static void greet_again(satin_peers *p, int to)
+{
+    if (satin_now_ns() - p->greeted[to] > REGREET_NS)
+        greet(p, to);
+}
+
 int satin_peers_send(satin_peers *p, int to, satin_msg *m)
 {
     if (to < 0 || to >= p->topo->nnodes || to == p->self)
@@ -399,24 +407,6 @@ static int count_bad(satin_peers *p, const char *fmt, const char *a, const char 
     return 1;
 }
 
-/* A peer's delivery frame alone: its acknowledgement of what we sent. */
-static int take_bare_ack(satin_peers *p, zmq_msg_t *rid, zmq_msg_t *frame)
-{
-    satin_delivery_stamp st;
-    struct conn *c = find_conn(p, zmq_msg_data(rid), zmq_msg_size(rid));
-    if (satin_delivery_stamp_decode(zmq_msg_data(frame), zmq_msg_size(frame), &st) < 0)
-        return count_bad(p, "dropped a bad acknowledgement frame%s%s", "", "");
-    if (!c || !own_connection(c->node, rid))
-        return count_bad(p, "dropped an acknowledgement on a connection that is no node's own%s%s",
-                         "", "");
-    if (!satin_security_key_is_node(p->sec, satin_security_key_of(frame), c->node))
-        return count_bad(p, "dropped an acknowledgement claiming to come from node %s%s: the connection's key is not that node's",
-                         p->topo->nodes[c->node].id, "");
-    satin_delivery_receive(p->delivery, c->node, &st, 1, satin_now_ns());
-    p->last_heard[c->node] = satin_now_ns();
-    return 0;
-}
-
 /* Logs each peer restart seen by the delivery layer once. */
 static void note_restarts(satin_peers *p, int node)
 {
@@ -431,6 +421,37 @@ static void note_restarts(satin_peers *p, int node)
                       "node %s restarted: messages queued for its previous run are dropped "
                       "(%llu so far); work it held for our jobs is lost",
                       p->topo->nodes[node].id, (unsigned long long)dc->discarded);
+}
+
+/* What the delivery layer says of a message from `node` carrying `st`
+ * (SATIN_DELIVERY_TAKE or _DROP).  Frames are believed only on the node's
+ * own connection; elsewhere the message is taken as unnumbered. */
+static int take_stamp(satin_peers *p, int node, const zmq_msg_t *rid,
+                      const satin_delivery_stamp *st, int bare)
+{
+    if (!own_connection(node, rid))
+        return SATIN_DELIVERY_TAKE;
+    int r = satin_delivery_receive(p->delivery, node, st, bare, satin_now_ns());
+    note_restarts(p, node);
+    return r;
+}
+
+/* A peer's delivery frame alone: its acknowledgement of what we sent. */
+static int take_bare_ack(satin_peers *p, zmq_msg_t *rid, zmq_msg_t *frame)
+{
+    satin_delivery_stamp st;
+    struct conn *c = find_conn(p, zmq_msg_data(rid), zmq_msg_size(rid));
+    if (satin_delivery_stamp_decode(zmq_msg_data(frame), zmq_msg_size(frame), &st) < 0)
+        return count_bad(p, "dropped a bad acknowledgement frame%s%s", "", "");
+    if (!c || !own_connection(c->node, rid))
+        return count_bad(p, "dropped an acknowledgement on a connection that is no node's own%s%s",
+                         "", "");
+    if (!satin_security_key_is_node(p->sec, satin_security_key_of(frame), c->node))
+        return count_bad(p, "dropped an acknowledgement claiming to come from node %s%s: the connection's key is not that node's",
+                         p->topo->nodes[c->node].id, "");
+    take_stamp(p, c->node, rid, &st, 1);
+    p->last_heard[c->node] = satin_now_ns();
+    return 0;
 }
 
 satin_msg *satin_peers_recv(satin_peers *p, int *bad)
@@ -500,10 +521,7 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
                 } else {
                     bind_conn(p, rid, rlen, node);
                     p->last_heard[node] = satin_now_ns();
-                    if (own_connection(node, &part[0])) {
-                        satin_delivery_receive(p->delivery, node, &st, 0, satin_now_ns());
-                        note_restarts(p, node);
-                    }
+                    take_stamp(p, node, &part[0], &st, 0);
                 }
                 satin_msg_destroy(&msg);
             } else {
@@ -514,23 +532,16 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
                     /* On the node's own connection this is a node that greeted
                      * a previous run of ours: greet it, so that it sees our new
                      * epoch and greets us again. */
-                    if (own_connection((int)msg->sender, &part[0]) &&
-                        satin_now_ns() - p->greeted[msg->sender] > REGREET_NS)
-                        greet(p, (int)msg->sender);
+                    if (own_connection((int)msg->sender, &part[0]))
+                        greet_again(p, (int)msg->sender);
                     satin_msg_destroy(&msg);
-                } else if (own_connection(c->node, &part[0]) &&
-                           satin_delivery_receive(p->delivery, c->node, &st, 0, satin_now_ns()) !=
-                               SATIN_DELIVERY_TAKE) {
+                } else if (take_stamp(p, c->node, &part[0], &st, 0) != SATIN_DELIVERY_TAKE) {
                     /* Seen before, or past a gap the sender will fill: not bad. */
-                    note_restarts(p, c->node);
                     p->last_heard[c->node] = satin_now_ns();
                     satin_msg_destroy(&msg);
                 } else if (is_request(msg->type) && !take_token(p, c->node)) {
-                    note_restarts(p, c->node);
                     dropped = 1;
                     satin_msg_destroy(&msg);
-                } else {
-                    note_restarts(p, c->node);
                 }
             }
         }
