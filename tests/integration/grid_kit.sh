@@ -1,7 +1,8 @@
 # grid_kit.sh - shared by the shell tests that bring a small grid up with
 # deploy/satin-grid (sourced, not run).  Sets build, repo, submit, grid;
 # makes $tmpdir (its name from $1); on exit stops the grid of $tmpdir/g by
-# its pids and removes $tmpdir; sources tap.sh.
+# its pids and removes $tmpdir; sources tap.sh.  status_of ENDPOINT KEY
+# reads one value of a node's STATUS.
 #
 #   grid_up WRITE LOW [LEVEL]
 #                       draws a port base in LOW..LOW+8998, runs
@@ -20,6 +21,12 @@ tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/satin-$1.XXXXXX")
 trap '"$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1; rm -rf "$tmpdir"' EXIT
 trap 'exit 130' INT TERM
 . "$here/tap.sh"
+
+# status_of ENDPOINT KEY: one value of a node's STATUS (0 when absent)
+status_of() {
+    "$submit" --socket "$1" --json --status 2>/dev/null |
+        python3 -c "import json,sys; print(json.load(sys.stdin).get('$2', 0))" 2>/dev/null
+}
 
 grid_up() {
     local try base

@@ -31,11 +31,6 @@ Y
 }
 grid_up topology 50000
 ep=$(head -1 "$tmpdir/ep")
-# gt GOT MIN DESC: GOT is a number above MIN
-gt() {
-    if [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -gt "$2" ]; then pass "$3 ($1)"; else
-        fail "$3"; echo "#     got '$1', expected more than $2"; diag_last; fi
-}
 
 # Eight leaves of 3 s on a0: every node steals (B over the WAN) and runs
 # two, one after the other.
@@ -48,12 +43,8 @@ run ctl partition A B
 is "$rc" 0 "clusters A and B partitioned after 1 s"
 # B's first leaves end at about 3 s: their results wait in the partition.
 sleep 4
-# results_sent N: what node N has sent back to the owners of its leaves
-results_sent() {
-    "$submit" --socket "ipc://$tmpdir/g/$1.sock" --json --status 2>/dev/null |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["results_sent"])' 2>/dev/null
-}
-gt "$(( $(results_sent b0) + $(results_sent b1) ))" 0 "cluster B has sent results since the partition began"
+sent=$(( $(status_of "ipc://$tmpdir/g/b0.sock" results_sent) + $(status_of "ipc://$tmpdir/g/b1.sock" results_sent) ))
+gt "$sent" 0 "cluster B has sent results since the partition began"
 run ctl stats B A
 held=$(sed -n 's/.* queued=\([0-9]*\).*/\1/p' <<<"$out")
 gt "${held:-0}" 0 "bytes from B to A are held by the partition"

@@ -25,6 +25,12 @@ like() {
     esac
 }
 
+# gt GOT MIN DESC: GOT is a whole number above MIN
+gt() {
+    if [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -gt "$2" ]; then pass "$3 ($1)"; else
+        fail "$3"; echo "#     got '$1', expected more than $2"; diag_last; fi
+}
+
 # run CMD...: runs it, leaving rc, out (stdout) and err (stderr)
 run() {
     "$@" >"$tmpdir/out" 2>"$tmpdir/err" </dev/null
