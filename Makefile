@@ -37,7 +37,10 @@ LDFLAGS   += $(CFLAGS_SAN) -pthread
 LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 PROTO_SRC   := $(wildcard proto/*.c)
-RUNTIME_SRC := $(wildcard daemon/runtime/*.c) $(wildcard daemon/policy/*.c)
+RUNTIME_SRC := $(wildcard daemon/runtime/*.c)
+# The node engine and the policies: pure (no sockets, threads or clock), so
+# that satind, the unit tests and a simulator link the same objects.
+ENGINE_SRC  := $(wildcard daemon/engine/*.c) $(wildcard daemon/policy/*.c)
 APPS_SRC    := $(wildcard daemon/apps/*.c)
 DAEMON_SRC  := $(filter-out daemon/satind.c,$(wildcard daemon/*.c))
 CLIENT_SRC  := $(filter-out client/satin_submit.c client/satin_keygen.c,$(wildcard client/*.c))
@@ -50,6 +53,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 LIB_PROTO   := $(BUILD)/libsatinproto.a
 LIB_CORE    := $(BUILD)/libsatincore.a
+LIB_ENGINE  := $(BUILD)/libsatinengine.a
 LIB_CLIENT  := $(BUILD)/libsatin.a
 SATIND      := $(BUILD)/satind
 SUBMIT      := $(BUILD)/satin-submit
@@ -71,28 +75,30 @@ $(LIB_PROTO): $(call obj,$(PROTO_SRC))
 	@rm -f $@; ar rcs $@ $^
 $(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(APPS_SRC) $(DAEMON_SRC))
 	@rm -f $@; ar rcs $@ $^
+$(LIB_ENGINE): $(call obj,$(ENGINE_SRC))
+	@rm -f $@; ar rcs $@ $^
 $(LIB_CLIENT): $(call obj,$(CLIENT_SRC) $(PROTO_SRC))
 	@rm -f $@; ar rcs $@ $^
 
-$(SATIND): $(call obj,daemon/satind.c) $(LIB_CORE) $(LIB_PROTO)
+$(SATIND): $(call obj,daemon/satind.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_PROTO)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(SUBMIT): $(call obj,client/satin_submit.c) $(LIB_CLIENT)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(KEYGEN): $(call obj,client/satin_keygen.c)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # The shim takes only the topology loader (and its log levels) from the core.
-$(WANEM): $(call obj,$(SHIM_SRC)) $(LIB_CORE) $(LIB_PROTO)
+$(WANEM): $(call obj,$(SHIM_SRC)) $(LIB_CORE) $(LIB_ENGINE) $(LIB_PROTO)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_CLIENT) $(LIB_PROTO)
+$(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/tests/integration/%.t: $(call obj,tests/integration/%.c) $(LIB_CORE) $(LIB_CLIENT) $(LIB_PROTO)
+$(BUILD)/tests/integration/%.t: $(call obj,tests/integration/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/tests/integration/peer-probe: $(call obj,tests/integration/peer_probe.c) $(LIB_CORE) $(LIB_PROTO)
+$(BUILD)/tests/integration/peer-probe: $(call obj,tests/integration/peer_probe.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_PROTO)
+$(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -297,17 +297,10 @@ static void finish_entry(satin_control *ctl, job_entry *e)
         deliver(ctl, e);
 }
 
-static void drain_mailbox(satin_control *ctl)
+static void deliver_finished(satin_mailbox_item *item)
 {
-    satin_mailbox_item *it = satin_mailbox_drain(&ctl->mailbox);
-    while (it) {
-        satin_mailbox_item *next = it->next;
-        if (it->type == SATIN_MAIL_STANDIN)
-            satin_grid_on_mail(ctl->grid, it);
-        else
-            finish_entry(ctl, (job_entry *)it);
-        it = next;
-    }
+    job_entry *e = (job_entry *)item;
+    finish_entry(e->ctl, e);
 }
 
 /* ---- requests ----------------------------------------------------------- */
@@ -405,6 +398,7 @@ static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_l
     if (!e)
         abort();
     e->ctl = ctl;
+    e->item.deliver = deliver_finished;
     e->id = ctl->next_id++;
     e->kind = kind;
     e->job = satin_job_new(kind, arg.data, arg.len);
@@ -857,7 +851,7 @@ int satin_control_run(satin_control *ctl, int signal_fd)
             return 0;
         }
         if (items[1].revents & ZMQ_POLLIN)
-            drain_mailbox(ctl);
+            satin_mailbox_deliver_all(&ctl->mailbox);
         if (items[0].revents & ZMQ_POLLIN)
             for (int i = 0; i < 64; i++) {
                 int events = 0;

@@ -1,7 +1,8 @@
 /*
- * grid.h - this node's part in the grid: the policy and its environment,
- * jobs given to other nodes and jobs taken from them, and the node counters
- * the paper reports.  Driven by the control thread; never blocks.
+ * grid.h - this node's part in the grid: satind's adapter between the node
+ * engine (daemon/engine/: the policy, remote work, timers, counters) and
+ * the peer transport and worker pool.  Driven by the control thread; never
+ * blocks.
  */
 #ifndef SATIN_GRID_H
 #define SATIN_GRID_H
@@ -26,7 +27,6 @@ int satin_grid_hungry_fd(satin_grid *self);
 /* Event handlers for the control loop. */
 void satin_grid_on_readable(satin_grid *self);   /* peer messages waiting */
 void satin_grid_on_hungry(satin_grid *self);     /* the eventfd rang */
-void satin_grid_on_mail(satin_grid *self, satin_mailbox_item *item); /* a stand-in finished */
 /* Fires due timers; returns ms until the next one (or `cap_ms`). */
 long satin_grid_on_tick(satin_grid *self, long cap_ms);
 
@@ -58,7 +58,5 @@ int satin_grid_nnodes(const satin_grid *self);
 int satin_grid_peers_heard(const satin_grid *self);
 int satin_grid_self(const satin_grid *self);
 const char *satin_grid_policy_name(const satin_grid *self);
-
-enum { SATIN_MAIL_JOB = 0, SATIN_MAIL_STANDIN = 1 };
 
 #endif

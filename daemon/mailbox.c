@@ -49,3 +49,14 @@ satin_mailbox_item *satin_mailbox_drain(satin_mailbox *m)
     pthread_mutex_unlock(&m->lock);
     return items;
 }
+
+void satin_mailbox_deliver_all(satin_mailbox *m)
+{
+    satin_mailbox_item *it = satin_mailbox_drain(m);
+    while (it) {
+        /* The handler may free the item. */
+        satin_mailbox_item *next = it->next;
+        it->deliver(it);
+        it = next;
+    }
+}

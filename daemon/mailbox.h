@@ -7,9 +7,11 @@
 
 #include <pthread.h>
 
+/* Embedded in whatever the poster hands over; `deliver` is called on the
+ * control thread with the item, so the receiver never guesses its type. */
 typedef struct satin_mailbox_item {
     struct satin_mailbox_item *next;
-    int type;   /* what the item is embedded in; the poster's choice */
+    void (*deliver)(struct satin_mailbox_item *item);
 } satin_mailbox_item;
 
 typedef struct satin_mailbox {
@@ -24,5 +26,7 @@ void satin_mailbox_destroy(satin_mailbox *m);
 void satin_mailbox_post(satin_mailbox *m, satin_mailbox_item *item);
 /* Control thread: everything posted so far, oldest first (a list). */
 satin_mailbox_item *satin_mailbox_drain(satin_mailbox *m);
+/* Control thread: delivers everything posted so far, oldest first. */
+void satin_mailbox_deliver_all(satin_mailbox *m);
 
 #endif

@@ -206,6 +206,7 @@ static int cls_stats(const satin_policy *p, const char **names, int64_t *values,
 
 const satin_policy_ops satin_policy_cls = {
     .name = "cls",
+    .caps = SATIN_POLICY_SAMPLES_QUEUE,
     .create = cls_create,
     .destroy = cls_destroy,
     .on_idle = cls_on_idle,

@@ -83,9 +83,20 @@ typedef struct satin_policy_env {
 
 typedef struct satin_policy satin_policy;
 
+/* What a policy needs of its node beyond the events every policy gets.
+ * The node reads these flags; it never compares handlers to find out. */
+enum {
+    SATIN_POLICY_SAMPLES_QUEUE = 0x1,   /* wants on_queue_length while jobs run */
+    SATIN_POLICY_WAITS_FOR_WORK = 0x2,  /* an idle node waits for work to come:
+                                         * no idle re-check wakes it */
+    SATIN_POLICY_PUSHES = 0x4,          /* pushes from queues longer than rp_threshold:
+                                         * workers keep that many records queued */
+};
+
 /* Events.  Every handler may call actions; none may block. */
 typedef struct satin_policy_ops {
     const char *name;            /* "rs", "rp", "chs", "cls", "crs" */
+    unsigned caps;               /* SATIN_POLICY_* above */
     satin_policy *(*create)(const satin_policy_topology *topo,
                             const satin_policy_params *params, const satin_policy_env *env);
     void (*destroy)(satin_policy *self);
@@ -122,12 +133,12 @@ typedef struct satin_policy_ops {
 extern const satin_policy_ops satin_policy_rs, satin_policy_rp, satin_policy_chs,
     satin_policy_cls, satin_policy_crs;
 
-/* The on_queue_length of policies that do not look at queue lengths: the
- * node does not sample the queue for them. */
+/* The on_queue_length of policies that do not look at queue lengths (they
+ * leave out SATIN_POLICY_SAMPLES_QUEUE, so the node does not sample). */
 void satin_policy_ignore_queue_length(satin_policy *p, int64_t length);
 
-/* The on_idle of policies that wait for work to come (RP): the node does
- * not wake up to tell them it is still idle. */
+/* The on_idle of policies that wait for work to come (RP, with
+ * SATIN_POLICY_WAITS_FOR_WORK). */
 void satin_policy_ignore_idle(satin_policy *p);
 
 /* NULL for an unknown name. */

@@ -82,6 +82,7 @@ static int rp_stats(const satin_policy *p, const char **names, int64_t *values, 
 
 const satin_policy_ops satin_policy_rp = {
     .name = "rp",
+    .caps = SATIN_POLICY_SAMPLES_QUEUE | SATIN_POLICY_WAITS_FOR_WORK | SATIN_POLICY_PUSHES,
     .create = rp_create,
     .destroy = satin_policy_base_destroy,
     .on_idle = satin_policy_ignore_idle, /* RP waits for pushed work */

@@ -1,0 +1,506 @@
+/*
+ * engine.c - one node's decisions (see engine.h): life, the peer messages
+ * that reach the engine, the dry signal, stand-ins ending, and time.
+ */
+#include "engine_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STEAL_TIMEOUT_DEFAULT_NS 5000000000LL
+
+/* ---- small things the engine's files share ---------------------------------- */
+
+int satin_engine_is_remote(const satin_engine *e, int node)
+{
+    return e->cluster_of[node] != e->cluster_of[e->topo.self];
+}
+
+const char *satin_engine_node_name(const satin_engine *e, int node)
+{
+    if (node < 0 || node >= e->topo.nnodes)
+        return "?";
+    return e->cfg.node_names ? e->cfg.node_names[node] : "?";
+}
+
+void satin_engine_logf(const satin_engine *e, int level, const char *fmt, ...)
+{
+    if (!e->env.log)
+        return;
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    e->env.log(e->env.ctx, level, text);
+}
+
+/* ---- life --------------------------------------------------------------------- */
+
+void satin_engine_config_default(satin_engine_config *c)
+{
+    memset(c, 0, sizeof *c);
+    satin_policy_params_default(&c->params);
+    c->seed = 1;
+    c->max_record = (size_t)1 << 20;
+    c->steal_timeout_ns = STEAL_TIMEOUT_DEFAULT_NS;
+}
+
+static int copy_topology(satin_engine *e, const satin_policy_topology *t)
+{
+    if (!t || t->nnodes < 1 || t->self < 0 || t->self >= t->nnodes || t->nclusters < 1)
+        return -1;
+    e->cluster_of = calloc((size_t)t->nnodes, sizeof *e->cluster_of);
+    e->cluster_size = calloc((size_t)t->nclusters, sizeof *e->cluster_size);
+    e->members = calloc((size_t)t->nclusters, sizeof *e->members);
+    if (!e->cluster_of || !e->cluster_size || !e->members)
+        abort();
+    memcpy(e->cluster_of, t->cluster_of, (size_t)t->nnodes * sizeof *e->cluster_of);
+    memcpy(e->cluster_size, t->cluster_size, (size_t)t->nclusters * sizeof *e->cluster_size);
+    for (int c = 0; c < t->nclusters; c++) {
+        e->members[c] = calloc((size_t)t->cluster_size[c] + 1, sizeof **e->members);
+        if (!e->members[c])
+            abort();
+        memcpy(e->members[c], t->members[c], (size_t)t->cluster_size[c] * sizeof **e->members);
+    }
+    e->topo = *t;
+    e->topo.cluster_of = e->cluster_of;
+    e->topo.cluster_size = e->cluster_size;
+    e->topo.members = (const int *const *)e->members;
+    return 0;
+}
+
+satin_engine *satin_engine_new(const satin_engine_config *config, const satin_engine_env *env,
+                               int64_t now)
+{
+    if (!config || !config->policy || !env)
+        return NULL;
+    satin_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        abort();
+    e->env = *env;
+    e->cfg = *config;
+    e->ops = config->policy;
+    e->now = now;
+    e->rng = config->seed ? config->seed : 1;
+    e->next_request = 1;
+    satin_ledger_init(&e->ledger);
+    if (copy_topology(e, config->topo) < 0) {
+        satin_engine_destroy(&e);
+        return NULL;
+    }
+    satin_engine_policy_env(e);
+    e->policy = e->ops->create(&e->topo, &e->cfg.params, &e->penv);
+    if (!e->policy) {
+        satin_engine_destroy(&e);
+        return NULL;
+    }
+    return e;
+}
+
+void satin_engine_destroy(satin_engine **self)
+{
+    satin_engine *e = *self;
+    if (!e)
+        return;
+    if (e->policy)
+        e->ops->destroy(e->policy);
+    for (size_t i = 0; e->env.release && i < e->ledger.nstandins; i++)
+        e->env.release(e->env.ctx, e->ledger.standins[i].handle);
+    for (int c = 0; e->members && c < e->topo.nclusters; c++)
+        free(e->members[c]);
+    free(e->members);
+    free(e->cluster_of);
+    free(e->cluster_size);
+    satin_engine_free_collected(e);
+    satin_ledger_free(&e->ledger);
+    free(e);
+    *self = NULL;
+}
+
+/* ---- records that come from other nodes --------------------------------------- */
+
+/* `ran`: the record ran here, and its work goes home with the result. */
+static void send_result(satin_engine *e, int owner, uint64_t record_id,
+                        const satin_engine_outcome *o, int ran)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_JOB_RESULT);
+    m->owner = (uint32_t)owner;
+    m->record_id = record_id;
+    m->status = o->ok ? SATIN_STATUS_OK : SATIN_STATUS_ERROR;
+    satin_msg_set_error(m, o->ok ? "" : o->error);
+    if (o->ok)
+        satin_msg_set_data(m, o->data, o->len);
+    if (ran) {
+        satin_kvlist_add_i64(&m->stats, "jobs_spawned", (int64_t)o->spawned);
+        satin_kvlist_add_i64(&m->stats, "jobs_run", (int64_t)o->run);
+        satin_kvlist_add_i64(&m->stats, "steals_intra", (int64_t)o->steals);
+    }
+    e->env.send(e->env.ctx, owner, m);
+    satin_msg_destroy(&m);
+    e->c.results_sent++;
+}
+
+static void refuse_record(satin_engine *e, const satin_msg_jobrec *jr, const char *why)
+{
+    satin_engine_outcome o = {.ok = 0, .error = why};
+    send_result(e, (int)jr->owner, jr->record_id, &o, 0);
+}
+
+/* Starts a JOBREC from another node here; its result goes back by message. */
+static void start_standin(satin_engine *e, int from, const satin_msg_jobrec *jr)
+{
+    if ((int)jr->owner >= e->topo.nnodes || (int)jr->owner == e->topo.self) {
+        e->env.note_bad(e->env.ctx, from, "a job record with an impossible owner");
+        return;
+    }
+    if (jr->arg_len > e->cfg.max_record || jr->result_cap > e->cfg.max_record) {
+        e->env.note_bad(e->env.ctx, (int)jr->owner, "a job record above the record size limit");
+        refuse_record(e, jr, "job record above the record size limit");
+        return;
+    }
+    char err[160] = "";
+    void *standin = e->env.start(e->env.ctx, jr, err, sizeof err);
+    if (!standin) {
+        refuse_record(e, jr, err[0] ? err : "the job record could not be started");
+        return;
+    }
+    satin_ledger_add_standin(&e->ledger, standin, (int)jr->owner, jr->record_id);
+    e->c.jobs_received++;
+    e->c.bytes_jobs_in += jr->arg_len;
+}
+
+void satin_engine_on_standin_done(satin_engine *e, int64_t now, void *standin,
+                                  const satin_engine_outcome *outcome)
+{
+    e->now = now;
+    satin_standin s;
+    if (satin_ledger_take_standin(&e->ledger, standin, &s) < 0)
+        return;
+    send_result(e, s.owner, s.record_id, outcome, 1);
+}
+
+/* ---- peer messages -------------------------------------------------------------- */
+
+/* A steal request of ours ended: answered by `victim` with `njobs` jobs,
+ * or timed out (njobs 0). */
+static void settle(satin_engine *e, const satin_pending *p, int victim, int njobs,
+                   unsigned reply_flags)
+{
+    satin_engine_logf(e, SATIN_ENGINE_LOG_DEBUG, "steal %" PRIu64 " to node %s answered with %d job(s)",
+                      p->id, satin_engine_node_name(e, victim), njobs);
+    int wan = satin_engine_is_remote(e, victim);
+    if (wan && (p->flags & SATIN_STEAL_SYNC))
+        e->c.wan_wait_ns += e->now - p->sent_ns;
+    if (njobs > 0) {
+        if (wan)
+            e->c.steal_ok_wan++;
+        else
+            e->c.steal_ok_lan++;
+    }
+    /* The request's flags, plus what the victim said about itself. */
+    e->ops->on_steal_reply(e->policy, victim, p->id, njobs,
+                           p->flags | (reply_flags & SATIN_STEAL_VICTIM_BUSY));
+}
+
+/* The reply to our request `id`.  It may come from another node than the
+ * one we asked (CHS forwards): request ids are ours and unique, so the id
+ * alone says which request this answers. */
+static void finish_pending(satin_engine *e, uint64_t id, int victim, int njobs,
+                           unsigned reply_flags)
+{
+    satin_pending p;
+    if (satin_ledger_take_pending(&e->ledger, id, &p) < 0)
+        return; /* timed out or cancelled: its jobs were started all the same */
+    settle(e, &p, victim, njobs, reply_flags);
+}
+
+static void on_steal(satin_engine *e, const satin_msg *m)
+{
+    int from = (int)m->sender, thief = (int)m->thief;
+    if (thief >= e->topo.nnodes || thief == e->topo.self ||
+        (thief != from && !(m->flags & SATIN_STEAL_FORWARDED))) {
+        e->env.note_bad(e->env.ctx, from, "a steal request for another thief, not forwarded");
+        return;
+    }
+    e->ops->on_steal_request(e->policy, from, thief, m->request_id, m->flags);
+}
+
+static void on_steal_reply(satin_engine *e, const satin_msg *m)
+{
+    for (size_t i = 0; i < m->njobrecs; i++)
+        start_standin(e, (int)m->sender, &m->jobrecs[i]);
+    finish_pending(e, m->request_id, (int)m->sender, (int)m->njobrecs, m->flags);
+}
+
+static void on_push(satin_engine *e, const satin_msg *m)
+{
+    int from = (int)m->sender;
+    for (size_t i = 0; i < m->njobrecs; i++)
+        start_standin(e, from, &m->jobrecs[i]);
+    satin_msg *ack = satin_msg_new(SATIN_MSG_PUSH_ACK);
+    ack->record_id = m->njobrecs ? m->jobrecs[0].record_id : 0;
+    e->env.send(e->env.ctx, from, ack);
+    satin_msg_destroy(&ack);
+    e->c.pushes_received++;
+    e->ops->on_push(e->policy, from);
+}
+
+static void on_job_result(satin_engine *e, const satin_msg *m)
+{
+    int from = (int)m->sender;
+    satin_given g;
+    int found = satin_ledger_take_given(&e->ledger, m->record_id, from, &g);
+    if (found == -2) {
+        e->env.note_bad(e->env.ctx, from, "a result for a job given to another node");
+        return;
+    }
+    if (found < 0) {
+        e->env.note_bad(e->env.ctx, from, "a result for a job record we never gave away");
+        return;
+    }
+    int64_t spawned = 0, run = 0, steals = 0;
+    satin_kvlist_i64(&m->stats, "jobs_spawned", &spawned);
+    satin_kvlist_i64(&m->stats, "jobs_run", &run);
+    satin_kvlist_i64(&m->stats, "steals_intra", &steals);
+    satin_engine_outcome o = {
+        .ok = m->status == SATIN_STATUS_OK,
+        .error = m->error,
+        .data = m->data,
+        .len = m->data_len,
+        .spawned = (uint64_t)spawned,
+        .run = (uint64_t)run,
+        .steals = (uint64_t)steals,
+    };
+    e->env.complete(e->env.ctx, g.record, &o);
+    e->c.results_received++;
+    e->ops->on_result(e->policy);
+}
+
+static void on_job_cancel(satin_engine *e, const satin_msg *m)
+{
+    for (size_t i = 0; i < m->nrecord_ids; i++) {
+        void *s = satin_ledger_find_standin(&e->ledger, (int)m->sender, m->record_ids[i]);
+        if (s)
+            e->env.cancel(e->env.ctx, s, "the job was cancelled on its home node");
+    }
+}
+
+void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
+{
+    e->now = now;
+    if ((int)m->sender < 0 || (int)m->sender >= e->topo.nnodes || (int)m->sender == e->topo.self)
+        return;
+    switch (m->type) {
+    case SATIN_MSG_STEAL:
+        on_steal(e, m);
+        break;
+    case SATIN_MSG_STEAL_REPLY:
+        on_steal_reply(e, m);
+        break;
+    case SATIN_MSG_PUSH:
+        on_push(e, m);
+        break;
+    case SATIN_MSG_PUSH_ACK:
+        e->ops->on_push_ack(e->policy, (int)m->sender);
+        break;
+    case SATIN_MSG_JOB_RESULT:
+        on_job_result(e, m);
+        break;
+    case SATIN_MSG_LOAD:
+        e->ops->on_load(e->policy, (int)m->sender, m->load);
+        break;
+    case SATIN_MSG_STEAL_CANCEL:
+        e->ops->on_cancel(e->policy, (int)m->thief, m->steal_id);
+        break;
+    case SATIN_MSG_JOB_CANCEL:
+        on_job_cancel(e, m);
+        break;
+    case SATIN_MSG_STATS_REQUEST:
+        satin_engine_on_stats_request(e, m);
+        break;
+    case SATIN_MSG_STATS_REPLY:
+        satin_engine_on_stats_reply(e, m);
+        break;
+    default:
+        break; /* HELLO and the rest are the transport's */
+    }
+}
+
+/* ---- idleness and time -------------------------------------------------------- */
+
+static void tell_idle(satin_engine *e)
+{
+    e->c.idle_events++;
+    e->last_idle_call = e->now;
+    e->ops->on_idle(e->policy);
+}
+
+void satin_engine_on_dry(satin_engine *e, int64_t now)
+{
+    e->now = now;
+    if (!e->draining && e->env.is_idle(e->env.ctx))
+        tell_idle(e);
+}
+
+static int any_timer(const satin_engine *e)
+{
+    for (int id = 0; id < SATIN_ENGINE_MAX_TIMERS; id++)
+        if (e->timer[id])
+            return 1;
+    return 0;
+}
+
+/* The dry signal is an edge; if it met a moment when the node was not idle
+ * after all (a record still queued), the policy heard nothing and would
+ * wait for the next edge.  So a dry node with no steal in flight and no
+ * timer set (a back-off or a steal ends the wait by itself) re-tells its
+ * policy every IDLE_RECHECK_NS, unless the policy waits for work to come.
+ * 1 when that re-check is what the node waits on. */
+static int idle_recheck_waits(const satin_engine *e)
+{
+    if ((e->ops->caps & SATIN_POLICY_WAITS_FOR_WORK) || e->draining || e->ledger.npending ||
+        any_timer(e))
+        return 0;
+    return e->env.is_idle(e->env.ctx);
+}
+
+/* Queues only change while jobs run; an idle node reports its last length
+ * (0) once and then sleeps. */
+static int sampling(const satin_engine *e)
+{
+    return (e->ops->caps & SATIN_POLICY_SAMPLES_QUEUE) &&
+           (e->env.active_jobs(e->env.ctx) > 0 || e->last_queue_length != 0);
+}
+
+static void fire_timers(satin_engine *e)
+{
+    for (int id = 0; id < SATIN_ENGINE_MAX_TIMERS; id++)
+        if (e->timer[id] && e->timer[id] <= e->now && !e->draining) {
+            e->timer[id] = 0;
+            e->last_idle_call = e->now;
+            e->ops->on_timer(e->policy, id);
+        }
+}
+
+static void expire_steals(satin_engine *e)
+{
+    satin_pending p;
+    while (satin_ledger_take_expired(&e->ledger, e->now - e->cfg.steal_timeout_ns - 1, &p) == 0) {
+        e->c.steal_timeouts++;
+        satin_engine_logf(e, SATIN_ENGINE_LOG_WARN,
+                          "steal request %" PRIu64 " to node %s got no reply; counted as empty",
+                          p.id, satin_engine_node_name(e, p.victim));
+        settle(e, &p, p.victim, 0, 0);
+    }
+}
+
+static void sample_queue(satin_engine *e)
+{
+    if (!sampling(e) || e->now < e->next_sample)
+        return;
+    e->next_sample = e->now + SATIN_ENGINE_QUEUE_SAMPLE_NS;
+    int64_t len = e->env.queue_length(e->env.ctx);
+    if (len != e->last_queue_length) {
+        e->last_queue_length = len;
+        e->ops->on_queue_length(e->policy, len);
+    }
+}
+
+void satin_engine_on_tick(satin_engine *e, int64_t now)
+{
+    e->now = now;
+    fire_timers(e);
+    if (idle_recheck_waits(e) && now - e->last_idle_call > SATIN_ENGINE_IDLE_RECHECK_NS)
+        tell_idle(e);
+    expire_steals(e);
+    sample_queue(e);
+}
+
+int64_t satin_engine_next_deadline(const satin_engine *e)
+{
+    int64_t next = INT64_MAX;
+    for (int id = 0; id < SATIN_ENGINE_MAX_TIMERS && !e->draining; id++)
+        if (e->timer[id] && e->timer[id] < next)
+            next = e->timer[id];
+    if (sampling(e) && e->next_sample < next)
+        next = e->next_sample;
+    if (idle_recheck_waits(e) && e->last_idle_call + SATIN_ENGINE_IDLE_RECHECK_NS < next)
+        next = e->last_idle_call + SATIN_ENGINE_IDLE_RECHECK_NS + 1;
+    int64_t oldest = satin_ledger_oldest_pending(&e->ledger);
+    if (oldest != INT64_MAX && oldest + e->cfg.steal_timeout_ns + 1 < next)
+        next = oldest + e->cfg.steal_timeout_ns + 1;
+    return next;
+}
+
+/* ---- the node's own requests ------------------------------------------------ */
+
+void satin_engine_cancel_job(satin_engine *e, int64_t now, const void *job)
+{
+    e->now = now;
+    for (int node = 0; node < e->topo.nnodes; node++) {
+        satin_msg *m = NULL;
+        for (size_t i = 0; i < e->ledger.ngiven; i++) {
+            const satin_given *g = &e->ledger.given[i];
+            if (g->holder != node || g->job != job)
+                continue;
+            if (!m) {
+                m = satin_msg_new(SATIN_MSG_JOB_CANCEL);
+                m->owner = (uint32_t)e->topo.self;
+            }
+            satin_msg_add_record_id(m, g->record_id);
+        }
+        if (m) {
+            e->env.send(e->env.ctx, node, m);
+            satin_msg_destroy(&m);
+        }
+    }
+}
+
+/* ---- stopping and what it is -------------------------------------------------- */
+
+void satin_engine_drain(satin_engine *e)
+{
+    e->draining = 1;
+}
+
+int satin_engine_running(const satin_engine *e)
+{
+    return (int)e->ledger.nstandins;
+}
+
+int satin_engine_busy(const satin_engine *e)
+{
+    return (int)e->ledger.nstandins + (int)e->ledger.npending;
+}
+
+int satin_engine_stop(satin_engine *e)
+{
+    for (size_t i = 0; i < e->ledger.nstandins; i++)
+        e->env.cancel(e->env.ctx, e->ledger.standins[i].handle, "satind is shutting down");
+    return (int)e->ledger.nstandins;
+}
+
+int satin_engine_self(const satin_engine *e)
+{
+    return e->topo.self;
+}
+
+int satin_engine_nnodes(const satin_engine *e)
+{
+    return e->topo.nnodes;
+}
+
+const satin_policy_ops *satin_engine_policy(const satin_engine *e)
+{
+    return e->ops;
+}
+
+int satin_engine_spawn_reserve(const satin_engine *e)
+{
+    /* RP pushes once a queue is longer than its threshold: spawns must not
+     * run in place before the queue can get there. */
+    return (e->ops->caps & SATIN_POLICY_PUSHES) ? e->cfg.params.rp_threshold + 2 : 0;
+}

@@ -1,0 +1,144 @@
+/*
+ * engine.h - one node's decisions, with no I/O (DESIGN, "The node engine").
+ *
+ * The engine owns the load-balancing policy and everything a node decides
+ * around it: steal requests in flight and their time-out, records given to
+ * other nodes and records run here for them (the ledger), idle detection
+ * and the idle re-check, queue sampling, the policy's timers, the node
+ * counters and the statistics round.
+ *
+ * Events come in as calls that carry the time (`now`, in ns on whatever
+ * clock the driver keeps: CLOCK_MONOTONIC in satind, virtual time in the
+ * tests and the simulator).  Actions go out through satin_engine_env.  The
+ * engine includes no ZeroMQ, thread, clock or socket header and never
+ * blocks; it speaks to peers in decoded messages (satin_msg, proto/), so a
+ * driver needs only the codec to put them on a wire, or none to pass them
+ * by hand.
+ *
+ * After every call the driver asks satin_engine_next_deadline() when to
+ * call satin_engine_on_tick() next.
+ */
+#ifndef SATIN_ENGINE_H
+#define SATIN_ENGINE_H
+
+#include "policy/policy.h"
+#include "satin_kv.h"
+#include "satin_proto.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct satin_engine satin_engine;
+
+/* A record of this node's pool that the engine hands to another node.  The
+ * driver's `record` stays with the engine until it is completed. */
+typedef struct satin_engine_record {
+    void *record;           /* the driver's handle: completed with env.complete */
+    const void *job;        /* the local job it belongs to (for cancel) */
+    const char *kind;       /* kind name, as on the wire */
+    const void *arg;
+    size_t arg_len;
+    size_t result_cap;      /* bytes its parent's result slot holds */
+} satin_engine_record;
+
+/* How a record run on another node, or a stand-in run here, ended. */
+typedef struct satin_engine_outcome {
+    int ok;
+    const char *error;      /* "" when ok */
+    const void *data;       /* the result bytes when ok */
+    size_t len;
+    uint64_t spawned, run, steals;   /* work done for it, for the job's statistics */
+} satin_engine_outcome;
+
+enum { SATIN_ENGINE_LOG_ERROR, SATIN_ENGINE_LOG_WARN, SATIN_ENGINE_LOG_INFO,
+       SATIN_ENGINE_LOG_DEBUG };
+
+/* The driver's side.  Every function is called on the caller's thread,
+ * from inside an engine call; none may call back into the engine. */
+typedef struct satin_engine_env {
+    void *ctx;
+    /* The transport: `m` stays the engine's (the driver copies or encodes). */
+    void (*send)(void *ctx, int to, const satin_msg *m);
+    /* The pool: up to `max` records from the tails for node `thief`. */
+    int (*take)(void *ctx, satin_engine_record *out, int max);
+    /* A record given away came back: release its parent frame. */
+    void (*complete)(void *ctx, void *record, const satin_engine_outcome *outcome);
+    /* Runs another node's record here; returns the driver's stand-in handle,
+     * or NULL with a reason in `err` (unknown kind, ...).  When the stand-in
+     * ends, the driver calls satin_engine_on_standin_done(handle). */
+    void *(*start)(void *ctx, const satin_msg_jobrec *jr, char *err, size_t errlen);
+    void (*cancel)(void *ctx, void *standin, const char *why);
+    /* satin_engine_destroy hands back stand-ins that never ended (optional). */
+    void (*release)(void *ctx, void *standin);
+    int64_t (*queue_length)(void *ctx);   /* records that can be given away */
+    int (*is_idle)(void *ctx);            /* a worker is dry and nothing is queued */
+    int (*active_jobs)(void *ctx);        /* jobs running here, local or stand-ins */
+    /* Counters of the node that are not the engine's (transport, pool). */
+    void (*counters)(void *ctx, satin_kvlist *out);
+    /* A well-formed message that makes no sense (counted by the driver). */
+    void (*note_bad)(void *ctx, int node, const char *what);
+    void (*log)(void *ctx, int level, const char *text);
+} satin_engine_env;
+
+typedef struct satin_engine_config {
+    const satin_policy_topology *topo;   /* copied */
+    const char *const *node_names;       /* [nnodes], for log lines; kept, not copied */
+    const satin_policy_ops *policy;
+    satin_policy_params params;
+    uint64_t seed;                       /* the policy's random draws (0 is made 1) */
+    size_t max_record;                   /* a JOBREC above it is refused */
+    int64_t steal_timeout_ns;            /* a request unanswered this long counts as empty */
+} satin_engine_config;
+
+/* Defaults for everything but topo, names and policy. */
+void satin_engine_config_default(satin_engine_config *c);
+
+/* NULL on bad input (no policy, bad topology). */
+satin_engine *satin_engine_new(const satin_engine_config *config, const satin_engine_env *env,
+                               int64_t now);
+void satin_engine_destroy(satin_engine **self);
+
+/* ---- events ---- */
+/* A decoded message from peer `m->sender`, whose identity the transport has
+ * already checked. */
+void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m);
+/* The pool ran dry (an edge: sent once per idle period). */
+void satin_engine_on_dry(satin_engine *e, int64_t now);
+/* A stand-in started by env.start finished; the driver frees it after. */
+void satin_engine_on_standin_done(satin_engine *e, int64_t now, void *standin,
+                                  const satin_engine_outcome *outcome);
+/* Time passed: fires due timers, times out steals, samples the queue. */
+void satin_engine_on_tick(satin_engine *e, int64_t now);
+/* When on_tick has something to do next (INT64_MAX: nothing). */
+int64_t satin_engine_next_deadline(const satin_engine *e);
+
+/* ---- requests of the node's own ---- */
+/* Tells the nodes running records of local job `job` to stop them. */
+void satin_engine_cancel_job(satin_engine *e, int64_t now, const void *job);
+/* Asks every peer for its counters for (job_id, phase). */
+void satin_engine_request_stats(satin_engine *e, int64_t now, uint64_t job_id, int phase);
+/* Copies what peers answered for (job_id, phase) into out[node]; returns how many. */
+int satin_engine_collected(const satin_engine *e, uint64_t job_id, int phase, satin_kvlist *out);
+void satin_engine_forget(satin_engine *e, uint64_t job_id);
+/* The node's cumulative counters (engine, env.counters, policy.*). */
+void satin_engine_counters(const satin_engine *e, satin_kvlist *out);
+
+/* ---- stopping ---- */
+/* No more steal requests nor policy timers; what others give us still runs. */
+void satin_engine_drain(satin_engine *e);
+/* Stand-ins running here plus our steal requests still out. */
+int satin_engine_busy(const satin_engine *e);
+int satin_engine_running(const satin_engine *e);
+/* Cancels every stand-in; returns how many. */
+int satin_engine_stop(satin_engine *e);
+
+/* ---- what it is ---- */
+int satin_engine_self(const satin_engine *e);
+int satin_engine_nnodes(const satin_engine *e);
+const satin_policy_ops *satin_engine_policy(const satin_engine *e);
+/* Records a worker should keep queued before spawns run in place, when the
+ * policy needs more than the pool's default (RP pushes only from a queue
+ * longer than its threshold); 0: the pool's default. */
+int satin_engine_spawn_reserve(const satin_engine *e);
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * engine_policy.c - the policy's environment: each action the policy asks
+ * for becomes a message to a peer, a timer of the engine's or a question
+ * to the pool, and is counted once, here.
+ */
+#include "engine_internal.h"
+
+static void send_and_free(satin_engine *e, int to, satin_msg *m)
+{
+    e->env.send(e->env.ctx, to, m);
+    satin_msg_destroy(&m);
+}
+
+static void count_steal(satin_engine *e, int victim, unsigned flags)
+{
+    if (satin_engine_is_remote(e, victim))
+        e->c.steal_wan++;
+    else
+        e->c.steal_lan++;
+    if (flags & SATIN_STEAL_SYNC)
+        e->c.steal_sync++;
+    else
+        e->c.steal_async++;
+    if (flags & SATIN_STEAL_PREFETCH)
+        e->c.prefetches++;
+    uint64_t wan = 0;
+    for (size_t i = 0; i < e->ledger.npending; i++)
+        wan += (uint64_t)satin_engine_is_remote(e, e->ledger.pending[i].victim);
+    if (wan > e->c.wan_in_flight_max)
+        e->c.wan_in_flight_max = wan;
+}
+
+static uint64_t env_steal(void *ctx, int victim, unsigned flags)
+{
+    satin_engine *e = ctx;
+    uint64_t id = e->next_request++;
+    /* A stopping node asks for nothing more; the policy waits for a reply
+     * that never comes, which is all it needs to do until the node exits. */
+    if (e->draining)
+        return id;
+    satin_msg *m = satin_msg_new(SATIN_MSG_STEAL);
+    m->request_id = id;
+    m->thief = (uint32_t)e->topo.self;
+    m->flags = flags;
+    m->max_jobs = (uint16_t)e->cfg.params.steal_max_jobs;
+    send_and_free(e, victim, m);
+    satin_ledger_add_pending(&e->ledger, id, victim, flags, e->now);
+    count_steal(e, victim, flags);
+    return id;
+}
+
+int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max)
+{
+    satin_engine_record recs[SATIN_ENGINE_MAX_JOBS_PER_MESSAGE];
+    if (max > SATIN_ENGINE_MAX_JOBS_PER_MESSAGE)
+        max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
+    int n = max > 0 ? e->env.take(e->env.ctx, recs, max) : 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t id = satin_ledger_give(&e->ledger, recs[i].record, recs[i].job, thief);
+        /* The job field is the owner's opaque tag; thieves only echo it. */
+        satin_msg_add_jobrec(m, (uint32_t)e->topo.self, id, (uint64_t)(uintptr_t)recs[i].job,
+                             recs[i].kind, (uint32_t)recs[i].result_cap, recs[i].arg,
+                             recs[i].arg_len);
+        e->c.jobs_given++;
+        e->c.bytes_jobs_out += recs[i].arg_len;
+    }
+    return n;
+}
+
+static int env_reply(void *ctx, int thief, uint64_t request_id, unsigned flags, int max_jobs)
+{
+    satin_engine *e = ctx;
+    satin_msg *m = satin_msg_new(SATIN_MSG_STEAL_REPLY);
+    m->request_id = request_id;
+    m->victim = (uint32_t)e->topo.self;
+    int n = satin_engine_attach_jobs(e, m, thief, max_jobs);
+    /* An empty reply from a node that is running work tells the thief that
+     * work exists, so it polls again soon rather than backing off. */
+    int busy = n == 0 && e->env.active_jobs(e->env.ctx) > 0;
+    m->flags = flags | (busy ? SATIN_STEAL_VICTIM_BUSY : 0);
+    send_and_free(e, thief, m);
+    e->c.requests_served++;
+    return n;
+}
+
+static void env_forward(void *ctx, int to, int thief, uint64_t request_id, unsigned flags)
+{
+    satin_engine *e = ctx;
+    satin_msg *m = satin_msg_new(SATIN_MSG_STEAL);
+    m->request_id = request_id;
+    m->thief = (uint32_t)thief;
+    m->flags = flags | SATIN_STEAL_FORWARDED;
+    m->max_jobs = (uint16_t)e->cfg.params.steal_max_jobs;
+    send_and_free(e, to, m);
+}
+
+static void env_cancel(void *ctx, int victim, uint64_t request_id)
+{
+    satin_engine *e = ctx;
+    satin_msg *m = satin_msg_new(SATIN_MSG_STEAL_CANCEL);
+    m->steal_id = request_id;
+    m->thief = (uint32_t)e->topo.self;
+    send_and_free(e, victim, m);
+}
+
+static int env_push(void *ctx, int target)
+{
+    satin_engine *e = ctx;
+    satin_msg *m = satin_msg_new(SATIN_MSG_PUSH);
+    int n = satin_engine_attach_jobs(e, m, target, 1);
+    if (n)
+        e->env.send(e->env.ctx, target, m);
+    satin_msg_destroy(&m);
+    e->c.pushes_sent += (uint64_t)n;
+    return n;
+}
+
+static void env_send_load(void *ctx, int coordinator, int64_t load)
+{
+    satin_engine *e = ctx;
+    satin_msg *m = satin_msg_new(SATIN_MSG_LOAD);
+    m->load = load;
+    send_and_free(e, coordinator, m);
+    e->c.load_reports++;
+}
+
+static void env_set_timer(void *ctx, int id, int64_t delay_ns)
+{
+    satin_engine *e = ctx;
+    /* +1: a deadline of 0 means "off". */
+    if (id >= 0 && id < SATIN_ENGINE_MAX_TIMERS)
+        e->timer[id] = e->now + (delay_ns > 0 ? delay_ns : 0) + 1;
+}
+
+static void env_clear_timer(void *ctx, int id)
+{
+    satin_engine *e = ctx;
+    if (id >= 0 && id < SATIN_ENGINE_MAX_TIMERS)
+        e->timer[id] = 0;
+}
+
+/* xorshift64: cheap, and the same seed gives the same draws everywhere. */
+static uint64_t env_random(void *ctx)
+{
+    satin_engine *e = ctx;
+    uint64_t x = e->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return e->rng = x;
+}
+
+static int64_t env_now(void *ctx)
+{
+    const satin_engine *e = ctx;
+    return e->now;
+}
+
+static int64_t env_queue_length(void *ctx)
+{
+    satin_engine *e = ctx;
+    return e->env.queue_length(e->env.ctx);
+}
+
+static int env_is_idle(void *ctx)
+{
+    satin_engine *e = ctx;
+    return e->env.is_idle(e->env.ctx);
+}
+
+void satin_engine_policy_env(satin_engine *e)
+{
+    e->penv = (satin_policy_env){
+        .ctx = e,
+        .steal = env_steal,
+        .reply = env_reply,
+        .forward = env_forward,
+        .cancel = env_cancel,
+        .push = env_push,
+        .send_load = env_send_load,
+        .set_timer = env_set_timer,
+        .clear_timer = env_clear_timer,
+        .random = env_random,
+        .now = env_now,
+        .queue_length = env_queue_length,
+        .is_idle = env_is_idle,
+    };
+}

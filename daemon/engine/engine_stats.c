@@ -1,0 +1,117 @@
+/*
+ * engine_stats.c - the node counters and the statistics round: a node that
+ * finishes a job asks every peer for its counters at the job's start and
+ * end (phase 0 and 1) and sums what they answer.
+ */
+#include "engine_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void satin_engine_counters(const satin_engine *e, satin_kvlist *out)
+{
+    const satin_engine_tally *c = &e->c;
+    satin_kvlist_add_i64(out, "steal_attempts_lan", (int64_t)c->steal_lan);
+    satin_kvlist_add_i64(out, "steal_attempts_wan", (int64_t)c->steal_wan);
+    satin_kvlist_add_i64(out, "steal_successes_lan", (int64_t)c->steal_ok_lan);
+    satin_kvlist_add_i64(out, "steal_successes_wan", (int64_t)c->steal_ok_wan);
+    satin_kvlist_add_i64(out, "steal_attempts_sync", (int64_t)c->steal_sync);
+    satin_kvlist_add_i64(out, "steal_attempts_async", (int64_t)c->steal_async);
+    satin_kvlist_add_i64(out, "steal_timeouts", (int64_t)c->steal_timeouts);
+    /* A high-water mark, not a count: meaningful per node (STATUS), not summed. */
+    satin_kvlist_add_i64(out, "wan_steals_in_flight_max", (int64_t)c->wan_in_flight_max);
+    satin_kvlist_add_i64(out, "requests_served", (int64_t)c->requests_served);
+    satin_kvlist_add_i64(out, "jobs_given", (int64_t)c->jobs_given);
+    satin_kvlist_add_i64(out, "jobs_received", (int64_t)c->jobs_received);
+    satin_kvlist_add_i64(out, "job_bytes_out", (int64_t)c->bytes_jobs_out);
+    satin_kvlist_add_i64(out, "job_bytes_in", (int64_t)c->bytes_jobs_in);
+    satin_kvlist_add_i64(out, "results_sent", (int64_t)c->results_sent);
+    satin_kvlist_add_i64(out, "pushes", (int64_t)c->pushes_sent);
+    satin_kvlist_add_i64(out, "load_reports", (int64_t)c->load_reports);
+    satin_kvlist_add_i64(out, "prefetches", (int64_t)c->prefetches);
+    satin_kvlist_add_i64(out, "idle_events", (int64_t)c->idle_events);
+    satin_kvlist_add_f64(out, "wan_wait_s", (double)c->wan_wait_ns / 1e9);
+    if (e->env.counters)
+        e->env.counters(e->env.ctx, out);
+    const char *names[32];
+    int64_t values[32];
+    int n = e->ops->stats(e->policy, names, values, 32);
+    for (int i = 0; i < n; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "policy.%s", names[i]);
+        satin_kvlist_add_i64(out, key, values[i]);
+    }
+}
+
+void satin_engine_request_stats(satin_engine *e, int64_t now, uint64_t job_id, int phase)
+{
+    e->now = now;
+    for (int node = 0; node < e->topo.nnodes; node++) {
+        if (node == e->topo.self)
+            continue;
+        satin_msg *m = satin_msg_new(SATIN_MSG_STATS_REQUEST);
+        m->job_id = job_id;
+        m->phase = (uint8_t)phase;
+        e->env.send(e->env.ctx, node, m);
+        satin_msg_destroy(&m);
+    }
+}
+
+void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m)
+{
+    satin_msg *r = satin_msg_new(SATIN_MSG_STATS_REPLY);
+    r->job_id = m->job_id;
+    r->phase = m->phase;
+    satin_engine_counters(e, &r->stats);
+    e->env.send(e->env.ctx, (int)m->sender, r);
+    satin_msg_destroy(&r);
+}
+
+void satin_engine_on_stats_reply(satin_engine *e, const satin_msg *m)
+{
+    if (e->ncoll == e->capcoll) {
+        e->capcoll = e->capcoll ? e->capcoll * 2 : 16;
+        e->coll = realloc(e->coll, e->capcoll * sizeof *e->coll);
+        if (!e->coll)
+            abort();
+    }
+    satin_collected *c = &e->coll[e->ncoll++];
+    c->job_id = m->job_id;
+    c->phase = m->phase;
+    c->node = (int)m->sender;
+    satin_kvlist_init(&c->counters);
+    satin_kvlist_copy(&c->counters, &m->stats);
+}
+
+int satin_engine_collected(const satin_engine *e, uint64_t job_id, int phase, satin_kvlist *out)
+{
+    int n = 0;
+    for (size_t i = 0; i < e->ncoll; i++)
+        if (e->coll[i].job_id == job_id && e->coll[i].phase == phase) {
+            satin_kvlist_free(&out[e->coll[i].node]);
+            satin_kvlist_copy(&out[e->coll[i].node], &e->coll[i].counters);
+            n++;
+        }
+    return n;
+}
+
+void satin_engine_forget(satin_engine *e, uint64_t job_id)
+{
+    for (size_t i = 0; i < e->ncoll;) {
+        if (e->coll[i].job_id == job_id) {
+            satin_kvlist_free(&e->coll[i].counters);
+            e->coll[i] = e->coll[--e->ncoll];
+        } else {
+            i++;
+        }
+    }
+}
+
+void satin_engine_free_collected(satin_engine *e)
+{
+    for (size_t i = 0; i < e->ncoll; i++)
+        satin_kvlist_free(&e->coll[i].counters);
+    free(e->coll);
+    e->coll = NULL;
+    e->ncoll = e->capcoll = 0;
+}

@@ -1,0 +1,70 @@
+/*
+ * ledger.h - remote work and who owns it: records this node gave to other
+ * nodes (their parents wait here), stand-ins for records other nodes gave
+ * us (their results go home), and our steal requests still out.  Plain
+ * bookkeeping, no policy and no messages: the engine decides, the ledger
+ * remembers.
+ */
+#ifndef SATIN_LEDGER_H
+#define SATIN_LEDGER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct satin_given {
+    uint64_t record_id;     /* ours, unique per node run */
+    void *record;           /* the driver's record; its parent waits for it */
+    const void *job;        /* the local job it belongs to */
+    int holder;             /* the node running it */
+} satin_given;
+
+typedef struct satin_standin {
+    void *handle;           /* the driver's stand-in */
+    int owner;              /* the node its result goes to */
+    uint64_t record_id;     /* the owner's id for it */
+} satin_standin;
+
+typedef struct satin_pending {
+    uint64_t id;            /* our request id */
+    int victim;             /* the node asked first (CHS may forward it) */
+    unsigned flags;
+    int64_t sent_ns;
+} satin_pending;
+
+typedef struct satin_ledger {
+    uint64_t next_record;
+    satin_given *given;
+    size_t ngiven, capgiven;
+    satin_standin *standins;
+    size_t nstandins, capstandins;
+    satin_pending *pending;
+    size_t npending, cappending;
+} satin_ledger;
+
+void satin_ledger_init(satin_ledger *l);
+void satin_ledger_free(satin_ledger *l);
+
+/* Records given away.  give returns the record's new id. */
+uint64_t satin_ledger_give(satin_ledger *l, void *record, const void *job, int holder);
+/* Removes and returns the record `id` held by `holder`: 0; -1 unknown id;
+ * -2 the id is known but another node holds it (left in place). */
+int satin_ledger_take_given(satin_ledger *l, uint64_t id, int holder, satin_given *out);
+
+/* Stand-ins. */
+void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id);
+/* Removes the stand-in `handle`: 0, or -1 when it is unknown. */
+int satin_ledger_take_standin(satin_ledger *l, void *handle, satin_standin *out);
+/* The stand-in for (owner, record_id), or NULL. */
+void *satin_ledger_find_standin(const satin_ledger *l, int owner, uint64_t record_id);
+
+/* Steal requests in flight. */
+void satin_ledger_add_pending(satin_ledger *l, uint64_t id, int victim, unsigned flags,
+                              int64_t sent_ns);
+/* Removes request `id`: 0, or -1 when it is not (any longer) pending. */
+int satin_ledger_take_pending(satin_ledger *l, uint64_t id, satin_pending *out);
+/* The oldest request sent at or before `before_ns`, removed, or -1. */
+int satin_ledger_take_expired(satin_ledger *l, int64_t before_ns, satin_pending *out);
+/* When the oldest pending request was sent (INT64_MAX when none). */
+int64_t satin_ledger_oldest_pending(const satin_ledger *l);
+
+#endif
