@@ -21,7 +21,7 @@ DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
 PKGS      := libzmq libczmq libcrypto yaml-0.1 libsystemd
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \
-             -DSATIN_VERSION=\"$(VERSION)\" -Idaemon -Idaemon/runtime -Idaemon/apps -Iproto -Iclient
+             -DSATIN_VERSION=\"$(VERSION)\" -Icommon -Idaemon -Idaemon/runtime -Idaemon/apps -Iproto -Iclient
 ifeq ($(SAN),asan)
   CFLAGS_SAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
@@ -37,6 +37,11 @@ LDFLAGS   += $(CFLAGS_SAN) -pthread
 LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 PROTO_SRC   := $(wildcard proto/*.c)
+# The common layer under everything: topology, log, clock, endpoints, the
+# event loop.  It links no policy and no daemon code.
+COMMON_SRC  := $(wildcard common/*.c)
+# What of it the client library needs.
+COMMON_CLIENT_SRC := common/satin_endpoint.c
 RUNTIME_SRC := $(wildcard daemon/runtime/*.c)
 # The node engine and the policies: pure (no sockets, threads or clock), so
 # that satind, the unit tests and a simulator link the same objects.
@@ -52,6 +57,7 @@ SHIM_SRC    := $(wildcard shim/*.c)
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 LIB_PROTO   := $(BUILD)/libsatinproto.a
+LIB_COMMON  := $(BUILD)/libsatincommon.a
 LIB_CORE    := $(BUILD)/libsatincore.a
 LIB_ENGINE  := $(BUILD)/libsatinengine.a
 LIB_CLIENT  := $(BUILD)/libsatin.a
@@ -75,30 +81,32 @@ $(LIB_PROTO): $(call obj,$(PROTO_SRC))
 	@rm -f $@; ar rcs $@ $^
 $(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(APPS_SRC) $(DAEMON_SRC))
 	@rm -f $@; ar rcs $@ $^
+$(LIB_COMMON): $(call obj,$(COMMON_SRC))
+	@rm -f $@; ar rcs $@ $^
 $(LIB_ENGINE): $(call obj,$(ENGINE_SRC))
 	@rm -f $@; ar rcs $@ $^
-$(LIB_CLIENT): $(call obj,$(CLIENT_SRC) $(PROTO_SRC))
+$(LIB_CLIENT): $(call obj,$(CLIENT_SRC) $(PROTO_SRC) $(COMMON_CLIENT_SRC))
 	@rm -f $@; ar rcs $@ $^
 
-$(SATIND): $(call obj,daemon/satind.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_PROTO)
+$(SATIND): $(call obj,daemon/satind.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(SUBMIT): $(call obj,client/satin_submit.c) $(LIB_CLIENT)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(KEYGEN): $(call obj,client/satin_keygen.c)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-# The shim takes only the topology loader (and its log levels) from the core.
-$(WANEM): $(call obj,$(SHIM_SRC)) $(LIB_CORE) $(LIB_ENGINE) $(LIB_PROTO)
+# The shim takes only the common layer (topology, log, clock, event loop).
+$(WANEM): $(call obj,$(SHIM_SRC)) $(LIB_COMMON) $(LIB_PROTO)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_CLIENT) $(LIB_PROTO)
+$(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/tests/integration/%.t: $(call obj,tests/integration/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_CLIENT) $(LIB_PROTO)
+$(BUILD)/tests/integration/%.t: $(call obj,tests/integration/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/tests/integration/peer-probe: $(call obj,tests/integration/peer_probe.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_PROTO)
+$(BUILD)/tests/integration/peer-probe: $(call obj,tests/integration/peer_probe.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_PROTO)
+$(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

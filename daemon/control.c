@@ -3,6 +3,7 @@
 #include "grid.h"
 #include "kinds.h"
 #include "log.h"
+#include "loop.h"
 #include "mailbox.h"
 #include "satin_endpoint.h"
 #include "satin_proto.h"
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -30,6 +32,8 @@
 #define DRAIN_DEADLINE_NS 5000000000LL
 /* How long a finished job waits for the other nodes' counters. */
 #define COLLECT_DEADLINE_NS 1000000000LL
+/* How often a stop's deadlines are looked at. */
+#define STOP_RECHECK_NS 100000000LL
 
 typedef struct waiter {
     unsigned char rid[RID_MAX];   /* ZeroMQ routing id of the client connection */
@@ -74,6 +78,11 @@ struct satin_control {
     satin_security *sec;
     int client_curve;             /* tcp:// client endpoint under CURVE: check keys */
     int64_t watchdog_ns, next_watchdog;   /* systemd's WatchdogSec (0: none) */
+    int64_t next_progress, stop_deadline;
+    int64_t next_collect;         /* the earliest deadline of a collection (INT64_MAX: none) */
+    int drained;                  /* the loop ended with every job done */
+    satin_loop loop;
+    satin_watch client_w, mail_w, signal_w, security_w, peer_w, hungry_w;
     char status_line[256];        /* last STATUS= sent */
 };
 
@@ -208,56 +217,74 @@ static void add_delta(satin_kvlist *sum, const satin_kvlist *start, const satin_
     }
 }
 
-/* Finished jobs whose grid counters are all in (or overdue): sum the growth
- * of every node's counters over the job's life into its statistics. */
-static void complete_collections(satin_control *ctl)
+/* Sums the growth of every reporting node's counters over the job's life
+ * (start[] and end[] per node; our own from e->own_start) into its result. */
+static void add_grid_stats(satin_control *ctl, job_entry *e, const satin_kvlist *start,
+                           const satin_kvlist *end)
 {
     int n = satin_grid_nnodes(ctl->grid), self = satin_grid_self(ctl->grid);
+    satin_kvlist sum, own_end;
+    satin_kvlist_init(&sum);
+    satin_kvlist_init(&own_end);
+    satin_grid_counters(ctl->grid, &own_end);
+    add_delta(&sum, &e->own_start, &own_end);
+    int reported = 1;
+    for (int node = 0; node < n; node++)
+        if (node != self && end[node].n && start[node].n) {
+            add_delta(&sum, &start[node], &end[node]);
+            reported++;
+        }
+    for (size_t k = 0; k < sum.n; k++) {
+        char key[80];
+        snprintf(key, sizeof key, "grid.%s", sum.items[k].name);
+        if (sum.items[k].type == SATIN_KV_I64)
+            satin_kvlist_add_i64(&e->result->stats, key, sum.items[k].i64);
+        else
+            satin_kvlist_add_f64(&e->result->stats, key, sum.items[k].f64);
+    }
+    satin_kvlist_add_i64(&e->result->stats, "grid.nodes", n);
+    satin_kvlist_add_i64(&e->result->stats, "grid.nodes_reporting", reported);
+    satin_kvlist_add_str(&e->result->stats, "grid.policy", satin_grid_policy_name(ctl->grid));
+    satin_kvlist_free(&sum);
+    satin_kvlist_free(&own_end);
+}
+
+/* 1 when the job's counters are all in, or overdue: then its result goes. */
+static int try_complete_collection(satin_control *ctl, job_entry *e, int64_t now)
+{
+    int n = satin_grid_nnodes(ctl->grid);
+    satin_kvlist *start = calloc((size_t)n, sizeof *start);
+    satin_kvlist *end = calloc((size_t)n, sizeof *end);
+    if (!start || !end)
+        abort();
+    satin_grid_collected(ctl->grid, e->id, 0, start);
+    int got = satin_grid_collected(ctl->grid, e->id, 1, end);
+    int ready = got >= n - 1 || now >= e->collect_deadline;
+    if (ready) {
+        add_grid_stats(ctl, e, start, end);
+        satin_grid_forget(ctl->grid, e->id);
+        deliver(ctl, e);
+    }
+    for (int node = 0; node < n; node++) {
+        satin_kvlist_free(&start[node]);
+        satin_kvlist_free(&end[node]);
+    }
+    free(start);
+    free(end);
+    return ready;
+}
+
+/* Finished jobs whose grid counters are all in (or overdue) are delivered;
+ * ctl->next_collect says when the next one falls overdue. */
+static void complete_collections(satin_control *ctl)
+{
     int64_t now = satin_now_ns();
+    ctl->next_collect = INT64_MAX;
     for (size_t i = 0; i < ctl->njobs; i++) {
         job_entry *e = ctl->jobs[i];
-        if (!e->collecting)
-            continue;
-        satin_kvlist *start = calloc((size_t)n, sizeof *start);
-        satin_kvlist *end = calloc((size_t)n, sizeof *end);
-        if (!start || !end)
-            abort();
-        satin_grid_collected(ctl->grid, e->id, 0, start);
-        int got = satin_grid_collected(ctl->grid, e->id, 1, end);
-        if (got >= n - 1 || now >= e->collect_deadline) {
-            satin_kvlist sum, own_end;
-            satin_kvlist_init(&sum);
-            satin_kvlist_init(&own_end);
-            satin_grid_counters(ctl->grid, &own_end);
-            add_delta(&sum, &e->own_start, &own_end);
-            int reported = 1;
-            for (int node = 0; node < n; node++)
-                if (node != self && end[node].n && start[node].n) {
-                    add_delta(&sum, &start[node], &end[node]);
-                    reported++;
-                }
-            for (size_t k = 0; k < sum.n; k++) {
-                char key[80];
-                snprintf(key, sizeof key, "grid.%s", sum.items[k].name);
-                if (sum.items[k].type == SATIN_KV_I64)
-                    satin_kvlist_add_i64(&e->result->stats, key, sum.items[k].i64);
-                else
-                    satin_kvlist_add_f64(&e->result->stats, key, sum.items[k].f64);
-            }
-            satin_kvlist_add_i64(&e->result->stats, "grid.nodes", n);
-            satin_kvlist_add_i64(&e->result->stats, "grid.nodes_reporting", reported);
-            satin_kvlist_add_str(&e->result->stats, "grid.policy", satin_grid_policy_name(ctl->grid));
-            satin_kvlist_free(&sum);
-            satin_kvlist_free(&own_end);
-            satin_grid_forget(ctl->grid, e->id);
-            deliver(ctl, e);
-        }
-        for (int node = 0; node < n; node++) {
-            satin_kvlist_free(&start[node]);
-            satin_kvlist_free(&end[node]);
-        }
-        free(start);
-        free(end);
+        if (e->collecting && !try_complete_collection(ctl, e, now) &&
+            e->collect_deadline < ctl->next_collect)
+            ctl->next_collect = e->collect_deadline;
     }
 }
 
@@ -808,91 +835,212 @@ static void on_hangup(satin_control *ctl)
              ctl->finished_jobs, ctl->stopping ? ", stopping" : "");
 }
 
-int satin_control_run(satin_control *ctl, int signal_fd)
+/* ---- the reactor ------------------------------------------------------------
+ * One satin_loop (common/loop.h) watches every descriptor of the control
+ * thread; each has a small handler, and `pump` runs after every batch of
+ * events: it drains what ZeroMQ holds (its descriptors only say "look
+ * again"), fires the grid's and the daemon's deadlines, and says when it
+ * must run next. */
+
+/* 1 while `sock` has a message waiting. */
+static int zmq_readable(void *sock)
 {
-    int64_t next_progress = satin_now_ns() + PROGRESS_INTERVAL_NS, deadline = 0;
-    ctl->watchdog_ns = satin_service_watchdog_interval_ns();
-    update_service_status(ctl);
-    for (;;) {
-        if (ctl->stopping && ctl->running_jobs == 0 &&
-            (!ctl->grid || satin_grid_busy(ctl->grid) == 0)) {
-            for (size_t i = 0; i < ctl->njobs; i++)
-                if (ctl->jobs[i]->collecting)
-                    deliver(ctl, ctl->jobs[i]);
-            return 1;
-        }
-        int64_t now = satin_now_ns();
-        if (ctl->stopping == 1 && now >= deadline) {
-            cancel_running(ctl);
-            deadline = now + DRAIN_DEADLINE_NS;
-        }
-        if (ctl->stopping == 2 && now >= deadline) {
-            log_warn("%d job(s) did not stop within %.0f s; leaving them", ctl->running_jobs,
-                     DRAIN_DEADLINE_NS / 1e9);
-            abandon_running(ctl);
+    int events = 0;
+    size_t len = sizeof events;
+    return sock && zmq_getsockopt(sock, ZMQ_EVENTS, &events, &len) == 0 && (events & ZMQ_POLLIN);
+}
+
+/* A batch of client requests; 1 when more are waiting (fairness to peers). */
+static int serve_clients(satin_control *ctl)
+{
+    for (int i = 0; i < 64; i++) {
+        if (!zmq_readable(ctl->router))
             return 0;
-        }
-        zmq_pollitem_t items[] = {
-            {ctl->router, 0, ZMQ_POLLIN, 0},
-            {NULL, ctl->mailbox.fd, ZMQ_POLLIN, 0},
-            {NULL, signal_fd, ZMQ_POLLIN, 0},
-            {ctl->grid ? satin_grid_socket(ctl->grid) : NULL, 0, ZMQ_POLLIN, 0},
-            {NULL, ctl->grid ? satin_grid_hungry_fd(ctl->grid) : -1, ZMQ_POLLIN, 0},
-            {satin_security_log_socket(ctl->sec), 0, ZMQ_POLLIN, 0},
-        };
-        long timeout_ms = (long)((next_progress - now) / 1000000) + 1;
-        if (ctl->grid)
-            timeout_ms = satin_grid_on_tick(ctl->grid, timeout_ms);
-        if (ctl->stopping && timeout_ms > 100)
-            timeout_ms = 100;   /* the deadlines are not timers of their own */
-        int nitems = satin_security_log_socket(ctl->sec) ? 6 : ctl->grid ? 5 : 3;
-        if (zmq_poll(items, nitems, timeout_ms) < 0 && errno != EINTR) {
-            log_error("poll failed: %s", zmq_strerror(errno));
-            return 0;
-        }
-        if (items[1].revents & ZMQ_POLLIN)
-            satin_mailbox_deliver_all(&ctl->mailbox);
-        if (items[0].revents & ZMQ_POLLIN)
-            for (int i = 0; i < 64; i++) {
-                int events = 0;
-                size_t len = sizeof events;
-                zmq_getsockopt(ctl->router, ZMQ_EVENTS, &events, &len);
-                if (!(events & ZMQ_POLLIN))
-                    break;
-                read_client(ctl);
-            }
-        if (signal_fd >= 0 && (items[2].revents & ZMQ_POLLIN)) {
-            struct signalfd_siginfo si;
-            if (read(signal_fd, &si, sizeof si) == sizeof si) {
-                if (si.ssi_signo == SIGHUP)
-                    on_hangup(ctl);
-                else if (!ctl->stopping) {
-                    begin_stop(ctl, strsignal((int)si.ssi_signo));
-                    deadline = satin_now_ns() + (int64_t)(ctl->opt->stop_timeout_s * 1e9);
-                }
-            }
-        }
-        if (nitems > 5 && (items[5].revents & ZMQ_POLLIN))
-            satin_security_on_log(ctl->sec);
-        if (ctl->grid) {
-            if (items[3].revents & ZMQ_POLLIN)
-                satin_grid_on_readable(ctl->grid);
-            if (items[4].revents & ZMQ_POLLIN)
-                satin_grid_on_hungry(ctl->grid);
-            complete_collections(ctl);
-        }
-        if (satin_now_ns() >= next_progress) {
-            send_progress(ctl);
-            update_service_status(ctl);
-            next_progress = satin_now_ns() + PROGRESS_INTERVAL_NS;
-        }
-        /* From the loop itself: a stuck loop stops the pings, and systemd
-         * restarts us.  Half the interval, as sd_watchdog_enabled(3) says. */
-        if (ctl->watchdog_ns && satin_now_ns() >= ctl->next_watchdog) {
-            satin_service_watchdog();
-            ctl->next_watchdog = satin_now_ns() + ctl->watchdog_ns / 2;
+        read_client(ctl);
+    }
+    return zmq_readable(ctl->router);
+}
+
+/* A batch of peer messages; 1 when more are waiting. */
+static int serve_peers(satin_control *ctl)
+{
+    if (!ctl->grid || !zmq_readable(satin_grid_socket(ctl->grid)))
+        return 0;
+    satin_grid_on_readable(ctl->grid);
+    return zmq_readable(satin_grid_socket(ctl->grid));
+}
+
+static int serve_security_log(satin_control *ctl)
+{
+    void *s = satin_security_log_socket(ctl->sec);
+    if (zmq_readable(s))
+        satin_security_on_log(ctl->sec);
+    return zmq_readable(s);
+}
+
+static void on_client_fd(satin_watch *w, uint32_t events)
+{
+    (void)events;
+    serve_clients(w->arg);
+}
+
+static void on_peer_fd(satin_watch *w, uint32_t events)
+{
+    (void)events;
+    serve_peers(w->arg);
+}
+
+static void on_security_fd(satin_watch *w, uint32_t events)
+{
+    (void)events;
+    serve_security_log(w->arg);
+}
+
+static void on_mail(satin_watch *w, uint32_t events)
+{
+    (void)events;
+    satin_control *ctl = w->arg;
+    satin_mailbox_deliver_all(&ctl->mailbox);
+}
+
+static void on_hungry(satin_watch *w, uint32_t events)
+{
+    (void)events;
+    satin_control *ctl = w->arg;
+    satin_grid_on_hungry(ctl->grid);
+}
+
+static void on_signal(satin_watch *w, uint32_t events)
+{
+    (void)events;
+    satin_control *ctl = w->arg;
+    struct signalfd_siginfo si;
+    while (read(w->fd, &si, sizeof si) == (ssize_t)sizeof si) {
+        if (si.ssi_signo == SIGHUP) {
+            on_hangup(ctl);
+        } else if (!ctl->stopping) {
+            begin_stop(ctl, strsignal((int)si.ssi_signo));
+            ctl->stop_deadline = satin_now_ns() + (int64_t)(ctl->opt->stop_timeout_s * 1e9);
         }
     }
+}
+
+/* The graceful stop's stages, by their deadlines; 1 when the loop ends. */
+static int stop_due(satin_control *ctl, int64_t now)
+{
+    if (ctl->stopping && ctl->running_jobs == 0 &&
+        (!ctl->grid || satin_grid_busy(ctl->grid) == 0)) {
+        for (size_t i = 0; i < ctl->njobs; i++)
+            if (ctl->jobs[i]->collecting)
+                deliver(ctl, ctl->jobs[i]);
+        ctl->drained = 1;
+        return 1;
+    }
+    if (ctl->stopping == 1 && now >= ctl->stop_deadline) {
+        cancel_running(ctl);
+        ctl->stop_deadline = now + DRAIN_DEADLINE_NS;
+    } else if (ctl->stopping == 2 && now >= ctl->stop_deadline) {
+        log_warn("%d job(s) did not stop within %.0f s; leaving them", ctl->running_jobs,
+                 DRAIN_DEADLINE_NS / 1e9);
+        abandon_running(ctl);
+        return 1;
+    }
+    return 0;
+}
+
+/* Progress lines, systemd's status and watchdog: once a second or so. */
+static int64_t housekeeping(satin_control *ctl, int64_t now)
+{
+    if (now >= ctl->next_progress) {
+        send_progress(ctl);
+        update_service_status(ctl);
+        ctl->next_progress = now + PROGRESS_INTERVAL_NS;
+    }
+    /* From the loop itself: a stuck loop stops the pings, and systemd
+     * restarts us.  Half the interval, as sd_watchdog_enabled(3) says. */
+    if (ctl->watchdog_ns && now >= ctl->next_watchdog) {
+        satin_service_watchdog();
+        ctl->next_watchdog = now + ctl->watchdog_ns / 2;
+    }
+    int64_t next = ctl->next_progress;
+    if (ctl->watchdog_ns && ctl->next_watchdog < next)
+        next = ctl->next_watchdog;
+    return next;
+}
+
+static int64_t pump(void *arg, int64_t now)
+{
+    satin_control *ctl = arg;
+    if (stop_due(ctl, now)) {
+        satin_loop_stop(&ctl->loop);
+        return now;
+    }
+    int64_t next = housekeeping(ctl, now);
+    if (ctl->grid) {
+        int64_t g = satin_grid_tick(ctl->grid, satin_now_ns());
+        if (g < next)
+            next = g;
+        complete_collections(ctl);
+        if (ctl->next_collect < next)
+            next = ctl->next_collect;
+    }
+    /* The stop's deadlines are checked here, not by timers of their own. */
+    if (ctl->stopping && now + STOP_RECHECK_NS < next)
+        next = now + STOP_RECHECK_NS;
+    /* Last: a send on a socket may take the "look again" signal of its
+     * ZMQ_FD, so whatever it holds is read now, after every send above. */
+    int more = serve_clients(ctl) | serve_peers(ctl) | serve_security_log(ctl);
+    return more ? now : next;
+}
+
+static int watch_zmq(satin_control *ctl, satin_watch *w, void *sock, satin_watch_fn fn)
+{
+    int fd;
+    size_t len = sizeof fd;
+    if (!sock)
+        return 0;
+    w->arg = ctl;
+    if (zmq_getsockopt(sock, ZMQ_FD, &fd, &len) < 0)
+        return -1;
+    return satin_loop_add(&ctl->loop, w, fd, EPOLLIN, fn);
+}
+
+static int watch_fd(satin_control *ctl, satin_watch *w, int fd, satin_watch_fn fn)
+{
+    w->arg = ctl;
+    return fd < 0 ? 0 : satin_loop_add(&ctl->loop, w, fd, EPOLLIN, fn);
+}
+
+static int set_up_reactor(satin_control *ctl, int signal_fd)
+{
+    char err[256];
+    if (satin_loop_init(&ctl->loop, NULL, err, sizeof err) < 0) {
+        log_error("%s", err);
+        return -1;
+    }
+    if (watch_zmq(ctl, &ctl->client_w, ctl->router, on_client_fd) < 0 ||
+        watch_fd(ctl, &ctl->mail_w, ctl->mailbox.fd, on_mail) < 0 ||
+        watch_fd(ctl, &ctl->signal_w, signal_fd, on_signal) < 0 ||
+        watch_zmq(ctl, &ctl->security_w, satin_security_log_socket(ctl->sec), on_security_fd) < 0 ||
+        (ctl->grid && (watch_zmq(ctl, &ctl->peer_w, satin_grid_socket(ctl->grid), on_peer_fd) < 0 ||
+                       watch_fd(ctl, &ctl->hungry_w, satin_grid_hungry_fd(ctl->grid), on_hungry) < 0))) {
+        log_error("cannot watch the control thread's sockets: %s", strerror(errno));
+        satin_loop_close(&ctl->loop);
+        return -1;
+    }
+    return 0;
+}
+
+int satin_control_run(satin_control *ctl, int signal_fd)
+{
+    if (set_up_reactor(ctl, signal_fd) < 0)
+        return 0;
+    ctl->next_progress = satin_now_ns() + PROGRESS_INTERVAL_NS;
+    ctl->watchdog_ns = satin_service_watchdog_interval_ns();
+    update_service_status(ctl);
+    satin_loop_run(&ctl->loop, pump, ctl);
+    satin_loop_close(&ctl->loop);
+    return ctl->drained;
 }
 
 void satin_control_destroy(satin_control **self)

@@ -221,20 +221,13 @@ void satin_grid_on_hungry(satin_grid *g)
     satin_engine_on_dry(g->engine, satin_now_ns());
 }
 
-long satin_grid_on_tick(satin_grid *g, long cap_ms)
+int64_t satin_grid_tick(satin_grid *g, int64_t now)
 {
-    int64_t now = satin_now_ns();
     satin_engine_on_tick(g->engine, now);
-    int64_t next = now + (int64_t)cap_ms * 1000000;
-    int64_t engine = satin_engine_next_deadline(g->engine);
-    if (engine < next)
-        next = engine;
+    int64_t next = satin_engine_next_deadline(g->engine);
     /* Acknowledgements owed and messages to send again. */
     int64_t delivery = satin_peers_tick(g->peers);
-    if (delivery < next)
-        next = delivery;
-    long ms = (long)((next - now + 999999) / 1000000);
-    return ms < 0 ? 0 : ms;
+    return delivery < next ? delivery : next;
 }
 
 /* ---- what control.c asks --------------------------------------------------------- */

@@ -27,8 +27,9 @@ int satin_grid_hungry_fd(satin_grid *self);
 /* Event handlers for the control loop. */
 void satin_grid_on_readable(satin_grid *self);   /* peer messages waiting */
 void satin_grid_on_hungry(satin_grid *self);     /* the eventfd rang */
-/* Fires due timers; returns ms until the next one (or `cap_ms`). */
-long satin_grid_on_tick(satin_grid *self, long cap_ms);
+/* Does what is due at `now` (satin_now_ns); returns when the next thing
+ * falls due (INT64_MAX: nothing until an event). */
+int64_t satin_grid_tick(satin_grid *self, int64_t now);
 
 /* The node's cumulative counters, as name/value pairs. */
 void satin_grid_counters(satin_grid *self, satin_kvlist *out);

@@ -84,6 +84,7 @@ int main(int argc, char **argv)
     if (rc == 2)
         return 2;
     satin_log_set_level((satin_log_level)opt.log_level);
+    satin_log_set_journal(satin_service_stderr_is_journal());
     if (opt.log_file[0] && satin_log_open(opt.log_file) < 0) {
         fprintf(stderr, "satind: cannot open the log file %s: %s\n", opt.log_file,
                 strerror(errno));

@@ -33,7 +33,7 @@ $(BUILD)/obj/tests/fuzz/replay_%.o: tests/fuzz/replay_main.c
 	$(CC) $(CFLAGS) -DFUZZ_TARGET='"$*"' -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/fuzz/replay_%.t: $(BUILD)/obj/tests/fuzz/replay_%.o \
-                                $(call obj,tests/fuzz/fuzz_%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_PROTO)
+                                $(call obj,tests/fuzz/fuzz_%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -43,7 +43,7 @@ $(FUZZ_SEEDGEN): $(call obj,tests/fuzz/gen_proto_seeds.c) $(LIB_PROTO)
 
 # ---- the fuzzers (only meaningful with SAN=fuzz CC=clang, as make fuzz builds them) ----
 
-$(BUILD)/fuzz/fuzz_%: $(call obj,tests/fuzz/fuzz_%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_PROTO)
+$(BUILD)/fuzz/fuzz_%: $(call obj,tests/fuzz/fuzz_%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 

@@ -2,7 +2,7 @@
 #include "control.h"
 #include "ctlcmd.h"
 #include "strbuf.h"
-#include "wlog.h"
+#include "log.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@
 #define OUT_MAX (64u << 20)   /* a client that never reads is dropped */
 
 typedef struct client {
-    watch w;                  /* first: a watch* is a client* */
+    satin_watch w;                  /* first: a watch* is a client* */
     control *ctl;
     char in[LINE_MAX_LEN];
     size_t inlen;
@@ -28,8 +28,8 @@ typedef struct client {
 } client;
 
 struct control {
-    watch w;
-    wan_loop *loop;
+    satin_watch w;
+    satin_loop *loop;
     relay *r;
     const satin_topology *t;
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -50,7 +50,7 @@ void control_default_path(char *buf, size_t len)
 static void client_close(client *cl)
 {
     control *ctl = cl->ctl;
-    loop_remove(ctl->loop, &cl->w);
+    satin_loop_remove(ctl->loop, &cl->w);
     close(cl->w.fd);
     if (cl->prev)
         cl->prev->next = cl->next;
@@ -82,7 +82,7 @@ static int client_flush(client *cl)
         return -1;
     }
     uint32_t mask = cl->closing ? EPOLLOUT : EPOLLIN | (cl->out.len ? EPOLLOUT : 0);
-    loop_set(cl->ctl->loop, &cl->w, mask);
+    satin_loop_set(cl->ctl->loop, &cl->w, mask);
     return 0;
 }
 
@@ -105,7 +105,7 @@ static void run_lines(client *cl)
     }
 }
 
-static void on_client(watch *w, uint32_t events)
+static void on_client(satin_watch *w, uint32_t events)
 {
     client *cl = (client *)w;
     if ((events & (EPOLLIN | EPOLLHUP | EPOLLERR)) && !cl->closing) {
@@ -127,7 +127,7 @@ static void on_client(watch *w, uint32_t events)
     client_flush(cl);
 }
 
-static void on_accept(watch *w, uint32_t events)
+static void on_accept(satin_watch *w, uint32_t events)
 {
     control *ctl = (control *)w;
     (void)events;
@@ -137,12 +137,12 @@ static void on_accept(watch *w, uint32_t events)
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
             if (errno != EAGAIN && errno != EWOULDBLOCK)
-                wlog_warn("control socket: accept: %s", strerror(errno));
+                log_warn("control socket: accept: %s", strerror(errno));
             return;
         }
         client *cl = calloc(1, sizeof *cl);
-        if (!cl || loop_add(ctl->loop, &cl->w, fd, EPOLLIN, on_client) < 0) {
-            wlog_warn("control socket: cannot take a client: %s", strerror(cl ? errno : ENOMEM));
+        if (!cl || satin_loop_add(ctl->loop, &cl->w, fd, EPOLLIN, on_client) < 0) {
+            log_warn("control socket: cannot take a client: %s", strerror(cl ? errno : ENOMEM));
             free(cl);
             close(fd);
             continue;
@@ -178,7 +178,7 @@ static int clear_stale(const char *path, const struct sockaddr_un *sa, char *err
     return 0;
 }
 
-control *control_new(wan_loop *loop, relay *r, const satin_topology *t, const char *path,
+control *control_new(satin_loop *loop, relay *r, const satin_topology *t, const char *path,
                      char *err, size_t errlen)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
@@ -204,7 +204,7 @@ control *control_new(wan_loop *loop, relay *r, const satin_topology *t, const ch
     mode_t old = umask(077);
     int rc = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&sa, sizeof sa);
     umask(old);
-    if (rc < 0 || listen(fd, 16) < 0 || loop_add(loop, &ctl->w, fd, EPOLLIN, on_accept) < 0) {
+    if (rc < 0 || listen(fd, 16) < 0 || satin_loop_add(loop, &ctl->w, fd, EPOLLIN, on_accept) < 0) {
         snprintf(err, errlen, "control socket %s: %s", path, strerror(errno));
         if (fd >= 0)
             close(fd);
@@ -223,7 +223,7 @@ void control_free(control **cp)
         return;
     while (ctl->clients)
         client_close(ctl->clients);
-    loop_remove(ctl->loop, &ctl->w);
+    satin_loop_remove(ctl->loop, &ctl->w);
     close(ctl->w.fd);
     unlink(ctl->path);
     free(ctl);

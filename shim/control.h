@@ -20,7 +20,7 @@ void control_default_path(char *buf, size_t len);
 
 /* Listens on `path` (mode 0600).  A stale socket left by a run that died
  * is replaced; a live one (another satin-wanem answers) is an error. */
-control *control_new(wan_loop *loop, relay *r, const satin_topology *t, const char *path,
+control *control_new(satin_loop *loop, relay *r, const satin_topology *t, const char *path,
                      char *err, size_t errlen);
 /* Closes every client and removes the socket file. */
 void control_free(control **c);

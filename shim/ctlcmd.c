@@ -1,6 +1,6 @@
 /* ctlcmd.c - the control commands (ctlcmd.h). */
 #include "ctlcmd.h"
-#include "wlog.h"
+#include "log.h"
 
 #include <errno.h>
 #include <math.h>
@@ -92,7 +92,7 @@ static void print_link(const wan_link *l, const satin_topology *t, int64_t now, 
 
 static void cmd_stats(relay *r, const satin_topology *t, int argc, char **argv, strbuf *out)
 {
-    int64_t now = wanem_now_ns();
+    int64_t now = satin_now_ns();
     int from, to, n = 0;
     if (argc == 3) {
         if (link_args(t, argv[1], argv[2], &from, &to, out) < 0)
@@ -123,7 +123,7 @@ static void cmd_partition(relay *r, const satin_topology *t, int argc, char **ar
             for (int b = 0; b < t->nclusters; b++)
                 if (a != b)
                     relay_link(r, a, b)->partitioned = 0;
-        wlog_info("restore: every link");
+        log_info("restore: every link");
         sb_printf(out, "ok restored every link\n");
         return;
     }
@@ -137,7 +137,7 @@ static void cmd_partition(relay *r, const satin_topology *t, int argc, char **ar
      * (not dropped), so a restore loses and reorders nothing. */
     relay_link(r, from, to)->partitioned = cut;
     relay_link(r, to, from)->partitioned = cut;
-    wlog_info("%s %s <-> %s", cut ? "partition" : "restore", argv[1], argv[2]);
+    log_info("%s %s <-> %s", cut ? "partition" : "restore", argv[1], argv[2]);
     sb_printf(out, "ok %s %s <-> %s\n", cut ? "partitioned" : "restored", argv[1], argv[2]);
 }
 
@@ -151,7 +151,7 @@ static void cmd_reset(relay *r, const satin_topology *t, int argc, char **argv, 
     if (link_args(t, argv[1], argv[2], &from, &to, out) < 0)
         return;
     int n = relay_reset(r, from, to);
-    wlog_info("reset %s <-> %s: %d connection(s) broken", argv[1], argv[2], n);
+    log_info("reset %s <-> %s: %d connection(s) broken", argv[1], argv[2], n);
     sb_printf(out, "ok reset %d connection%s between %s and %s\n", n, n == 1 ? "" : "s",
               argv[1], argv[2]);
 }
@@ -198,8 +198,8 @@ static void cmd_set(relay *r, const satin_topology *t, int argc, char **argv, st
         }
     }
     wan_link *l = relay_link(r, from, to);
-    wan_link_set(l, v[0], v[1], v[2], wanem_now_ns());
-    wlog_info("set %s -> %s: latency %g ms, jitter %g ms, bandwidth %g KByte/s", argv[1],
+    wan_link_set(l, v[0], v[1], v[2], satin_now_ns());
+    log_info("set %s -> %s: latency %g ms, jitter %g ms, bandwidth %g KByte/s", argv[1],
               argv[2], l->latency_ms, l->jitter_ms, l->bandwidth_kBps);
     sb_printf(out, "ok %s->%s latency_ms=%g jitter_ms=%g bandwidth_kBps=%g\n", argv[1], argv[2],
               l->latency_ms, l->jitter_ms, l->bandwidth_kBps);

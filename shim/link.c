@@ -17,13 +17,6 @@
 #define BURST_MAX 1048576.0
 #define MSS 1448   /* a TCP segment's payload, the smallest share per turn */
 
-int64_t wanem_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* splitmix64: small, good enough for jitter, and the same on every machine
  * for the same seed, so that a run can be repeated. */
 static uint64_t next_random(uint64_t *state)

@@ -7,6 +7,8 @@
 #ifndef WANEM_LINK_H
 #define WANEM_LINK_H
 
+#include "clock.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,7 +35,7 @@ typedef struct wan_link {
 } wan_link;
 
 /* Monotonic nanoseconds. */
-int64_t wanem_now_ns(void);
+
 
 void wan_link_init(wan_link *l, int from, int to, double latency_ms, double jitter_ms,
                    double bandwidth_kBps, uint64_t seed, int64_t now);

@@ -16,7 +16,7 @@
  */
 #include "relay.h"
 #include "delayq.h"
-#include "wlog.h"
+#include "log.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -53,7 +53,7 @@ typedef struct flow {
 
 /* The watch comes first: the loop hands us a watch*, which is a side*. */
 typedef struct side {
-    watch w;
+    satin_watch w;
     conn *c;
     int i;
 } side;
@@ -71,7 +71,7 @@ struct conn {
 };
 
 typedef struct listener {
-    watch w;
+    satin_watch w;
     relay *r;
     int from_cluster, to_node, port;
     int paused;
@@ -85,7 +85,7 @@ struct lane {
 };
 
 struct relay {
-    wan_loop *loop;
+    satin_loop *loop;
     const satin_topology *t;
     int nc;
     lane *lanes;                         /* [from * nc + to] */
@@ -103,7 +103,7 @@ struct relay {
     unsigned char buf[READ_SIZE];
 };
 
-static void on_side(watch *w, uint32_t events);
+static void on_side(satin_watch *w, uint32_t events);
 static void conn_close(relay *r, conn *c, int reset, const char *why);
 
 /* ---- names for the log ---------------------------------------------------------- */
@@ -195,7 +195,7 @@ static void conn_update(relay *r, conn *c)
         if (c->up.blocked)
             m1 |= EPOLLOUT;
     }
-    if (loop_set(r->loop, &c->s[0].w, m0) < 0 || loop_set(r->loop, &c->s[1].w, m1) < 0)
+    if (satin_loop_set(r->loop, &c->s[0].w, m0) < 0 || satin_loop_set(r->loop, &c->s[1].w, m1) < 0)
         conn_close(r, c, 1, strerror(errno));
 }
 
@@ -211,7 +211,7 @@ static void conn_close(relay *r, conn *c, int reset, const char *why)
         fl[i]->ln->link.open--;
     }
     for (int i = 0; i < 2; i++) {
-        loop_remove(r->loop, &c->s[i].w);
+        satin_loop_remove(r->loop, &c->s[i].w);
         if (reset) {
             /* An error on one side is a reset on the other, as a WAN
              * connection that broke would look. */
@@ -232,7 +232,7 @@ static void conn_close(relay *r, conn *c, int reset, const char *why)
     r->grave = c;
     /* One that never reached its node was not announced (connect_failed()
      * speaks for those, without flooding the log). */
-    wlog(c->connected ? SATIN_LOG_INFO : SATIN_LOG_DEBUG,
+    satin_log(c->connected ? SATIN_LOG_INFO : SATIN_LOG_DEBUG,
          "connection %llu %s -> %s closed (%s): %llu bytes up, %llu down",
          (unsigned long long)c->id, cluster_name(r, c->from_cluster), node_name(r, c->to_node),
          why, (unsigned long long)c->up.sent, (unsigned long long)c->down.sent);
@@ -263,7 +263,7 @@ static void flow_read(relay *r, flow *f, int drain)
             return;
         }
         /* The latency counts from when the bytes are ours, never earlier. */
-        int64_t due = wanem_now_ns() + wan_link_delay_ns(&f->ln->link);
+        int64_t due = satin_now_ns() + wan_link_delay_ns(&f->ln->link);
         if (delayq_push(&f->q, r->buf, (size_t)n, due) < 0) {
             conn_fail(r, c, "holding bytes", ENOMEM);
             return;
@@ -278,16 +278,16 @@ static void flow_read(relay *r, flow *f, int drain)
 
 static void connect_failed(relay *r, conn *c, int err)
 {
-    int64_t now = wanem_now_ns();
+    int64_t now = satin_now_ns();
     int n = c->to_node;
     /* A node that is down makes every daemon retry every few hundred ms. */
     if (now - r->warned_ns[n] >= WARN_INTERVAL_NS) {
         if (r->unlogged[n])
-            wlog_warn("cannot connect to node %s at %s: %s (and %lu more times since the last "
+            log_warn("cannot connect to node %s at %s: %s (and %lu more times since the last "
                       "report)",
                       node_name(r, n), r->t->nodes[n].endpoint, strerror(err), r->unlogged[n]);
         else
-            wlog_warn("cannot connect to node %s at %s: %s", node_name(r, n),
+            log_warn("cannot connect to node %s at %s: %s", node_name(r, n),
                       r->t->nodes[n].endpoint, strerror(err));
         r->warned_ns[n] = now;
         r->unlogged[n] = 0;
@@ -300,11 +300,11 @@ static void connect_failed(relay *r, conn *c, int err)
 static void connected(relay *r, conn *c)
 {
     c->connected = 1;
-    wlog_info("connection %llu %s -> %s open", (unsigned long long)c->id,
+    log_info("connection %llu %s -> %s open", (unsigned long long)c->id,
               cluster_name(r, c->from_cluster), node_name(r, c->to_node));
 }
 
-static void on_side(watch *w, uint32_t events)
+static void on_side(satin_watch *w, uint32_t events)
 {
     side *s = (side *)w;
     conn *c = s->c;
@@ -343,7 +343,7 @@ static void on_side(watch *w, uint32_t events)
     if (events & EPOLLHUP) {
         /* Gone both ways: no more events worth having from it (they would
          * repeat forever), and nothing more can be delivered to it. */
-        loop_remove(r->loop, w);
+        satin_loop_remove(r->loop, w);
         if (out->q.head || (!out->done && out->eof_in)) {
             conn_close(r, c, 1, s->i ? "the node hung up" : "the client hung up");
             return;
@@ -367,7 +367,7 @@ static void conn_open(relay *r, const listener *L, int cfd)
     conn *c = calloc(1, sizeof *c);
     int sfd = socket(r->node_addr[n].ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (!c || sfd < 0) {
-        wlog_warn("cannot relay a connection from cluster %s to node %s: %s",
+        log_warn("cannot relay a connection from cluster %s to node %s: %s",
                   cluster_name(r, from), node_name(r, n), strerror(!c ? ENOMEM : errno));
         free(c);
         if (sfd >= 0)
@@ -406,12 +406,12 @@ static void conn_open(relay *r, const listener *L, int cfd)
     }
     if (rc == 0)
         connected(r, c);
-    if (loop_add(r->loop, &c->s[0].w, cfd, EPOLLIN, on_side) < 0 ||
-        loop_add(r->loop, &c->s[1].w, sfd, c->connected ? EPOLLIN : EPOLLOUT, on_side) < 0)
+    if (satin_loop_add(r->loop, &c->s[0].w, cfd, EPOLLIN, on_side) < 0 ||
+        satin_loop_add(r->loop, &c->s[1].w, sfd, c->connected ? EPOLLIN : EPOLLOUT, on_side) < 0)
         conn_fail(r, c, "watching its sockets", errno);
 }
 
-static void on_listener(watch *w, uint32_t events)
+static void on_listener(satin_watch *w, uint32_t events)
 {
     listener *L = (listener *)w;
     relay *r = L->r;
@@ -427,13 +427,13 @@ static void on_listener(watch *w, uint32_t events)
         if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
             /* The connection waits in the backlog; the listener would keep
              * firing meanwhile, so it rests until the pump wakes it. */
-            wlog_warn("cannot accept on relay port %d: %s (raise the limit on open files)",
+            log_warn("cannot accept on relay port %d: %s (raise the limit on open files)",
                       L->port, strerror(errno));
-            loop_set(r->loop, w, 0);
+            satin_loop_set(r->loop, w, 0);
             L->paused = 1;
-            r->resume_accept_ns = wanem_now_ns() + ACCEPT_PAUSE_NS;
+            r->resume_accept_ns = satin_now_ns() + ACCEPT_PAUSE_NS;
         } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
-            wlog_warn("accept on relay port %d: %s", L->port, strerror(errno));
+            log_warn("accept on relay port %d: %s", L->port, strerror(errno));
         }
         return;
     }
@@ -504,7 +504,7 @@ static ssize_t flow_send(relay *r, flow *f, int64_t now)
 static int64_t lane_pump(relay *r, lane *ln, int64_t now)
 {
     wan_link *l = &ln->link;
-    int64_t next = LOOP_NEVER;
+    int64_t next = SATIN_LOOP_NEVER;
     int progress = 1, stalled = 0;
     wan_link_refill(l, now);
     while (progress && ln->head) {
@@ -545,20 +545,20 @@ static int64_t lane_pump(relay *r, lane *ln, int64_t now)
 int64_t relay_pump(void *arg, int64_t now)
 {
     relay *r = arg;
-    int64_t next = LOOP_NEVER;
+    int64_t next = SATIN_LOOP_NEVER;
     while (r->grave) {
         conn *c = r->grave;
         r->grave = c->next;
         free(c);
     }
-    if (r->resume_accept_ns != LOOP_NEVER) {
+    if (r->resume_accept_ns != SATIN_LOOP_NEVER) {
         if (now >= r->resume_accept_ns) {
             for (int i = 0; i < r->nls; i++)
                 if (r->ls[i].paused) {
                     r->ls[i].paused = 0;
-                    loop_set(r->loop, &r->ls[i].w, EPOLLIN);
+                    satin_loop_set(r->loop, &r->ls[i].w, EPOLLIN);
                 }
-            r->resume_accept_ns = LOOP_NEVER;
+            r->resume_accept_ns = SATIN_LOOP_NEVER;
         } else {
             next = r->resume_accept_ns;
         }
@@ -644,7 +644,7 @@ static int listen_on(relay *r, const struct addrinfo *ai, int from, int to_node,
     listener *L = &r->ls[r->nls];
     *L = (listener){.r = r, .from_cluster = from, .to_node = to_node, .port = port};
     if (bind(fd, (struct sockaddr *)&sa, ai->ai_addrlen) < 0 || listen(fd, SOMAXCONN) < 0 ||
-        loop_add(r->loop, &L->w, fd, EPOLLIN, on_listener) < 0) {
+        satin_loop_add(r->loop, &L->w, fd, EPOLLIN, on_listener) < 0) {
         snprintf(err, errlen,
                  "cannot listen on %s port %d (the relay from cluster %s to node %s): %s",
                  r->t->shim_host, port, cluster_name(r, from), node_name(r, to_node),
@@ -704,11 +704,11 @@ static int open_listeners(relay *r, char *err, size_t errlen)
     return 0;
 }
 
-relay *relay_new(wan_loop *loop, const satin_topology *t, uint64_t seed, char *err,
+relay *relay_new(satin_loop *loop, const satin_topology *t, uint64_t seed, char *err,
                  size_t errlen)
 {
     relay *r = calloc(1, sizeof *r);
-    int64_t now = wanem_now_ns();
+    int64_t now = satin_now_ns();
     size_t nc = (size_t)t->nclusters, nn = (size_t)t->nnodes;
     if (!r) {
         snprintf(err, errlen, "out of memory");
@@ -717,7 +717,7 @@ relay *relay_new(wan_loop *loop, const satin_topology *t, uint64_t seed, char *e
     r->loop = loop;
     r->t = t;
     r->nc = t->nclusters;
-    r->resume_accept_ns = LOOP_NEVER;
+    r->resume_accept_ns = SATIN_LOOP_NEVER;
     r->lanes = calloc(nc * nc, sizeof *r->lanes);
     r->active = calloc(nc * nc, sizeof *r->active);
     r->node_addr = calloc(nn, sizeof *r->node_addr);
@@ -752,9 +752,9 @@ void relay_free(relay **rp)
         return;
     while (r->live)
         conn_close(r, r->live, 0, "shutting down");
-    relay_pump(r, wanem_now_ns());   /* frees the graveyard */
+    relay_pump(r, satin_now_ns());   /* frees the graveyard */
     for (int i = 0; i < r->nls; i++) {
-        loop_remove(r->loop, &r->ls[i].w);
+        satin_loop_remove(r->loop, &r->ls[i].w);
         close(r->ls[i].w.fd);
     }
     free(r->ls);

@@ -20,7 +20,7 @@ typedef struct relay relay;
 
 /* Binds every relay port (and adds them to the loop).  NULL with a message
  * in err when one cannot be bound or a node's host cannot be resolved. */
-relay *relay_new(wan_loop *loop, const satin_topology *t, uint64_t seed, char *err,
+relay *relay_new(satin_loop *loop, const satin_topology *t, uint64_t seed, char *err,
                  size_t errlen);
 /* Closes every connection and listener. */
 void relay_free(relay **r);

@@ -11,7 +11,7 @@
 #include "loop.h"
 #include "relay.h"
 #include "topology.h"
-#include "wlog.h"
+#include "log.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -146,7 +146,7 @@ static void raise_fd_limit(const satin_topology *t)
         conns += t->nnodes - t->clusters[t->nodes[n].cluster].nnodes;
     long long need = listeners + 2 * conns + 64;
     if (rl.rlim_cur != RLIM_INFINITY && (long long)rl.rlim_cur < need)
-        wlog_warn("the limit on open files is %llu but the grid may need %lld (raise ulimit -n)",
+        log_warn("the limit on open files is %llu but the grid may need %lld (raise ulimit -n)",
                   (unsigned long long)rl.rlim_cur, need);
 }
 
@@ -184,26 +184,27 @@ static int detach(int *ready_fd)
 static int serve(const options *o, const satin_topology *t)
 {
     char err[512];
-    wan_loop loop;
+    satin_loop loop;
     relay *r = NULL;
     control *ctl = NULL;
     int ready_fd = -1;
     if (!o->foreground && detach(&ready_fd) < 0)
         return 1;
-    if (loop_init(&loop, err, sizeof err) < 0) {
-        wlog_error("%s", err);
+    static const int stop_signals[] = {SIGTERM, SIGINT, 0};
+    if (satin_loop_init(&loop, stop_signals, err, sizeof err) < 0) {
+        log_error("%s", err);
         return 1;
     }
     raise_fd_limit(t);
     /* The relays first: the control socket's appearing says "ready". */
     if (!(r = relay_new(&loop, t, o->seed, err, sizeof err)) ||
         !(ctl = control_new(&loop, r, t, o->control, err, sizeof err))) {
-        wlog_error("%s", err);
+        log_error("%s", err);
         relay_free(&r);
-        loop_close(&loop);
+        satin_loop_close(&loop);
         return 1;
     }
-    wlog_info("grid %s: %d relay sockets on %s from port %d, %d directed links, control "
+    log_info("grid %s: %d relay sockets on %s from port %d, %d directed links, control "
               "socket %s, seed %" PRIu64,
               t->name, relay_listeners(r), t->shim_host, t->shim_base_port,
               t->nclusters * (t->nclusters - 1), o->control, o->seed);
@@ -213,12 +214,12 @@ static int serve(const options *o, const satin_topology *t)
         }
         close(ready_fd);
     }
-    loop_run(&loop, relay_pump, r);
-    wlog_info("stopping (%s): %d connections open", loop.signal ? strsignal(loop.signal) : "error",
+    satin_loop_run(&loop, relay_pump, r);
+    log_info("stopping (%s): %d connections open", loop.signal ? strsignal(loop.signal) : "error",
               relay_open_connections(r));
     control_free(&ctl);
     relay_free(&r);
-    loop_close(&loop);
+    satin_loop_close(&loop);
     return loop.signal ? 0 : 1;
 }
 
@@ -231,7 +232,8 @@ int main(int argc, char **argv)
     int rc = parse_options(&o, argc, argv);
     if (rc)
         return rc == 1 ? 0 : 2;
-    wlog_set_level((satin_log_level)o.log_level);
+    satin_log_set_program("satin-wanem");
+    satin_log_set_level((satin_log_level)o.log_level);
     satin_topology *t = satin_topology_load(o.config, err, sizeof err);
     if (!t) {
         fprintf(stderr, "satin-wanem: %s\n", err);
@@ -240,7 +242,7 @@ int main(int argc, char **argv)
     if (o.check_emulate) {
         rc = t->emulate ? 0 : 3;
     } else if (!t->emulate) {
-        wlog_info("nothing to emulate: %s says emulate: false", o.config);
+        log_info("nothing to emulate: %s says emulate: false", o.config);
         rc = 0;
     } else {
         rc = serve(&o, t);

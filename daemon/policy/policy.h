@@ -16,6 +16,8 @@
 #ifndef SATIN_POLICY_H
 #define SATIN_POLICY_H
 
+#include "policy_params.h"
+
 #include <stdint.h>
 
 /* Flags of a steal request, as they travel on the wire. */
@@ -29,19 +31,6 @@ enum {
                                   * work, so work exists: poll again soon */
 };
 
-/* Tunables; every policy reads the ones it needs.  Defaults in
- * satin_policy_params_default(), documented in etc/README.md. */
-typedef struct satin_policy_params {
-    int64_t backoff_min_ns;      /* first delay after a round of failed steals (1 ms) */
-    int64_t backoff_max_ns;      /* cap of the doubling delay (100 ms) */
-    int steal_max_jobs;          /* jobs a victim hands over per request (1, as in the paper) */
-    int rp_threshold;            /* RP: push when the queue is longer than this (4) */
-    int rp_max_in_transit;       /* RP: pushes not yet acknowledged (8) */
-    int64_t cls_load_interval_ns;/* CLS: load report interval (10 ms, the paper's) */
-    int64_t cls_threshold;       /* CLS: prefetch while cluster load is below this (1) */
-} satin_policy_params;
-
-void satin_policy_params_default(satin_policy_params *p);
 
 /* What a policy may know of the grid (a copy it must not outlive). */
 typedef struct satin_policy_topology {

@@ -7,13 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-int64_t satin_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len)
 {
     return satin_job_new_with_cap(kind, arg, len, kind->result_size);

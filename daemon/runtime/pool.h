@@ -10,6 +10,7 @@
 #ifndef SATIN_POOL_H
 #define SATIN_POOL_H
 
+#include "clock.h"
 #include "satin.h"
 #include "satin_kv.h"
 
@@ -32,8 +33,6 @@ satin_pool *satin_pool_new(const satin_pool_config *config);
 void satin_pool_destroy(satin_pool **self);
 int satin_pool_workers(const satin_pool *self);
 size_t satin_pool_max_record(const satin_pool *self);
-/* CLOCK_MONOTONIC in nanoseconds. */
-int64_t satin_now_ns(void);
 /* Invocations run on this node so far (all jobs; for progress lines). */
 uint64_t satin_pool_jobs_run(const satin_pool *self);
 

@@ -2,6 +2,8 @@
  * shared parts (defaults, lookup, back-off). */
 #include "test_policy_fake.h"
 
+#include <string.h>
+
 #define MS 1000000LL
 
 static const satin_policy_ops *const ops = &satin_policy_rs;
@@ -23,6 +25,13 @@ static void defaults_and_lookup(void)
     for (int i = 0; i < 5; i++)
         ok(satin_policy_find(names[i]) == want[i], "find(\"%s\")", names[i]);
     ok(satin_policy_find("ws") == NULL && satin_policy_find(NULL) == NULL, "unknown name: NULL");
+    /* The topology file's vocabulary (common/policy_params.c) and the
+     * registry must not drift apart. */
+    int listed = 0;
+    for (const char *const *n = satin_policy_names; *n; n++, listed++)
+        ok(satin_policy_find(*n) && strcmp(satin_policy_find(*n)->name, *n) == 0,
+           "topology name \"%s\" is a registered policy", *n);
+    is_i64(listed, 5, "the topology lists every registered policy");
     for (int i = 0; i < 5; i++) {
         const satin_policy_ops *o = want[i];
         ok(o->create && o->destroy && o->on_idle && o->on_steal_request && o->on_steal_reply &&

@@ -1,6 +1,5 @@
-/* log.c - leveled one-line logging to stderr. */
+/* log.c - leveled one-line logging to stderr (see log.h). */
 #include "log.h"
-#include "service.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +11,8 @@
 
 static satin_log_level current = SATIN_LOG_INFO;
 static char log_path[512];            /* --log-file, "" for stderr as given */
+static char program[32] = "satind";
+static int journal;                   /* stderr is the systemd journal */
 static const char *const names[] = {"error", "warn", "info", "debug"};
 
 int satin_log_parse_level(const char *name)
@@ -25,6 +26,16 @@ int satin_log_parse_level(const char *name)
 void satin_log_set_level(satin_log_level level)
 {
     current = level;
+}
+
+void satin_log_set_program(const char *name)
+{
+    snprintf(program, sizeof program, "%s", name);
+}
+
+void satin_log_set_journal(int on)
+{
+    journal = on;
 }
 
 /* The file becomes our stderr, so that whatever else writes there (a
@@ -57,25 +68,19 @@ static void vlog(satin_log_level level, const char *fmt, va_list ap)
 {
     /* syslog priorities of our levels, for the journal's "<N>" prefix */
     static const int priority[] = {3, 4, 6, 7};
-    static int journal = -1;
     char line[1024];
     size_t off = 0;
-    if (journal < 0)
-        journal = satin_service_stderr_is_journal();
-    if (journal && !log_path[0]) {
-        /* The journal adds time, unit and pid itself; it reads the priority. */
-        off = (size_t)snprintf(line, sizeof line, "<%d>%s: ", priority[level], names[level]);
-    } else if (log_path[0] || isatty(STDERR_FILENO)) {
-        struct timespec ts;
-        struct tm tm;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        gmtime_r(&ts.tv_sec, &tm);
-        off = strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
-        off += (size_t)snprintf(line + off, sizeof line - off, ".%03ldZ ", ts.tv_nsec / 1000000);
-    }
-    if (!journal || log_path[0])
-        off += (size_t)snprintf(line + off, sizeof line - off, "satind[%d] %s: ", (int)getpid(),
-                                names[level]);
+    if (journal && !log_path[0])
+        off = (size_t)snprintf(line, sizeof line, "<%d>", priority[level]);
+    /* Every line has its time, even in the journal (which adds its own):
+     * lines copied out of it, or out of several nodes' files, still sort. */
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    off += strftime(line + off, sizeof line - off, "%Y-%m-%dT%H:%M:%S", &tm);
+    off += (size_t)snprintf(line + off, sizeof line - off, ".%03ldZ %s[%d] %s: ",
+                            ts.tv_nsec / 1000000, program, (int)getpid(), names[level]);
     if (off < sizeof line)
         vsnprintf(line + off, sizeof line - off, fmt, ap);
     /* One write per line so that lines from several threads never interleave. */

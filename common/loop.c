@@ -1,7 +1,7 @@
 /* loop.c - epoll, a timerfd and a signalfd (see loop.h). */
 #include "loop.h"
-#include "link.h"
-#include "wlog.h"
+#include "clock.h"
+#include "log.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -14,56 +14,55 @@
 
 #define BATCH 256
 
-static void on_timer(watch *w, uint32_t events)
+static void on_timer(satin_watch *w, uint32_t events)
 {
     uint64_t expirations;
     (void)events;
     /* Only to clear it: the pump after this batch does the work. */
     if (read(w->fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
-        wlog_warn("timerfd read: %s", strerror(errno));
+        log_warn("timerfd read: %s", strerror(errno));
 }
 
-static wan_loop *signal_loop;   /* the loop the signalfd belongs to */
-
-static void on_signal(watch *w, uint32_t events)
+static void on_signal(satin_watch *w, uint32_t events)
 {
+    satin_loop *l = w->arg;
     struct signalfd_siginfo si;
     (void)events;
     while (read(w->fd, &si, sizeof si) == (ssize_t)sizeof si) {
-        signal_loop->signal = (int)si.ssi_signo;
-        signal_loop->stop = 1;
+        l->signal = (int)si.ssi_signo;
+        l->stop = 1;
     }
 }
 
-int loop_init(wan_loop *l, char *err, size_t errlen)
+int satin_loop_init(satin_loop *l, const int *stop_signals, char *err, size_t errlen)
 {
     sigset_t set;
     memset(l, 0, sizeof *l);
     l->epfd = l->timerfd = l->sigfd = -1;
-    l->armed_ns = LOOP_NEVER;
+    l->armed_ns = SATIN_LOOP_NEVER;
     signal(SIGPIPE, SIG_IGN);   /* a peer gone mid-write is an EPIPE to handle */
     sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
-        (l->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
+    for (const int *s = stop_signals; s && *s; s++)
+        sigaddset(&set, *s);
+    if ((l->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
         (l->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC)) < 0 ||
-        (l->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) < 0) {
-        snprintf(err, errlen, "cannot set up the event loop: %s", strerror(errno));
-        loop_close(l);
-        return -1;
-    }
-    signal_loop = l;
-    if (loop_add(l, &l->timer_w, l->timerfd, EPOLLIN, on_timer) < 0 ||
-        loop_add(l, &l->sig_w, l->sigfd, EPOLLIN, on_signal) < 0) {
-        snprintf(err, errlen, "cannot set up the event loop: %s", strerror(errno));
-        loop_close(l);
-        return -1;
+        satin_loop_add(l, &l->timer_w, l->timerfd, EPOLLIN, on_timer) < 0)
+        goto fail;
+    if (stop_signals && *stop_signals) {
+        if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
+            (l->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) < 0 ||
+            satin_loop_add(l, &l->sig_w, l->sigfd, EPOLLIN, on_signal) < 0)
+            goto fail;
+        l->sig_w.arg = l;
     }
     return 0;
+fail:
+    snprintf(err, errlen, "cannot set up the event loop: %s", strerror(errno));
+    satin_loop_close(l);
+    return -1;
 }
 
-void loop_close(wan_loop *l)
+void satin_loop_close(satin_loop *l)
 {
     if (l->sigfd >= 0)
         close(l->sigfd);
@@ -74,11 +73,12 @@ void loop_close(wan_loop *l)
     l->epfd = l->timerfd = l->sigfd = -1;
 }
 
-int loop_add(wan_loop *l, watch *w, int fd, uint32_t mask, watch_fn fn)
+int satin_loop_add(satin_loop *l, satin_watch *w, int fd, uint32_t mask, satin_watch_fn fn)
 {
     struct epoll_event ev = {.events = mask, .data.ptr = w};
     w->fn = fn;
     w->fd = fd;
+    /* w->arg is the owner's: set before or after, never touched here. */
     w->mask = mask;
     w->added = 0;
     if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
@@ -87,7 +87,7 @@ int loop_add(wan_loop *l, watch *w, int fd, uint32_t mask, watch_fn fn)
     return 0;
 }
 
-int loop_set(wan_loop *l, watch *w, uint32_t mask)
+int satin_loop_set(satin_loop *l, satin_watch *w, uint32_t mask)
 {
     if (!w->added || w->mask == mask)
         return 0;
@@ -98,7 +98,7 @@ int loop_set(wan_loop *l, watch *w, uint32_t mask)
     return 0;
 }
 
-void loop_remove(wan_loop *l, watch *w)
+void satin_loop_remove(satin_loop *l, satin_watch *w)
 {
     if (w->added)
         epoll_ctl(l->epfd, EPOLL_CTL_DEL, w->fd, NULL);
@@ -106,26 +106,26 @@ void loop_remove(wan_loop *l, watch *w)
 }
 
 /* The timer at `when`, or disarmed; no system call if it is set so already. */
-static void arm(wan_loop *l, int64_t when)
+static void arm(satin_loop *l, int64_t when)
 {
     struct itimerspec its;
     if (when == l->armed_ns)
         return;
     memset(&its, 0, sizeof its);
-    if (when != LOOP_NEVER) {
+    if (when != SATIN_LOOP_NEVER) {
         its.it_value.tv_sec = when / 1000000000;
         its.it_value.tv_nsec = when % 1000000000;
     }
     if (timerfd_settime(l->timerfd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
-        wlog_warn("timerfd_settime: %s", strerror(errno));
+        log_warn("timerfd_settime: %s", strerror(errno));
     l->armed_ns = when;
 }
 
-void loop_run(wan_loop *l, int64_t (*pump)(void *arg, int64_t now), void *arg)
+void satin_loop_run(satin_loop *l, int64_t (*pump)(void *arg, int64_t now), void *arg)
 {
     struct epoll_event evs[BATCH];
     while (!l->stop) {
-        int64_t now = wanem_now_ns(), next = pump(arg, now);
+        int64_t now = satin_now_ns(), next = pump(arg, now);
         int timeout = -1;
         if (next <= now) {
             timeout = 0;   /* more is due already: look at events, come back */
@@ -138,18 +138,18 @@ void loop_run(wan_loop *l, int64_t (*pump)(void *arg, int64_t now), void *arg)
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            wlog_error("epoll_wait: %s", strerror(errno));
+            log_error("epoll_wait: %s", strerror(errno));
             break;
         }
         for (int i = 0; i < n && !l->stop; i++) {
-            watch *w = evs[i].data.ptr;
+            satin_watch *w = evs[i].data.ptr;
             if (w->added)   /* removed earlier in this batch: its events are stale */
                 w->fn(w, evs[i].events);
         }
     }
 }
 
-void loop_stop(wan_loop *l)
+void satin_loop_stop(satin_loop *l)
 {
     l->stop = 1;
 }

@@ -6,7 +6,7 @@
 #ifndef SATIN_TOPOLOGY_H
 #define SATIN_TOPOLOGY_H
 
-#include "policy/policy.h"
+#include "policy_params.h"
 
 #include <stddef.h>
 

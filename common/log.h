@@ -1,6 +1,8 @@
 /*
- * log.h - one line per event on stderr, with a level.  Under systemd the
- * journal adds time and unit; on a terminal we add the time ourselves.
+ * log.h - the one logger of satind and satin-wanem: one line per event on
+ * stderr, "TIME PROGRAM[PID] LEVEL: text", written with one write(2) so
+ * that threads never tear a line.  On the systemd journal each line also
+ * starts with its syslog priority ("<6>").
  */
 #ifndef SATIN_LOG_H
 #define SATIN_LOG_H
@@ -15,6 +17,11 @@ typedef enum {
 /* Returns -1 for an unknown level name (error, warn, info, debug). */
 int satin_log_parse_level(const char *name);
 void satin_log_set_level(satin_log_level level);
+/* The name in every line ("satind" unless told). */
+void satin_log_set_program(const char *name);
+/* 1: stderr is the journal (satin_service_stderr_is_journal), which reads
+ * a priority prefix. */
+void satin_log_set_journal(int on);
 /* Logs (and the process's stderr) go to `path`, appended; lines get a time.
  * reopen opens the same path again, after logrotate moved it: 0 or -1. */
 int satin_log_open(const char *path);

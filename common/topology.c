@@ -45,7 +45,6 @@ static const char *const link_keys[] = {"from", "to", "latency_ms", "jitter_ms",
 static const char *const cluster_keys[] = {"name", "nodes", NULL};
 static const char *const node_keys[] = {"id", "endpoint", "client", "workers", "public_key",
                                         NULL};
-static const char *const policy_names[] = {"rs", "rp", "chs", "cls", "crs", NULL};
 static const char *const security_names[] = {"none", "curve", NULL};
 
 typedef struct parse_ctx {
@@ -957,9 +956,9 @@ static int parse_root(parse_ctx *c, const yaml_node_t *root)
     if (want_name(c, v, "grid", t->name) < 0)
         return -1;
     if ((v = map_opt(c, root, "policy"))) {
-        if (want_choice(c, v, "policy", policy_names, &i) < 0)
+        if (want_choice(c, v, "policy", satin_policy_names, &i) < 0)
             return -1;
-        snprintf(t->policy, sizeof t->policy, "%s", policy_names[i]);
+        snprintf(t->policy, sizeof t->policy, "%s", satin_policy_names[i]);
     }
     if ((v = map_opt(c, root, "policy_params")) && parse_params(c, v) < 0)
         return -1;

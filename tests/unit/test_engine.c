@@ -1,0 +1,437 @@
+/*
+ * test_engine.c - the node engine alone, in virtual time: a scripted
+ * environment records every message the engine sends and every call it
+ * makes on the pool, and the test plays the other nodes by hand.
+ *
+ * Node 0 of two clusters {0,1} {2,3} runs RS unless a test says otherwise.
+ */
+#include "../tap.h"
+#include "engine/engine.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MS 1000000LL
+#define S 1000000000LL
+#define MAX_SENT 256
+
+typedef struct sent {
+    int to;
+    satin_msg *m;        /* a copy, through the codec */
+} sent;
+
+/* A record of the fake pool: an int64 argument. */
+typedef struct rec {
+    int64_t arg;
+    int completed, ok;
+    int64_t value;
+    char error[128];
+} rec;
+
+typedef struct fake {
+    sent out[MAX_SENT];
+    int nout;
+    rec *queue[16];      /* records the pool may give away, oldest first */
+    int nqueue;
+    int idle, active;
+    int starts, cancels, refuse_start;
+    void *standin_handles[16];
+    char last_log[256];
+    int warns, bad;
+    char last_bad[128];
+} fake;
+
+static satin_msg *copy(const satin_msg *m)
+{
+    unsigned char *h, *b;
+    size_t hl, bl;
+    if (satin_msg_encode(m, &h, &hl, &b, &bl) < 0)
+        return NULL;
+    satin_msg *c = satin_msg_decode(h, hl, b, bl, 0, NULL);
+    free(h);
+    free(b);
+    return c;
+}
+
+static void f_send(void *ctx, int to, const satin_msg *m)
+{
+    fake *f = ctx;
+    if (f->nout < MAX_SENT)
+        f->out[f->nout++] = (sent){to, copy(m)};
+}
+
+static int f_take(void *ctx, satin_engine_record *out, int max)
+{
+    fake *f = ctx;
+    int n = 0;
+    while (n < max && f->nqueue > 0) {
+        rec *r = f->queue[0];
+        memmove(f->queue, f->queue + 1, (size_t)--f->nqueue * sizeof *f->queue);
+        out[n++] = (satin_engine_record){.record = r, .job = (void *)0x1, .kind = "fib",
+                                         .arg = &r->arg, .arg_len = sizeof r->arg,
+                                         .result_cap = 8};
+    }
+    return n;
+}
+
+static void f_complete(void *ctx, void *record, const satin_engine_outcome *o)
+{
+    (void)ctx;
+    rec *r = record;
+    r->completed++;
+    r->ok = o->ok;
+    if (o->ok && o->len == sizeof r->value)
+        memcpy(&r->value, o->data, sizeof r->value);
+    snprintf(r->error, sizeof r->error, "%s", o->error ? o->error : "");
+}
+
+static void *f_start(void *ctx, const satin_msg_jobrec *jr, char *err, size_t errlen)
+{
+    fake *f = ctx;
+    if (f->refuse_start) {
+        snprintf(err, errlen, "node a0 has no job kind '%s'", jr->kind);
+        return NULL;
+    }
+    f->active++;
+    return f->standin_handles[f->starts++] = malloc(1);
+}
+
+static void f_cancel(void *ctx, void *standin, const char *why)
+{
+    (void)standin, (void)why;
+    ((fake *)ctx)->cancels++;
+}
+
+static void f_release(void *ctx, void *standin)
+{
+    (void)ctx;
+    free(standin);
+}
+
+static int64_t f_queue_length(void *ctx)
+{
+    return ((fake *)ctx)->nqueue;
+}
+
+static int f_is_idle(void *ctx)
+{
+    return ((fake *)ctx)->idle;
+}
+
+static int f_active(void *ctx)
+{
+    return ((fake *)ctx)->active;
+}
+
+static void f_note_bad(void *ctx, int node, const char *what)
+{
+    fake *f = ctx;
+    (void)node;
+    f->bad++;
+    snprintf(f->last_bad, sizeof f->last_bad, "%s", what);
+}
+
+static void f_log(void *ctx, int level, const char *text)
+{
+    fake *f = ctx;
+    if (level != SATIN_ENGINE_LOG_WARN)
+        return;
+    f->warns++;
+    snprintf(f->last_log, sizeof f->last_log, "%s", text);
+}
+
+static const int cluster_of[4] = {0, 0, 1, 1};
+static const int cluster_size[2] = {2, 2};
+static const int m0[2] = {0, 1}, m1[2] = {2, 3};
+static const int *const members[2] = {m0, m1};
+static const char *const names[4] = {"a0", "a1", "b0", "b1"};
+
+static satin_engine *make(fake *f, const char *policy)
+{
+    memset(f, 0, sizeof *f);
+    satin_policy_topology topo = {.nnodes = 4, .self = 0, .nclusters = 2,
+                                  .cluster_of = cluster_of, .cluster_size = cluster_size,
+                                  .members = members};
+    satin_engine_config cfg;
+    satin_engine_config_default(&cfg);
+    cfg.topo = &topo;
+    cfg.node_names = names;
+    cfg.policy = satin_policy_find(policy);
+    cfg.max_record = 64;
+    satin_engine_env env = {
+        .ctx = f, .send = f_send, .take = f_take, .complete = f_complete, .start = f_start,
+        .cancel = f_cancel, .release = f_release, .queue_length = f_queue_length,
+        .is_idle = f_is_idle, .active_jobs = f_active, .note_bad = f_note_bad, .log = f_log};
+    return satin_engine_new(&cfg, &env, 0);
+}
+
+static void forget_sent(fake *f)
+{
+    for (int i = 0; i < f->nout; i++)
+        satin_msg_destroy(&f->out[i].m);
+    f->nout = 0;
+}
+
+static satin_msg *from(int sender, int type)
+{
+    satin_msg *m = satin_msg_new(type);
+    m->sender = (uint32_t)sender;
+    return m;
+}
+
+static void deliver(satin_engine *e, int64_t now, satin_msg *m)
+{
+    satin_engine_on_message(e, now, m);
+    satin_msg_destroy(&m);
+}
+
+static int64_t counter(satin_engine *e, const char *name)
+{
+    satin_kvlist l;
+    satin_kvlist_init(&l);
+    satin_engine_counters(e, &l);
+    int64_t v = -1;
+    satin_kvlist_i64(&l, name, &v);
+    satin_kvlist_free(&l);
+    return v;
+}
+
+/* An idle node steals; nobody answers; 5 s later it counts as an empty
+ * reply, the policy backs off, and the next steal goes out on the timer. */
+static void test_steal_timeout(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "rs");
+    f.idle = 1;
+    satin_engine_on_dry(e, 0);
+    is_i64(f.nout, 1, "timeout: a dry node sends one steal request");
+    is_i64(f.out[0].m->type, SATIN_MSG_STEAL, "timeout: it is a STEAL");
+    ok(f.out[0].to >= 1 && f.out[0].to <= 3, "timeout: to another node (%d)", f.out[0].to);
+    is_i64(f.out[0].m->thief, 0, "timeout: for ourselves");
+    is_i64(satin_engine_next_deadline(e), 5 * S + 1, "timeout: the next deadline is the time-out");
+    forget_sent(&f);
+    satin_engine_on_tick(e, 5 * S);
+    is_i64(counter(e, "steal_timeouts"), 0, "timeout: not at exactly 5 s");
+    satin_engine_on_tick(e, 5 * S + 1);
+    is_i64(counter(e, "steal_timeouts"), 1, "timeout: counted just after 5 s");
+    is_i64(f.warns, 1, "timeout: one warning");
+    ok(strstr(f.last_log, "got no reply; counted as empty") != NULL, "timeout: it says so: %s",
+       f.last_log);
+    /* RS: one failure in a round of 3 candidates retries at once. */
+    is_i64(f.nout, 1, "timeout: the policy steals again");
+    is_i64(satin_engine_busy(e), 1, "timeout: one request in flight again");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* A thief gets the oldest record; its result completes the record; results
+ * from the wrong node, or for records never given, are refused. */
+static void test_give_and_result(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "rs");
+    rec a = {.arg = 30}, b = {.arg = 29};
+    f.queue[0] = &a, f.queue[1] = &b, f.nqueue = 2, f.active = 1;
+    satin_msg *m = from(2, SATIN_MSG_STEAL);
+    m->thief = 2, m->request_id = 77, m->flags = SATIN_STEAL_SYNC | SATIN_STEAL_WAN;
+    m->max_jobs = 1;
+    deliver(e, 10 * MS, m);
+    is_i64(f.nout, 1, "give: one reply");
+    satin_msg *r = f.out[0].m;
+    ok(f.out[0].to == 2 && r->type == SATIN_MSG_STEAL_REPLY && r->request_id == 77,
+       "give: a STEAL_REPLY to the thief for its request");
+    is_i64((int64_t)r->njobrecs, 1, "give: with one record");
+    int64_t arg;
+    memcpy(&arg, r->jobrecs[0].arg, sizeof arg);
+    ok(arg == 30 && r->jobrecs[0].owner == 0 && strcmp(r->jobrecs[0].kind, "fib") == 0,
+       "give: the oldest record, owned by us");
+    uint64_t id = r->jobrecs[0].record_id;
+    forget_sent(&f);
+
+    satin_msg *res = from(3, SATIN_MSG_JOB_RESULT);
+    res->owner = 0, res->record_id = id, res->status = SATIN_STATUS_OK;
+    int64_t v = 832040;
+    satin_msg_set_data(res, &v, sizeof v);
+    deliver(e, 11 * MS, res);
+    ok(f.bad == 1 && strcmp(f.last_bad, "a result for a job given to another node") == 0 &&
+           !a.completed,
+       "give: a result from a node that does not hold the record is refused");
+    res = from(2, SATIN_MSG_JOB_RESULT);
+    res->owner = 0, res->record_id = id, res->status = SATIN_STATUS_OK;
+    satin_msg_set_data(res, &v, sizeof v);
+    satin_kvlist_add_i64(&res->stats, "jobs_run", 12);
+    deliver(e, 12 * MS, res);
+    ok(a.completed == 1 && a.ok && a.value == 832040, "give: the holder's result completes it");
+    res = from(2, SATIN_MSG_JOB_RESULT);
+    res->owner = 0, res->record_id = id, res->status = SATIN_STATUS_OK;
+    satin_msg_set_data(res, &v, sizeof v);
+    deliver(e, 13 * MS, res);
+    ok(f.bad == 2 && strcmp(f.last_bad, "a result for a job record we never gave away") == 0 &&
+           a.completed == 1,
+       "give: a second result for it counts as bad and completes nothing");
+    is_i64(counter(e, "jobs_given"), 1, "give: jobs_given");
+    satin_engine_destroy(&e);
+}
+
+/* Records that come from other nodes: refused above the size limit or
+ * when the pool cannot start them, else run as stand-ins whose result
+ * goes back to the owner; a JOB_CANCEL reaches the stand-in. */
+static void test_standins(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "crs");
+    char big[100] = {0};
+    int64_t arg = 5;
+    satin_msg *p = from(1, SATIN_MSG_PUSH);
+    satin_msg_add_jobrec(p, 1, 9, 0, "fib", 8, big, sizeof big);
+    deliver(e, MS, p);
+    ok(f.nout == 2 && f.out[0].to == 1 && f.out[0].m->type == SATIN_MSG_JOB_RESULT &&
+           f.out[0].m->status == SATIN_STATUS_ERROR &&
+           strcmp(f.out[0].m->error, "job record above the record size limit") == 0 &&
+           f.out[0].m->record_id == 9,
+       "standin: a record above max_record gets an error result");
+    ok(f.out[1].m->type == SATIN_MSG_PUSH_ACK, "standin: the push is acknowledged all the same");
+    is_i64(f.starts, 0, "standin: nothing started");
+    forget_sent(&f);
+
+    f.refuse_start = 1;
+    p = from(1, SATIN_MSG_PUSH);
+    satin_msg_add_jobrec(p, 1, 10, 0, "nosuch", 8, &arg, sizeof arg);
+    deliver(e, 2 * MS, p);
+    ok(f.out[0].m->status == SATIN_STATUS_ERROR &&
+           strcmp(f.out[0].m->error, "node a0 has no job kind 'nosuch'") == 0,
+       "standin: the pool's reason goes back when it cannot start one");
+    forget_sent(&f);
+
+    f.refuse_start = 0;
+    p = from(2, SATIN_MSG_PUSH);
+    satin_msg_add_jobrec(p, 2, 11, 0, "fib", 8, &arg, sizeof arg);
+    deliver(e, 3 * MS, p);
+    ok(f.starts == 1 && satin_engine_running(e) == 1, "standin: a good record starts");
+    forget_sent(&f);
+    satin_msg *c = from(1, SATIN_MSG_JOB_CANCEL);
+    c->owner = 1;
+    satin_msg_add_record_id(c, 11);
+    deliver(e, 4 * MS, c);
+    is_i64(f.cancels, 0, "standin: a cancel from another node than the owner does nothing");
+    c = from(2, SATIN_MSG_JOB_CANCEL);
+    c->owner = 2;
+    satin_msg_add_record_id(c, 11);
+    deliver(e, 5 * MS, c);
+    is_i64(f.cancels, 1, "standin: the owner's cancel reaches it");
+    int64_t v = 5;
+    satin_engine_outcome o = {.ok = 1, .error = "", .data = &v, .len = sizeof v, .run = 15};
+    satin_engine_on_standin_done(e, 6 * MS, f.standin_handles[0], &o);
+    int64_t run = 0;
+    ok(f.nout == 1 && f.out[0].to == 2 && f.out[0].m->record_id == 11 &&
+           f.out[0].m->status == SATIN_STATUS_OK && f.out[0].m->data_len == 8 &&
+           satin_kvlist_i64(&f.out[0].m->stats, "jobs_run", &run) == 0 && run == 15,
+       "standin: its result and work go home");
+    is_i64(satin_engine_running(e), 0, "standin: none running after");
+    free(f.standin_handles[0]);
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* The dry edge met a moment with work queued: the policy heard nothing.
+ * The idle re-check tells it 2 ms later once the node is really idle. */
+static void test_idle_recheck(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "rs");
+    f.idle = 0;
+    satin_engine_on_dry(e, 0);
+    is_i64(f.nout, 0, "recheck: a dry edge while not idle sends nothing");
+    f.idle = 1;
+    int64_t d = satin_engine_next_deadline(e);
+    is_i64(d, 2 * MS + 1, "recheck: the engine wants to look again after 2 ms");
+    satin_engine_on_tick(e, d);
+    ok(f.nout == 1 && f.out[0].m->type == SATIN_MSG_STEAL, "recheck: then the policy steals");
+    is_i64(counter(e, "idle_events"), 1, "recheck: one idle event");
+    forget_sent(&f);
+    /* RP waits for work: no re-check. */
+    satin_engine_destroy(&e);
+    e = make(&f, "rp");
+    f.idle = 1;
+    satin_engine_on_dry(e, 0);
+    is_i64(satin_engine_next_deadline(e), INT64_MAX, "recheck: RP's idle node sleeps");
+    is_i64(satin_engine_spawn_reserve(e), 6, "recheck: RP keeps rp_threshold + 2 records queued");
+    satin_engine_destroy(&e);
+}
+
+/* cancel_job tells exactly the nodes holding the job's records; a drained
+ * engine steals no more. */
+static void test_cancel_and_drain(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "rs");
+    rec a = {.arg = 1}, b = {.arg = 2}, c = {.arg = 3};
+    f.queue[0] = &a, f.queue[1] = &b, f.queue[2] = &c, f.nqueue = 3;
+    for (int thief = 1; thief <= 2; thief++) {
+        satin_msg *m = from(thief, SATIN_MSG_STEAL);
+        m->thief = (uint32_t)thief, m->request_id = 5, m->max_jobs = 1;
+        deliver(e, MS, m);
+    }
+    forget_sent(&f);
+    satin_engine_cancel_job(e, 2 * MS, (void *)0x2);
+    is_i64(f.nout, 0, "cancel: another job's cancel sends nothing");
+    satin_engine_cancel_job(e, 2 * MS, (void *)0x1);
+    ok(f.nout == 2 && f.out[0].to == 1 && f.out[1].to == 2 &&
+           f.out[0].m->type == SATIN_MSG_JOB_CANCEL && f.out[0].m->nrecord_ids == 1,
+       "cancel: one JOB_CANCEL to each holder");
+    forget_sent(&f);
+    satin_engine_drain(e);
+    f.idle = 1;
+    satin_engine_on_dry(e, 3 * MS);
+    satin_engine_on_tick(e, 10 * MS);
+    is_i64(f.nout, 0, "drain: a stopping node asks for no work");
+    satin_engine_destroy(&e);
+}
+
+/* The statistics round: a request is answered with the node's counters;
+ * replies are kept per (job, phase) until forgotten. */
+static void test_stats_round(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "cls");
+    satin_engine_request_stats(e, 0, 42, 0);
+    is_i64(f.nout, 3, "stats: a request to each of the 3 peers");
+    forget_sent(&f);
+    satin_msg *q = from(3, SATIN_MSG_STATS_REQUEST);
+    q->job_id = 7, q->phase = 1;
+    deliver(e, MS, q);
+    int64_t v = -1;
+    ok(f.nout == 1 && f.out[0].to == 3 && f.out[0].m->type == SATIN_MSG_STATS_REPLY &&
+           f.out[0].m->job_id == 7 &&
+           satin_kvlist_i64(&f.out[0].m->stats, "steal_attempts_lan", &v) == 0 && v == 0 &&
+           satin_kvlist_find(&f.out[0].m->stats, "policy.load_reports") != NULL,
+       "stats: answered with the engine's and the policy's counters");
+    forget_sent(&f);
+    satin_msg *r = from(2, SATIN_MSG_STATS_REPLY);
+    r->job_id = 42, r->phase = 0;
+    satin_kvlist_add_i64(&r->stats, "jobs_given", 3);
+    deliver(e, 2 * MS, r);
+    satin_kvlist out[4];
+    for (int i = 0; i < 4; i++)
+        satin_kvlist_init(&out[i]);
+    is_i64(satin_engine_collected(e, 42, 0, out), 1, "stats: one reply collected");
+    ok(satin_kvlist_i64(&out[2], "jobs_given", &v) == 0 && v == 3, "stats: under its node");
+    is_i64(satin_engine_collected(e, 42, 1, out), 0, "stats: none for the other phase");
+    satin_engine_forget(e, 42);
+    is_i64(satin_engine_collected(e, 42, 0, out), 0, "stats: forgotten");
+    for (int i = 0; i < 4; i++)
+        satin_kvlist_free(&out[i]);
+    satin_engine_destroy(&e);
+}
+
+int main(void)
+{
+    test_steal_timeout();
+    test_give_and_result();
+    test_standins();
+    test_idle_recheck();
+    test_cancel_and_drain();
+    test_stats_round();
+    return done_testing();
+}
