@@ -32,6 +32,8 @@
 #define DRAIN_DEADLINE_NS 5000000000LL
 /* How long a finished job waits for the other nodes' counters. */
 #define COLLECT_DEADLINE_NS 1000000000LL
+/* A peer that left a request unanswered this long is not waited for. */
+#define UNRESPONSIVE_NS 1000000000LL
 /* How often a stop's deadlines are looked at. */
 #define STOP_RECHECK_NS 100000000LL
 
@@ -218,9 +220,10 @@ static void add_delta(satin_kvlist *sum, const satin_kvlist *start, const satin_
 }
 
 /* Sums the growth of every reporting node's counters over the job's life
- * (start[] and end[] per node; our own from e->own_start) into its result. */
+ * (start[] and end[] per node; our own from e->own_start) into its result,
+ * and names the nodes whose counters are not in it, and why. */
 static void add_grid_stats(satin_control *ctl, job_entry *e, const satin_kvlist *start,
-                           const satin_kvlist *end)
+                           const satin_kvlist *end, int overdue)
 {
     int n = satin_grid_nnodes(ctl->grid), self = satin_grid_self(ctl->grid);
     satin_kvlist sum, own_end;
@@ -229,11 +232,19 @@ static void add_grid_stats(satin_control *ctl, job_entry *e, const satin_kvlist 
     satin_grid_counters(ctl->grid, &own_end);
     add_delta(&sum, &e->own_start, &own_end);
     int reported = 1;
-    for (int node = 0; node < n; node++)
-        if (node != self && end[node].n && start[node].n) {
+    char missing[512] = "";
+    for (int node = 0; node < n; node++) {
+        if (node == self)
+            continue;
+        if (end[node].n && start[node].n) {
             add_delta(&sum, &start[node], &end[node]);
             reported++;
+        } else {
+            size_t off = strlen(missing);
+            snprintf(missing + off, sizeof missing - off, "%s%s", off ? "," : "",
+                     satin_grid_node_name(ctl->grid, node));
         }
+    }
     for (size_t k = 0; k < sum.n; k++) {
         char key[80];
         snprintf(key, sizeof key, "grid.%s", sum.items[k].name);
@@ -245,23 +256,40 @@ static void add_grid_stats(satin_control *ctl, job_entry *e, const satin_kvlist 
     satin_kvlist_add_i64(&e->result->stats, "grid.nodes", n);
     satin_kvlist_add_i64(&e->result->stats, "grid.nodes_reporting", reported);
     satin_kvlist_add_str(&e->result->stats, "grid.policy", satin_grid_policy_name(ctl->grid));
+    if (missing[0]) {
+        satin_kvlist_add_str(&e->result->stats, "grid.nodes_missing", missing);
+        satin_kvlist_add_str(&e->result->stats, "grid.missing_why",
+                             overdue ? "no answer within the statistics deadline"
+                                     : "it does not answer: not waited for");
+    }
     satin_kvlist_free(&sum);
     satin_kvlist_free(&own_end);
+}
+
+/* A node worth waiting for: one that answers.  A node that is down or cut
+ * off must not hold every result up until the deadline. */
+static int expected(satin_control *ctl, int node, int64_t now)
+{
+    return !satin_grid_unresponsive(ctl->grid, node, now, UNRESPONSIVE_NS);
 }
 
 /* 1 when the job's counters are all in, or overdue: then its result goes. */
 static int try_complete_collection(satin_control *ctl, job_entry *e, int64_t now)
 {
-    int n = satin_grid_nnodes(ctl->grid);
+    int n = satin_grid_nnodes(ctl->grid), self = satin_grid_self(ctl->grid);
     satin_kvlist *start = calloc((size_t)n, sizeof *start);
     satin_kvlist *end = calloc((size_t)n, sizeof *end);
     if (!start || !end)
         abort();
     satin_grid_collected(ctl->grid, e->id, 0, start);
-    int got = satin_grid_collected(ctl->grid, e->id, 1, end);
-    int ready = got >= n - 1 || now >= e->collect_deadline;
+    satin_grid_collected(ctl->grid, e->id, 1, end);
+    int waiting = 0;
+    for (int node = 0; node < n; node++)
+        waiting += node != self && !end[node].n && expected(ctl, node, now);
+    int overdue = now >= e->collect_deadline;
+    int ready = waiting == 0 || overdue;
     if (ready) {
-        add_grid_stats(ctl, e, start, end);
+        add_grid_stats(ctl, e, start, end, waiting > 0);
         satin_grid_forget(ctl->grid, e->id);
         deliver(ctl, e);
     }

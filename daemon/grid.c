@@ -35,6 +35,7 @@ struct satin_grid {
     int hungry_fd;
     satin_engine *engine;
     satin_log_limit engine_log_limit;
+    int64_t *asked;               /* [node] oldest request unanswered since (see env_send) */
     /* What the engine needs to know of the topology (it copies them). */
     int *cluster_of, *cluster_size;
     int **members;
@@ -46,6 +47,12 @@ struct satin_grid {
 static void env_send(void *ctx, int to, const satin_msg *m)
 {
     satin_grid *g = ctx;
+    /* Remember the oldest request the peer has not answered since. */
+    if (m->type == SATIN_MSG_STEAL || m->type == SATIN_MSG_STATS_REQUEST) {
+        int64_t now = satin_now_ns();
+        if (g->asked[to] <= satin_peers_last_heard(g->peers, to))
+            g->asked[to] = now;
+    }
     satin_peers_send(g->peers, to, (satin_msg *)m);
 }
 
@@ -153,6 +160,12 @@ static int env_active_jobs(void *ctx)
 {
     satin_grid *g = ctx;
     return satin_pool_active_jobs(g->pool);
+}
+
+static int env_computing(void *ctx)
+{
+    satin_grid *g = ctx;
+    return satin_pool_computing(g->pool);
 }
 
 /* The node's counters that are not the engine's: the pool's idle time, the
@@ -287,6 +300,17 @@ void satin_grid_drain(satin_grid *g)
     satin_engine_drain(g->engine);
 }
 
+int satin_grid_unresponsive(const satin_grid *g, int node, int64_t now, int64_t within_ns)
+{
+    int64_t asked = g->asked[node];
+    return asked > satin_peers_last_heard(g->peers, node) && now - asked > within_ns;
+}
+
+const char *satin_grid_node_name(const satin_grid *g, int node)
+{
+    return g->topo->nodes[node].id;
+}
+
 int satin_grid_peers_heard(const satin_grid *g)
 {
     return satin_peers_alive(g->peers);
@@ -385,6 +409,7 @@ static satin_engine *make_engine(satin_grid *g, const satin_policy_ops *ops, siz
         .queue_length = env_queue_length,
         .is_idle = env_is_idle,
         .active_jobs = env_active_jobs,
+        .computing = env_computing,
         .counters = env_counters,
         .note_bad = env_note_bad,
         .log = env_log,
@@ -410,6 +435,9 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
     g->mailbox = mailbox;
     g->sec = security;
     g->hungry_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    g->asked = calloc((size_t)topo->nnodes, sizeof *g->asked);
+    if (!g->asked)
+        abort();
     size_t max_message = (size_t)MAX_JOBS_PER_MESSAGE * (max_record + 128) + 4096;
     g->peers = satin_peers_new(zctx, topo, self, max_message, security, peer_rate);
     if (!g->peers || g->hungry_fd < 0 || !(g->engine = make_engine(g, ops, max_record))) {
@@ -444,6 +472,7 @@ void satin_grid_destroy(satin_grid **self)
     free(g->cluster_of);
     free(g->cluster_size);
     free(g->names);
+    free(g->asked);
     free(g);
     *self = NULL;
 }

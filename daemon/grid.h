@@ -57,6 +57,11 @@ int satin_grid_running(const satin_grid *self);
 int satin_grid_nnodes(const satin_grid *self);
 /* Peers heard from since start (see satin_peers_alive). */
 int satin_grid_peers_heard(const satin_grid *self);
+/* 1 when `node` has not answered a request (a steal, a statistics request)
+ * sent more than `within_ns` ago, nor said anything since: it is down or
+ * cut off, as far as this node can tell. */
+int satin_grid_unresponsive(const satin_grid *self, int node, int64_t now, int64_t within_ns);
+const char *satin_grid_node_name(const satin_grid *self, int node);
 int satin_grid_self(const satin_grid *self);
 const char *satin_grid_policy_name(const satin_grid *self);
 

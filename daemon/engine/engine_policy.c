@@ -74,9 +74,12 @@ static int env_reply(void *ctx, int thief, uint64_t request_id, unsigned flags, 
     m->request_id = request_id;
     m->victim = (uint32_t)e->topo.self;
     int n = satin_engine_attach_jobs(e, m, thief, max_jobs);
-    /* An empty reply from a node that is running work tells the thief that
-     * work exists, so it polls again soon rather than backing off. */
-    int busy = n == 0 && e->env.active_jobs(e->env.ctx) > 0;
+    /* An empty reply from a node that is computing tells the thief that
+     * work may appear, so it polls again soon rather than backing off.  Not
+     * from a node whose jobs only wait for children held elsewhere: were
+     * that node gone, every thief would poll at the shortest interval for
+     * as long as the job waits. */
+    int busy = n == 0 && e->env.computing(e->env.ctx) > 0;
     m->flags = flags | (busy ? SATIN_STEAL_VICTIM_BUSY : 0);
     send_and_free(e, thief, m);
     e->c.requests_served++;
