@@ -111,7 +111,8 @@ static void deliver_standin(satin_mailbox_item *item)
     free(s);
 }
 
-static void *env_start(void *ctx, const satin_msg_jobrec *jr, char *err, size_t errlen)
+static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, char *err,
+                       size_t errlen)
 {
     satin_grid *g = ctx;
     const satin_kind *kind = satin_kinds_find(jr->kind);
@@ -125,6 +126,7 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, char *err, size_t 
     s->item.deliver = deliver_standin;
     s->grid = g;
     s->job = satin_job_new_with_cap(kind, jr->arg, jr->arg_len, jr->result_cap);
+    *job = s->job;
     satin_pool_start(g->pool, s->job, standin_done, s);
     return s;
 }
@@ -134,6 +136,12 @@ static void env_cancel(void *ctx, void *handle, const char *why)
     (void)ctx;
     standin *s = handle;
     satin_job_cancel(s->job, why);
+}
+
+static int env_job_stopping(void *ctx, const void *job)
+{
+    (void)ctx;
+    return satin_job_stopping(job);
 }
 
 static void env_release(void *ctx, void *handle)
@@ -406,6 +414,7 @@ static satin_engine *make_engine(satin_grid *g, const satin_policy_ops *ops, siz
         .start = env_start,
         .cancel = env_cancel,
         .release = env_release,
+        .job_stopping = env_job_stopping,
         .queue_length = env_queue_length,
         .is_idle = env_is_idle,
         .active_jobs = env_active_jobs,

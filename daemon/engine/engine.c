@@ -162,12 +162,13 @@ static void start_standin(satin_engine *e, int from, const satin_msg_jobrec *jr)
         return;
     }
     char err[160] = "";
-    void *standin = e->env.start(e->env.ctx, jr, err, sizeof err);
+    const void *job = NULL;
+    void *standin = e->env.start(e->env.ctx, jr, &job, err, sizeof err);
     if (!standin) {
         refuse_record(e, jr, err[0] ? err : "the job record could not be started");
         return;
     }
-    satin_ledger_add_standin(&e->ledger, standin, (int)jr->owner, jr->record_id);
+    satin_ledger_add_standin(&e->ledger, standin, (int)jr->owner, jr->record_id, job);
     e->c.jobs_received++;
     e->c.bytes_jobs_in += jr->arg_len;
 }
@@ -279,12 +280,18 @@ static void on_job_result(satin_engine *e, const satin_msg *m)
     e->ops->on_result(e->policy);
 }
 
+/* The owner withdrew records it gave us: stop their stand-ins, and pass
+ * the cancel on to wherever they gave records themselves. */
 static void on_job_cancel(satin_engine *e, const satin_msg *m)
 {
     for (size_t i = 0; i < m->nrecord_ids; i++) {
-        void *s = satin_ledger_find_standin(&e->ledger, (int)m->sender, m->record_ids[i]);
-        if (s)
-            e->env.cancel(e->env.ctx, s, "the job was cancelled on its home node");
+        const satin_standin *s =
+            satin_ledger_find_standin(&e->ledger, (int)m->sender, m->record_ids[i]);
+        if (!s)
+            continue;
+        const void *job = s->job;
+        e->env.cancel(e->env.ctx, s->handle, "the job was cancelled on its home node");
+        satin_engine_cancel_job(e, e->now, job);
     }
 }
 
@@ -409,10 +416,33 @@ static void sample_queue(satin_engine *e)
     }
 }
 
+/* Records given away whose job stopped here (failed, cancelled, a
+ * stand-in withdrawn) and whose holder was not told yet. */
+static int cancels_owed(const satin_engine *e)
+{
+    for (size_t i = 0; i < e->ledger.ngiven; i++)
+        if (!e->ledger.given[i].cancel_sent)
+            return 1;
+    return 0;
+}
+
+static void scan_stopped_jobs(satin_engine *e)
+{
+    if (e->now < e->next_cancel_scan || !cancels_owed(e))
+        return;
+    e->next_cancel_scan = e->now + SATIN_ENGINE_CANCEL_SCAN_NS;
+    for (size_t i = 0; i < e->ledger.ngiven; i++) {
+        const satin_given *g = &e->ledger.given[i];
+        if (!g->cancel_sent && e->env.job_stopping(e->env.ctx, g->job))
+            satin_engine_cancel_job(e, e->now, g->job);
+    }
+}
+
 void satin_engine_on_tick(satin_engine *e, int64_t now)
 {
     e->now = now;
     fire_timers(e);
+    scan_stopped_jobs(e);
     if (idle_recheck_waits(e) && now - e->last_idle_call > SATIN_ENGINE_IDLE_RECHECK_NS)
         tell_idle(e);
     expire_steals(e);
@@ -429,6 +459,12 @@ int64_t satin_engine_next_deadline(const satin_engine *e)
         next = e->next_sample;
     if (idle_recheck_waits(e) && e->last_idle_call + SATIN_ENGINE_IDLE_RECHECK_NS < next)
         next = e->last_idle_call + SATIN_ENGINE_IDLE_RECHECK_NS + 1;
+    if (cancels_owed(e)) {
+        int64_t scan = e->next_cancel_scan > e->now ? e->next_cancel_scan
+                                                    : e->now + SATIN_ENGINE_CANCEL_SCAN_NS;
+        if (scan < next)
+            next = scan;
+    }
     int64_t oldest = satin_ledger_oldest_pending(&e->ledger);
     if (oldest != INT64_MAX && oldest + e->cfg.steal_timeout_ns + 1 < next)
         next = oldest + e->cfg.steal_timeout_ns + 1;
@@ -443,14 +479,21 @@ void satin_engine_cancel_job(satin_engine *e, int64_t now, const void *job)
     for (int node = 0; node < e->topo.nnodes; node++) {
         satin_msg *m = NULL;
         for (size_t i = 0; i < e->ledger.ngiven; i++) {
-            const satin_given *g = &e->ledger.given[i];
-            if (g->holder != node || g->job != job)
+            satin_given *g = &e->ledger.given[i];
+            if (g->holder != node || g->job != job || g->cancel_sent)
                 continue;
             if (!m) {
                 m = satin_msg_new(SATIN_MSG_JOB_CANCEL);
                 m->owner = (uint32_t)e->topo.self;
             }
+            if (m->nrecord_ids == SATIN_PROTO_MAX_RECORD_IDS) {
+                e->env.send(e->env.ctx, node, m);
+                satin_msg_destroy(&m);
+                m = satin_msg_new(SATIN_MSG_JOB_CANCEL);
+                m->owner = (uint32_t)e->topo.self;
+            }
             satin_msg_add_record_id(m, g->record_id);
+            g->cancel_sent = 1;
         }
         if (m) {
             e->env.send(e->env.ctx, node, m);

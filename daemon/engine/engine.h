@@ -63,11 +63,16 @@ typedef struct satin_engine_env {
     int (*take)(void *ctx, satin_engine_record *out, int max);
     /* A record given away came back: release its parent frame. */
     void (*complete)(void *ctx, void *record, const satin_engine_outcome *outcome);
-    /* Runs another node's record here; returns the driver's stand-in handle,
-     * or NULL with a reason in `err` (unknown kind, ...).  When the stand-in
-     * ends, the driver calls satin_engine_on_standin_done(handle). */
-    void *(*start)(void *ctx, const satin_msg_jobrec *jr, char *err, size_t errlen);
+    /* Runs another node's record here; returns the driver's stand-in handle
+     * and sets *job to the job it runs as (what env.take reports for records
+     * taken from it), or NULL with a reason in `err` (unknown kind, ...).
+     * When it ends, the driver calls satin_engine_on_standin_done(handle). */
+    void *(*start)(void *ctx, const satin_msg_jobrec *jr, const void **job, char *err,
+                   size_t errlen);
     void (*cancel)(void *ctx, void *standin, const char *why);
+    /* 1 once `job` (a local job or a stand-in's) was cancelled or failed:
+     * the records it gave away are told to stop too. */
+    int (*job_stopping)(void *ctx, const void *job);
     /* satin_engine_destroy hands back stand-ins that never ended (optional). */
     void (*release)(void *ctx, void *standin);
     int64_t (*queue_length)(void *ctx);   /* records that can be given away */
@@ -116,7 +121,11 @@ void satin_engine_on_tick(satin_engine *e, int64_t now);
 int64_t satin_engine_next_deadline(const satin_engine *e);
 
 /* ---- requests of the node's own ---- */
-/* Tells the nodes running records of local job `job` to stop them. */
+/* Tells the nodes running records of `job` (a local job or a stand-in's)
+ * to stop them; each passes it on to whoever it gave records of it, so a
+ * cancel follows the job's records wherever they went.  The engine also
+ * does this by itself, within SATIN_ENGINE_CANCEL_SCAN_NS, for every job
+ * env.job_stopping reports (a failure, a stand-in cancelled, a stop). */
 void satin_engine_cancel_job(satin_engine *e, int64_t now, const void *job);
 /* Asks every peer for its counters for (job_id, phase). */
 void satin_engine_request_stats(satin_engine *e, int64_t now, uint64_t job_id, int phase);

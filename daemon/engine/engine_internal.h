@@ -17,6 +17,8 @@
 /* A dry node with nothing in flight re-tells its policy this often (the
  * dry signal is an edge and may have met a moment the node had work). */
 #define SATIN_ENGINE_IDLE_RECHECK_NS 2000000LL
+/* How often records given away are checked for jobs that stopped. */
+#define SATIN_ENGINE_CANCEL_SCAN_NS 100000000LL
 
 typedef struct satin_collected {
     uint64_t job_id;
@@ -53,6 +55,7 @@ struct satin_engine {
     uint64_t next_request;
     int64_t timer[SATIN_ENGINE_MAX_TIMERS];   /* deadlines, 0 = off */
     int64_t next_sample;
+    int64_t next_cancel_scan;
     int64_t last_idle_call;       /* when the policy last heard on_idle or a timer */
     int64_t last_queue_length;
     int draining;

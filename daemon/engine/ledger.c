@@ -34,7 +34,7 @@ uint64_t satin_ledger_give(satin_ledger *l, void *record, const void *job, int h
 {
     l->given = grow(l->given, &l->capgiven, l->ngiven, sizeof *l->given);
     uint64_t id = l->next_record++;
-    l->given[l->ngiven++] = (satin_given){id, record, job, holder};
+    l->given[l->ngiven++] = (satin_given){id, record, job, holder, 0};
     return id;
 }
 
@@ -52,10 +52,11 @@ int satin_ledger_take_given(satin_ledger *l, uint64_t id, int holder, satin_give
     return -1;
 }
 
-void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id)
+void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id,
+                              const void *job)
 {
     l->standins = grow(l->standins, &l->capstandins, l->nstandins, sizeof *l->standins);
-    l->standins[l->nstandins++] = (satin_standin){handle, owner, record_id};
+    l->standins[l->nstandins++] = (satin_standin){handle, owner, record_id, job};
 }
 
 int satin_ledger_take_standin(satin_ledger *l, void *handle, satin_standin *out)
@@ -69,11 +70,12 @@ int satin_ledger_take_standin(satin_ledger *l, void *handle, satin_standin *out)
     return -1;
 }
 
-void *satin_ledger_find_standin(const satin_ledger *l, int owner, uint64_t record_id)
+const satin_standin *satin_ledger_find_standin(const satin_ledger *l, int owner,
+                                               uint64_t record_id)
 {
     for (size_t i = 0; i < l->nstandins; i++)
         if (l->standins[i].owner == owner && l->standins[i].record_id == record_id)
-            return l->standins[i].handle;
+            return &l->standins[i];
     return NULL;
 }
 

@@ -16,12 +16,14 @@ typedef struct satin_given {
     void *record;           /* the driver's record; its parent waits for it */
     const void *job;        /* the local job it belongs to */
     int holder;             /* the node running it */
+    int cancel_sent;        /* its holder was told to stop it */
 } satin_given;
 
 typedef struct satin_standin {
     void *handle;           /* the driver's stand-in */
     int owner;              /* the node its result goes to */
     uint64_t record_id;     /* the owner's id for it */
+    const void *job;        /* the driver's job it runs as (records taken from it carry it) */
 } satin_standin;
 
 typedef struct satin_pending {
@@ -51,11 +53,13 @@ uint64_t satin_ledger_give(satin_ledger *l, void *record, const void *job, int h
 int satin_ledger_take_given(satin_ledger *l, uint64_t id, int holder, satin_given *out);
 
 /* Stand-ins. */
-void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id);
+void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id,
+                              const void *job);
 /* Removes the stand-in `handle`: 0, or -1 when it is unknown. */
 int satin_ledger_take_standin(satin_ledger *l, void *handle, satin_standin *out);
 /* The stand-in for (owner, record_id), or NULL. */
-void *satin_ledger_find_standin(const satin_ledger *l, int owner, uint64_t record_id);
+const satin_standin *satin_ledger_find_standin(const satin_ledger *l, int owner,
+                                               uint64_t record_id);
 
 /* Steal requests in flight. */
 void satin_ledger_add_pending(satin_ledger *l, uint64_t id, int victim, unsigned flags,

@@ -130,6 +130,11 @@ const satin_kind *satin_job_kind(const satin_job *job)
 
 /* The accessors below are for finished jobs: the finishing worker's unlock
  * of job->lock happened before the done callback or satin_pool_run return. */
+int satin_job_stopping(const satin_job *job)
+{
+    return atomic_load_explicit(&job->stop, memory_order_relaxed);
+}
+
 int satin_job_failed(const satin_job *job)
 {
     return job->failed;

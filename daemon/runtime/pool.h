@@ -51,6 +51,8 @@ void satin_pool_start(satin_pool *self, satin_job *job, satin_job_done_fn *done,
                       void *done_arg);
 /* Asks a running job to stop; it finishes soon with `why` as its error. */
 void satin_job_cancel(satin_job *job, const char *why);
+/* 1 once the job was cancelled or failed (any thread, while it runs). */
+int satin_job_stopping(const satin_job *job);
 
 /* After done: */
 const satin_kind *satin_job_kind(const satin_job *job);

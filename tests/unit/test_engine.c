@@ -24,6 +24,7 @@ typedef struct sent {
 /* A record of the fake pool: an int64 argument. */
 typedef struct rec {
     int64_t arg;
+    const void *job;     /* NULL: the fake pool's one local job, 0x1 */
     int completed, ok;
     int64_t value;
     char error[128];
@@ -36,6 +37,7 @@ typedef struct fake {
     int nqueue;
     int idle, active, computing;
     int starts, cancels, refuse_start;
+    const void *stopped_job;   /* job_stopping() says 1 for this one */
     void *standin_handles[16];
     char last_log[256];
     int warns, bad;
@@ -68,7 +70,8 @@ static int f_take(void *ctx, satin_engine_record *out, int max)
     while (n < max && f->nqueue > 0) {
         rec *r = f->queue[0];
         memmove(f->queue, f->queue + 1, (size_t)--f->nqueue * sizeof *f->queue);
-        out[n++] = (satin_engine_record){.record = r, .job = (void *)0x1, .kind = "fib",
+        out[n++] = (satin_engine_record){.record = r, .job = r->job ? r->job : (void *)0x1,
+                                         .kind = "fib",
                                          .arg = &r->arg, .arg_len = sizeof r->arg,
                                          .result_cap = 8};
     }
@@ -86,9 +89,11 @@ static void f_complete(void *ctx, void *record, const satin_engine_outcome *o)
     snprintf(r->error, sizeof r->error, "%s", o->error ? o->error : "");
 }
 
-static void *f_start(void *ctx, const satin_msg_jobrec *jr, char *err, size_t errlen)
+static void *f_start(void *ctx, const satin_msg_jobrec *jr, const void **job, char *err,
+                     size_t errlen)
 {
     fake *f = ctx;
+    *job = (void *)0x51;   /* every stand-in here runs as job 0x51 */
     if (f->refuse_start) {
         snprintf(err, errlen, "node a0 has no job kind '%s'", jr->kind);
         return NULL;
@@ -101,6 +106,11 @@ static void f_cancel(void *ctx, void *standin, const char *why)
 {
     (void)standin, (void)why;
     ((fake *)ctx)->cancels++;
+}
+
+static int f_job_stopping(void *ctx, const void *job)
+{
+    return job == ((fake *)ctx)->stopped_job;
 }
 
 static void f_release(void *ctx, void *standin)
@@ -166,7 +176,7 @@ static satin_engine *make(fake *f, const char *policy)
     cfg.max_record = 64;
     satin_engine_env env = {
         .ctx = f, .send = f_send, .take = f_take, .complete = f_complete, .start = f_start,
-        .cancel = f_cancel, .release = f_release, .queue_length = f_queue_length,
+        .cancel = f_cancel, .release = f_release, .job_stopping = f_job_stopping, .queue_length = f_queue_length,
         .is_idle = f_is_idle, .active_jobs = f_active, .computing = f_computing, .note_bad = f_note_bad, .log = f_log};
     return satin_engine_new(&cfg, &env, 0);
 }
@@ -454,6 +464,63 @@ static void test_stats_round(void)
     satin_engine_destroy(&e);
 }
 
+/* A cancel follows a job's records wherever they went: node 0 holds a
+ * record of node 1's job (a stand-in) and gave a record of it on to node
+ * 2; node 1's JOB_CANCEL stops the stand-in and goes on to node 2.  And a
+ * job that stops here (fails) tells its holders by itself, once. */
+static void test_cancel_follows(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "rs");
+    int64_t arg = 9;
+    satin_msg *p = from(1, SATIN_MSG_PUSH);
+    satin_msg_add_jobrec(p, 1, 40, 0, "fib", 8, &arg, sizeof arg);
+    deliver(e, MS, p);
+    forget_sent(&f);
+    /* The stand-in spawned; a thief takes one of its records. */
+    rec child = {.arg = 8, .job = (void *)0x51};
+    f.queue[0] = &child, f.nqueue = 1;
+    satin_msg *m = from(2, SATIN_MSG_STEAL);
+    m->thief = 2, m->request_id = 3, m->max_jobs = 1;
+    deliver(e, 2 * MS, m);
+    forget_sent(&f);
+    satin_msg *c = from(1, SATIN_MSG_JOB_CANCEL);
+    c->owner = 1;
+    satin_msg_add_record_id(c, 40);
+    deliver(e, 3 * MS, c);
+    is_i64(f.cancels, 1, "follow: the stand-in is cancelled");
+    ok(f.nout == 1 && f.out[0].to == 2 && f.out[0].m->type == SATIN_MSG_JOB_CANCEL &&
+           f.out[0].m->owner == 0 && f.out[0].m->nrecord_ids == 1,
+       "follow: the cancel goes on to the node holding its record");
+    forget_sent(&f);
+    f.stopped_job = (void *)0x51;
+    satin_engine_on_tick(e, 10 * S);
+    is_i64(f.nout, 0, "follow: the holder is told once, not again by the scan");
+    satin_engine_destroy(&e);   /* hands the cancelled stand-in back (f_release) */
+
+    /* A local job fails: the scan tells the holders of its records. */
+    e = make(&f, "rs");
+    rec a = {.arg = 1};
+    f.queue[0] = &a, f.nqueue = 1;
+    m = from(3, SATIN_MSG_STEAL);
+    m->thief = 3, m->request_id = 4, m->max_jobs = 1;
+    deliver(e, MS, m);
+    forget_sent(&f);
+    int64_t d = satin_engine_next_deadline(e);
+    ok(d > MS && d <= MS + 100 * MS, "scan: a record given away is checked within 100 ms");
+    satin_engine_on_tick(e, d);
+    is_i64(f.nout, 0, "scan: nothing while its job runs");
+    f.stopped_job = (void *)0x1;   /* the fake pool's records belong to job 0x1 */
+    d = satin_engine_next_deadline(e);
+    satin_engine_on_tick(e, d);
+    ok(f.nout == 1 && f.out[0].to == 3 && f.out[0].m->type == SATIN_MSG_JOB_CANCEL,
+       "scan: once it failed, its holder is told to stop");
+    forget_sent(&f);
+    satin_engine_on_tick(e, d + S);
+    is_i64(f.nout, 0, "scan: and only once");
+    satin_engine_destroy(&e);
+}
+
 int main(void)
 {
     test_steal_timeout();
@@ -463,5 +530,6 @@ int main(void)
     test_victim_busy();
     test_cancel_and_drain();
     test_stats_round();
+    test_cancel_follows();
     return done_testing();
 }

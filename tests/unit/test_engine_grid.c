@@ -260,7 +260,8 @@ static void env_complete(void *ctx, void *record, const satin_engine_outcome *o)
     free(t);
 }
 
-static void *env_start(void *ctx, const satin_msg_jobrec *jr, char *err, size_t errlen)
+static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, char *err,
+                       size_t errlen)
 {
     simnode *n = ctx;
     int64_t v;
@@ -269,7 +270,9 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, char *err, size_t 
         return NULL;
     }
     memcpy(&v, jr->arg, sizeof v);
-    return new_root(n, v, 1);
+    frame *root = new_root(n, v, 1);
+    *job = root;
+    return root;
 }
 
 static void env_cancel(void *ctx, void *standin, const char *why)
@@ -277,6 +280,12 @@ static void env_cancel(void *ctx, void *standin, const char *why)
     (void)ctx;
     (void)standin;
     ok(0, "nothing cancels in this test (%s)", why);
+}
+
+static int env_job_stopping(void *ctx, const void *job)
+{
+    (void)ctx, (void)job;
+    return 0; /* nothing fails or is cancelled here */
 }
 
 static int64_t env_queue_length(void *ctx)
@@ -416,7 +425,8 @@ static outcome run_grid(const char *policy, uint64_t seed)
         .cluster_size = cluster_size, .members = members};
     satin_engine_env env = {
         .send = env_send, .take = env_take, .complete = env_complete, .start = env_start,
-        .cancel = env_cancel, .queue_length = env_queue_length, .is_idle = env_is_idle,
+        .cancel = env_cancel, .job_stopping = env_job_stopping,
+        .queue_length = env_queue_length, .is_idle = env_is_idle,
         .active_jobs = env_active_jobs, .computing = env_computing, .note_bad = env_note_bad};
     for (int i = 0; i < NNODES; i++) {
         simnode *n = &s.node[i];

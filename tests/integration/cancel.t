@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# cancel.t - cancelling a deep job frees every node of the grid, under
+# every policy: the cancel follows the job's records to the nodes that
+# stole them, and on to the nodes those gave records to.  A 2x2 grid (one
+# worker per node) runs fib n=60 (hours of work); once records have moved,
+# the job is cancelled on its home node; then every node must hold no
+# record of it, and its workers must stop running its invocations.
+# Waits are bounded by counts of polls; no time is asserted.
+set -u
+. "$(dirname "$0")/grid_kit.sh" cancel
+
+policy=
+topology() {   # topology BASE FILE
+    cat >"$2" <<Y
+grid: cancel-test
+policy: $policy
+security: none
+clusters:
+  - name: A
+    nodes:
+      - {id: a0, endpoint: "tcp://127.0.0.1:$1", client: "ipc://$tmpdir/g/a0.sock", workers: 1}
+      - {id: a1, endpoint: "tcp://127.0.0.1:$(($1 + 1))", client: "ipc://$tmpdir/g/a1.sock", workers: 1}
+  - name: B
+    nodes:
+      - {id: b0, endpoint: "tcp://127.0.0.1:$(($1 + 2))", client: "ipc://$tmpdir/g/b0.sock", workers: 1}
+      - {id: b1, endpoint: "tcp://127.0.0.1:$(($1 + 3))", client: "ipc://$tmpdir/g/b1.sock", workers: 1}
+Y
+}
+
+sum_of() {   # sum_of KEY NODE...: one STATUS value summed over nodes
+    local key=$1 sum=0 v node
+    shift
+    for node in "$@"; do
+        v=$(status_of "ipc://$tmpdir/g/$node.sock" "$key")
+        sum=$((sum + ${v:-0}))
+    done
+    echo "$sum"
+}
+held_total() { sum_of records_held a0 a1 b0 b1; }
+
+for policy in rs rp chs cls crs; do
+    grid_up topology 32000
+    a0=(--socket "ipc://$tmpdir/g/a0.sock")
+    run "$submit" "${a0[@]}" --no-wait --parsable fib n=60
+    job=$out
+    # Until a node that only ever received records of the job has given
+    # some of them on: the cancel must then travel two hops.
+    moved=0
+    for _ in $(seq 400); do
+        [ "$(sum_of jobs_given a1 b0 b1)" -ge 1 ] && [ "$(held_total)" -ge 2 ] && { moved=1; break; }
+        sleep 0.05
+    done
+    is "$moved" 1 "$policy: records of the job moved on from the nodes that took them"
+    run "$submit" "${a0[@]}" --cancel "$job"
+    is "$rc" 0 "$policy: the job is cancelled on its home node"
+    run "$submit" "${a0[@]}" --json --timeout 60 --wait "$job"
+    like "$out" "cancelled" "$policy: its result says it was cancelled"
+    freed=0
+    for _ in $(seq 300); do
+        [ "$(held_total)" = 0 ] && { freed=1; break; }
+        sleep 0.1
+    done
+    is "$freed" 1 "$policy: no node holds a record of it any more"
+    # Nothing of it runs: no node's invocation count moves any more.
+    before=""; after=""
+    for node in a0 a1 b0 b1; do
+        before="$before $(status_of "ipc://$tmpdir/g/$node.sock" invocations_run)"
+    done
+    sleep 0.5
+    for node in a0 a1 b0 b1; do
+        after="$after $(status_of "ipc://$tmpdir/g/$node.sock" invocations_run)"
+    done
+    is "$after" "$before" "$policy: every worker of the grid stopped running it"
+    "$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1
+done
+echo "1..$n"
+[ "$failures" = 0 ]
