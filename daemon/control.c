@@ -316,7 +316,8 @@ static void complete_collections(satin_control *ctl)
     }
 }
 
-/* Called on a worker thread: hand the entry to the control thread. */
+/* Called on a worker thread, or on the control thread itself when the
+ * job's root ran on another node: hand the entry to the control thread. */
 static void on_job_done(satin_job *job, void *arg)
 {
     (void)job;

@@ -5,7 +5,7 @@
  * has parent (i-1)/2 and children 2i+1, 2i+2; index 0 is the cluster root.
  *
  * Protocol (one synchronous request in flight per thief; every request is
- * answered or forwarded at once, so no node ever holds one):
+ * answered or forwarded the moment it arrives):
  *   1. Children: an idle node T sends a request to its first child.  A node
  *      that cannot give a job passes it on (forward, keeping T as the thief)
  *      to the next node of T's subtree in preorder; the last one replies
@@ -23,20 +23,51 @@
  * A failed cycle is one round of the idle back-off.  A result that makes
  * the node busy while its request is out cancels the request; a reply to a
  * cancelled request is ignored (its jobs, already queued, are simply used).
+ * The cancel follows the request's walk: a node that forwarded the request
+ * passes the cancel on to where it sent it, and a node the cancel reaches
+ * first ends the request when it comes, with an empty reply to the thief.
  */
 #include "policy_internal.h"
 
 enum { CHS_NONE, CHS_CHILDREN, CHS_UP, CHS_WAN };  /* cycle order */
 
+/* Requests this node passed on or answered lately, and cancels that came
+ * before their request.  A cancel comes from the node that sent us the
+ * request (the thief, or the node that forwarded it here), and request ids
+ * are the thief's, so (from, id) names the request on every hop.  Rings:
+ * the oldest entry gives way; losing one costs at worst one needless
+ * message along a walk, or one empty reply to a thief that wanted a job. */
+#define CHS_SEEN 64
+#define CHS_EARLY 16
+
+enum { SEEN_FREE, SEEN_FORWARDED, SEEN_ANSWERED, SEEN_CANCELLED };
+
+typedef struct chs_seen {
+    int state;
+    int from, to;     /* the sender; where we forwarded it */
+    uint64_t id;
+} chs_seen;
+
+typedef struct chs_early {
+    int used;
+    int from;
+    uint64_t id;
+} chs_early;
+
 typedef struct chs_state {
     int phase;        /* what the outstanding request (p->sync_*) is */
+    chs_seen seen[CHS_SEEN];
+    int seen_next;
+    chs_early early[CHS_EARLY];
+    int early_next;
 } chs_state;
 
 static const int chs_counters[] = {
     SATIN_PC_STEAL_SENT, SATIN_PC_STEAL_SENT_WAN, SATIN_PC_STEAL_SYNC, SATIN_PC_STEAL_OK,
     SATIN_PC_STEAL_OK_WAN, SATIN_PC_STEAL_FAILED, SATIN_PC_LATE_REPLIES, SATIN_PC_ANSWERED,
     SATIN_PC_JOBS_GIVEN, SATIN_PC_FORWARDS, SATIN_PC_CANCELS, SATIN_PC_CANCELS_RECEIVED,
-    SATIN_PC_PUSHES_RECEIVED, SATIN_PC_BACKOFFS,
+    SATIN_PC_PUSHES_RECEIVED, SATIN_PC_BACKOFFS, SATIN_PC_CANCELS_FORWARDED,
+    SATIN_PC_WALKS_STOPPED,
 };
 
 static int cluster_n(const satin_policy *p)
@@ -147,17 +178,75 @@ static void chs_on_idle(satin_policy *p)
     chs_start(p);
 }
 
+static void chs_remember(satin_policy *p, int state, int from, int to, uint64_t id)
+{
+    chs_state *st = p->priv;
+    st->seen[st->seen_next] = (chs_seen){state, from, to, id};
+    st->seen_next = (st->seen_next + 1) % CHS_SEEN;
+}
+
+static chs_seen *chs_find_seen(satin_policy *p, int from, uint64_t id)
+{
+    chs_state *st = p->priv;
+    for (int i = 0; i < CHS_SEEN; i++)
+        if (st->seen[i].state != SEEN_FREE && st->seen[i].from == from && st->seen[i].id == id)
+            return &st->seen[i];
+    return NULL;
+}
+
+/* 1 (and forgets the cancel) if request (from, id) was cancelled before it came. */
+static int chs_take_early(satin_policy *p, int from, uint64_t id)
+{
+    chs_state *st = p->priv;
+    for (int i = 0; i < CHS_EARLY; i++)
+        if (st->early[i].used && st->early[i].from == from && st->early[i].id == id) {
+            st->early[i].used = 0;
+            return 1;
+        }
+    return 0;
+}
+
 static void chs_on_steal_request(satin_policy *p, int from, int thief, uint64_t id,
                                  unsigned flags)
 {
-    (void)from;
+    if (chs_take_early(p, from, id)) {
+        /* The thief withdrew it already: the walk ends here.  Still a reply,
+         * an empty one: the thief's node waits for one (up to its steal
+         * timeout) before it counts the request as over. */
+        satin_policy_answer(p, thief, id, flags, 0);
+        p->count[SATIN_PC_WALKS_STOPPED]++;
+        chs_remember(p, SEEN_ANSWERED, from, -1, id);
+        return;
+    }
     int next = p->env.queue_length(p->env.ctx) > 0 ? -1 : next_hop(p, thief);
     if (next < 0) {
         satin_policy_answer(p, thief, id, flags, p->params.steal_max_jobs);
+        chs_remember(p, SEEN_ANSWERED, from, -1, id);
         return;
     }
     p->env.forward(p->env.ctx, next, thief, id, flags | SATIN_STEAL_FORWARDED);
     p->count[SATIN_PC_FORWARDS]++;
+    chs_remember(p, SEEN_FORWARDED, from, next, id);
+}
+
+/* `from` withdrew request `id`: the thief, or the node that forwarded the
+ * request here.  Where we forwarded it, the cancel goes after it; if it has
+ * not come yet, it is ended when it does. */
+static void chs_on_cancel(satin_policy *p, int from, uint64_t id)
+{
+    chs_state *st = p->priv;
+    p->count[SATIN_PC_CANCELS_RECEIVED]++;
+    chs_seen *s = chs_find_seen(p, from, id);
+    if (s) {
+        if (s->state == SEEN_FORWARDED) {
+            p->env.cancel(p->env.ctx, s->to, id);
+            p->count[SATIN_PC_CANCELS_FORWARDED]++;
+            s->state = SEEN_CANCELLED;
+        }
+        return; /* answered here (the walk ended here), or cancelled twice */
+    }
+    st->early[st->early_next] = (chs_early){1, from, id};
+    st->early_next = (st->early_next + 1) % CHS_EARLY;
 }
 
 static void chs_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njobs,
@@ -211,7 +300,7 @@ const satin_policy_ops satin_policy_chs = {
     .on_idle = chs_on_idle,
     .on_steal_request = chs_on_steal_request,
     .on_steal_reply = chs_on_steal_reply,
-    .on_cancel = satin_policy_ignore_cancel,
+    .on_cancel = chs_on_cancel,
     .on_queue_length = satin_policy_ignore_queue_length,
     .on_push = satin_policy_ignore_push,
     .on_push_ack = satin_policy_ignore_push_ack,

@@ -271,9 +271,9 @@ void satin_policy_give(satin_policy *p, int from, int thief, uint64_t id, unsign
     satin_policy_answer(p, thief, id, flags, p->params.steal_max_jobs);
 }
 
-void satin_policy_ignore_cancel(satin_policy *p, int thief, uint64_t id)
+void satin_policy_ignore_cancel(satin_policy *p, int from, uint64_t id)
 {
-    (void)thief, (void)id; /* requests are answered at once: nothing is held to withdraw */
+    (void)from, (void)id; /* requests are answered at once: nothing is held to withdraw */
     p->count[SATIN_PC_CANCELS_RECEIVED]++;
 }
 
@@ -333,6 +333,8 @@ static const char *const counter_names[SATIN_PC_COUNT] = {
     [SATIN_PC_PREFETCH_OK] = "prefetch_successes",
     [SATIN_PC_BACKOFFS] = "backoffs",
     [SATIN_PC_WAN_BACKOFFS] = "wan_backoffs",
+    [SATIN_PC_CANCELS_FORWARDED] = "cancels_forwarded",
+    [SATIN_PC_WALKS_STOPPED] = "walks_stopped",
 };
 
 int satin_policy_report(const satin_policy *p, const int *which, int nwhich,

@@ -52,7 +52,7 @@ typedef struct satin_policy_env {
     int (*reply)(void *ctx, int thief, uint64_t request_id, unsigned flags, int max_jobs);
     /* CHS: passes a request on to `to`, which will answer `thief` directly. */
     void (*forward)(void *ctx, int to, int thief, uint64_t request_id, unsigned flags);
-    /* CHS: withdraws request `request_id` sent to `victim`. */
+    /* CHS: withdraws request `request_id` sent (or forwarded) to `victim`. */
     void (*cancel)(void *ctx, int victim, uint64_t request_id);
     /* RP: pushes the tail job to `target`; returns 0 when the queue was empty. */
     int (*push)(void *ctx, int target);
@@ -100,8 +100,10 @@ typedef struct satin_policy_ops {
      * locally by the node. */
     void (*on_steal_reply)(satin_policy *self, int victim, uint64_t request_id, int njobs,
                            unsigned flags);
-    /* A request we forwarded or were sent was withdrawn by its thief (CHS). */
-    void (*on_cancel)(satin_policy *self, int thief, uint64_t request_id);
+    /* A request we were sent was withdrawn (CHS): `from` is the node that
+     * sent us the request, i.e. its thief, or the node that forwarded it
+     * here and now passes the cancel on. */
+    void (*on_cancel)(satin_policy *self, int from, uint64_t request_id);
     /* The local queue length changed (sampled by the node, at most every
      * millisecond or so; also right after spawns when the node can tell). */
     void (*on_queue_length)(satin_policy *self, int64_t length);

@@ -46,6 +46,8 @@ enum {
     SATIN_PC_PREFETCH_OK,      /* prefetches that brought jobs (CLS) */
     SATIN_PC_BACKOFFS,         /* back-off timers set */
     SATIN_PC_WAN_BACKOFFS,     /* wide-area back-off timers set (CRS) */
+    SATIN_PC_CANCELS_FORWARDED,/* cancels passed on after the request they withdraw (CHS) */
+    SATIN_PC_WALKS_STOPPED,    /* requests that came after their cancel, ended here (CHS) */
     SATIN_PC_COUNT
 };
 
@@ -134,7 +136,7 @@ int satin_policy_report(const satin_policy *p, const int *which, int nwhich,
 /* Handlers several policies share. */
 /* Answers with up to steal_max_jobs jobs (the stealing policies' victim side). */
 void satin_policy_give(satin_policy *p, int from, int thief, uint64_t id, unsigned flags);
-void satin_policy_ignore_cancel(satin_policy *p, int thief, uint64_t id);  /* counts it */
+void satin_policy_ignore_cancel(satin_policy *p, int from, uint64_t id);  /* counts it */
 void satin_policy_ignore_push(satin_policy *p, int from);                  /* counts it */
 void satin_policy_ignore_push_ack(satin_policy *p, int target);
 void satin_policy_ignore_load(satin_policy *p, int from, int64_t load);

@@ -364,6 +364,17 @@ int satin_pool_is_hungry(satin_pool *pool)
 int satin_pool_take_for_remote(satin_pool *pool, satin_record **out, int max)
 {
     int n = 0;
+    /* Started jobs no worker has taken yet go first, oldest first.  Each is
+     * a whole job (a client's root, or a tail record that arrived by steal,
+     * push or prefetch), while every deque record descends from a job that
+     * some worker already started here, so it is at most as coarse as that
+     * job was.  And a record that came from elsewhere can move on at once:
+     * nothing on this node has run from it, its finish is only a message. */
+    satin_record *r;
+    while (n < max && (r = satin_pool_take_injected(pool)) != NULL) {
+        r->flags |= RECORD_REMOTE;
+        out[n++] = r;
+    }
     /* Start at the worker with the longest queue: its tail is likely the
      * coarsest job on the node. */
     int start = 0;
@@ -377,7 +388,6 @@ int satin_pool_take_for_remote(satin_pool *pool, satin_record **out, int max)
     }
     for (int k = 0; k < pool->nworkers && n < max; k++) {
         satin_deque *d = &pool->workers[(start + k) % pool->nworkers].deque;
-        satin_record *r;
         while (n < max && (r = satin_deque_steal(d)) != NULL) {
             r->flags |= RECORD_REMOTE;
             out[n++] = r;

@@ -45,8 +45,10 @@ satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len);
 satin_job *satin_job_new_with_cap(const satin_kind *kind, const void *arg, size_t len,
                                   size_t result_cap);
 void satin_job_destroy(satin_job **self);
-/* Starts the job; `done` is called once, from a worker thread, when the root
- * invocation has finished (successfully, failed or cancelled). */
+/* Starts the job; `done` is called once when the root invocation has
+ * finished (successfully, failed or cancelled): from a worker thread, or
+ * from the thread that called satin_record_complete() when the root was
+ * taken for another node. */
 void satin_pool_start(satin_pool *self, satin_job *job, satin_job_done_fn *done,
                       void *done_arg);
 /* Asks a running job to stop; it finishes soon with `why` as its error. */
@@ -74,16 +76,22 @@ void satin_pool_run(satin_pool *self, satin_job *job);
 
 typedef struct satin_record satin_record;
 
-/* Takes up to `max` records from the tails of this node's deques (the
- * oldest, coarsest work) for another node; returns how many.  Each one stays
- * owned by its parent frame, which waits until satin_record_complete(). */
+/* Takes up to `max` records for another node; returns how many.  First the
+ * roots of started jobs that no worker has taken yet (oldest first: jobs of
+ * local clients and records that came from other nodes), then the tails of
+ * this node's deques (the oldest, coarsest work there): exactly what
+ * satin_pool_queue_length() counts.  A deque record stays owned by its
+ * parent frame, which waits until satin_record_complete(); a root stays
+ * owned by its job, which satin_record_complete() finishes (its done
+ * callback then runs on the caller's thread). */
 int satin_pool_take_for_remote(satin_pool *self, satin_record **out, int max);
 const satin_kind *satin_record_kind(const satin_record *r);
 const void *satin_record_arg(const satin_record *r, size_t *len);
 size_t satin_record_result_cap(const satin_record *r);
 satin_job *satin_record_job(const satin_record *r);
 /* The result of a record run elsewhere came back: copies it into the slot
- * its parent named (or fails the job with `error`) and releases the parent. */
+ * its parent named (or fails the job with `error`) and releases the parent;
+ * for a job's root, finishes the job instead. */
 void satin_record_complete(satin_record *r, int ok, const void *result, size_t len,
                            const char *error);
 /* Adds counts of work done elsewhere for this job to its statistics. */
@@ -101,7 +109,8 @@ void satin_pool_set_spawn_reserve(satin_pool *self, int reserve);
 int satin_pool_computing(satin_pool *self);
 /* Jobs started on this pool and not finished (local and from other nodes). */
 int satin_pool_active_jobs(satin_pool *self);
-/* Records waiting on this node: deque lengths plus started jobs not yet taken. */
+/* Records waiting on this node: deque lengths plus started jobs not yet
+ * taken; satin_pool_take_for_remote() can take every one of them. */
 int64_t satin_pool_queue_length(satin_pool *self);
 /* `fn(arg)` is called (from a worker thread) when the node runs dry: a
  * worker found no local work.  Called again only after work was found. */

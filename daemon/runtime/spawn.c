@@ -298,6 +298,12 @@ void satin_record_complete(satin_record *r, int ok, const void *result, size_t l
             memcpy(r->result, result, len);
         r->result_len = len;
     }
+    /* A root has no parent frame waiting: its job ends here, as it would
+     * had a worker run it (the done callback then runs on this thread). */
+    if (r->flags & RECORD_ROOT) {
+        satin_job_finish(r->job, r->job->pool);
+        return;   /* the job (and r) may be gone now */
+    }
     /* Once done is set the parent may reuse r's memory: read what we need first. */
     satin_pool *pool = r->job->pool;
     atomic_store_explicit(&r->done, 1, memory_order_release);

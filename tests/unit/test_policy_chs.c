@@ -193,7 +193,63 @@ static void cancel_on_result(void)
     is_i64(fake_stat(ops, p, "steal_successes"), 1, "the current request succeeds");
     ops->on_cancel(p, 3, 9);
     is_i64(fake_stat(ops, p, "cancels_received"), 1, "a cancel received is counted");
-    expect_none(fe, "and needs no action (nothing is held)");
+    expect_none(fe, "one for a request not seen yet sends nothing");
+    ops->destroy(p);
+    free(fe);
+}
+
+/* The thief's cancel follows its request's walk: exact messages per hop. */
+static void cancel_follows_walk(void)
+{
+    /* Node 3 passed thief 1's request on to 4: the cancel goes after it. */
+    fake_topo ft;
+    fake_topo_init(&ft, 3, 3, sizes);
+    fake_env *fe = fake_new();
+    satin_policy *p = fake_create(ops, &ft, fe, NULL);
+    ops->on_steal_request(p, 1, 1, 7, SYNC);
+    expect_forward(fe, 4, 1, 7, SYNC | FWD, "3 has nothing: thief 1's request on to 4");
+    ops->on_cancel(p, 1, 7);
+    expect_cancel(fe, 4, 7, "1 cancels it: 3 passes the cancel on to 4");
+    expect_none(fe, "(only that)");
+    ops->on_cancel(p, 1, 7);
+    expect_none(fe, "a second cancel for it goes nowhere");
+    fe->queue = 1;
+    ops->on_steal_request(p, 1, 1, 8, SYNC);
+    expect_reply(fe, 1, 8, SYNC, 1, "3 has a job now: the next request is answered here");
+    ops->on_cancel(p, 1, 8);
+    expect_none(fe, "its cancel ends here: the walk ended here");
+    is_i64(fake_stat(ops, p, "cancels_received"), 3, "three cancels received");
+    is_i64(fake_stat(ops, p, "cancels_forwarded"), 1, "one passed on");
+    ops->destroy(p);
+    free(fe);
+
+    /* Leaf 4: the cancel from 3 comes first, then the request. */
+    fake_topo_init(&ft, 4, 3, sizes);
+    fe = fake_new();
+    p = fake_create(ops, &ft, fe, NULL);
+    fe->queue = 1;
+    ops->on_cancel(p, 3, 7);
+    expect_none(fe, "a cancel ahead of its request: nothing to send yet");
+    ops->on_steal_request(p, 3, 1, 7, SYNC | FWD);
+    expect_reply(fe, 1, 7, SYNC | FWD, 0, "the request comes: an empty reply to thief 1");
+    expect_none(fe, "no forward, and no job although 4 has one");
+    ok(fe->act[0].result == 0 && fe->queue == 1, "the job stays on 4");
+    is_i64(fake_stat(ops, p, "walks_stopped"), 1, "counted as a stopped walk");
+    ops->on_steal_request(p, 3, 5, 7, SYNC | FWD);
+    expect_reply(fe, 5, 7, SYNC | FWD, 1, "the cancel is used up: the next request gets the job");
+    ops->destroy(p);
+    free(fe);
+
+    /* Node 1 in the middle of root 0's walk stops it before its subtree. */
+    fake_topo_init(&ft, 1, 3, sizes);
+    fe = fake_new();
+    p = fake_create(ops, &ft, fe, NULL);
+    ops->on_cancel(p, 0, 5);
+    ops->on_steal_request(p, 0, 0, 5, SYNC);
+    expect_reply(fe, 0, 5, SYNC, 0, "1 does not search its subtree for a withdrawn request");
+    expect_none(fe, "nothing goes to 3");
+    ops->on_steal_request(p, 0, 0, 6, SYNC);
+    expect_forward(fe, 3, 0, 6, SYNC | FWD, "root 0's next request walks on as usual");
     ops->destroy(p);
     free(fe);
 }
@@ -207,7 +263,7 @@ typedef struct net {
     fake_topo topo[NET_MAX];
     fake_env *fe[NET_MAX];
     satin_policy *p[NET_MAX];
-    int cursor[NET_MAX];
+    char sent[NET_MAX][FAKE_MAX_ACTIONS];   /* delivered already */
     char trace[1024];
 } net;
 
@@ -237,37 +293,60 @@ static void net_note(net *w, const char *fmt, int a, int b)
     snprintf(w->trace + len, sizeof w->trace - len, fmt, a, b);
 }
 
-/* Delivers every message until none is left; timers are not fired. */
+/* Delivers action k of node i (a message; other actions are dropped). */
+static void net_deliver(net *w, int i, int k)
+{
+    fake_action a = w->fe[i]->act[k];
+    w->sent[i][k] = 1;
+    switch (a.kind) {
+    case FAKE_STEAL:
+        net_note(w, "%d>%d ", i, a.node);
+        ops->on_steal_request(w->p[a.node], i, i, a.id, a.flags);
+        break;
+    case FAKE_FORWARD:
+        net_note(w, "%d~%d ", i, a.node);
+        ops->on_steal_request(w->p[a.node], i, a.thief, a.id, a.flags);
+        break;
+    case FAKE_REPLY:
+        net_note(w, a.result ? "%d=%d " : "%d.%d ", i, a.node);
+        w->fe[a.node]->queue += a.result;
+        if (a.result)
+            w->fe[a.node]->idle = 0;
+        ops->on_steal_reply(w->p[a.node], i, a.id, a.result, a.flags);
+        break;
+    case FAKE_CANCEL:
+        net_note(w, "%dx%d ", i, a.node);
+        ops->on_cancel(w->p[a.node], i, a.id);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Delivers every message until none is left, each link in order; timers
+ * are not fired. */
 static void net_run(net *w)
 {
     for (int moved = 1; moved;) {
         moved = 0;
-        for (int i = 0; i < w->n; i++) {
-            while (w->cursor[i] < w->fe[i]->nact) {
-                fake_action a = w->fe[i]->act[w->cursor[i]++];
-                moved = 1;
-                switch (a.kind) {
-                case FAKE_STEAL:
-                    net_note(w, "%d>%d ", i, a.node);
-                    ops->on_steal_request(w->p[a.node], i, i, a.id, a.flags);
-                    break;
-                case FAKE_FORWARD:
-                    net_note(w, "%d~%d ", i, a.node);
-                    ops->on_steal_request(w->p[a.node], i, a.thief, a.id, a.flags);
-                    break;
-                case FAKE_REPLY:
-                    net_note(w, a.result ? "%d=%d " : "%d.%d ", i, a.node);
-                    w->fe[a.node]->queue += a.result;
-                    if (a.result)
-                        w->fe[a.node]->idle = 0;
-                    ops->on_steal_reply(w->p[a.node], i, a.id, a.result, a.flags);
-                    break;
-                default:
-                    break;
+        for (int i = 0; i < w->n; i++)
+            for (int k = 0; k < w->fe[i]->nact; k++)
+                if (!w->sent[i][k]) {
+                    net_deliver(w, i, k);
+                    moved = 1;
                 }
-            }
-        }
     }
+}
+
+/* Delivers node i's oldest undelivered message of `kind` only: a message
+ * that overtakes others (a simulator's per-message delays). */
+static void net_send_first(net *w, int i, int kind)
+{
+    for (int k = 0; k < w->fe[i]->nact; k++)
+        if (!w->sent[i][k] && w->fe[i]->act[k].kind == kind) {
+            net_deliver(w, i, k);
+            return;
+        }
 }
 
 static void grid(void)
@@ -336,6 +415,34 @@ static void grid(void)
     is_i64(fake_stat(ops, w->p[0], "steal_failures"), 1, "one empty reply reaches the root");
     net_free(w);
     free(w);
+
+    /* Root 0 cancels its walk.  Links in order: the cancel follows the
+     * request to where it ended.  A cancel that overtakes it stops it. */
+    for (int overtake = 0; overtake < 2; overtake++) {
+        w = calloc(1, sizeof *w);
+        net_init(w, 3, sizes);
+        for (int i = 0; i < w->n; i++)
+            w->fe[i]->idle = 0;
+        w->fe[0]->idle = 1;
+        ops->on_idle(w->p[0]);
+        net_send_first(w, 0, FAKE_STEAL);
+        net_send_first(w, 1, FAKE_FORWARD);
+        w->fe[0]->idle = 0;
+        ops->on_result(w->p[0]);
+        net_send_first(w, 0, FAKE_CANCEL);
+        net_send_first(w, 1, FAKE_CANCEL);
+        if (overtake)
+            net_send_first(w, 3, FAKE_CANCEL);
+        net_run(w);
+        is_str(w->trace,
+               overtake ? "0>1 1~3 0x1 1x3 3x4 3~4 4.0 "
+                        : "0>1 1~3 0x1 1x3 3~4 3x4 4~2 4x2 2~5 2x5 5~6 5x6 6.0 ",
+               overtake ? "a cancel that reaches 4 first: 4 ends the walk, 2, 5, 6 see nothing"
+                        : "in order: the cancel follows the walk hop by hop to 6, which answered");
+        is_i64(fake_stat(ops, w->p[0], "late_replies"), 1, "the thief ignores the empty reply");
+        net_free(w);
+        free(w);
+    }
 }
 
 int main(void)
@@ -344,6 +451,7 @@ int main(void)
     root_goes_wide_area();
     forwarding();
     cancel_on_result();
+    cancel_follows_walk();
     grid();
     return done_testing();
 }

@@ -1,5 +1,6 @@
 /* test_pool.c - the worker pool: exact results on any number of workers,
- * concurrent jobs, failures, cancellation and the recursion-depth guard. */
+ * concurrent jobs, failures, cancellation, the recursion-depth guard, and
+ * records handed to other nodes. */
 #include "../tap.h"
 #include "kinds.h"
 #include "apps.h"
@@ -204,24 +205,113 @@ static void cancellation(void)
     satin_pool_destroy(&pool);
 }
 
-/* "hold": returns its argument once the test opens the gate; "pair"
- * spawns two holds and sums them. */
-static _Atomic int gate_open, pair_started;
+/* Spawns two leaves of wide_kind, then holds its worker until released,
+ * before its sync: the leaves wait in the deque meanwhile. */
+static atomic_int hold_started, hold_release;
 static void hold_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    (void)arg; (void)len;
+    int64_t leaf[2] = {-1, -2}, res[2] = {0, 0};
+    for (int i = 0; i < 2; i++)
+        satin_spawn(c, &wide_kind, &leaf[i], sizeof leaf[i], &res[i], sizeof res[i]);
+    atomic_store(&hold_started, 1);
+    while (!atomic_load(&hold_release))
+        usleep(1000);
+    satin_sync(c);
+    int64_t sum = res[0] + res[1];
+    satin_return(out, &sum, sizeof sum);
+}
+static const satin_kind hold_kind = {.name = "hold", .run = hold_run, .result_size = 8};
+
+static atomic_int done_calls;
+static void count_done(satin_job *job, void *arg)
+{
+    (void)job; (void)arg;
+    atomic_fetch_add(&done_calls, 1);
+}
+
+/* A job started on a pool whose only worker is busy has not run yet: it can
+ * go to another node like a deque tail, before them, and its result coming
+ * back finishes it. */
+static void started_jobs_move_on(void)
+{
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 1});
+    satin_job *holder = satin_job_new(&hold_kind, NULL, 0);
+    satin_pool_start(pool, holder, NULL, NULL);
+    while (!atomic_load(&hold_started))
+        usleep(1000);
+    is_i64(satin_pool_queue_length(pool), 2, "the busy worker's two leaves are queued");
+
+    int64_t arg = 10;
+    satin_job *moved = satin_job_new(&chain_kind, &arg, sizeof arg);
+    satin_job *failing = satin_job_new(&chain_kind, &arg, sizeof arg);
+    satin_pool_start(pool, moved, count_done, NULL);
+    satin_pool_start(pool, failing, count_done, NULL);
+    is_i64(satin_pool_queue_length(pool), 4, "two started jobs no worker took count too");
+
+    satin_record *out[8];
+    int n = satin_pool_take_for_remote(pool, out, 8);
+    is_i64(n, 4, "take_for_remote hands out exactly what queue_length counted");
+    ok(n == 4 && satin_record_job(out[0]) == moved && satin_record_job(out[1]) == failing &&
+           satin_record_job(out[2]) == holder && satin_record_job(out[3]) == holder,
+       "started jobs first, oldest first, then the deque tails");
+    is_i64(satin_pool_queue_length(pool), 0, "nothing is left to give");
+    ok(n == 4 && satin_record_result_cap(out[0]) == sizeof(int64_t),
+       "a root carries its job's result slot size");
+    if (n != 4)
+        abort(); /* the rest would complete records that were never taken */
+
+    int64_t remote = 42;
+    satin_record_complete(out[0], 1, &remote, sizeof remote, NULL);
+    satin_job_wait(moved);
+    size_t len;
+    const void *res = satin_job_result(moved, &len);
+    int64_t v = -1;
+    if (len == sizeof v)
+        memcpy(&v, res, sizeof v);
+    ok(!satin_job_failed(moved) && v == 42,
+       "completing a given root finishes its job with the result that came back");
+    satin_record_complete(out[1], 0, NULL, 0, "node b1 failed it");
+    satin_job_wait(failing);
+    ok(satin_job_failed(failing), "a failed remote root fails its job");
+    is_str(satin_job_error(failing), "node b1 failed it", "with the remote error");
+    is_i64(atomic_load(&done_calls), 2, "each job's done callback ran once");
+    is_i64(satin_pool_active_jobs(pool), 1, "only the holder is still active");
+
+    int64_t r0 = 100, r1 = 200;
+    satin_record_complete(out[2], 1, &r0, sizeof r0, NULL);
+    satin_record_complete(out[3], 1, &r1, sizeof r1, NULL);
+    atomic_store(&hold_release, 1);
+    satin_job_wait(holder);
+    res = satin_job_result(holder, &len);
+    v = -1;
+    if (len == sizeof v)
+        memcpy(&v, res, sizeof v);
+    is_i64(v, 300, "the holder synced on the results of its given tails");
+    satin_job_destroy(&moved);
+    satin_job_destroy(&failing);
+    satin_job_destroy(&holder);
+    satin_pool_destroy(&pool);
+}
+
+/* "gate": returns its argument once the test opens the gate; "pair"
+ * spawns two gates and sums them. */
+static _Atomic int gate_open, pair_started;
+static void gate_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 {
     (void)c, (void)len;
     while (!atomic_load(&gate_open))
         usleep(1000);
     satin_return(out, arg, sizeof(int64_t));
 }
-static const satin_kind hold_kind = {.name = "hold", .run = hold_run, .result_size = 8};
+static const satin_kind gate_kind = {.name = "gate", .run = gate_run, .result_size = 8};
 static void pair_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 {
     (void)arg, (void)len;
     int64_t a = 1, b = 2, ra = 0, rb = 0;
     atomic_store(&pair_started, 1);
-    satin_spawn(c, &hold_kind, &a, sizeof a, &ra, sizeof ra);
-    satin_spawn(c, &hold_kind, &b, sizeof b, &rb, sizeof rb);
+    satin_spawn(c, &gate_kind, &a, sizeof a, &ra, sizeof ra);
+    satin_spawn(c, &gate_kind, &b, sizeof b, &rb, sizeof rb);
     satin_sync(c);
     int64_t r = ra + rb;
     satin_return(out, &r, sizeof r);
@@ -238,12 +328,12 @@ static void computing_vs_waiting(void)
     while (!atomic_load(&pair_started))
         usleep(1000);
     satin_record *r = NULL;
-    /* The worker runs the newest hold (b) and waits at the gate; the
+    /* The worker runs the newest gate (b) and waits at the gate; the
      * oldest (a) is the tail a thief gets. */
     for (int i = 0; i < 10000 && !r; i++)
         if (satin_pool_take_for_remote(pool, &r, 1) == 0)
             usleep(1000);
-    ok(r != NULL, "waiting: the first hold was taken for another node");
+    ok(r != NULL, "waiting: the first gate was taken for another node");
     if (!r) {
         atomic_store(&gate_open, 1);
         satin_job_wait(job);
@@ -251,7 +341,7 @@ static void computing_vs_waiting(void)
         satin_pool_destroy(&pool);
         return;
     }
-    is_i64(satin_pool_computing(pool), 1, "waiting: the worker computes the second hold");
+    is_i64(satin_pool_computing(pool), 1, "waiting: the worker computes the second gate");
     atomic_store(&gate_open, 1);
     int computing = 1;
     for (int i = 0; i < 10000 && computing; i++)
@@ -277,6 +367,7 @@ int main(void)
     concurrent_jobs();
     failures();
     cancellation();
+    started_jobs_move_on();
     computing_vs_waiting();
     return done_testing();
 }
