@@ -30,12 +30,16 @@
 #include "satin_wire.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include <zmq.h>
 #include <czmq.h>
 
@@ -401,6 +405,69 @@ satin_client *satin_client_new(const char *endpoint, satin_client_error *err)
     return client_new(endpoint, "", "", "", err);
 }
 
+/* Who may use `path` by its mode: for "permission denied" messages. */
+static void who_may(const struct stat *st, char *buf, size_t len)
+{
+    struct group *gr = getgrgid(st->st_gid);
+    struct passwd *pw = getpwuid(st->st_uid);
+    char gname[32], uname[32];
+    if (gr)
+        snprintf(gname, sizeof gname, "%s", gr->gr_name);
+    else
+        snprintf(gname, sizeof gname, "%u", (unsigned)st->st_gid);
+    if (pw)
+        snprintf(uname, sizeof uname, "%s", pw->pw_name);
+    else
+        snprintf(uname, sizeof uname, "%u", (unsigned)st->st_uid);
+    if (st->st_mode & (S_IXGRP | S_IWGRP))
+        snprintf(buf, len, "group %s may use it", gname);
+    else
+        snprintf(buf, len, "only user %s may use it", uname);
+}
+
+/* Before connecting to an ipc socket: that no other user could have put it
+ * there in place of the daemon's (the directory rule satind applies too),
+ * and plain words for what ZeroMQ would only report as "Connection refused"
+ * or wait forever for: no socket (satind is not running), or no permission. */
+static int check_ipc(satin_client *c, const char *path, satin_client_error *err)
+{
+    char dir[4096], text[1024], who[64];
+    struct stat st;
+    if (satin_endpoint_socket_dir(path, dir, sizeof dir) < 0)
+        return fail(err, SATIN_CLIENT_INVALID, 0, "socket path %s is too long", path);
+    int flags = satin_endpoint_is_default_dir(dir) ? SATIN_DIR_DEFAULT : 0;
+    if (satin_endpoint_check_dir(dir, flags, text, sizeof text) < 0)
+        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "refusing to connect to satind at %s: %s",
+                    c->endpoint, text);
+    if (stat(path, &st) < 0) {
+        int e = errno;
+        /* The first directory on the way that we may not enter. */
+        if (e == EACCES && strlen(path) < sizeof dir) {
+            strcpy(dir, path);
+            for (char *s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
+                *s = 0;
+                struct stat ds;
+                if (stat(dir, &ds) == 0 && access(dir, X_OK) < 0) {
+                    who_may(&ds, who, sizeof who);
+                    return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                                "cannot reach satind at %s: permission denied on %s (%s)",
+                                c->endpoint, dir, who);
+                }
+                *s = '/';
+            }
+        }
+        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
+                    c->endpoint, strerror(e));
+    }
+    if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) < 0 && errno == EACCES) {
+        who_may(&st, who, sizeof who);
+        return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                    "cannot reach satind at %s: permission denied on %s (%s)", c->endpoint,
+                    path, who);
+    }
+    return SATIN_CLIENT_OK;
+}
+
 static satin_client *client_new(const char *endpoint, const char *pub, const char *sec,
                                 const char *srv, satin_client_error *err)
 {
@@ -422,13 +489,8 @@ static satin_client *client_new(const char *endpoint, const char *pub, const cha
         satin_client_destroy(&c);
         return NULL;
     }
-    /* ZeroMQ would wait forever for a socket file to appear; say plainly that
-     * it is not there (the usual case: satind is not running). */
     const char *path = satin_endpoint_ipc_path(c->endpoint);
-    struct stat st;
-    if (path && stat(path, &st) < 0) {
-        fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s", c->endpoint,
-             strerror(errno));
+    if (path && check_ipc(c, path, err) != SATIN_CLIENT_OK) {
         satin_client_destroy(&c);
         return NULL;
     }

@@ -32,7 +32,8 @@
 #define NAME_RULE "a name of 1 to 63 characters from A-Z a-z 0-9 _ . -"
 
 static const char *const top_keys[] = {"grid", "policy", "policy_params", "security",
-                                       "keys", "clients", "emulate", "wan", "clusters", NULL};
+                                       "allow_insecure_network", "keys", "clients", "emulate",
+                                       "wan", "clusters", NULL};
 static const char *const client_keys[] = {"name", "public_key", NULL};
 static const char *const params_keys[] = {"backoff_min_ms", "backoff_max_ms",
                                           "steal_max_jobs", "rp_threshold",
@@ -378,6 +379,37 @@ static double ms_to_ns(double ms)
 
 /* ---- endpoints -------------------------------------------------------------------- */
 
+/* Whether a tcp://HOST:PORT endpoint is reachable from this machine only. */
+static int loopback_endpoint(const char *ep)
+{
+    const char *host = ep + 6, *colon = strrchr(host, ':');
+    size_t hlen = colon ? (size_t)(colon - host) : strlen(host);
+    if ((hlen == 9 && strncmp(host, "localhost", 9) == 0) ||
+        (hlen == 5 && strncmp(host, "[::1]", 5) == 0))
+        return 1;
+    /* 127.0.0.0/8, written as an address (a name such as "127.example" is not). */
+    if (hlen < 4 || strncmp(host, "127.", 4) != 0)
+        return 0;
+    for (size_t k = 4; k < hlen; k++)
+        if (!((host[k] >= '0' && host[k] <= '9') || host[k] == '.'))
+            return 0;
+    return 1;
+}
+
+/* Under `security: none` anyone who reaches a peer endpoint may steal work
+ * and push records: only loopback, unless the file says the network is closed. */
+static int insecure_ok(parse_ctx *c, const yaml_node_t *v, const char *what, const char *ep,
+                       const char *text)
+{
+    if (!c->t->security_none || c->t->allow_insecure_network || loopback_endpoint(ep))
+        return 0;
+    return fail_at(c, v->start_mark,
+                   "%s %s is not a loopback address, and security is none: anyone who can reach "
+                   "it could steal work and push records to run; use security: curve, or say "
+                   "'allow_insecure_network: true' if the network is closed to strangers",
+                   what, text);
+}
+
 /* tcp://HOST:PORT with a host others can connect to (no wildcard) and a
  * port from 1 to 65535; HOST may be a bracketed IPv6 address. */
 static int tcp_endpoint_ok(const char *s)
@@ -621,6 +653,8 @@ static int parse_shim(parse_ctx *c, const yaml_node_t *map)
         if (strlen(s) >= sizeof t->shim_host || !tcp_endpoint_ok(ep))
             return fail_at(c, v->start_mark, "'shim_host' must be %s, not %s", host_rule,
                            shown(c, v));
+        if (t->emulate && insecure_ok(c, v, "shim_host", ep, s) < 0)
+            return -1;
         snprintf(t->shim_host, sizeof t->shim_host, "%s", s);
         c->shim_mark = v->start_mark;
     }
@@ -717,6 +751,8 @@ static int parse_node(parse_ctx *c, const yaml_node_t *map, int cluster, int nth
                        "'endpoint' must be tcp://HOST:PORT with a host to connect to and a port "
                        "from 1 to 65535, not %s",
                        shown(c, v));
+    if (insecure_ok(c, v, "endpoint", s, s) < 0)
+        return -1;
     snprintf(nd->endpoint, sizeof nd->endpoint, "%s", s);
     for (int j = 0; j < t->nnodes; j++)
         if (strcmp(t->nodes[j].endpoint, nd->endpoint) == 0)
@@ -966,6 +1002,13 @@ static int parse_root(parse_ctx *c, const yaml_node_t *root)
         if (want_choice(c, v, "security", security_names, &i) < 0)
             return -1;
         t->security_none = (i == 0);
+    }
+    if ((v = map_opt(c, root, "allow_insecure_network"))) {
+        if (want_bool(c, v, "allow_insecure_network", &t->allow_insecure_network) < 0)
+            return -1;
+        if (t->allow_insecure_network && !t->security_none)
+            return fail_at(c, v->start_mark, "'allow_insecure_network' applies only to "
+                           "security: none (curve authenticates every peer)");
     }
     if ((v = map_opt(c, root, "keys")) && parse_keys_dir(c, v) < 0)
         return -1;

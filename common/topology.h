@@ -48,6 +48,7 @@ typedef struct satin_topology {
     char policy[16];                     /* "rs", "rp", "chs", "cls", "crs" */
     satin_policy_params params;
     int security_none;                   /* 1: `security: none` (plain text, local experiments) */
+    int allow_insecure_network;          /* 1: `none` with non-loopback peer endpoints */
     char keys_dir[512];                  /* `keys:` secret key directory ("" = none), resolved
                                           * against the file's directory */
     satin_client_def *clients;           /* `clients:` remote clients' public keys */

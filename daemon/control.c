@@ -670,13 +670,59 @@ static void send_progress(satin_control *ctl)
 
 /* ---- start, run, stop ----------------------------------------------------- */
 
-/* Refuses to take over the socket of a live daemon (libzmq would silently
- * unlink it), and makes the directory of a fresh one. */
-static int prepare_ipc(const char *path)
+/* Makes the socket's directory if missing: 0700, or 0750 for the group of
+ * --socket-group, so that its members can reach the socket. */
+static int make_socket_dir(const char *dir, const char *group)
+{
+    struct group *gr = group[0] ? getgrnam(group) : NULL;
+    if (group[0] && !gr) {
+        log_error("--socket-group: no group named '%s'", group);
+        return -1;
+    }
+    mode_t mode = gr ? 0750 : 0700;
+    char d[520];
+    snprintf(d, sizeof d, "%s/", dir);
+    for (char *s = strchr(d + 1, '/'); s; s = strchr(s + 1, '/')) {
+        *s = 0;
+        if (mkdir(d, mode) == 0) {
+            /* mkdir's mode passed through the umask; the group's access must not. */
+            if (chmod(d, mode) < 0 || (gr && chown(d, (uid_t)-1, gr->gr_gid) < 0)) {
+                log_error("cannot set up directory %s for the socket: %s", d, strerror(errno));
+                return -1;
+            }
+        } else if (errno != EEXIST) {
+            log_error("cannot create directory %s for the socket: %s", d, strerror(errno));
+            return -1;
+        }
+        *s = '/';
+    }
+    return 0;
+}
+
+/* Refuses a socket directory another user could write (they would delete
+ * our socket and bind their own daemon in its place: our clients would talk
+ * to it), and to take over the socket of a live daemon (libzmq would
+ * silently unlink it). */
+static int prepare_ipc(const char *path, const char *group)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    char dir[512], err[1024];
     if (strlen(path) >= sizeof sa.sun_path) {
         log_error("socket path %s is too long (at most %zu bytes)", path, sizeof sa.sun_path - 1);
+        return -1;
+    }
+    satin_endpoint_socket_dir(path, dir, sizeof dir);
+    int flags = SATIN_DIR_DAEMON | (satin_endpoint_is_default_dir(dir) ? SATIN_DIR_DEFAULT : 0);
+    /* Checked before and after making it: what we would create inside
+     * someone else's directory is theirs to replace. */
+    int rc = satin_endpoint_check_dir(dir, flags, err, sizeof err);
+    if (rc == 1) {
+        if (make_socket_dir(dir, group) < 0)
+            return -1;
+        rc = satin_endpoint_check_dir(dir, flags, err, sizeof err);
+    }
+    if (rc != 0) {
+        log_error("%s", rc < 0 ? err : "the socket directory vanished while being made");
         return -1;
     }
     strcpy(sa.sun_path, path);
@@ -688,16 +734,6 @@ static int prepare_ipc(const char *path)
             log_error("another daemon is already listening on %s", path);
             return -1;
         }
-    }
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
-        *s = 0;
-        if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-            log_error("cannot create directory %s for the socket: %s", dir, strerror(errno));
-            return -1;
-        }
-        *s = '/';
     }
     return 0;
 }
@@ -760,7 +796,7 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
         log_warn("the client endpoint %s is plain text: anyone who can reach it may submit "
                  "(use security: curve with a clients: list between machines)", opt->endpoint);
     }
-    if (path && prepare_ipc(path) < 0) {
+    if (path && prepare_ipc(path, opt->socket_group) < 0) {
         satin_control_destroy(&ctl);
         return NULL;
     }

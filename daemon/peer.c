@@ -134,6 +134,13 @@ satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
         return NULL;
     }
     log_info("node %s listening for peers on %s", topo->nodes[self].id, ep);
+    if (topo->security_none)
+        log_warn("security is none: the peer endpoint %s of node %s%s takes steal requests, "
+                 "records to run and results from any process that can reach it, without "
+                 "authentication (for closed test networks only; use security: curve otherwise)",
+                 ep, topo->nodes[self].id,
+                 topo->allow_insecure_network ? ", on a network allowed by allow_insecure_network,"
+                                              : "");
     return p;
 }
 

@@ -92,7 +92,7 @@ failures_at_up=0
 # grid_up TOPOLOGY POLICY: brings the grid up, fills eps[] (first node first)
 grid_up() {
     grid_dir=$tmpdir/run-$1-$2
-    mkdir -p "$grid_dir"
+    mkdir -m 700 "$grid_dir"   # satin-grid runs only in a directory of ours alone
     # Into a file, not a pipe: the daemons inherit satin-grid's stdout, so a
     # $(...) or a pipe would wait for them to exit.
     if ! "$satin_grid" up "$repo/etc/$1.yaml" --policy "$2" --run-dir "$grid_dir" \

@@ -2,7 +2,8 @@
 # deploy/satin-grid (sourced, not run).  Sets build, repo, submit, grid;
 # makes $tmpdir (its name from $1); on exit stops the grid of $tmpdir/g by
 # its pids and removes $tmpdir; sources tap.sh.  status_of ENDPOINT KEY
-# reads one value of a node's STATUS.
+# reads one value of a node's STATUS; adopt ID PID hands a satind the test
+# started to the grid, for satin-grid down to stop.
 #
 #   grid_up WRITE LOW [LEVEL]
 #                       draws a port base in LOW..LOW+8998, runs
@@ -26,6 +27,21 @@ trap 'exit 130' INT TERM
 status_of() {
     "$submit" --socket "$1" --json --status 2>/dev/null |
         python3 -c "import json,sys; print(json.load(sys.stdin).get('$2', 0))" 2>/dev/null
+}
+
+# adopt ID PID: a satind the test started itself becomes node ID of the
+# grid in $tmpdir/g, for satin-grid down to stop: ID.pid and ID.proc
+# ("STARTTIME EXE", as satin-grid records them at up).
+adopt() {
+    local stat exe
+    for _ in $(seq 200); do
+        exe=$(readlink "/proc/$2/exe") || break
+        [ "$exe" = "$(readlink -f "$build/satind")" ] && break
+        sleep 0.01
+    done
+    stat=$(cat "/proc/$2/stat") && stat=${stat##*) } && set -- "$1" "$2" $stat
+    echo "$2" >"$tmpdir/g/$1.pid"
+    echo "${22} $exe" >"$tmpdir/g/$1.proc"
 }
 
 grid_up() {

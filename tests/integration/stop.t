@@ -53,7 +53,7 @@ is "$(json_get 'd["result"]["total_us"]')" 12000000 "total_us = 4 x 3 s exactly:
 
 "$build/satind" --config "$tmpdir/t.yaml" --node n1 --socket "ipc://$tmpdir/g/n1.sock" --foreground \
     --log-level info </dev/null >"$tmpdir/g/n1.log" 2>&1 &
-echo $! >"$tmpdir/g/n1.pid"
+adopt n1 $!
 for _ in $(seq 200); do [ -S "$tmpdir/g/n1.sock" ] && break; sleep 0.05; done
 run "$submit" "${n1[@]}" --status
 is "$rc" 0 "n1 started again"

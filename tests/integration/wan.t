@@ -127,7 +127,7 @@ grid_up() {
         base=$(cat "$tmpdir/base")
         grid_dir=$tmpdir/run-$policy-$attempt
         topo=$tmpdir/wan-$policy-$attempt.yaml
-        mkdir -p "$grid_dir"
+        mkdir -m 700 "$grid_dir"   # satin-grid runs only in a directory of ours alone
         run_dirs+=("$grid_dir")
         write_topology "$topo" "$base"
         # Into a file, not a pipe: the daemons inherit satin-grid's stdout, so a

@@ -444,7 +444,8 @@ static void test_bad(void)
         "bad.yaml:2:1: missing 'clusters' at the top level (expected at least one cluster)");
     bad("unknown top-level key", "grid: g\ncluster: []\n",
         "bad.yaml:2:1: unknown key 'cluster' at the top level "
-        "(expected grid, policy, policy_params, security, keys, clients, emulate, wan, clusters)");
+        "(expected grid, policy, policy_params, security, allow_insecure_network, keys, clients, "
+        "emulate, wan, clusters)");
     bad("duplicate key", "grid: g\npolicy: rs\ngrid: h\n",
         "bad.yaml:3:1: duplicate key 'grid' at the top level (first given at 1:1)");
     bad("a key that is a sequence", "grid: g\n? [a, b]\n: c\n",
@@ -694,9 +695,59 @@ static void test_security(void)
         "bad.yaml:2:7: 'keys' must be a directory, not an empty string");
 }
 
+/* security: none is for loopback, or a network the file declares closed. */
+static void test_insecure_network(void)
+{
+    static const char *const local[] = {"tcp://127.0.0.1:7000", "tcp://127.3.2.1:7000",
+                                        "tcp://localhost:7000", "tcp://[::1]:7000"};
+    char text[512], err[512];
+    for (size_t i = 0; i < sizeof local / sizeof local[0]; i++) {
+        snprintf(text, sizeof text,
+                 "grid: g\nsecurity: none\nclusters: [{name: A, nodes: [{id: a0, endpoint: '%s'}]}]\n",
+                 local[i]);
+        satin_topology *t = parse(text, err, sizeof err);
+        if (!ok(t != NULL, "security none on loopback %s: accepted", local[i]))
+            diag("%s", err);
+        satin_topology_destroy(&t);
+    }
+    const char *why = "is not a loopback address, and security is none: anyone who can reach "
+                      "it could steal work and push records to run; use security: curve, or say "
+                      "'allow_insecure_network: true' if the network is closed to strangers";
+    snprintf(text, sizeof text, "bad.yaml:4:42: endpoint tcp://10.0.0.5:7000 %s", why);
+    bad("security none on a LAN address",
+        "grid: g\nsecurity: none\nclusters:\n  - {name: A, nodes: [{id: a0, endpoint: 'tcp://10.0.0.5:7000'}]}\n",
+        text);
+    snprintf(text, sizeof text, "bad.yaml:3:49: endpoint tcp://127.example.org:7000 %s", why);
+    bad("security none on a name that only starts like loopback",
+        "grid: g\nsecurity: none\nclusters: [{name: A, nodes: [{id: a0, endpoint: 'tcp://127.example.org:7000'}]}]\n",
+        text);
+    snprintf(text, sizeof text, "bad.yaml:4:18: shim_host 192.168.1.9 %s", why);
+    bad("security none with a remote shim",
+        "grid: g\nsecurity: none\nemulate: true\nwan: {shim_host: 192.168.1.9}\n"
+        "clusters: [{name: A, nodes: [{id: a0, endpoint: 'tcp://127.0.0.1:7000'}]},\n"
+        "           {name: B, nodes: [{id: b0, endpoint: 'tcp://127.0.0.1:7001'}]}]\n",
+        text);
+    const char *lan = "grid: g\nsecurity: none\nallow_insecure_network: true\n"
+                      "clusters: [{name: A, nodes: [{id: a0, endpoint: 'tcp://10.0.0.5:7000'}]}]\n";
+    satin_topology *t = parse(lan, err, sizeof err);
+    if (ok(t != NULL, "allow_insecure_network: true lets security none use a LAN address"))
+        is_i64(t->allow_insecure_network, 1, "and is recorded");
+    else
+        diag("%s", err);
+    satin_topology_destroy(&t);
+    bad("allow_insecure_network under curve",
+        "grid: g\nallow_insecure_network: true\n" ONE_NODE,
+        "bad.yaml:2:25: 'allow_insecure_network' applies only to security: none (curve "
+        "authenticates every peer)");
+    bad("allow_insecure_network not a boolean",
+        "grid: g\nsecurity: none\nallow_insecure_network: maybe\n" ONE_NODE,
+        "bad.yaml:3:25: 'allow_insecure_network' must be true or false, not 'maybe'");
+}
+
 int main(void)
 {
     test_security();
+    test_insecure_network();
     test_local_2x2();
     test_single_4();
     test_das_4x16();
