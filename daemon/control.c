@@ -732,7 +732,9 @@ static void size_fd_limits(satin_control *ctl, const satin_topology *topo)
     long margin = limit / 4 > 32 ? limit / 4 : 32;
     ctl->fd_limit = limit;
     ctl->fd_pause = limit - margin;
-    ctl->fd_resume = limit - 2 * margin;
+    /* Unbinding closes the client connections, so what remains in use
+     * after a pause is the daemon's own: a small hysteresis is enough. */
+    ctl->fd_resume = ctl->fd_pause - margin / 2;
     /* Peers: a connection each way per node, and the sockets themselves. */
     long peers = topo ? 3L * topo->nnodes : 0;
     long room = ctl->fd_pause - 32 - peers;
