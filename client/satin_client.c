@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -258,6 +259,13 @@ static int wait_connected(satin_client *c, int timeout_ms, satin_client_error *e
             case ZMQ_EVENT_CONNECT_RETRIED:
                 /* A socket file nobody listens on is left over from a daemon
                  * that died: no point in waiting for it. */
+                if (ipc && access(ipc, F_OK) < 0)
+                    /* satind removes its socket file when it stops, and
+                     * while it refuses connections at its open-file limit. */
+                    return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                                "cannot reach satind at %s: no socket file (satind is not "
+                                "running, or refuses connections for now: see its log)",
+                                c->endpoint);
                 if (ipc)
                     return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
                                 "cannot reach satind at %s: %s", c->endpoint,

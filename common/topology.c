@@ -12,6 +12,7 @@
 #include "satin_endpoint.h"
 
 #include <errno.h>
+#include <openssl/evp.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -1295,4 +1296,56 @@ int satin_topology_client_of_key(const satin_topology *t, const char *z85)
         if (strcmp(t->clients[i].public_key, z85) == 0)
             return i;
     return -1;
+}
+
+static void digest_u32(EVP_MD_CTX *md, uint32_t v)
+{
+    unsigned char b[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16),
+                          (unsigned char)(v >> 8), (unsigned char)v};
+    EVP_DigestUpdate(md, b, sizeof b);
+}
+
+/* Length-prefixed, so that ("ab","c") and ("a","bc") cannot collide. */
+static void digest_str(EVP_MD_CTX *md, const char *s)
+{
+    size_t n = strlen(s);
+    digest_u32(md, (uint32_t)n);
+    EVP_DigestUpdate(md, s, n);
+}
+
+void satin_topology_digest(const satin_topology *t, unsigned char out[SATIN_TOPOLOGY_DIGEST_SIZE])
+{
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    unsigned int len = 0;
+    if (!md || EVP_DigestInit_ex(md, EVP_sha256(), NULL) != 1)
+        abort();
+    /* A version tag: a later change of what is hashed must not match this one. */
+    digest_str(md, "satin-membership-1");
+    digest_str(md, t->name);
+    digest_u32(md, (uint32_t)t->nclusters);
+    for (int c = 0; c < t->nclusters; c++) {
+        digest_str(md, t->clusters[c].name);
+        digest_u32(md, (uint32_t)t->clusters[c].nnodes);
+    }
+    digest_u32(md, (uint32_t)t->nnodes);
+    for (int i = 0; i < t->nnodes; i++) {
+        const satin_node_def *n = &t->nodes[i];
+        digest_str(md, n->id);
+        digest_str(md, t->clusters[n->cluster].name);
+        digest_str(md, n->endpoint);
+        digest_str(md, n->public_key);
+    }
+    if (EVP_DigestFinal_ex(md, out, &len) != 1 || len != SATIN_TOPOLOGY_DIGEST_SIZE)
+        abort();
+    EVP_MD_CTX_free(md);
+}
+
+void satin_topology_digest_hex(const unsigned char d[SATIN_TOPOLOGY_DIGEST_SIZE], char *buf,
+                               size_t len)
+{
+    size_t o = 0;
+    if (len)
+        buf[0] = 0;
+    for (int i = 0; i < 6 && o + 3 <= len; i++, o += 2)
+        snprintf(buf + o, len - o, "%02x", d[i]);
 }

@@ -81,6 +81,19 @@ int satin_topology_node_of_key(const satin_topology *t, const char *z85);
 /* The allowed client whose public key this is, or -1. */
 int satin_topology_client_of_key(const satin_topology *t, const char *z85);
 
+/* The digest of the grid's membership, what every node must agree on to
+ * talk to the others: SHA-256 over the grid name and, in file order (the
+ * order gives the wire indexes), each cluster's name and node count and
+ * each node's id, cluster, peer endpoint and public key, every string
+ * length-prefixed.  Policy, links, client endpoints, workers and the
+ * clients: list are left out: they may differ between nodes, or are
+ * checked elsewhere.  Sent in HELLO (PROTOCOL.md 14.2). */
+#define SATIN_TOPOLOGY_DIGEST_SIZE 32
+void satin_topology_digest(const satin_topology *t, unsigned char out[SATIN_TOPOLOGY_DIGEST_SIZE]);
+/* Its first bytes in hex, for log lines: "9f86d081884c". */
+void satin_topology_digest_hex(const unsigned char d[SATIN_TOPOLOGY_DIGEST_SIZE], char *buf,
+                               size_t len);
+
 /* The node with this id, or NULL. */
 const satin_node_def *satin_topology_node(const satin_topology *t, const char *id);
 /* The link parameters from cluster a to cluster b (the override or the default). */

@@ -10,6 +10,7 @@
 #include "security.h"
 #include "service.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
 #include <inttypes.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -84,8 +86,20 @@ struct satin_control {
     int64_t next_collect;         /* the earliest deadline of a collection (INT64_MAX: none) */
     int drained;                  /* the loop ended with every job done */
     satin_loop loop;
-    satin_watch client_w, mail_w, signal_w, security_w, peer_w, hungry_w;
+    satin_watch client_w, mail_w, signal_w, security_w, monitor_w, peer_w, hungry_w;
     char status_line[256];        /* last STATUS= sent */
+    /* The open-file limit.  ZeroMQ's I/O thread accepts client connections
+     * as long as the endpoint is bound, and an accept that fails for want
+     * of a descriptor aborts it (ipc) or makes it spin (tcp).  So the
+     * control thread watches the router's connections (a socket monitor)
+     * and unbinds the endpoint while too many descriptors are in use. */
+    void *mon;                    /* PAIR: the client router's monitor events */
+    long fd_limit, fd_pause, fd_resume;
+    enum { CLIENTS_LISTENING, CLIENTS_CLOSING, CLIENTS_PAUSED } listen_state;
+    char bound[sizeof ((satind_options *)0)->endpoint]; /* what zmq_bind bound (for zmq_unbind) */
+    int64_t paused_until;         /* ns: the earliest time to listen again */
+    satin_log_limit fd_log;
+    uint64_t client_pauses;
 };
 
 /* ---- sending ------------------------------------------------------------ */
@@ -542,6 +556,8 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
     satin_kvlist_add_i64(&r->info, "invocations_run", (int64_t)satin_pool_jobs_run(ctl->pool));
     satin_kvlist_add_i64(&r->info, "requests", (int64_t)ctl->requests);
     satin_kvlist_add_i64(&r->info, "bad_messages", (int64_t)ctl->bad_messages);
+    satin_kvlist_add_i64(&r->info, "fd_limit", ctl->fd_limit);
+    satin_kvlist_add_i64(&r->info, "client_pauses", (int64_t)ctl->client_pauses);
     satin_kvlist_add_i64(&r->info, "max_record", (int64_t)ctl->opt->max_record);
     satin_kvlist_add_i64(&r->info, "max_jobs", ctl->opt->max_jobs);
     if (ctl->grid) {
@@ -754,6 +770,186 @@ static int set_socket_group(const char *path, const char *group)
     return 0;
 }
 
+/* ---- the client endpoint and the open-file limit ------------------------------ */
+
+/* Connections the kernel queues for ZeroMQ to accept: a burst that comes in
+ * between our look at the descriptors and the unbind is at most this plus
+ * what the I/O thread accepts meanwhile, well within the margin below. */
+#define CLIENT_BACKLOG 32
+#define CLIENT_PAUSE_NS 1000000000LL
+
+static long open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    long n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n - 1;   /* the directory's own descriptor */
+}
+
+/* The soft RLIMIT_NOFILE is raised to the hard one (capped: nothing here
+ * needs more): systemd's default soft limit of 1024 would otherwise bound
+ * the clients of a node whose administrator allowed more.  Then
+ * ZMQ_MAX_SOCKETS and the thresholds at which client connections are
+ * paused and resumed follow from the limit. */
+static void size_fd_limits(satin_control *ctl, const satin_topology *topo)
+{
+    struct rlimit rl;
+    long limit = 1024;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+        if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+            struct rlimit raised = {want, rl.rlim_max};
+            if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+                rl.rlim_cur = want;
+        }
+        limit = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 65536 ? 65536 : (long)rl.rlim_cur;
+    }
+    /* Every ZeroMQ socket holds a descriptor (its mailbox): a few of ours,
+     * one per peer, and CZMQ's; more than half the limit would only let
+     * sockets starve the connections. */
+    long sockets = limit / 2 > 1023 ? 1023 : limit / 2;
+    if (sockets < 32)
+        sockets = 32;
+    satin_security_set_max_sockets((int)sockets);
+    long margin = limit / 4 > 32 ? limit / 4 : 32;
+    ctl->fd_limit = limit;
+    ctl->fd_pause = limit - margin;
+    /* Unbinding closes the client connections, so what remains in use
+     * after a pause is the daemon's own: a small hysteresis is enough. */
+    ctl->fd_resume = ctl->fd_pause - margin / 2;
+    /* Peers: a connection each way per node, and the sockets themselves. */
+    long peers = topo ? 3L * topo->nnodes : 0;
+    long room = ctl->fd_pause - 32 - peers;
+    if (room < 64)
+        log_warn("the open-file limit (RLIMIT_NOFILE %ld) leaves room for about %ld client "
+                 "connections: raise it (LimitNOFILE= in the unit, ulimit -n)",
+                 limit, room > 0 ? room : 0);
+    else
+        log_info("open-file limit %ld: satind stops listening for clients while %ld "
+                 "descriptors are in use", limit, ctl->fd_pause);
+}
+
+/* Binds the client endpoint (again, after a pause). */
+static int bind_clients(satin_control *ctl)
+{
+    const satind_options *opt = ctl->opt;
+    const char *path = satin_endpoint_ipc_path(opt->endpoint);
+    if (path && prepare_ipc(path, opt->socket_group) < 0)
+        return -1;
+    int backlog = CLIENT_BACKLOG;
+    zmq_setsockopt(ctl->router, ZMQ_BACKLOG, &backlog, sizeof backlog);
+    /* The socket file: read-write for its owner and group, nothing for others. */
+    mode_t old = umask(0117);
+    int rc = zmq_bind(ctl->router, opt->endpoint);
+    int bind_errno = errno;
+    umask(old);
+    if (rc < 0) {
+        log_error("cannot listen on %s: %s", opt->endpoint, zmq_strerror(bind_errno));
+        return -1;
+    }
+    size_t len = sizeof ctl->bound;
+    if (zmq_getsockopt(ctl->router, ZMQ_LAST_ENDPOINT, ctl->bound, &len) < 0)
+        snprintf(ctl->bound, sizeof ctl->bound, "%s", opt->endpoint);
+    if (path) {
+        snprintf(ctl->ipc_path, sizeof ctl->ipc_path, "%s", path);
+        chmod(path, 0660);
+        if (opt->socket_group[0] && set_socket_group(path, opt->socket_group) < 0)
+            return -1;
+    }
+    ctl->listen_state = CLIENTS_LISTENING;
+    return 0;
+}
+
+static int watch_clients(satin_control *ctl)
+{
+    char ep[64];
+    snprintf(ep, sizeof ep, "inproc://satind-clients-%p", (void *)ctl);
+    if (zmq_socket_monitor(ctl->router, ep,
+                           ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_ACCEPT_FAILED |
+                               ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_CLOSED) < 0) {
+        log_error("cannot watch the client connections: %s", zmq_strerror(errno));
+        return -1;
+    }
+    ctl->mon = zmq_socket(ctl->zctx, ZMQ_PAIR);
+    if (!ctl->mon || zmq_connect(ctl->mon, ep) < 0) {
+        log_error("cannot watch the client connections: %s", zmq_strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Pauses or resumes accepting clients by the descriptors in use.  Paused,
+ * the endpoint is unbound: a new client is refused at once (no socket file,
+ * a closed port) instead of waiting for an accept that cannot come.
+ * ZeroMQ closes the connections accepted through an endpoint along with it,
+ * so their clients see the connection lost (their jobs run on): the price
+ * of keeping the daemon alive, paid only at the limit.  A pause lasts at
+ * least CLIENT_PAUSE_NS, so that a flood of connections does not make the
+ * endpoint come and go (and legitimate clients with it) as fast as it can. */
+static void pace_clients(satin_control *ctl, int accept_failed)
+{
+    long used = open_fds();
+    if (used < 0)
+        return;
+    if (ctl->listen_state == CLIENTS_LISTENING && (used >= ctl->fd_pause || accept_failed)) {
+        if (zmq_unbind(ctl->router, ctl->bound) < 0) {
+            log_error("cannot stop listening on %s: %s", ctl->bound, zmq_strerror(errno));
+            return;
+        }
+        ctl->listen_state = CLIENTS_CLOSING;
+        ctl->paused_until = satin_now_ns() + CLIENT_PAUSE_NS;
+        ctl->client_pauses++;
+        satin_log_limited(&ctl->fd_log, 10.0, SATIN_LOG_WARN,
+                          "%ld of %ld file descriptors in use (RLIMIT_NOFILE): not listening "
+                          "for clients for now (ZeroMQ closes the client connections with the "
+                          "endpoint); raise the limit (LimitNOFILE= in the unit, ulimit -n)",
+                          used, ctl->fd_limit);
+    } else if (ctl->listen_state == CLIENTS_PAUSED && used <= ctl->fd_resume &&
+               satin_now_ns() >= ctl->paused_until && !ctl->stopping) {
+        if (bind_clients(ctl) == 0)
+            log_info("accepting client connections again (%ld of %ld file descriptors in use)",
+                     used, ctl->fd_limit);
+    }
+}
+
+static void on_client_events(satin_control *ctl)
+{
+    int check = 0, failed = 0;
+    for (;;) {
+        zmq_msg_t f;
+        zmq_msg_init(&f);
+        if (zmq_msg_recv(&f, ctl->mon, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&f);
+            break;
+        }
+        uint16_t ev = 0;
+        uint32_t val = 0;
+        if (zmq_msg_size(&f) >= 6) {
+            memcpy(&ev, zmq_msg_data(&f), 2);
+            memcpy(&val, (const char *)zmq_msg_data(&f) + 2, 4);
+        }
+        while (zmq_msg_more(&f)) {
+            zmq_msg_close(&f);
+            zmq_msg_init(&f);
+            if (zmq_msg_recv(&f, ctl->mon, 0) < 0)
+                break;
+        }
+        zmq_msg_close(&f);
+        if (ev == ZMQ_EVENT_CLOSED && ctl->listen_state == CLIENTS_CLOSING)
+            ctl->listen_state = CLIENTS_PAUSED;   /* the listener (and its file) is gone */
+        if (ev == ZMQ_EVENT_ACCEPT_FAILED && (val == EMFILE || val == ENFILE))
+            failed = 1;
+        check = 1;
+    }
+    if (check)
+        pace_clients(ctl, failed);
+}
+
 satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
                                  const satin_topology *topo, int self)
 {
@@ -769,6 +965,7 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
         free(ctl);
         return NULL;
     }
+    size_fd_limits(ctl, topo);
     ctl->zctx = satin_security_context();
     if (topo) {
         char key[600], err[1024];
@@ -796,27 +993,13 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
         log_warn("the client endpoint %s is plain text: anyone who can reach it may submit "
                  "(use security: curve with a clients: list between machines)", opt->endpoint);
     }
-    if (path && prepare_ipc(path, opt->socket_group) < 0) {
+    if (bind_clients(ctl) < 0) {
         satin_control_destroy(&ctl);
         return NULL;
     }
-    /* The socket file: read-write for its owner and group, nothing for others. */
-    mode_t old = umask(0117);
-    int rc = zmq_bind(ctl->router, opt->endpoint);
-    int bind_errno = errno;
-    umask(old);
-    if (rc < 0) {
-        log_error("cannot listen on %s: %s", opt->endpoint, zmq_strerror(bind_errno));
+    if (watch_clients(ctl) < 0) {
         satin_control_destroy(&ctl);
         return NULL;
-    }
-    if (path) {
-        snprintf(ctl->ipc_path, sizeof ctl->ipc_path, "%s", path);
-        chmod(path, 0660);
-        if (opt->socket_group[0] && set_socket_group(path, opt->socket_group) < 0) {
-            satin_control_destroy(&ctl);
-            return NULL;
-        }
     }
     if (topo) {
         ctl->grid = satin_grid_new(ctl->zctx, topo, self, opt->policy, pool, &ctl->mailbox,
@@ -962,6 +1145,12 @@ static void on_security_fd(satin_watch *w, uint32_t events)
     serve_security_log(w->arg);
 }
 
+static void on_monitor_fd(satin_watch *w, uint32_t events)
+{
+    (void)events;
+    on_client_events(w->arg);
+}
+
 static void on_mail(satin_watch *w, uint32_t events)
 {
     (void)events;
@@ -1018,6 +1207,10 @@ static int stop_due(satin_control *ctl, int64_t now)
 static int64_t housekeeping(satin_control *ctl, int64_t now)
 {
     if (now >= ctl->next_progress) {
+        /* A resume that found too many descriptors in use, or failed to
+         * bind, is tried again here: no event may come to retry it. */
+        if (ctl->listen_state == CLIENTS_PAUSED)
+            pace_clients(ctl, 0);
         send_progress(ctl);
         update_service_status(ctl);
         ctl->next_progress = now + PROGRESS_INTERVAL_NS;
@@ -1056,6 +1249,10 @@ static int64_t pump(void *arg, int64_t now)
     /* Last: a send on a socket may take the "look again" signal of its
      * ZMQ_FD, so whatever it holds is read now, after every send above. */
     int more = serve_clients(ctl) | serve_peers(ctl) | serve_security_log(ctl);
+    if (zmq_readable(ctl->mon)) {
+        on_client_events(ctl);
+        more |= zmq_readable(ctl->mon);
+    }
     return more ? now : next;
 }
 
@@ -1088,6 +1285,7 @@ static int set_up_reactor(satin_control *ctl, int signal_fd)
         watch_fd(ctl, &ctl->mail_w, ctl->mailbox.fd, on_mail) < 0 ||
         watch_fd(ctl, &ctl->signal_w, signal_fd, on_signal) < 0 ||
         watch_zmq(ctl, &ctl->security_w, satin_security_log_socket(ctl->sec), on_security_fd) < 0 ||
+        watch_zmq(ctl, &ctl->monitor_w, ctl->mon, on_monitor_fd) < 0 ||
         (ctl->grid && (watch_zmq(ctl, &ctl->peer_w, satin_grid_socket(ctl->grid), on_peer_fd) < 0 ||
                        watch_fd(ctl, &ctl->hungry_w, satin_grid_hungry_fd(ctl->grid), on_hungry) < 0))) {
         log_error("cannot watch the control thread's sockets: %s", strerror(errno));
@@ -1115,6 +1313,10 @@ void satin_control_destroy(satin_control **self)
     if (!ctl)
         return;
     satin_grid_destroy(&ctl->grid);
+    if (ctl->mon) {
+        zmq_socket_monitor(ctl->router, NULL, 0);
+        zmq_close(ctl->mon);
+    }
     if (ctl->router)
         zmq_close(ctl->router);
     satin_security_destroy(&ctl->sec);

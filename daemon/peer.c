@@ -44,6 +44,11 @@ struct satin_peers {
     int64_t *greeted;          /* [nnodes] ns: when we last sent that node a HELLO */
     satin_log_limit restart_limit;
     uint64_t restarts_logged;
+    unsigned char digest[SATIN_TOPOLOGY_DIGEST_SIZE];  /* our membership (topology.h) */
+    /* HELLOs of another membership: one line per node per interval, and
+     * one for all the senders our topology has no index for. */
+    satin_log_limit *foreign_limit;   /* [nnodes] */
+    satin_log_limit stranger_limit;
 };
 
 static void set_int(void *s, int opt, int v)
@@ -105,8 +110,11 @@ satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
     p->tokens = calloc((size_t)topo->nnodes, sizeof *p->tokens);
     p->refilled = calloc((size_t)topo->nnodes, sizeof *p->refilled);
     p->greeted = calloc((size_t)topo->nnodes, sizeof *p->greeted);
-    if (!p->dealer || !p->last_heard || !p->tokens || !p->refilled || !p->greeted)
+    p->foreign_limit = calloc((size_t)topo->nnodes, sizeof *p->foreign_limit);
+    if (!p->dealer || !p->last_heard || !p->tokens || !p->refilled || !p->greeted ||
+        !p->foreign_limit)
         abort();
+    satin_topology_digest(topo, p->digest);
     p->sec = sec;
     p->rate = request_rate;
     for (int i = 0; i < topo->nnodes; i++)
@@ -133,7 +141,10 @@ satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
         satin_peers_destroy(&p);
         return NULL;
     }
-    log_info("node %s listening for peers on %s", topo->nodes[self].id, ep);
+    char hex[16];
+    satin_topology_digest_hex(p->digest, hex, sizeof hex);
+    log_info("node %s listening for peers on %s (grid %s: %d nodes, membership digest %s)",
+             topo->nodes[self].id, ep, topo->name, topo->nnodes, hex);
     if (topo->security_none)
         log_warn("security is none: the peer endpoint %s of node %s%s takes steal requests, "
                  "records to run and results from any process that can reach it, without "
@@ -159,6 +170,7 @@ void satin_peers_destroy(satin_peers **self)
     free(p->tokens);
     free(p->refilled);
     free(p->greeted);
+    free(p->foreign_limit);
     free(p->conns);
     satin_delivery_destroy(&p->delivery);
     free(p);
@@ -326,6 +338,8 @@ static void greet(satin_peers *p, int to)
     satin_msg *hello = satin_msg_new(SATIN_MSG_HELLO);
     satin_msg_set_grid_name(hello, p->topo->name);
     hello->node_count = (uint32_t)p->topo->nnodes;
+    satin_msg_set_node_id(hello, p->topo->nodes[p->self].id);
+    memcpy(hello->digest, p->digest, sizeof hello->digest);
     send_msg(p, to, hello);
     satin_msg_destroy(&hello);
 }
@@ -411,6 +425,53 @@ static int count_bad(satin_peers *p, const char *fmt, const char *a, const char 
 {
     p->bad++;
     satin_log_limited(&p->bad_limit, 10.0, SATIN_LOG_WARN, fmt, a, b);
+    return 1;
+}
+
+/* 1 when a HELLO's sender reads the topology we read: same grid, same
+ * membership, and its id is the one our file has at its index. */
+static int same_membership(const satin_peers *p, const satin_msg *m)
+{
+    return strcmp(m->grid_name, p->topo->name) == 0 &&
+           m->node_count == (uint32_t)p->topo->nnodes &&
+           memcmp(m->digest, p->digest, sizeof p->digest) == 0 &&
+           m->sender < (uint32_t)p->topo->nnodes &&
+           strcmp(m->node_id, p->topo->nodes[m->sender].id) == 0;
+}
+
+/* A HELLO from a node whose topology differs from ours.  It is decodable
+ * whatever its node count, so the line can say who it is and how the files
+ * differ; the sender stays isolated (its messages are dropped) until both
+ * read the same file. */
+static int foreign_hello(satin_peers *p, const satin_msg *m, const zmq_msg_t *rid)
+{
+    char how[200], theirs[16], ours[16];
+    const satin_topology *t = p->topo;
+    if (strcmp(m->grid_name, t->name) != 0)
+        snprintf(how, sizeof how, "it is grid %s, we are grid %s", m->grid_name, t->name);
+    else if (m->node_count != (uint32_t)t->nnodes)
+        snprintf(how, sizeof how, "it lists %lu nodes, we list %d",
+                 (unsigned long)m->node_count, t->nnodes);
+    else if (m->sender >= (uint32_t)t->nnodes)
+        snprintf(how, sizeof how, "it claims index %lu, we list %d nodes",
+                 (unsigned long)m->sender, t->nnodes);
+    else if (strcmp(m->node_id, t->nodes[m->sender].id) != 0)
+        snprintf(how, sizeof how, "it is node %s at index %lu, where we list node %s",
+                 m->node_id, (unsigned long)m->sender, t->nodes[m->sender].id);
+    else
+        snprintf(how, sizeof how,
+                 "both list %d nodes, but clusters, node ids, endpoints or keys differ",
+                 t->nnodes);
+    satin_topology_digest_hex(m->digest, theirs, sizeof theirs);
+    satin_topology_digest_hex(p->digest, ours, sizeof ours);
+    satin_log_limit *lim = m->sender < (uint32_t)t->nnodes ? &p->foreign_limit[m->sender]
+                                                           : &p->stranger_limit;
+    p->bad++;
+    satin_log_limited(lim, 10.0, SATIN_LOG_WARN,
+                      "node %s's topology differs from ours: %s (membership digest %s, ours %s); "
+                      "its messages are dropped until both read the same topology file",
+                      m->node_id, how, theirs, ours);
+    unbind_conn(p, zmq_msg_data((zmq_msg_t *)rid), zmq_msg_size((zmq_msg_t *)rid));
     return 1;
 }
 
@@ -502,10 +563,24 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
                                    p->max_message, &err);
             if (!msg)
                 dropped = count_bad(p, "dropped a bad peer message: %s%s", err.text, "");
-            else if (!satin_msg_is_peer(msg->type) || msg->sender >= (uint32_t)p->topo->nnodes ||
-                     msg->sender == (uint32_t)p->self) {
-                dropped = count_bad(p, "dropped a %s claiming to come from node %s", satin_msg_type_name(msg->type),
-                          msg->sender < (uint32_t)p->topo->nnodes ? p->topo->nodes[msg->sender].id : "?");
+            else if (satin_msg_is_peer(msg->type) && msg->type == SATIN_MSG_HELLO &&
+                     msg->sender != (uint32_t)p->self && !same_membership(p, msg)) {
+                dropped = foreign_hello(p, msg, &part[0]);
+                satin_msg_destroy(&msg);
+            } else if (satin_msg_is_peer(msg->type) && msg->sender >= (uint32_t)p->topo->nnodes) {
+                char what[96];
+                snprintf(what, sizeof what, "%s from node index %lu", satin_msg_type_name(msg->type),
+                         (unsigned long)msg->sender);
+                dropped = count_bad(p, "dropped a %s, an index our topology does not have%s: the sender reads another topology file (its HELLO says which)",
+                                    what, "");
+                satin_msg_destroy(&msg);
+            } else if (!satin_msg_is_peer(msg->type)) {
+                dropped = count_bad(p, "dropped a %s, a client message, on the peer socket%s",
+                                    satin_msg_type_name(msg->type), "");
+                satin_msg_destroy(&msg);
+            } else if (msg->sender == (uint32_t)p->self) {
+                dropped = count_bad(p, "dropped a %s claiming to come from node %s (this node)",
+                                    satin_msg_type_name(msg->type), p->topo->nodes[p->self].id);
                 satin_msg_destroy(&msg);
             } else if (!satin_security_key_is_node(p->sec, satin_security_key_of(&part[3]),
                                                    (int)msg->sender)) {
@@ -520,11 +595,6 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
                 size_t rlen = zmq_msg_size(&part[0]);
                 if (!take_token(p, node)) {
                     dropped = 1;
-                } else if (strcmp(msg->grid_name, p->topo->name) != 0 ||
-                           msg->node_count != (uint32_t)p->topo->nnodes) {
-                    dropped = count_bad(p, "a connection claiming to be node %s greets us for another grid (%s): check the topology files",
-                                        p->topo->nodes[node].id, msg->grid_name);
-                    unbind_conn(p, rid, rlen);
                 } else {
                     bind_conn(p, rid, rlen, node);
                     p->last_heard[node] = satin_now_ns();

@@ -33,6 +33,11 @@ struct satin_security {
     uint64_t refused;
 };
 
+void satin_security_set_max_sockets(int n)
+{
+    zsys_set_max_sockets((size_t)n);
+}
+
 void *satin_security_context(void)
 {
     zsys_handler_set(NULL);

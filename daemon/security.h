@@ -23,6 +23,9 @@ typedef struct satin_security satin_security;
  * sockets of its own context, so every socket must come from here.  CZMQ's
  * signal handlers are left out (satind takes signals on a signalfd). */
 void *satin_security_context(void);
+/* The most ZeroMQ sockets that context may hold (ZMQ_MAX_SOCKETS); call
+ * before satin_security_context, which applies it. */
+void satin_security_set_max_sockets(int n);
 /* Ends that context; every socket must be closed first. */
 void satin_security_context_end(void);
 

@@ -149,6 +149,7 @@ void satin_msg_destroy(satin_msg **self)
         free_kind(&m->kinds[i]);
     free(m->kinds);
     free(m->grid_name);
+    free(m->node_id);
     for (size_t i = 0; i < m->njobrecs; i++) {
         free(m->jobrecs[i].kind);
         free(m->jobrecs[i].arg);
@@ -264,6 +265,12 @@ void satin_msg_set_grid_name(satin_msg *self, const char *name)
 {
     free(self->grid_name);
     self->grid_name = xstrdup(name);
+}
+
+void satin_msg_set_node_id(satin_msg *self, const char *id)
+{
+    free(self->node_id);
+    self->node_id = xstrdup(id);
 }
 
 /* A malloc'd copy of len bytes; never NULL, even for 0 bytes. */
@@ -438,6 +445,9 @@ static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
             satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "HELLO: flags 0x%lx do not fit a u16",
                              (unsigned long)m->flags);
         satin_wire_put_u16(w, (uint16_t)m->flags);
+        satin_wire_put_str(w, m->node_id, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "node id");
+        satin_wire_put_fixed(w, m->digest, sizeof m->digest);
         break;
     case SATIN_MSG_STEAL:
         enc_node(w, m->thief, "thief");
@@ -907,6 +917,16 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
         if (satin_wire_u16(r, &u16, "flags") < 0)
             return -1;
         m->flags = u16;
+        /* A HELLO of the release before the digest ends here: name it, so
+         * that the log says why such a peer is isolated. */
+        if (satin_wire_left(r) == 0)
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                   "truncated HELLO: it ends before the node id and membership digest "
+                                   "(a peer of an older release?)");
+        if (satin_wire_str(r, &m->node_id, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "node id") < 0 ||
+            satin_wire_fixed(r, m->digest, sizeof m->digest, "membership digest") < 0)
+            return -1;
         return 0;
     case SATIN_MSG_STEAL:
         if (dec_node(r, &m->thief, "thief") < 0 ||

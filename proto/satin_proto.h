@@ -40,6 +40,7 @@
 #define SATIN_PROTO_DEFAULT_MAX_SIZE (1u << 20) /* header + body, when max_size is 0 */
 /* Peer limits (PROTOCOL.md, "Peer messages"). */
 #define SATIN_PROTO_MAX_NODES        65536     /* node indexes are 0..65535 */
+#define SATIN_PROTO_DIGEST_SIZE      32        /* HELLO membership digest (SHA-256) */
 #define SATIN_PROTO_MAX_JOBS         1024      /* STEAL max_jobs, STEAL_REPLY njobs */
 #define SATIN_PROTO_MAX_RECORD_IDS   1024      /* JOB_CANCEL record ids */
 
@@ -188,6 +189,8 @@ typedef struct satin_msg {
     /* peer messages; node indexes are 0..65535 */
     char *grid_name;        /* HELLO: the topology's grid name, 1..63 bytes */
     uint32_t node_count;    /* HELLO: nodes in the topology, 1..65536 */
+    char *node_id;          /* HELLO: the sender's node id in its topology, 1..63 bytes */
+    unsigned char digest[SATIN_PROTO_DIGEST_SIZE]; /* HELLO: the sender's membership digest */
     uint32_t thief;         /* STEAL STEAL_CANCEL: the node that wants work */
     uint32_t victim;        /* STEAL_REPLY: the node answering */
     uint32_t owner;         /* JOB_RESULT JOB_CANCEL: the node that owns the records */
@@ -229,8 +232,9 @@ int satin_msg_add_kind(satin_msg *self, const char *name, const char *summary);
  * HAS_DEFAULT flag is then cleared, otherwise set). */
 int satin_msg_add_kind_param(satin_msg *self, const char *name, const char *def,
                              int required, const char *help);
-/* HELLO grid name (copied; NULL is ""). */
+/* HELLO grid name and sender's node id (copied; NULL is ""). */
 void satin_msg_set_grid_name(satin_msg *self, const char *name);
+void satin_msg_set_node_id(satin_msg *self, const char *id);
 /* Appends a job record (STEAL_REPLY, PUSH), copying kind and the len bytes
  * at arg (arg may be NULL only when len is 0).  -1 when the message already
  * holds SATIN_PROTO_MAX_JOBS records (1 for a PUSH) or arg is NULL with a

@@ -264,6 +264,20 @@ int satin_wire_bytes(satin_wire_rd *r, const unsigned char **out, size_t *len,
     return 0;
 }
 
+int satin_wire_fixed(satin_wire_rd *r, unsigned char *out, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const unsigned char *q = rd_take(r, n, "", fmt, ap);
+    va_end(ap);
+    if (!q) {
+        memset(out, 0, n);
+        return -1;
+    }
+    memcpy(out, q, n);
+    return 0;
+}
+
 int satin_wire_count(satin_wire_rd *r, size_t *out, size_t max, size_t min_item,
                      int limit_code, const char *fmt, ...)
 {
@@ -372,6 +386,8 @@ void satin_wire_put_u16(satin_wire_wr *w, uint16_t v) { put_be(w, v, 2); }
 void satin_wire_put_u32(satin_wire_wr *w, uint32_t v) { put_be(w, v, 4); }
 void satin_wire_put_u64(satin_wire_wr *w, uint64_t v) { put_be(w, v, 8); }
 void satin_wire_put_i64(satin_wire_wr *w, int64_t v) { put_be(w, (uint64_t)v, 8); }
+
+void satin_wire_put_fixed(satin_wire_wr *w, const void *data, size_t n) { wr_put(w, data, n); }
 
 void satin_wire_put_f64(satin_wire_wr *w, double v)
 {

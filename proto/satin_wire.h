@@ -53,6 +53,10 @@ int satin_wire_str(satin_wire_rd *r, char **out, size_t minlen, size_t maxlen,
  * copy; valid as long as the frame is). */
 int satin_wire_bytes(satin_wire_rd *r, const unsigned char **out, size_t *len,
                      const char *fmt, ...) SATIN_WIRE_FMT(4, 5);
+/* Exactly n raw bytes, no length prefix (a field of fixed size, such as a
+ * digest), copied to out; out is zeroed on failure. */
+int satin_wire_fixed(satin_wire_rd *r, unsigned char *out, size_t n,
+                     const char *fmt, ...) SATIN_WIRE_FMT(4, 5);
 /* A u16 count of items that each take at least `min_item` bytes.  More than
  * `max` is reported with `limit_code`; more than the bytes left can hold is
  * a truncation (BAD_MESSAGE).  Callers may allocate `*out` items after
@@ -84,6 +88,7 @@ int satin_wire_put_str(satin_wire_wr *w, const char *s, size_t minlen, size_t ma
                        int limit_code, const char *fmt, ...) SATIN_WIRE_FMT(6, 7);
 int satin_wire_put_bytes(satin_wire_wr *w, const void *data, size_t len,
                          const char *fmt, ...) SATIN_WIRE_FMT(4, 5);
+void satin_wire_put_fixed(satin_wire_wr *w, const void *data, size_t n);
 int satin_wire_put_count(satin_wire_wr *w, size_t n, size_t max, int limit_code,
                          const char *fmt, ...) SATIN_WIRE_FMT(5, 6);
 

@@ -40,9 +40,13 @@
  *   grows like log(size) (measured: 16 for T1, 30 for T1L, 34 for seed T3
  *   and T3; 250 for T3L, whose 17,844 levels fill the stack again and again:
  *   ~4 MiB of a worker's 256 MiB stack).  A chain (m = 1) never has two
- *   entries on its stack and runs in one frame at any depth.  Should a tree
- *   ever nest deeper than the worker stack, the runtime's guard fails the
- *   job with a clear error rather than crashing.
+ *   entries on its stack and runs in one frame at any depth.  Nesting grows
+ *   like log(size) only while jobs finish their subtrees: on a tree that is
+ *   in effect endless (b=4, d=100000) every job syncs its 64 pending chunks
+ *   long before its subtree ends, so each sync nests one more frame until
+ *   the worker stack runs out (~15,000 frames of 256 MiB); the runtime's
+ *   guard then fails the job with a clear error rather than crashing, and
+ *   the worker gives the stack pages back when it is idle again (pool.c).
  *
  * A job keeps at most UTS_MAX_PENDING children outstanding; beyond that it
  * syncs early, so that neither its result slots nor the worker's record

@@ -53,3 +53,27 @@ void *satin_arena_alloc(satin_arena *a, size_t size)
     b->used += size;
     return p;
 }
+
+size_t satin_arena_trim(satin_arena *a, int keep)
+{
+    int n = 1, past_cur = a->first == a->cur;
+    satin_arena_block *b = a->first;
+    /* Blocks up to cur are in use; only those above it are free. */
+    while (!past_cur || n < keep) {
+        if (!b->next)
+            return 0;
+        b = b->next;
+        n++;
+        past_cur |= b == a->cur;
+    }
+    size_t freed = 0;
+    satin_arena_block *f = b->next;
+    b->next = NULL;
+    while (f) {
+        satin_arena_block *next = f->next;
+        freed += f->size;
+        free(f);
+        f = next;
+    }
+    return freed;
+}

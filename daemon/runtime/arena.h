@@ -28,6 +28,11 @@ typedef struct satin_arena_mark {
 
 void satin_arena_init(satin_arena *a);
 void satin_arena_free(satin_arena *a);
+/* Frees the free blocks above the current one, beyond the first `keep`
+ * blocks of the arena: after a deep job the high-water mark goes back to
+ * the C library instead of staying with the worker for ever.  Returns the
+ * bytes freed. */
+size_t satin_arena_trim(satin_arena *a, int keep);
 /* 16-byte aligned memory valid until the arena is reset below it. */
 void *satin_arena_alloc(satin_arena *a, size_t size);
 static inline satin_arena_mark satin_arena_get_mark(const satin_arena *a)

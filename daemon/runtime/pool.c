@@ -10,7 +10,10 @@
  */
 #include "pool_internal.h"
 
+#include <malloc.h>
 #include <sched.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,14 @@
 /* Room kept below the depth guard: one kind's frame plus the runtime's, with
  * a wide margin for sanitizer builds, whose frames are much larger. */
 #define STACK_GUARD ((size_t)4 << 20)
+/* A job that went this far below the idle loop's frame touched stack pages
+ * nobody needs once it is over: they are given back (release_memory). */
+#define STACK_RELEASE_MIN ((size_t)1 << 20)
+/* Stack kept resident just below the idle loop: its own calls, the next job's
+ * first frames. */
+#define STACK_KEEP ((size_t)64 << 10)
+/* Record arena blocks a worker keeps between jobs (256 KiB each). */
+#define ARENA_KEEP_BLOCKS 4
 #define BACKOFF_MAX_NS 200000
 #define LONE_PARK_NS 50000000L
 
@@ -179,6 +190,33 @@ void satin_pool_report_hungry(satin_pool *pool)
         pool->hungry_fn(pool->hungry_arg);
 }
 
+/* After a top-level record, on the idle loop's frame: a deep job (uts with
+ * a huge tree can nest thousands of frames, up to the whole 256 MiB stack,
+ * and as many records) would otherwise keep its stack pages and arena
+ * blocks resident for the life of the daemon.  Shallow jobs, the common
+ * case, cost one comparison. */
+static void release_memory(satin_worker *w)
+{
+    char here;
+    uintptr_t sp = (uintptr_t)&here;
+    int released = 0;
+    if (w->stack_base && w->stack_low < sp && sp - w->stack_low > STACK_RELEASE_MIN) {
+        uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+        uintptr_t lo = w->stack_base;
+        uintptr_t hi = (sp - STACK_KEEP) & ~(page - 1);
+        /* Nothing lives below sp (the workers take no signals: satind
+         * blocks them), so these pages may read back as zeros. */
+        if (hi > lo && madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0)
+            released = 1;
+    }
+    w->stack_low = UINTPTR_MAX;
+    if (satin_arena_trim(&w->arena, ARENA_KEEP_BLOCKS) > 0)
+        released = 1;
+    /* free() keeps what it got back in the worker's malloc arena. */
+    if (released)
+        malloc_trim(0);
+}
+
 static void *worker_main(void *arg)
 {
     satin_worker *w = arg;
@@ -192,7 +230,9 @@ static void *worker_main(void *arg)
         pthread_attr_getstack(&attr, &stack_addr, &stack_size);
         pthread_attr_destroy(&attr);
         w->stack_floor = (uintptr_t)stack_addr + STACK_GUARD;
+        w->stack_base = (uintptr_t)stack_addr;
     }
+    w->stack_low = UINTPTR_MAX;
     set_busy(w, 0);
     unsigned round = 0;
     while (atomic_load_explicit(&w->pool->running, memory_order_relaxed)) {
@@ -206,6 +246,7 @@ static void *worker_main(void *arg)
             satin_record_run(w, r);
             satin_worker_flush(w);
             w->cur_job = NULL;
+            release_memory(w);
             set_busy(w, 0);
             round = 0;
         } else {

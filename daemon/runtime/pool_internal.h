@@ -39,6 +39,8 @@ typedef struct satin_worker {
     satin_deque deque;
     satin_arena arena;
     uintptr_t stack_floor;       /* below this the depth guard fails the job */
+    uintptr_t stack_base;        /* the lowest address of the worker's stack */
+    uintptr_t stack_low;         /* the deepest invocation frame since the last release */
     int depth;                   /* nesting of running invocations */
     uint64_t rng;
 

@@ -218,6 +218,9 @@ static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, co
         fail_too_deep(w, job);
         return 0;
     }
+    char here;
+    if ((uintptr_t)&here < w->stack_low)
+        w->stack_low = (uintptr_t)&here;   /* how deep to give back (pool.c) */
     satin_ctx c = {
         .w = w,
         .job = job,

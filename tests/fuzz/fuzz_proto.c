@@ -109,6 +109,7 @@ static int msg_same(const satin_msg *a, const satin_msg *b)
         !kvlist_same(&a->info, &b->info) || !kinds_same(a, b))
         return 0;
     if (!str_same(a->grid_name, b->grid_name) || a->node_count != b->node_count ||
+        !str_same(a->node_id, b->node_id) || memcmp(a->digest, b->digest, sizeof a->digest) != 0 ||
         a->thief != b->thief || a->victim != b->victim || a->owner != b->owner ||
         a->max_jobs != b->max_jobs || a->record_id != b->record_id ||
         a->steal_id != b->steal_id || a->load != b->load || a->phase != b->phase ||
@@ -149,7 +150,7 @@ static int strings_present(const satin_msg *m)
         }
         return 1;
     case SATIN_MSG_HELLO:
-        return m->grid_name != NULL;
+        return m->grid_name != NULL && m->node_id != NULL;
     case SATIN_MSG_STEAL_REPLY:
     case SATIN_MSG_PUSH:
         for (size_t i = 0; i < m->njobrecs; i++)

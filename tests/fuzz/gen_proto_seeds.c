@@ -146,6 +146,9 @@ static void peer_seeds(void)
     m->sender = 1;
     satin_msg_set_grid_name(m, "local-2x2");
     m->node_count = 4;
+    satin_msg_set_node_id(m, "a1");
+    for (size_t i = 0; i < sizeof m->digest; i++)
+        m->digest[i] = (unsigned char)(0xA0 + i);
     seed("peer-hello", m);
 
     m = msg(SATIN_MSG_STEAL, 2);
@@ -234,6 +237,23 @@ static void bad_seeds(void)
     h[2] = SATIN_PROTO_VERSION;
     h[3] = SATIN_MSG_PEER_LAST;
     write_seed("bad-unknown-peer-type", 0, h, hl, b, bl, 0, 0);
+    free(h);
+    free(b);
+    satin_msg_destroy(&m);
+
+    /* A HELLO of the release before the membership digest: it ends after
+     * the flags (the node id and the digest cut off). */
+    m = msg(SATIN_MSG_HELLO, 1);
+    m->sender = 1;
+    satin_msg_set_grid_name(m, "local-2x2");
+    m->node_count = 4;
+    satin_msg_set_node_id(m, "a1");
+    if (satin_msg_encode(m, &h, &hl, &b, &bl) < 0) {
+        failed = 1;
+        satin_msg_destroy(&m);
+        return;
+    }
+    write_seed("bad-hello-without-digest", 0, h, hl, b, bl, 2 + 2 + SATIN_PROTO_DIGEST_SIZE, 0);
     free(h);
     free(b);
     satin_msg_destroy(&m);

@@ -141,15 +141,15 @@ bad=$(status bad_peer_messages)
 is "$heard" 1 "n0 has heard from n1 only"
 
 n2pub_server=$(pub n0)
-run "$probe" "tcp://127.0.0.1:$base" curve-test 3 2 "$n2pub_server" "$tmpdir/keys/mallory.key"
+run "$probe" "tcp://127.0.0.1:$base" "$tmpdir/grid.yaml" 2 "$n2pub_server" "$tmpdir/keys/mallory.key"
 wait_at_least connections_refused $((refused + 1))
 ok_refused=$?
 [ "$ok_refused" = 0 ] && pass "an unlisted key's connection is refused (connections_refused grew)" || fail "an unlisted key's connection is refused (connections_refused grew)"
 grep -qF "refused a connection from 127.0.0.1 with key $(pub mallory)" "$tmpdir/n0.log" && pass "the refusal is logged with the key" || fail "the refusal is logged with the key"
 
-run "$probe" "tcp://127.0.0.1:$base" curve-test 3 2
+run "$probe" "tcp://127.0.0.1:$base" "$tmpdir/grid.yaml" 2
 sleep 1
-run "$probe" "tcp://127.0.0.1:$base" curve-test 3 2 "$n2pub_server" "$tmpdir/keys/alice.key"
+run "$probe" "tcp://127.0.0.1:$base" "$tmpdir/grid.yaml" 2 "$n2pub_server" "$tmpdir/keys/alice.key"
 wait_at_least bad_peer_messages $((bad + 3))
 [ $? = 0 ] && pass "a listed key claiming to be n2: HELLO, STEAL and PUSH dropped as bad" || fail "a listed key claiming to be n2: HELLO, STEAL and PUSH dropped as bad"
 is "$(status peers_heard)" 1 "n0 never believed a message from 'n2' (unlisted key, plain text, wrong key)"
@@ -166,7 +166,7 @@ is "$?" 0 "n0 stops with exit 0"
 "$satind" --config "$tmpdir/grid.yaml" --node n0 --foreground --peer-rate 50 2>"$tmpdir/n0.log" &
 pids[0]=$!
 for _ in $(seq 100); do grep -q "listening for clients" "$tmpdir/n0.log" && break; sleep 0.1; done
-run "$probe" "tcp://127.0.0.1:$base" curve-test 3 1 "$n2pub_server" "$tmpdir/keys/n1.key" 1000
+run "$probe" "tcp://127.0.0.1:$base" "$tmpdir/grid.yaml" 1 "$n2pub_server" "$tmpdir/keys/n1.key" 1000
 wait_at_least peer_requests_dropped 1
 [ $? = 0 ] && pass "n0 (--peer-rate 50) drops requests beyond the rate" || fail "n0 (--peer-rate 50) drops requests beyond the rate"
 grep -q "node n1 sends more than 50 requests per second: dropping the excess" "$tmpdir/n0.log" && pass "and logs it" || fail "and logs it"

@@ -1,16 +1,18 @@
 /*
  * peer_probe.c - a stranger at a node's peer endpoint, for curve.t: it
  * connects (with the CURVE keys it is given, or in plain text), says HELLO
- * as node AS of grid GRID, asks to steal, and pushes one fib record - what
- * an intruder would try.  It prints nothing it receives (replies go to the
+ * as node AS (an index) of the grid TOPOLOGY describes, with that file's
+ * membership digest, asks to steal, and pushes one fib record - what an
+ * intruder would try.  It prints nothing it receives (replies go to the
  * real node AS, never back to us); the test looks at the daemon's counters.
  *
- *   peer-probe ENDPOINT GRID NNODES AS [SERVER_PUBLIC_Z85 KEY_FILE [STEALS]]
+ *   peer-probe ENDPOINT TOPOLOGY AS [SERVER_PUBLIC_Z85 KEY_FILE [STEALS]]
  *
  * STEALS (default 1) steal requests in a burst: a flood, for the rate limit.
  */
 #include "delivery.h"
 #include "satin_proto.h"
+#include "topology.h"
 
 #include <czmq.h>
 #include <stdio.h>
@@ -39,23 +41,33 @@ static void send_msg(void *s, satin_msg *m)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5 && argc != 7 && argc != 8) {
-        fprintf(stderr, "usage: peer-probe ENDPOINT GRID NNODES AS [SERVER_KEY KEY_FILE [STEALS]]\n");
+    if (argc != 4 && argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: peer-probe ENDPOINT TOPOLOGY AS [SERVER_KEY KEY_FILE [STEALS]]\n");
         return 2;
     }
-    uint32_t as = (uint32_t)atoi(argv[4]);
+    char err[512];
+    satin_topology *topo = satin_topology_load(argv[2], err, sizeof err);
+    if (!topo) {
+        fprintf(stderr, "peer-probe: %s\n", err);
+        return 1;
+    }
+    uint32_t as = (uint32_t)atoi(argv[3]);
+    if (as >= (uint32_t)topo->nnodes) {
+        fprintf(stderr, "peer-probe: %s has no node %u\n", argv[2], (unsigned)as);
+        return 2;
+    }
     void *ctx = zmq_ctx_new();
     void *s = zmq_socket(ctx, ZMQ_DEALER);
     int linger = 2000;
     zmq_setsockopt(s, ZMQ_LINGER, &linger, sizeof linger);
-    int steals = argc == 8 ? atoi(argv[7]) : 1;
-    if (argc >= 7) {
-        zcert_t *cert = zcert_load(argv[6]);
+    int steals = argc == 7 ? atoi(argv[6]) : 1;
+    if (argc >= 6) {
+        zcert_t *cert = zcert_load(argv[5]);
         if (!cert) {
-            fprintf(stderr, "peer-probe: cannot load %s\n", argv[6]);
+            fprintf(stderr, "peer-probe: cannot load %s\n", argv[5]);
             return 1;
         }
-        zmq_setsockopt(s, ZMQ_CURVE_SERVERKEY, argv[5], 40);
+        zmq_setsockopt(s, ZMQ_CURVE_SERVERKEY, argv[4], 40);
         zmq_setsockopt(s, ZMQ_CURVE_PUBLICKEY, zcert_public_txt(cert), 40);
         zmq_setsockopt(s, ZMQ_CURVE_SECRETKEY, zcert_secret_txt(cert), 40);
         zcert_destroy(&cert);
@@ -66,8 +78,10 @@ int main(int argc, char **argv)
     }
     satin_msg *m = satin_msg_new(SATIN_MSG_HELLO);
     m->sender = as;
-    satin_msg_set_grid_name(m, argv[2]);
-    m->node_count = (uint32_t)atoi(argv[3]);
+    satin_msg_set_grid_name(m, topo->name);
+    m->node_count = (uint32_t)topo->nnodes;
+    satin_msg_set_node_id(m, topo->nodes[as].id);
+    satin_topology_digest(topo, m->digest);
     send_msg(s, m);
 
     for (int i = 0; i < steals; i++) {
@@ -90,5 +104,6 @@ int main(int argc, char **argv)
     zclock_sleep(1000);
     zmq_close(s);
     zmq_ctx_term(ctx);
+    satin_topology_destroy(&topo);
     return 0;
 }

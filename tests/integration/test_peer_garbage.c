@@ -21,6 +21,7 @@
 #include "delivery.h"
 #include "satin_client.h"
 #include "satin_proto.h"
+#include "topology.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -451,11 +452,19 @@ int main(void)
      * record it does not know". */
     before = bad;
     const uint64_t m_record_id = 0xFEEDFEEDFEEDull;   /* n1 numbers its records 1, 2, ... */
+    char terr[512];
+    satin_topology *topo = satin_topology_load(topology, terr, sizeof terr);
+    if (!topo) {
+        printf("Bail out! %s\n", terr);
+        return 1;
+    }
     m = satin_msg_new(SATIN_MSG_HELLO);
     m->sender = 3;
     m->request_id = 1;
-    satin_msg_set_grid_name(m, "single-4");
+    satin_msg_set_grid_name(m, topo->name);
     m->node_count = NNODES;
+    satin_msg_set_node_id(m, topo->nodes[3].id);
+    satin_topology_digest(topo, m->digest);
     send_msg(m, SIZE_MAX, -1, NULL, 0);
     satin_msg_destroy(&m);
     m = satin_msg_new(SATIN_MSG_JOB_RESULT);
@@ -485,6 +494,9 @@ int main(void)
     m->request_id = 3;
     satin_msg_set_grid_name(m, "other-grid");
     m->node_count = NNODES;
+    satin_msg_set_node_id(m, topo->nodes[2].id);
+    satin_topology_digest(topo, m->digest);
+    satin_topology_destroy(&topo);
     send_msg(m, SIZE_MAX, -1, NULL, 0);
     satin_msg_destroy(&m);
     send_garbage();                                       /* fence */

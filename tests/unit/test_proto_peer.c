@@ -297,9 +297,14 @@ static void test_roundtrip(void)
     m->request_id = UINT64_MAX;
     satin_msg_set_grid_name(m, name63);
     m->node_count = SATIN_PROTO_MAX_NODES;
+    satin_msg_set_node_id(m, name63);
+    for (size_t i = 0; i < sizeof m->digest; i++)
+        m->digest[i] = (unsigned char)(255 - i);
     d = roundtrip(m, "HELLO 65536 nodes");
     ok(d && strcmp(d->grid_name, name63) == 0 && d->node_count == 65536 && d->flags == 0,
        "HELLO fields");
+    ok(d && strcmp(d->node_id, name63) == 0 && memcmp(d->digest, m->digest, sizeof d->digest) == 0,
+       "HELLO node id and membership digest");
     satin_msg_destroy(&d);
     satin_msg_set_grid_name(m, "das \xe2\x80\x93 4 clusters");
     m->node_count = 1;
@@ -522,6 +527,7 @@ static void test_truncation(void)
         m = satin_msg_new(t);
         satin_msg_set_grid_name(m, "g");
         m->node_count = 2;
+        satin_msg_set_node_id(m, "n");
         m->max_jobs = 2;
         satin_msg_add_jobrec(m, 1, 2, 3, "fib", 4, "xy", 2);
         satin_msg_add_record_id(m, 5);
@@ -552,6 +558,7 @@ static void test_rejections(void)
         satin_msg *m = satin_msg_new(t);
         satin_msg_set_grid_name(m, "g");
         m->node_count = 1;
+        satin_msg_set_node_id(m, "n");
         m->max_jobs = 1;
         satin_msg_add_jobrec(m, 0, 0, 0, "k", 0, NULL, 0);
         unsigned char *h, *b;
@@ -748,25 +755,45 @@ static void test_rejections(void)
     reject(0, SATIN_PROTO_BAD_MESSAGE, "victim above 65535");
 
     /* HELLO */
+    static const unsigned char dig[SATIN_PROTO_DIGEST_SIZE] = {
+        0x9f, 0x86, 0xd0, 0x81, 0x88, 0x4c, 0x7d, 0x65, 0x9a, 0x2f, 0xea,
+        0xa0, 0xc5, 0x5a, 0xd0, 0x15, 0xa3, 0xbf, 0x4f, 0x1b, 0x2b, 0x0b,
+        0x82, 0x2c, 0xd1, 0x5d, 0x6c, 0x15, 0xb0, 0xf0, 0x0a, 0x08};
     b_header(&H, SATIN_MSG_HELLO, 0, 0);
     B.n = 0;
-    b_str(&B, ""); b_u32(&B, 2); b_u16(&B, 0);
+    b_str(&B, ""); b_u32(&B, 2); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "HELLO empty grid name");
     B.n = 0;
-    b_str(&B, name64); b_u32(&B, 2); b_u16(&B, 0);
+    b_str(&B, name64); b_u32(&B, 2); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "HELLO 64-byte grid name");
     B.n = 0;
-    b_str(&B, "g"); b_u32(&B, 0); b_u16(&B, 0);
+    b_str(&B, "g"); b_u32(&B, 0); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
     reject_text(SATIN_PROTO_BAD_MESSAGE, "HELLO: node count 0 is not in 1..65536",
                 "HELLO node count 0");
     B.n = 0;
-    b_str(&B, "g"); b_u32(&B, 65537); b_u16(&B, 0);
+    b_str(&B, "g"); b_u32(&B, 65537); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "HELLO node count 65537");
     B.n = 0;
-    b_str(&B, "g"); b_u32(&B, 65536); b_u16(&B, 0x8000);
+    b_str(&B, "g"); b_u32(&B, 65536); b_u16(&B, 0x8000); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
     d = accept(0, "HELLO reserved flag bit");
     ok(d && d->flags == 0x8000, "HELLO reserved flag bits are kept, not refused");
+    ok(d && strcmp(d->node_id, "a0") == 0 && memcmp(d->digest, dig, sizeof dig) == 0,
+       "HELLO node id and the 32 digest bytes, as sent");
     satin_msg_destroy(&d);
+    /* The previous release's HELLO stops after the flags: a text that says so. */
+    B.n = 0;
+    b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0);
+    reject_text(SATIN_PROTO_BAD_MESSAGE,
+                "truncated HELLO: it ends before the node id and membership digest (a peer of an older release?)",
+                "HELLO without node id and digest");
+    B.n = 0;
+    b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, ""); b_raw(&B, dig, sizeof dig);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "HELLO empty node id");
+    B.n = 0;
+    b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig - 1);
+    reject_text(SATIN_PROTO_BAD_MESSAGE,
+                "truncated HELLO: membership digest needs 32 bytes, 31 left",
+                "HELLO digest one byte short");
 
     /* JOB_RESULT */
     b_header(&H, SATIN_MSG_JOB_RESULT, 2, 0);
@@ -877,6 +904,8 @@ static void test_encoder_limits(void)
     m->node_count = 65537;
     refuse(m, SATIN_PROTO_BAD_MESSAGE, "HELLO node count 65537");
     m->node_count = 3;
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "HELLO without a node id");
+    satin_msg_set_node_id(m, "a0");
     m->flags = 0x10000;
     refuse(m, SATIN_PROTO_BAD_MESSAGE, "HELLO flags above a u16");
     m->flags = 0;
@@ -1017,6 +1046,7 @@ static void test_fuzz(void)
         m->sender = 7;
         m->request_id = 0x0102030405060708u;
         satin_msg_set_grid_name(m, "grid");
+        satin_msg_set_node_id(m, "n7");
         m->node_count = 16;
         m->thief = 3;
         m->victim = 4;

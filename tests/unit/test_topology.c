@@ -744,8 +744,53 @@ static void test_insecure_network(void)
         "bad.yaml:3:25: 'allow_insecure_network' must be true or false, not 'maybe'");
 }
 
+/* The membership digest of `text` in hex (all 32 bytes), "" if it does not parse. */
+static void digest_of(const char *text, char hex[65])
+{
+    char err[512];
+    unsigned char d[SATIN_TOPOLOGY_DIGEST_SIZE];
+    satin_topology *t = parse(text, err, sizeof err);
+    hex[0] = 0;
+    if (!t) {
+        diag("%s", err);
+        return;
+    }
+    satin_topology_digest(t, d);
+    for (int i = 0; i < SATIN_TOPOLOGY_DIGEST_SIZE; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    satin_topology_destroy(&t);
+}
+
+static void test_digest(void)
+{
+    char base[65], other[65];
+    /* Computed apart from the code, from PROTOCOL.md 14.2's layout. */
+    digest_of(TWO_CLUSTERS, base);
+    is_str(base, "db0cf9980d9c06e5e4146cd2179caa6afb9099225cbeee9d89a83baed2b39841",
+           "digest: the documented SHA-256 of the membership");
+    digest_of(TWO_CLUSTERS "policy: crs\nsecurity: none\n", other);
+    is_str(other, base, "digest: policy and security are not membership");
+    digest_of(TWO_CLUSTERS "      - id: b1\n        endpoint: tcp://127.0.0.1:7103\n", other);
+    ok(strcmp(other, base) != 0, "digest: one more node changes it");
+    digest_of("grid: g\nclusters:\n  - name: A\n    nodes:\n      - id: a0\n"
+              "        endpoint: tcp://127.0.0.1:7101\n  - name: B\n    nodes:\n"
+              "      - id: b0\n        endpoint: tcp://127.0.0.1:7109\n",
+              other);
+    ok(strcmp(other, base) != 0, "digest: another endpoint changes it");
+    digest_of("grid: g\nclusters:\n  - name: B\n    nodes:\n      - id: b0\n"
+              "        endpoint: tcp://127.0.0.1:7102\n  - name: A\n    nodes:\n"
+              "      - id: a0\n        endpoint: tcp://127.0.0.1:7101\n",
+              other);
+    ok(strcmp(other, base) != 0, "digest: the same nodes in another order (other indexes) change it");
+    unsigned char d[SATIN_TOPOLOGY_DIGEST_SIZE] = {0xdb, 0x0c, 0xf9, 0x98, 0x0d, 0x9c, 0x06};
+    char shortd[16];
+    satin_topology_digest_hex(d, shortd, sizeof shortd);
+    is_str(shortd, "db0cf9980d9c", "digest: log form is its first 6 bytes in hex");
+}
+
 int main(void)
 {
+    test_digest();
     test_security();
     test_insecure_network();
     test_local_2x2();
