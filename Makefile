@@ -21,7 +21,7 @@ DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
 PKGS      := libzmq libczmq libcrypto yaml-0.1 libsystemd
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \
-             -DSATIN_VERSION=\"$(VERSION)\" -Idaemon -Idaemon/runtime -Idaemon/apps -Iproto -Iclient
+             -DSATIN_VERSION=\"$(VERSION)\" -Idaemon -Idaemon/runtime -Idaemon/apps -Iproto -Iclient -Icommon
 ifeq ($(SAN),asan)
   CFLAGS_SAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
@@ -37,6 +37,8 @@ LDFLAGS   += $(CFLAGS_SAN) -pthread
 LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 PROTO_SRC   := $(wildcard proto/*.c)
+# ZeroMQ helpers that satind and libsatin share (common/README.md).
+COMMON_SRC  := $(wildcard common/*.c)
 RUNTIME_SRC := $(wildcard daemon/runtime/*.c)
 # The node engine and the policies: pure (no sockets, threads or clock), so
 # that satind, the unit tests and a simulator link the same objects.
@@ -73,11 +75,11 @@ $(BUILD)/obj/%.o: %.c
 
 $(LIB_PROTO): $(call obj,$(PROTO_SRC))
 	@rm -f $@; ar rcs $@ $^
-$(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(APPS_SRC) $(DAEMON_SRC))
+$(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(APPS_SRC) $(DAEMON_SRC) $(COMMON_SRC))
 	@rm -f $@; ar rcs $@ $^
 $(LIB_ENGINE): $(call obj,$(ENGINE_SRC))
 	@rm -f $@; ar rcs $@ $^
-$(LIB_CLIENT): $(call obj,$(CLIENT_SRC) $(PROTO_SRC))
+$(LIB_CLIENT): $(call obj,$(CLIENT_SRC) $(PROTO_SRC) $(COMMON_SRC))
 	@rm -f $@; ar rcs $@ $^
 
 $(SATIND): $(call obj,daemon/satind.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_PROTO)
