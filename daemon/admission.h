@@ -89,7 +89,7 @@ typedef struct satin_admit_ctx {
     const char *stage;         /* the stage that decided */
     satin_reject_reason reason;
     const char *detail[2];     /* the arguments of the reason's log text */
-    char what[48];             /* "a STEAL", "an acknowledgement" */
+    char what[96];             /* "a STEAL", "an acknowledgement", a HELLO's grid */
     char count[16];
     satin_proto_error err;     /* the codec's complaint */
 } satin_admit_ctx;
