@@ -4,6 +4,7 @@
  * on a connection of its own.  No sockets, no keys (security off). */
 #include "../tap.h"
 #include "admission.h"
+#include "log.h"
 
 #include <string.h>
 
@@ -339,6 +340,7 @@ static void table(void)
 
 int main(void)
 {
+    satin_log_set_level(SATIN_LOG_ERROR);   /* every rejection logs a warning */
     setup(3.0);
     stage_list();
     shapes_and_codec();
