@@ -41,7 +41,7 @@ PROTO_SRC   := $(wildcard proto/*.c)
 # event loop.  It links no policy and no daemon code.
 COMMON_SRC  := $(wildcard common/*.c)
 # What of it the client library needs.
-COMMON_CLIENT_SRC := common/satin_endpoint.c
+COMMON_CLIENT_SRC := common/satin_endpoint.c common/zframes.c
 RUNTIME_SRC := $(wildcard daemon/runtime/*.c)
 # The node engine and the policies: pure (no sockets, threads or clock), so
 # that satind, the unit tests and a simulator link the same objects.
@@ -79,7 +79,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(LIB_PROTO): $(call obj,$(PROTO_SRC))
 	@rm -f $@; ar rcs $@ $^
-$(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(APPS_SRC) $(DAEMON_SRC))
+$(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(APPS_SRC) $(DAEMON_SRC) $(COMMON_SRC))
 	@rm -f $@; ar rcs $@ $^
 $(LIB_COMMON): $(call obj,$(COMMON_SRC))
 	@rm -f $@; ar rcs $@ $^

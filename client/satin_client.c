@@ -28,6 +28,7 @@
 #include "satin_client.h"
 #include "satin_endpoint.h"
 #include "satin_wire.h"
+#include "zframes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -583,45 +584,20 @@ static int send_msg(satin_client *c, satin_msg *m, satin_client_error *err)
 static int recv_one(satin_client *c, satin_msg **out, satin_proto_error *perr)
 {
     zmq_msg_t f[2];
-    size_t nframes = 0;
-    zmq_msg_t extra;
-    int more = 1;
+    int extra, nframes = satin_zframes_recv(c->sock, f, 2, &extra);
     *out = NULL;
-    zmq_msg_init(&f[0]);
-    if (zmq_msg_recv(&f[0], c->sock, ZMQ_DONTWAIT) < 0) {
-        zmq_msg_close(&f[0]);
+    if (nframes == 0)
         return 0;
-    }
-    nframes = 1;
-    more = zmq_msg_more(&f[0]);
-    if (more) {
-        zmq_msg_init(&f[1]);
-        zmq_msg_recv(&f[1], c->sock, 0);
-        nframes = 2;
-        more = zmq_msg_more(&f[1]);
-    }
-    /* Any further frames make the message bad; swallow them all. */
-    size_t total = nframes;
-    while (more) {
-        zmq_msg_init(&extra);
-        if (zmq_msg_recv(&extra, c->sock, 0) < 0) {
-            zmq_msg_close(&extra);
-            break;
-        }
-        more = zmq_msg_more(&extra);
-        zmq_msg_close(&extra);
-        total++;
-    }
-    if (total != 2) {
+    if (nframes + extra != 2) {
         memset(perr, 0, sizeof *perr);
         perr->code = SATIN_PROTO_BAD_MESSAGE;
-        snprintf(perr->text, sizeof perr->text, "message of %zu frames (SGP/1 has 2)", total);
+        snprintf(perr->text, sizeof perr->text, "message of %d frames (SGP/1 has 2)",
+                 nframes + extra);
     } else {
         *out = satin_msg_decode(zmq_msg_data(&f[0]), zmq_msg_size(&f[0]), zmq_msg_data(&f[1]),
                                 zmq_msg_size(&f[1]), 0, perr);
     }
-    for (size_t i = 0; i < nframes; i++)
-        zmq_msg_close(&f[i]);
+    satin_zframes_close(f, nframes);
     return *out ? 1 : -1;
 }
 

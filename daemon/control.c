@@ -9,6 +9,7 @@
 #include "satin_proto.h"
 #include "security.h"
 #include "service.h"
+#include "zframes.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -621,22 +622,7 @@ static void on_message(satin_control *ctl, const unsigned char *rid, size_t rid_
 static void read_client(satin_control *ctl)
 {
     zmq_msg_t part[3];
-    int nparts = 0, more = 1, extra = 0;
-    while (more) {
-        zmq_msg_t scratch, *p = nparts < 3 ? &part[nparts] : &scratch;
-        zmq_msg_init(p);
-        if (zmq_msg_recv(p, ctl->router, ZMQ_DONTWAIT) < 0) {
-            zmq_msg_close(p);
-            break;
-        }
-        more = zmq_msg_more(p);
-        if (nparts < 3)
-            nparts++;
-        else {
-            extra++;
-            zmq_msg_close(p);
-        }
-    }
+    int extra, nparts = satin_zframes_recv(ctl->router, part, 3, &extra);
     const char *key = nparts == 3 && ctl->client_curve ? satin_security_key_of(&part[2]) : NULL;
     if (key && !satin_security_key_is_client(ctl->sec, key)) {
         /* zauth admits every key of the topology; only `clients:` may submit. */
@@ -660,8 +646,7 @@ static void read_client(satin_control *ctl)
                    "a message has exactly two frames, header and body; got %d",
                    nparts - 1 + extra);
     }
-    for (int i = 0; i < nparts; i++)
-        zmq_msg_close(&part[i]);
+    satin_zframes_close(part, nparts);
 }
 
 static void send_progress(satin_control *ctl)

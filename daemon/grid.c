@@ -201,6 +201,12 @@ static void env_counters(void *ctx, satin_kvlist *out)
     satin_kvlist_add_i64(out, "peers_heard", satin_peers_alive(g->peers));
     satin_kvlist_add_i64(out, "peer_requests_dropped", (int64_t)satin_peers_rate_dropped(g->peers));
     satin_kvlist_add_i64(out, "connections_refused", (int64_t)satin_security_refused(g->sec));
+    const satin_admission *adm = satin_peers_admission(g->peers);
+    for (int r = 0; r < SATIN_REJECT_NREASONS; r++) {
+        char key[SATIN_KV_NAME_MAX + 1];
+        snprintf(key, sizeof key, "rejected.%s", satin_admission_reason_name(r));
+        satin_kvlist_add_i64(out, key, (int64_t)satin_admission_count(adm, r));
+    }
 }
 
 static void env_note_bad(void *ctx, int node, const char *what)

@@ -10,6 +10,7 @@
 #ifndef SATIN_PEER_H
 #define SATIN_PEER_H
 
+#include "admission.h"
 #include "delivery.h"
 #include "satin_proto.h"
 #include "security.h"
@@ -51,14 +52,17 @@ int64_t satin_peers_tick(satin_peers *self);
  * the last `heard_within_ns` (a peer silent longer may be gone for good). */
 size_t satin_peers_unacked(const satin_peers *self, int64_t heard_within_ns);
 const satin_delivery_counters *satin_peers_delivery(const satin_peers *self);
-/* The next message from a peer, or NULL when none is waiting.  Bad input is
- * counted, logged (rate-limited), dropped, and reading goes on; *bad tells. */
+/* The next message from a peer that admission (admission.h) accepts, or
+ * NULL when none is waiting.  What it rejects is counted, logged
+ * (rate-limited) and dropped, and reading goes on; *bad tells. */
 satin_msg *satin_peers_recv(satin_peers *self, int *bad);
 /* Peers heard from so far, and the last time (ns) we heard from `node`. */
 int satin_peers_alive(const satin_peers *self);
 int64_t satin_peers_last_heard(const satin_peers *self, int node);
 const satin_link_counters *satin_peers_counters(const satin_peers *self, int wan);
+/* Every rejection but the rate limit's; per reason: satin_admission_count. */
 uint64_t satin_peers_bad_messages(const satin_peers *self);
+const satin_admission *satin_peers_admission(const satin_peers *self);
 /* Requests dropped because their peer exceeded its rate. */
 uint64_t satin_peers_rate_dropped(const satin_peers *self);
 /* Counts and logs (rate-limited) a well-formed message that makes no sense

@@ -138,6 +138,7 @@ wait_at_least() {   # wait_at_least KEY N: bounded wait for a counter of n0
 heard=$(status peers_heard)
 refused=$(status connections_refused)
 bad=$(status bad_peer_messages)
+wrong_key=$(status rejected.wrong_key)
 is "$heard" 1 "n0 has heard from n1 only"
 
 n2pub_server=$(pub n0)
@@ -152,6 +153,7 @@ sleep 1
 run "$probe" "tcp://127.0.0.1:$base" "$tmpdir/grid.yaml" 2 "$n2pub_server" "$tmpdir/keys/alice.key"
 wait_at_least bad_peer_messages $((bad + 3))
 [ $? = 0 ] && pass "a listed key claiming to be n2: HELLO, STEAL and PUSH dropped as bad" || fail "a listed key claiming to be n2: HELLO, STEAL and PUSH dropped as bad"
+is "$(status rejected.wrong_key)" $((wrong_key + 3)) "all three for the connection's key (rejected.wrong_key)"
 is "$(status peers_heard)" 1 "n0 never believed a message from 'n2' (unlisted key, plain text, wrong key)"
 is "$(grep -c 'refused a connection from' "$tmpdir/n0.log")" 1 "one refusal logged for one key (rate-limited per key)"
 

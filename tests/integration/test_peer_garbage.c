@@ -7,7 +7,8 @@
  * in the grid, a STEAL on a connection that never said HELLO, and a
  * JOB_RESULT for a record n1 never gave away.  An N-queens job runs on n1
  * meanwhile and must still be exact; n1 must count what it dropped
- * (STATUS bad_peer_messages), stay alive, and compute fib 20.
+ * (STATUS bad_peer_messages, and rejected.<reason> by the admission stage
+ * that refused it), stay alive, and compute fib 20.
  *
  * Counting is asynchronous, so each batch ends with a "fence" (one frame of
  * garbage, always counted): messages on one connection are handled in
@@ -531,6 +532,23 @@ int main(void)
      * HELLO, fence) + 2 (JOB_RESULT, fence) + 2 (foreign HELLO, fence). */
     bad = n1_status_i64("bad_peer_messages");
     is_i64(bad - base, 13, "n1's bad_peer_messages grew by exactly the 13 messages it dropped");
+    /* The same 13 by the stage that refused them (STATUS rejected.<reason>;
+     * base was 0, so these started at 0 too). */
+    static const struct { const char *key; int64_t want; const char *what; } by_reason[] = {
+        {"rejected.bad_stamp", 5, "the frame of garbage and the 4 fences"},
+        {"rejected.undecodable", 4, "version 2, type 50, the truncated and the lying STEAL_REPLY"},
+        {"rejected.bad_sender", 1, "the STEAL from node index 9"},
+        {"rejected.not_greeted", 1, "the STEAL as node 0 without HELLO"},
+        {"rejected.senseless", 1, "the JOB_RESULT for an unknown record"},
+        {"rejected.other_grid", 1, "the HELLO for another grid"},
+        {"rejected.bad_shape", 0, "nothing"},
+        {"rejected.wrong_key", 0, "nothing (no keys under security: none)"},
+        {"rejected.foreign_ack", 0, "nothing"},
+        {"rejected.rate_limited", 0, "nothing"},
+    };
+    for (size_t i = 0; i < sizeof by_reason / sizeof *by_reason; i++)
+        is_i64(n1_status_i64(by_reason[i].key), by_reason[i].want, "%s = %lld: %s",
+               by_reason[i].key, (long long)by_reason[i].want, by_reason[i].what);
 
     snprintf(path, sizeof path, "%s/n1.pid", run_dir);
     f = fopen(path, "r");

@@ -1,0 +1,447 @@
+/* admission.c - the stages a peer message passes (see admission.h). */
+#include "admission.h"
+#include "log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A flood of one kind of bad message must not hide another kind for long,
+ * nor fill the log: one line per reason per interval. */
+#define REJECT_LOG_INTERVAL_S 10.0
+
+/* The rejection table.  Every text is a format taking the two details as
+ * strings (a text may use fewer). */
+static const struct reason_row {
+    const char *name;   /* STATUS rejected.<name> */
+    int bad;            /* counts in bad_peer_messages: all but the rate limit */
+    const char *text;
+} reasons[SATIN_REJECT_NREASONS] = {
+    [SATIN_REJECT_SHAPE] = {"bad_shape", 1,
+        "dropped a peer message of the wrong shape: %s frames (a message has 3, an acknowledgement 1)"},
+    [SATIN_REJECT_STAMP] = {"bad_stamp", 1, "dropped %s with a bad delivery frame"},
+    [SATIN_REJECT_DECODE] = {"undecodable", 1, "dropped a bad peer message: %s"},
+    [SATIN_REJECT_SENDER] = {"bad_sender", 1, "dropped %s claiming to come from node %s"},
+    [SATIN_REJECT_KEY] = {"wrong_key", 1,
+        "dropped %s claiming to come from node %s: the connection's key is not that node's"},
+    [SATIN_REJECT_ACK_CONNECTION] = {"foreign_ack", 1,
+        "dropped an acknowledgement on a connection that is no node's own"},
+    [SATIN_REJECT_NOT_GREETED] = {"not_greeted", 1,
+        "dropped %s claiming to come from node %s on a connection that did not greet us as that node"},
+    [SATIN_REJECT_OTHER_GRID] = {"other_grid", 1,
+        "node %s's topology differs from ours: %s; its messages are dropped until both read "
+        "the same topology file"},
+    [SATIN_REJECT_UNKNOWN_INDEX] = {"unknown_index", 1,
+        "dropped %s from node index %s, an index our topology does not have: the sender reads "
+        "another topology file (its HELLO says which)"},
+    [SATIN_REJECT_RATE] = {"rate_limited", 0,
+        "node %s sends more than %s requests per second: dropping the excess"},
+    [SATIN_REJECT_SENSELESS] = {"senseless", 1, "dropped a peer message: %s (from node %s)"},
+};
+
+struct satin_admission {
+    const satin_topology *topo;
+    int self;
+    size_t max_message;
+    const satin_security *sec;
+    satin_delivery *delivery;
+    satin_admission_hooks hooks;
+    /* Connections that said a good HELLO, by ROUTER routing id: a message
+     * is believed only on a connection that greeted us as its sender. */
+    struct conn { unsigned char rid[16]; size_t len; int node; } *conns;
+    size_t nconns, capconns;
+    /* Per-node token buckets for requests. */
+    double rate;
+    char rate_text[32];
+    double *tokens;            /* [nnodes] */
+    int64_t *refilled;         /* [nnodes] ns */
+    uint64_t count[SATIN_REJECT_NREASONS];
+    satin_log_limit limit[SATIN_REJECT_NREASONS];
+    satin_log_limit restart_limit;
+    uint64_t restarts_logged;
+    unsigned char digest[SATIN_TOPOLOGY_DIGEST_SIZE];  /* our membership (topology.h) */
+};
+
+void satin_node_rid(int node, unsigned char rid[SATIN_NODE_RID_SIZE])
+{
+    rid[0] = 'S';
+    rid[1] = (unsigned char)(node >> 24);
+    rid[2] = (unsigned char)(node >> 16);
+    rid[3] = (unsigned char)(node >> 8);
+    rid[4] = (unsigned char)node;
+}
+
+void satin_admit_ctx_init(satin_admit_ctx *c, int64_t now)
+{
+    memset(c, 0, sizeof *c);
+    c->key = "";
+    c->now = now;
+    c->node = -1;
+}
+
+satin_admission *satin_admission_new(const satin_topology *topo, int self, size_t max_message,
+                                     const satin_security *sec, satin_delivery *delivery,
+                                     double request_rate, satin_admission_hooks hooks)
+{
+    satin_admission *a = calloc(1, sizeof *a);
+    if (!a)
+        abort();
+    a->topo = topo;
+    a->self = self;
+    a->max_message = max_message;
+    a->sec = sec;
+    a->delivery = delivery;
+    a->hooks = hooks;
+    a->rate = request_rate;
+    snprintf(a->rate_text, sizeof a->rate_text, "%.0f", request_rate);
+    a->tokens = calloc((size_t)topo->nnodes, sizeof *a->tokens);
+    a->refilled = calloc((size_t)topo->nnodes, sizeof *a->refilled);
+    if (!a->tokens || !a->refilled)
+        abort();
+    for (int i = 0; i < topo->nnodes; i++)
+        a->tokens[i] = request_rate;
+    satin_topology_digest(topo, a->digest);
+    return a;
+}
+
+void satin_admission_destroy(satin_admission **self)
+{
+    satin_admission *a = *self;
+    if (!a)
+        return;
+    free(a->conns);
+    free(a->tokens);
+    free(a->refilled);
+    free(a);
+    *self = NULL;
+}
+
+/* ---- connections, tokens, stamps ------------------------------------------------ */
+
+static struct conn *find_conn(satin_admission *a, const satin_frame *rid)
+{
+    for (size_t i = 0; i < a->nconns; i++)
+        if (a->conns[i].len == rid->len && memcmp(a->conns[i].rid, rid->data, rid->len) == 0)
+            return &a->conns[i];
+    return NULL;
+}
+
+static void bind_conn(satin_admission *a, const satin_frame *rid, int node)
+{
+    struct conn *c = find_conn(a, rid);
+    if (!c) {
+        if (rid->len > sizeof c->rid)
+            return;
+        if (a->nconns == a->capconns) {
+            a->capconns = a->capconns ? 2 * a->capconns : 16;
+            a->conns = realloc(a->conns, a->capconns * sizeof *a->conns);
+            if (!a->conns)
+                abort();
+        }
+        c = &a->conns[a->nconns++];
+        memcpy(c->rid, rid->data, rid->len);
+        c->len = rid->len;
+    }
+    c->node = node;
+}
+
+static void unbind_conn(satin_admission *a, const satin_frame *rid)
+{
+    struct conn *c = find_conn(a, rid);
+    if (c)
+        *c = a->conns[--a->nconns];
+}
+
+/* Delivery frames are believed only on a node's own connection (its fixed
+ * routing id): a tool or an impostor speaking as that node elsewhere must
+ * not acknowledge, or restart, the node's numbering. */
+static int own_connection(int node, const satin_frame *rid)
+{
+    unsigned char want[SATIN_NODE_RID_SIZE];
+    satin_node_rid(node, want);
+    return rid->len == sizeof want && memcmp(rid->data, want, sizeof want) == 0;
+}
+
+/* Messages a peer can send unasked, which make us work. */
+static int is_request(int type)
+{
+    return type == SATIN_MSG_HELLO || type == SATIN_MSG_STEAL || type == SATIN_MSG_LOAD ||
+           type == SATIN_MSG_STATS_REQUEST || type == SATIN_MSG_STEAL_CANCEL;
+}
+
+static int take_token(satin_admission *a, int node, int64_t now)
+{
+    double t = a->tokens[node] + (double)(now - a->refilled[node]) / 1e9 * a->rate;
+    a->refilled[node] = now;
+    a->tokens[node] = t > a->rate ? a->rate : t;
+    if (a->tokens[node] < 1.0)
+        return 0;
+    a->tokens[node] -= 1.0;
+    return 1;
+}
+
+/* Logs each peer restart seen by the delivery layer once. */
+static void note_restarts(satin_admission *a, int node)
+{
+    const satin_delivery_counters *dc = satin_delivery_counters_get(a->delivery);
+    if (dc->peer_restarts == a->restarts_logged)
+        return;
+    a->restarts_logged = dc->peer_restarts;
+    /* The new run knows none of our connections: our DEALER reconnected to
+     * it without a HELLO, and it would drop what we send. */
+    a->hooks.greet(a->hooks.ctx, node);
+    satin_log_limited(&a->restart_limit, 10.0, SATIN_LOG_WARN,
+                      "node %s restarted: messages queued for its previous run are dropped "
+                      "(%llu so far); work it held for our jobs is lost",
+                      a->topo->nodes[node].id, (unsigned long long)dc->discarded);
+}
+
+/* What the delivery layer says of the message's stamp (SATIN_DELIVERY_TAKE
+ * or _DROP).  Elsewhere than on the node's own connection the message is
+ * taken as unnumbered. */
+static int receive_stamp(satin_admission *a, const satin_admit_ctx *c)
+{
+    if (!own_connection(c->node, &c->frame[0]))
+        return SATIN_DELIVERY_TAKE;
+    int r = satin_delivery_receive(a->delivery, c->node, &c->stamp, c->bare, c->now);
+    note_restarts(a, c->node);
+    return r;
+}
+
+/* ---- the stages ------------------------------------------------------------------ */
+
+static satin_admit_verdict refuse(satin_admit_ctx *c, satin_reject_reason reason,
+                                  const char *detail0, const char *detail1)
+{
+    c->reason = reason;
+    c->detail[0] = detail0;
+    c->detail[1] = detail1;
+    return SATIN_ADMIT_REJECT;
+}
+
+static const char *node_id(const satin_admission *a, int node)
+{
+    return node >= 0 && node < a->topo->nnodes ? a->topo->nodes[node].id : "?";
+}
+
+static satin_admit_verdict stage_shape(satin_admission *a, satin_admit_ctx *c)
+{
+    (void)a;
+    if (c->nframes == 2 && !c->extra) {
+        c->bare = 1;
+        return SATIN_ADMIT_PASS;
+    }
+    if (c->nframes == SATIN_ADMIT_FRAMES && !c->extra)
+        return SATIN_ADMIT_PASS;
+    /* What the sender sent: the routing id is the ROUTER's. */
+    snprintf(c->count, sizeof c->count, "%d", c->nframes - 1 + c->extra);
+    return refuse(c, SATIN_REJECT_SHAPE, c->count, NULL);
+}
+
+static satin_admit_verdict stage_stamp(satin_admission *a, satin_admit_ctx *c)
+{
+    (void)a;
+    if (satin_delivery_stamp_decode(c->frame[1].data, c->frame[1].len, &c->stamp) == 0)
+        return SATIN_ADMIT_PASS;
+    return refuse(c, SATIN_REJECT_STAMP, c->bare ? "an acknowledgement" : "a peer message", NULL);
+}
+
+static satin_admit_verdict stage_decode(satin_admission *a, satin_admit_ctx *c)
+{
+    if (c->bare)
+        return SATIN_ADMIT_PASS;
+    c->msg = satin_msg_decode(c->frame[2].data, c->frame[2].len, c->frame[3].data,
+                              c->frame[3].len, a->max_message, &c->err);
+    return c->msg ? SATIN_ADMIT_PASS : refuse(c, SATIN_REJECT_DECODE, c->err.text, NULL);
+}
+
+/* An acknowledgement names no sender: its connection does, once greeted. */
+static satin_admit_verdict identify_ack(satin_admission *a, satin_admit_ctx *c)
+{
+    struct conn *k = find_conn(a, &c->frame[0]);
+    snprintf(c->what, sizeof c->what, "an acknowledgement");
+    if (!k || !own_connection(k->node, &c->frame[0]))
+        return refuse(c, SATIN_REJECT_ACK_CONNECTION, NULL, NULL);
+    c->node = k->node;
+    return SATIN_ADMIT_PASS;
+}
+
+/* Whether a HELLO's sender reads the topology we read: same grid, same
+ * membership (the digest), and its id is the one our file has at its index.
+ * Everything a HELLO must agree on is compared here. */
+static int hello_matches(const satin_admission *a, const satin_msg *hello)
+{
+    const satin_topology *t = a->topo;
+    return strcmp(hello->grid_name, t->name) == 0 && hello->node_count == (uint32_t)t->nnodes &&
+           memcmp(hello->digest, a->digest, sizeof a->digest) == 0 &&
+           hello->sender < (uint32_t)t->nnodes &&
+           strcmp(hello->node_id, t->nodes[hello->sender].id) == 0;
+}
+
+/* A HELLO of another membership: how the two files differ, for the log.
+ * It is decodable whatever its node count, so the line can name the node. */
+static satin_admit_verdict foreign_hello(satin_admission *a, satin_admit_ctx *c)
+{
+    const satin_msg *m = c->msg;
+    const satin_topology *t = a->topo;
+    char how[120], theirs[16], ours[16];
+    if (strcmp(m->grid_name, t->name) != 0)
+        snprintf(how, sizeof how, "it is grid %s, we are grid %s", m->grid_name, t->name);
+    else if (m->node_count != (uint32_t)t->nnodes)
+        snprintf(how, sizeof how, "it lists %lu nodes, we list %d", (unsigned long)m->node_count,
+                 t->nnodes);
+    else if (m->sender >= (uint32_t)t->nnodes)
+        snprintf(how, sizeof how, "it claims index %lu, we list %d nodes",
+                 (unsigned long)m->sender, t->nnodes);
+    else if (strcmp(m->node_id, t->nodes[m->sender].id) != 0)
+        snprintf(how, sizeof how, "it is node %s at index %lu, where we list node %s",
+                 m->node_id, (unsigned long)m->sender, t->nodes[m->sender].id);
+    else
+        snprintf(how, sizeof how,
+                 "both list %d nodes, but clusters, node ids, endpoints or keys differ", t->nnodes);
+    satin_topology_digest_hex(m->digest, theirs, sizeof theirs);
+    satin_topology_digest_hex(a->digest, ours, sizeof ours);
+    snprintf(c->what, sizeof c->what, "%s (membership digest %s, ours %s)", how, theirs, ours);
+    /* Whatever this connection said before, it is no longer believed. */
+    unbind_conn(a, &c->frame[0]);
+    return refuse(c, SATIN_REJECT_OTHER_GRID, m->node_id, c->what);
+}
+
+static satin_admit_verdict identify_message(satin_admission *a, satin_admit_ctx *c)
+{
+    const satin_msg *m = c->msg;
+    snprintf(c->what, sizeof c->what, "a %s", satin_msg_type_name(m->type));
+    if (m->type == SATIN_MSG_HELLO && m->sender != (uint32_t)a->self && !hello_matches(a, m))
+        return foreign_hello(a, c);
+    /* The codec does not know the topology: the sender's range is ours to check. */
+    if (satin_msg_is_peer(m->type) && m->sender >= (uint32_t)a->topo->nnodes) {
+        snprintf(c->count, sizeof c->count, "%lu", (unsigned long)m->sender);
+        return refuse(c, SATIN_REJECT_UNKNOWN_INDEX, c->what, c->count);
+    }
+    if (!satin_msg_is_peer(m->type) || m->sender == (uint32_t)a->self)
+        return refuse(c, SATIN_REJECT_SENDER, c->what, node_id(a, (int)m->sender));
+    c->node = (int)m->sender;
+    return SATIN_ADMIT_PASS;
+}
+
+static satin_admit_verdict stage_identity(satin_admission *a, satin_admit_ctx *c)
+{
+    satin_admit_verdict v = c->bare ? identify_ack(a, c) : identify_message(a, c);
+    if (v != SATIN_ADMIT_PASS)
+        return v;
+    /* zauth let the key in (it is listed), but it may be another node's. */
+    if (!satin_security_key_is_node(a->sec, c->key, c->node))
+        return refuse(c, SATIN_REJECT_KEY, c->what, node_id(a, c->node));
+    return SATIN_ADMIT_PASS;
+}
+
+static satin_admit_verdict take_hello(satin_admission *a, satin_admit_ctx *c)
+{
+    const char *id = node_id(a, c->node);
+    /* A HELLO is a request too, limited before it may rebind a connection. */
+    if (!take_token(a, c->node, c->now))
+        return refuse(c, SATIN_REJECT_RATE, id, a->rate_text);
+    bind_conn(a, &c->frame[0], c->node);
+    receive_stamp(a, c);
+    return SATIN_ADMIT_CONSUMED;
+}
+
+static satin_admit_verdict stage_greeting(satin_admission *a, satin_admit_ctx *c)
+{
+    if (c->bare)
+        return SATIN_ADMIT_PASS;   /* identify_ack found its greeted connection */
+    if (c->msg->type == SATIN_MSG_HELLO)
+        return take_hello(a, c);
+    struct conn *k = find_conn(a, &c->frame[0]);
+    if (k && k->node == c->node)
+        return SATIN_ADMIT_PASS;
+    /* On the node's own connection this is a node that greeted a previous
+     * run of ours: greet it, so that it sees our new epoch and greets us
+     * again. */
+    if (own_connection(c->node, &c->frame[0]))
+        a->hooks.greet_again(a->hooks.ctx, c->node);
+    return refuse(c, SATIN_REJECT_NOT_GREETED, c->what, node_id(a, c->node));
+}
+
+static satin_admit_verdict stage_sequence(satin_admission *a, satin_admit_ctx *c)
+{
+    int r = receive_stamp(a, c);
+    /* An acknowledgement has done its work; a duplicate, a message past a
+     * gap the sender will fill, or one from its previous run is not bad. */
+    return c->bare || r != SATIN_DELIVERY_TAKE ? SATIN_ADMIT_CONSUMED : SATIN_ADMIT_PASS;
+}
+
+/* Results and replies answer our own requests: never limited. */
+static satin_admit_verdict stage_rate(satin_admission *a, satin_admit_ctx *c)
+{
+    if (is_request(c->msg->type) && !take_token(a, c->node, c->now))
+        return refuse(c, SATIN_REJECT_RATE, node_id(a, c->node), a->rate_text);
+    return SATIN_ADMIT_ACCEPT;
+}
+
+static const satin_admit_stage stages[] = {
+    {"frame shape", stage_shape},
+    {"delivery stamp", stage_stamp},
+    {"decode", stage_decode},
+    {"node identity and key", stage_identity},
+    {"greeting", stage_greeting},
+    {"sequence", stage_sequence},
+    {"rate limit", stage_rate},
+};
+
+const satin_admit_stage *satin_admission_stages(size_t *count)
+{
+    *count = sizeof stages / sizeof *stages;
+    return stages;
+}
+
+satin_admit_verdict satin_admission_run(satin_admission *a, satin_admit_ctx *c)
+{
+    satin_admit_verdict v = SATIN_ADMIT_PASS;
+    for (size_t i = 0; v == SATIN_ADMIT_PASS && i < sizeof stages / sizeof *stages; i++) {
+        v = stages[i].run(a, c);
+        c->stage = stages[i].name;
+    }
+    if (v == SATIN_ADMIT_REJECT)
+        satin_admission_reject(a, c->reason, c->detail[0], c->detail[1]);
+    if (v != SATIN_ADMIT_ACCEPT)
+        satin_msg_destroy(&c->msg);
+    return v;
+}
+
+/* ---- rejections ------------------------------------------------------------------ */
+
+satin_admit_verdict satin_admission_reject(satin_admission *a, satin_reject_reason reason,
+                                           const char *detail0, const char *detail1)
+{
+    if ((unsigned)reason >= SATIN_REJECT_NREASONS)
+        reason = SATIN_REJECT_SENSELESS;
+    a->count[reason]++;
+    satin_log_limited(&a->limit[reason], REJECT_LOG_INTERVAL_S, SATIN_LOG_WARN,
+                      reasons[reason].text, detail0 ? detail0 : "", detail1 ? detail1 : "");
+    return SATIN_ADMIT_REJECT;
+}
+
+void satin_admission_note_bad(satin_admission *a, const char *what, int node)
+{
+    satin_admission_reject(a, SATIN_REJECT_SENSELESS, what, node_id(a, node));
+}
+
+const char *satin_admission_reason_name(satin_reject_reason reason)
+{
+    return (unsigned)reason < SATIN_REJECT_NREASONS ? reasons[reason].name : "?";
+}
+
+uint64_t satin_admission_count(const satin_admission *a, satin_reject_reason reason)
+{
+    return (unsigned)reason < SATIN_REJECT_NREASONS ? a->count[reason] : 0;
+}
+
+uint64_t satin_admission_bad(const satin_admission *a)
+{
+    uint64_t n = 0;
+    for (int r = 0; r < SATIN_REJECT_NREASONS; r++)
+        if (reasons[r].bad)
+            n += a->count[r];
+    return n;
+}

@@ -1,0 +1,356 @@
+/* test_admission.c - the stages a peer message passes before the node
+ * engine sees it (daemon/admission.h), on frames built by hand: node 1 of a
+ * 4-node grid hears from node 0 on node 0's own connection and from a tool
+ * on a connection of its own.  No sockets, no keys (security off). */
+#include "../tap.h"
+#include "admission.h"
+#include "log.h"
+
+#include <string.h>
+
+#define SELF 1
+#define SEC 1000000000LL
+
+static satin_topology *topo;
+static satin_delivery *delivery;
+static satin_admission *adm;
+static int greets[4], greets_again[4];
+static int64_t now = 5 * SEC;
+
+static const uint64_t E0 = 0xE0E0E0E0ull;           /* node 0's run */
+static unsigned char own0[SATIN_NODE_RID_SIZE];      /* node 0's own connection */
+static const unsigned char tool[] = {0, 0x6b, 0x8b, 0x45, 0x67};   /* a ROUTER-made id */
+
+static void on_greet(void *ctx, int node)
+{
+    (void)ctx;
+    greets[node]++;
+}
+
+static void on_greet_again(void *ctx, int node)
+{
+    (void)ctx;
+    greets_again[node]++;
+}
+
+static int wire(void *ctx, int peer, const unsigned char *frame, const void *hdr, size_t hlen,
+                const void *body, size_t blen, int again)
+{
+    (void)ctx, (void)peer, (void)frame, (void)hdr, (void)hlen, (void)body, (void)blen, (void)again;
+    return 0;
+}
+
+static void setup(double rate)
+{
+    static const char yaml[] =
+        "grid: test-4\npolicy: rs\nsecurity: none\nclusters:\n"
+        "  - name: c\n    nodes:\n"
+        "      - {id: n0, endpoint: \"tcp://127.0.0.1:7301\"}\n"
+        "      - {id: n1, endpoint: \"tcp://127.0.0.1:7302\"}\n"
+        "      - {id: n2, endpoint: \"tcp://127.0.0.1:7303\"}\n"
+        "      - {id: n3, endpoint: \"tcp://127.0.0.1:7304\"}\n";
+    char err[256];
+    topo = satin_topology_parse("test.yaml", yaml, strlen(yaml), err, sizeof err);
+    if (!topo) {
+        printf("Bail out! %s\n", err);
+        exit(1);
+    }
+    delivery = satin_delivery_new(topo->nnodes, 0xE1E1ull, wire, NULL);
+    adm = satin_admission_new(topo, SELF, 1 << 20, NULL, delivery, rate,
+                              (satin_admission_hooks){NULL, on_greet, on_greet_again});
+    satin_node_rid(0, own0);
+}
+
+/* Runs [rid][stamp][header][body] (no message: [rid][stamp]) through the
+ * stages; an accepted message is left in c->msg. */
+static satin_admit_verdict admit(satin_admit_ctx *c, const unsigned char *rid, size_t rlen,
+                                 uint64_t epoch, uint64_t seq, const satin_msg *m)
+{
+    unsigned char f[SATIN_DELIVERY_FRAME_SIZE], *h = NULL, *b = NULL;
+    size_t hl = 0, bl = 0;
+    satin_delivery_stamp_encode(&(satin_delivery_stamp){.epoch = epoch, .seq = seq}, f);
+    satin_admit_ctx_init(c, now);
+    c->frame[0] = (satin_frame){rid, rlen};
+    c->frame[1] = (satin_frame){f, sizeof f};
+    c->nframes = 2;
+    if (m) {
+        if (satin_msg_encode(m, &h, &hl, &b, &bl) < 0)
+            diag("cannot encode a %s", satin_msg_type_name(m->type));
+        c->frame[2] = (satin_frame){h, hl};
+        c->frame[3] = (satin_frame){b, bl};
+        c->nframes = 4;
+    }
+    satin_admit_verdict v = satin_admission_run(adm, c);
+    free(h);
+    free(b);
+    return v;
+}
+
+static satin_msg *steal(uint32_t from)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_STEAL);
+    m->sender = from;
+    m->thief = from;
+    m->max_jobs = 1;
+    return m;
+}
+
+static satin_msg *hello(uint32_t from, const char *grid, uint32_t nodes)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_HELLO);
+    m->sender = from;
+    satin_msg_set_grid_name(m, grid);
+    m->node_count = nodes;
+    return m;
+}
+
+static satin_msg *job_cancel(uint32_t from)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_JOB_CANCEL);
+    m->sender = from;
+    m->owner = from;
+    satin_msg_add_record_id(m, 7);
+    return m;
+}
+
+static uint64_t count(satin_reject_reason r)
+{
+    return satin_admission_count(adm, r);
+}
+
+/* Expects a rejection for `reason` at `stage`, counted once more. */
+static void rejected(satin_admit_verdict v, const satin_admit_ctx *c, satin_reject_reason reason,
+                     const char *stage, uint64_t before, const char *what)
+{
+    ok(v == SATIN_ADMIT_REJECT && c->reason == reason && c->stage && strcmp(c->stage, stage) == 0,
+       "%s: rejected as %s at '%s' (verdict %d, reason %s, stage %s)", what,
+       satin_admission_reason_name(reason), stage, (int)v, satin_admission_reason_name(c->reason),
+       c->stage ? c->stage : "-");
+    ok(count(reason) == before + 1 && c->msg == NULL, "%s: counted, message freed", what);
+}
+
+static void stage_list(void)
+{
+    size_t n;
+    const satin_admit_stage *s = satin_admission_stages(&n);
+    const char *want[] = {"frame shape", "delivery stamp", "decode", "node identity and key",
+                          "greeting", "sequence", "rate limit"};
+    int same = n == sizeof want / sizeof *want;
+    for (size_t i = 0; same && i < n; i++)
+        same = strcmp(s[i].name, want[i]) == 0 && s[i].run;
+    ok(same, "seven stages, in order: shape, stamp, decode, identity, greeting, sequence, rate");
+}
+
+static void shapes_and_codec(void)
+{
+    satin_admit_ctx c;
+    unsigned char f[SATIN_DELIVERY_FRAME_SIZE];
+    satin_delivery_stamp_encode(&(satin_delivery_stamp){.epoch = E0}, f);
+    satin_admit_ctx_init(&c, now);
+    c.frame[0] = (satin_frame){own0, sizeof own0};
+    c.frame[1] = (satin_frame){f, sizeof f};
+    c.frame[2] = (satin_frame){"x", 1};
+    c.nframes = 3;
+    uint64_t b = count(SATIN_REJECT_SHAPE);
+    rejected(satin_admission_run(adm, &c), &c, SATIN_REJECT_SHAPE, "frame shape", b, "3 frames");
+    is_str(c.detail[0], "2", "the count is of the frames the sender sent");
+    satin_admit_ctx_init(&c, now);
+    c.frame[0] = (satin_frame){own0, sizeof own0};
+    c.nframes = 4;
+    c.extra = 3;
+    rejected(satin_admission_run(adm, &c), &c, SATIN_REJECT_SHAPE, "frame shape", b + 1,
+             "4 frames and 3 more");
+
+    b = count(SATIN_REJECT_STAMP);
+    satin_admit_ctx_init(&c, now);
+    c.frame[0] = (satin_frame){tool, sizeof tool};
+    c.frame[1] = (satin_frame){"junk", 4};
+    c.nframes = 2;
+    rejected(satin_admission_run(adm, &c), &c, SATIN_REJECT_STAMP, "delivery stamp", b,
+             "one frame of garbage");
+    is_str(c.detail[0], "an acknowledgement", "read as an acknowledgement");
+
+    b = count(SATIN_REJECT_DECODE);
+    satin_admit_ctx_init(&c, now);
+    c.frame[0] = (satin_frame){own0, sizeof own0};
+    c.frame[1] = (satin_frame){f, sizeof f};
+    c.frame[2] = (satin_frame){"not a header", 12};
+    c.frame[3] = (satin_frame){"", 0};
+    c.nframes = 4;
+    rejected(satin_admission_run(adm, &c), &c, SATIN_REJECT_DECODE, "decode", b, "a bad header");
+    ok(c.detail[0] && c.detail[0][0], "with the codec's complaint (%s)", c.detail[0]);
+}
+
+static void identities(void)
+{
+    satin_admit_ctx c;
+    satin_msg *m;
+    uint64_t b = count(SATIN_REJECT_SENDER);
+    m = steal(9);
+    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_SENDER,
+             "node identity and key", b, "a STEAL from node index 9 of 4");
+    satin_msg_destroy(&m);
+    m = steal(SELF);
+    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_SENDER,
+             "node identity and key", b + 1, "a STEAL claiming to come from ourselves");
+    satin_msg_destroy(&m);
+    m = satin_msg_new(SATIN_MSG_STATUS);
+    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_SENDER,
+             "node identity and key", b + 2, "a client's STATUS on the peer socket");
+    satin_msg_destroy(&m);
+
+    b = count(SATIN_REJECT_ACK_CONNECTION);
+    rejected(admit(&c, own0, sizeof own0, E0, 0, NULL), &c, SATIN_REJECT_ACK_CONNECTION,
+             "node identity and key", b, "an acknowledgement before any HELLO");
+}
+
+static void greetings(void)
+{
+    satin_admit_ctx c;
+    satin_msg *m = steal(0);
+    uint64_t b = count(SATIN_REJECT_NOT_GREETED);
+    rejected(admit(&c, tool, sizeof tool, E0, 0, m), &c, SATIN_REJECT_NOT_GREETED, "greeting", b,
+             "a STEAL as node 0 on a connection that never greeted us");
+    is_i64(greets_again[0], 0, "a stranger's connection gets no HELLO from us");
+    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_NOT_GREETED, "greeting",
+             b + 1, "a STEAL on node 0's own connection before its HELLO");
+    is_i64(greets_again[0], 1, "node 0 is greeted again (it greeted a previous run of ours)");
+    satin_msg_destroy(&m);
+
+    b = count(SATIN_REJECT_OTHER_GRID);
+    m = hello(0, "other-grid", 4);
+    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID, "greeting", b,
+             "a HELLO for another grid");
+    is_str(c.detail[1], "other-grid, 4 nodes", "the log names the grid the HELLO describes");
+    satin_msg_destroy(&m);
+    m = hello(0, "test-4", 5);
+    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID, "greeting",
+             b + 1, "a HELLO with another node count");
+    satin_msg_destroy(&m);
+
+    now += SEC;   /* the two HELLOs above took tokens too */
+    m = hello(0, "test-4", 4);
+    satin_admit_verdict v = admit(&c, own0, sizeof own0, E0, 0, m);
+    satin_msg_destroy(&m);
+    ok(v == SATIN_ADMIT_CONSUMED && c.node == 0 && strcmp(c.stage, "greeting") == 0 && !c.msg,
+       "a matching HELLO on node 0's own connection is taken at 'greeting', not for the engine");
+    m = steal(0);
+    v = admit(&c, own0, sizeof own0, E0, 0, m);
+    ok(v == SATIN_ADMIT_ACCEPT && c.node == 0 && c.msg && c.msg->type == SATIN_MSG_STEAL,
+       "then node 0's STEAL is accepted");
+    satin_msg_destroy(&c.msg);
+    satin_msg_destroy(&m);
+    v = admit(&c, own0, sizeof own0, E0, 0, NULL);
+    ok(v == SATIN_ADMIT_CONSUMED && c.node == 0 && strcmp(c.stage, "sequence") == 0,
+       "and its acknowledgement alone is taken at 'sequence'");
+}
+
+static void sequence(void)
+{
+    satin_admit_ctx c;
+    satin_msg *m = job_cancel(0);
+    satin_admit_verdict v = admit(&c, own0, sizeof own0, E0, 1, m);
+    ok(v == SATIN_ADMIT_ACCEPT, "numbered message 1 from node 0 is accepted");
+    satin_msg_destroy(&c.msg);
+    uint64_t bad = satin_admission_bad(adm);
+    v = admit(&c, own0, sizeof own0, E0, 1, m);
+    ok(v == SATIN_ADMIT_CONSUMED && strcmp(c.stage, "sequence") == 0 && !c.msg,
+       "the same number again is a duplicate: consumed at 'sequence'");
+    v = admit(&c, own0, sizeof own0, E0, 5, m);
+    ok(v == SATIN_ADMIT_CONSUMED, "a number past a gap too");
+    is_i64(satin_admission_bad(adm), bad, "neither counts as bad");
+    is_i64(satin_delivery_counters_get(delivery)->duplicates, 1, "the delivery layer saw one duplicate");
+    satin_msg_destroy(&m);
+
+    /* A tool's HELLO as node 3 binds only its own connection, whose stamps
+     * are not believed: its numbered message is taken as unnumbered. */
+    m = hello(3, "test-4", 4);
+    ok(admit(&c, tool, sizeof tool, 0x7001, 0, m) == SATIN_ADMIT_CONSUMED, "a tool greets as node 3");
+    satin_msg_destroy(&m);
+    m = job_cancel(3);
+    v = admit(&c, tool, sizeof tool, 0x7001, 9, m);
+    ok(v == SATIN_ADMIT_ACCEPT && c.node == 3, "its message numbered 9 is accepted as unnumbered");
+    satin_msg_destroy(&c.msg);
+    satin_msg_destroy(&m);
+    is_i64(satin_delivery_counters_get(delivery)->out_of_order, 1,
+           "and left node 3's numbering alone");
+
+    int before = greets[0];
+    now += 10 * SEC;
+    m = steal(0);
+    v = admit(&c, own0, sizeof own0, E0 + 1, 0, m);
+    ok(v == SATIN_ADMIT_ACCEPT, "a message of node 0's next run is accepted");
+    satin_msg_destroy(&c.msg);
+    satin_msg_destroy(&m);
+    is_i64(satin_delivery_counters_get(delivery)->peer_restarts, 1, "as node 0's restart");
+    is_i64(greets[0], before + 1, "which we greet at once");
+}
+
+static void rates(void)
+{
+    satin_admit_ctx c;
+    satin_msg *m = steal(0);
+    now += 10 * SEC;   /* full buckets: 3 requests */
+    uint64_t b = count(SATIN_REJECT_RATE), bad = satin_admission_bad(adm);
+    int accepted = 0;
+    for (int i = 0; i < 3; i++) {
+        accepted += admit(&c, own0, sizeof own0, E0 + 1, 0, m) == SATIN_ADMIT_ACCEPT;
+        satin_msg_destroy(&c.msg);
+    }
+    is_i64(accepted, 3, "3 requests within a second at rate 3 are accepted");
+    rejected(admit(&c, own0, sizeof own0, E0 + 1, 0, m), &c, SATIN_REJECT_RATE, "rate limit", b,
+             "a 4th");
+    is_str(c.detail[1], "3", "the log names the rate");
+    satin_msg_destroy(&m);
+    m = job_cancel(0);
+    ok(admit(&c, own0, sizeof own0, E0 + 1, 1, m) == SATIN_ADMIT_ACCEPT,
+       "a JOB_CANCEL past the rate is accepted: only requests are limited");
+    satin_msg_destroy(&c.msg);
+    satin_msg_destroy(&m);
+    m = hello(0, "test-4", 4);
+    rejected(admit(&c, own0, sizeof own0, E0 + 1, 0, m), &c, SATIN_REJECT_RATE, "greeting", b + 1,
+             "a HELLO past the rate, before it may rebind the connection");
+    satin_msg_destroy(&m);
+    is_i64(satin_admission_bad(adm), bad, "the rate limit's drops are not bad messages");
+}
+
+static void table(void)
+{
+    uint64_t b = count(SATIN_REJECT_SENSELESS);
+    satin_admission_note_bad(adm, "a JOB_RESULT for record 9, which we never gave away", 2);
+    satin_admission_note_bad(adm, "out of range", 77);
+    is_i64(count(SATIN_REJECT_SENSELESS), b + 2, "the engine's complaints are counted as senseless");
+    uint64_t sum = 0;
+    int names_ok = 1;
+    for (int r = 0; r < SATIN_REJECT_NREASONS; r++) {
+        const char *name = satin_admission_reason_name(r);
+        names_ok &= name && name[0] && strcmp(name, "?") != 0 && strchr(name, ' ') == NULL;
+        for (int k = 0; k < r; k++)
+            names_ok &= strcmp(name, satin_admission_reason_name(k)) != 0;
+        if (r != SATIN_REJECT_RATE)
+            sum += count(r);
+    }
+    ok(names_ok, "every reason has a distinct counter name");
+    is_str(satin_admission_reason_name(SATIN_REJECT_NOT_GREETED), "not_greeted", "e.g. not_greeted");
+    is_i64(satin_admission_bad(adm), sum, "bad_peer_messages is every count but the rate limit's");
+    ok(satin_admission_reject(adm, SATIN_REJECT_NREASONS + 3, NULL, NULL) == SATIN_ADMIT_REJECT &&
+           count(SATIN_REJECT_SENSELESS) == b + 3,
+       "an unknown reason is counted as senseless, not out of the table");
+}
+
+int main(void)
+{
+    satin_log_set_level(SATIN_LOG_ERROR);   /* every rejection logs a warning */
+    setup(3.0);
+    stage_list();
+    shapes_and_codec();
+    identities();
+    greetings();
+    sequence();
+    rates();
+    table();
+    satin_admission_destroy(&adm);
+    satin_delivery_destroy(&delivery);
+    satin_topology_destroy(&topo);
+    return done_testing();
+}
