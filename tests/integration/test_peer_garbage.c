@@ -246,7 +246,7 @@ static satin_msg *steal_reply_from_3(void)
     m->sender = 3;
     m->request_id = 0xFEED0001u;
     m->victim = 3;
-    m->flags = SATIN_PEER_STEAL_SYNC;
+    m->flags = SATIN_STEAL_SYNC;
     int64_t arg = 20;
     satin_msg_add_jobrec(m, 3, 0xFEED0002u, 0xFEED0003u, "fib", 8, &arg, sizeof arg);
     return m;
@@ -258,7 +258,7 @@ static satin_msg *steal_from(uint32_t node, uint64_t request_id)
     m->sender = node;
     m->request_id = request_id;
     m->thief = node;
-    m->flags = SATIN_PEER_STEAL_SYNC;
+    m->flags = SATIN_STEAL_SYNC;
     m->max_jobs = 1;
     return m;
 }
