@@ -30,7 +30,9 @@ SYSUSERSDIR  ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR  ?= $(PREFIX)/lib/tmpfiles.d
 
 INSTALL_PROGRAMS := $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) deploy/satin-grid
-INSTALL_HEADERS  := daemon/satin.h client/satin_client.h proto/satin_kv.h proto/satin_proto.h
+# The kind writer's and the client's APIs; neither includes anything but
+# libc, so the codec's headers (proto/) stay private.
+INSTALL_HEADERS  := daemon/satin.h client/satin_client.h
 INSTALL_MAN1     := $(wildcard man/*.1)
 INSTALL_MAN8     := $(wildcard man/*.8)
 INSTALL_UNITS    := deploy/satind.service deploy/satind@.service
