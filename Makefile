@@ -21,7 +21,7 @@ DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
 PKGS      := libzmq libczmq libcrypto yaml-0.1 libsystemd
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \
-             -DSATIN_VERSION=\"$(VERSION)\" -Icommon -Idaemon -Idaemon/runtime -Idaemon/apps -Iproto -Iclient
+             -DSATIN_VERSION=\"$(VERSION)\"
 ifeq ($(SAN),asan)
   CFLAGS_SAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
@@ -56,6 +56,24 @@ SHIM_SRC    := $(wildcard shim/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
+# What each folder may include from where (its README says why): a folder
+# sees only the directories below, so an include that crosses a layer the
+# wrong way fails to compile instead of waiting for a review.  satind's own
+# files (daemon/*.c), the tests and the benchmarks assemble the layers and
+# see them all.  They come before CFLAGS, as the project's -I did before
+# pkg-config's, so that no library directory shadows a header of ours.
+INC_ALL     := -Icommon -Idaemon -Idaemon/runtime -Idaemon/apps -Idaemon/policy -Iproto -Iclient
+CFLAGS_INC  := $(INC_ALL)
+$(BUILD)/obj/proto/%.o:          CFLAGS_INC := -Iproto
+$(BUILD)/obj/common/%.o:         CFLAGS_INC := -Icommon -Iproto
+$(BUILD)/obj/daemon/policy/%.o:  CFLAGS_INC := -Idaemon/policy -Icommon -Iproto
+$(BUILD)/obj/daemon/engine/%.o:  CFLAGS_INC := -Idaemon/engine -Idaemon/policy -Icommon -Iproto
+$(BUILD)/obj/daemon/apps/%.o:    CFLAGS_INC := -Idaemon -Idaemon/apps
+$(BUILD)/obj/daemon/runtime/%.o: CFLAGS_INC := -Idaemon -Idaemon/runtime -Icommon -Iproto
+$(BUILD)/obj/client/%.o:         CFLAGS_INC := -Iclient -Icommon -Iproto
+# The shim takes only the common layer (topology, log, clock, event loop).
+$(BUILD)/obj/shim/%.o:           CFLAGS_INC := -Ishim -Icommon -Iproto
+
 LIB_PROTO   := $(BUILD)/libsatinproto.a
 LIB_COMMON  := $(BUILD)/libsatincommon.a
 LIB_CORE    := $(BUILD)/libsatincore.a
@@ -75,7 +93,7 @@ all: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(LIB_CLIENT) $(UNIT_TESTS) $(INTEG_
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIB_PROTO): $(call obj,$(PROTO_SRC))
 	@rm -f $@; ar rcs $@ $^

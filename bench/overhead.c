@@ -14,6 +14,7 @@
  *
  *   overhead [--quick] [--csv FILE]
  */
+#include "apps.h"
 #include "kinds.h"
 #include "pool.h"
 #include "uts_tree.h"
@@ -234,7 +235,7 @@ static double run_fib_job(satin_pool *pool, int n, int threshold, int64_t *spawn
     const char *const params[] = {pn, pt, NULL};
     satin_outcome o;
     double t0 = now_s();
-    satin_run_record(pool, "fib", params, &o);
+    satin_run_record(pool, satin_builtin_kinds, "fib", params, &o);
     double t = now_s() - t0;
     int64_t v = -1;
     if (o.failed)
@@ -360,7 +361,7 @@ static double run_uts_job(satin_pool *pool, const uts_case *c, const uts_count3 
 {
     satin_outcome o;
     double t0 = now_s();
-    satin_run_record(pool, "uts", c->params, &o);
+    satin_run_record(pool, satin_builtin_kinds, "uts", c->params, &o);
     double t = now_s() - t0;
     uts_count3 got = {-1, -1, -1};
     if (o.failed) {

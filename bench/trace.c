@@ -16,6 +16,7 @@
  * Exit status: 0 done, 1 the job or the file failed (stderr says why), 2 bad
  * usage.
  */
+#include "apps.h"
 #include "kinds.h"
 #include "replay_tree.h"
 #include "trace.h"
@@ -134,7 +135,7 @@ int main(int argc, char **argv)
 
     satin_trace_tree tree, coarse;
     satin_outcome o;
-    satin_trace_record(kind, params, min_leaf_us * 1000, (size_t)max_nodes, &tree, &o);
+    satin_trace_record(satin_builtin_kinds, kind, params, min_leaf_us * 1000, (size_t)max_nodes, &tree, &o);
     char what[512];
     int w = snprintf(what, sizeof what, "%s", kind);
     for (int k = 0; k < np && w >= 0 && (size_t)w < sizeof what; k++)

@@ -798,13 +798,149 @@ int satin_client_submit(satin_client *self, const char *kind, const char *const 
     return SATIN_CLIENT_OK;
 }
 
+/* ---- the public value and kind lists ------------------------------------------- */
+
+/* The public header repeats the wire's numbers so that it needs no codec
+ * header; these keep the two copies equal. */
+_Static_assert(SATIN_CLIENT_PROTOCOL_VERSION == SATIN_PROTO_VERSION, "protocol version");
+#define SAME_CODE(name) ((int)SATIN_CLIENT_E_##name == (int)SATIN_PROTO_##name)
+_Static_assert(SAME_CODE(BAD_MESSAGE) && SAME_CODE(UNKNOWN_KIND) && SAME_CODE(BAD_PARAMS) &&
+               SAME_CODE(TOO_LARGE) && SAME_CODE(UNKNOWN_JOB) && SAME_CODE(SHUTTING_DOWN) &&
+               SAME_CODE(LIMIT_REACHED) && SAME_CODE(UNSUPPORTED_VERSION) &&
+               SAME_CODE(FORBIDDEN),
+               "SGP/1 error codes");
+#undef SAME_CODE
+
+static char *dup_text(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d)
+        abort();
+    return d;
+}
+
+static void *alloc_items(size_t n, size_t size)
+{
+    if (n == 0)
+        return NULL;
+    void *p = calloc(n, size);
+    if (!p)
+        abort();
+    return p;
+}
+
+/* Copied rather than taken over: the codec's list may change its layout
+ * without the public one following. */
+static void values_from_kvlist(satin_client_values *out, const satin_kvlist *in)
+{
+    out->n = in->n;
+    out->items = alloc_items(in->n, sizeof *out->items);
+    for (size_t i = 0; i < in->n; i++) {
+        const satin_kv *kv = &in->items[i];
+        satin_client_value *v = &out->items[i];
+        v->name = dup_text(kv->name);
+        switch (kv->type) {
+        case SATIN_KV_I64: v->type = SATIN_CLIENT_I64; v->i64 = kv->i64; break;
+        case SATIN_KV_F64: v->type = SATIN_CLIENT_F64; v->f64 = kv->f64; break;
+        case SATIN_KV_STR: v->type = SATIN_CLIENT_STR; v->str = dup_text(kv->str); break;
+        }
+    }
+}
+
+const satin_client_value *satin_client_values_find(const satin_client_values *l,
+                                                   const char *name)
+{
+    for (size_t i = 0; l && name && i < l->n; i++)
+        if (strcmp(l->items[i].name, name) == 0)
+            return &l->items[i];
+    return NULL;
+}
+
+int satin_client_values_i64(const satin_client_values *l, const char *name, int64_t *out)
+{
+    const satin_client_value *v = satin_client_values_find(l, name);
+    if (!v || v->type != SATIN_CLIENT_I64)
+        return -1;
+    *out = v->i64;
+    return 0;
+}
+
+int satin_client_values_f64(const satin_client_values *l, const char *name, double *out)
+{
+    const satin_client_value *v = satin_client_values_find(l, name);
+    if (!v || v->type != SATIN_CLIENT_F64)
+        return -1;
+    *out = v->f64;
+    return 0;
+}
+
+const char *satin_client_values_str(const satin_client_values *l, const char *name)
+{
+    const satin_client_value *v = satin_client_values_find(l, name);
+    return v && v->type == SATIN_CLIENT_STR ? v->str : NULL;
+}
+
+void satin_client_values_free(satin_client_values *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->items[i].name);
+        free(l->items[i].str);
+    }
+    free(l->items);
+    l->n = 0;
+    l->items = NULL;
+}
+
+static void kinds_from_msg(satin_client_kinds *out, const satin_msg *m)
+{
+    out->n = m->nkinds;
+    out->items = alloc_items(m->nkinds, sizeof *out->items);
+    for (size_t i = 0; i < m->nkinds; i++) {
+        const satin_msg_kind *mk = &m->kinds[i];
+        satin_client_kind *k = &out->items[i];
+        k->name = dup_text(mk->name);
+        k->summary = dup_text(mk->summary);
+        k->nparams = mk->nparams;
+        k->params = alloc_items(mk->nparams, sizeof *k->params);
+        for (size_t j = 0; j < mk->nparams; j++) {
+            const satin_msg_kind_param *mp = &mk->params[j];
+            satin_client_kind_param *p = &k->params[j];
+            p->name = dup_text(mp->name);
+            p->required = (mp->flags & SATIN_KIND_PARAM_REQUIRED) != 0;
+            p->has_default = (mp->flags & SATIN_KIND_PARAM_HAS_DEFAULT) != 0;
+            p->def = dup_text(p->has_default ? mp->def : "");
+            p->help = dup_text(mp->help);
+        }
+    }
+}
+
+void satin_client_kinds_free(satin_client_kinds *kinds)
+{
+    if (!kinds)
+        return;
+    for (size_t i = 0; i < kinds->n; i++) {
+        satin_client_kind *k = &kinds->items[i];
+        for (size_t j = 0; j < k->nparams; j++) {
+            free(k->params[j].name);
+            free(k->params[j].def);
+            free(k->params[j].help);
+        }
+        free(k->params);
+        free(k->name);
+        free(k->summary);
+    }
+    free(kinds->items);
+    kinds->n = 0;
+    kinds->items = NULL;
+}
+
 /* ---- wait --------------------------------------------------------------------- */
 
 static void report_init(satin_job_report *r)
 {
     memset(r, 0, sizeof *r);
-    satin_kvlist_init(&r->result);
-    satin_kvlist_init(&r->stats);
 }
 
 void satin_job_report_free(satin_job_report *report)
@@ -812,24 +948,19 @@ void satin_job_report_free(satin_job_report *report)
     if (!report)
         return;
     free(report->error);
-    satin_kvlist_free(&report->result);
-    satin_kvlist_free(&report->stats);
+    satin_client_values_free(&report->result);
+    satin_client_values_free(&report->stats);
     report_init(report);
 }
 
-/* Moves a RESULT into the report (the lists are taken over, not copied). */
-static int take_result(satin_msg *m, satin_job_report *r, satin_client_error *err)
+static int take_result(const satin_msg *m, satin_job_report *r, satin_client_error *err)
 {
     r->job_id = m->job_id;
     snprintf(r->kind, sizeof r->kind, "%s", m->kind);
     r->ok = m->status == SATIN_STATUS_OK;
-    r->error = strdup(m->error);
-    if (!r->error)
-        abort();
-    r->result = m->result;
-    r->stats = m->stats;
-    satin_kvlist_init(&m->result);
-    satin_kvlist_init(&m->stats);
+    r->error = dup_text(m->error);
+    values_from_kvlist(&r->result, &m->result);
+    values_from_kvlist(&r->stats, &m->stats);
     if (r->ok)
         return SATIN_CLIENT_OK;
     return fail(err, SATIN_CLIENT_JOB_FAILED, 0, "%s", r->error);
@@ -915,30 +1046,34 @@ int satin_client_cancel(satin_client *self, uint64_t job_id, satin_client_error 
     return SATIN_CLIENT_OK;
 }
 
-int satin_client_status(satin_client *self, satin_kvlist *out, satin_client_error *err)
+int satin_client_status(satin_client *self, satin_client_values *out, satin_client_error *err)
 {
     satin_msg *reply;
     clear_error(err);
-    satin_kvlist_init(out);
+    memset(out, 0, sizeof *out);
     int rc = request(self, satin_msg_new(SATIN_MSG_STATUS), &reply, err);
     if (rc != SATIN_CLIENT_OK)
         return rc;
     if (reply->type != SATIN_MSG_STATUS_REPLY)
         return unexpected(&reply, "STATUS", err);
-    *out = reply->info;
-    satin_kvlist_init(&reply->info);
+    values_from_kvlist(out, &reply->info);
     satin_msg_destroy(&reply);
     return SATIN_CLIENT_OK;
 }
 
-int satin_client_list_kinds(satin_client *self, satin_msg **kinds, satin_client_error *err)
+int satin_client_list_kinds(satin_client *self, satin_client_kinds *kinds,
+                            satin_client_error *err)
 {
+    satin_msg *reply;
     clear_error(err);
-    int rc = request(self, satin_msg_new(SATIN_MSG_LIST_KINDS), kinds, err);
+    memset(kinds, 0, sizeof *kinds);
+    int rc = request(self, satin_msg_new(SATIN_MSG_LIST_KINDS), &reply, err);
     if (rc != SATIN_CLIENT_OK)
         return rc;
-    if ((*kinds)->type != SATIN_MSG_KINDS)
-        return unexpected(kinds, "LIST_KINDS", err);
+    if (reply->type != SATIN_MSG_KINDS)
+        return unexpected(&reply, "LIST_KINDS", err);
+    kinds_from_msg(kinds, reply);
+    satin_msg_destroy(&reply);
     return SATIN_CLIENT_OK;
 }
 

@@ -13,7 +13,7 @@
  *     if (satin_client_submit(c, "fib", params, 0, &job, &err) == SATIN_CLIENT_OK &&
  *         satin_client_wait(c, job, -1, &rep, NULL, NULL, &err) == SATIN_CLIENT_OK) {
  *         int64_t v;
- *         satin_kvlist_i64(&rep.result, "value", &v);
+ *         satin_client_values_i64(&rep.result, "value", &v);
  *         satin_job_report_free(&rep);
  *     }
  *     satin_client_destroy(&c);
@@ -32,15 +32,16 @@
  * (ZeroMQ reports the disconnect), the call returns SATIN_CLIENT_UNREACHABLE
  * ("lost connection to satind") instead of waiting forever; every later
  * call on that client fails the same way.  Make a new client to reconnect.
+ *
+ * This header and libc's are all a program needs: the types below are
+ * libsatin's own, not the codec's, so the wire code can change without
+ * breaking programs built against an older copy of it.
  */
 #ifndef SATIN_CLIENT_H
 #define SATIN_CLIENT_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-#include "satin_kv.h"
-#include "satin_proto.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,9 +58,26 @@ typedef enum {
     SATIN_CLIENT_INVALID     = 6, /* the caller's arguments are bad; nothing was sent */
 } satin_client_rc;
 
+/* The SGP/1 protocol version this library speaks (proto/PROTOCOL.md). */
+#define SATIN_CLIENT_PROTOCOL_VERSION 1
+
+/* The SGP/1 error codes (proto/PROTOCOL.md, ERROR), as
+ * satin_client_error.proto_code carries them.  The numbers are the wire's. */
+typedef enum {
+    SATIN_CLIENT_E_BAD_MESSAGE         = 1,
+    SATIN_CLIENT_E_UNKNOWN_KIND        = 2,
+    SATIN_CLIENT_E_BAD_PARAMS          = 3,
+    SATIN_CLIENT_E_TOO_LARGE           = 4,
+    SATIN_CLIENT_E_UNKNOWN_JOB         = 5,
+    SATIN_CLIENT_E_SHUTTING_DOWN       = 6,
+    SATIN_CLIENT_E_LIMIT_REACHED       = 7,
+    SATIN_CLIENT_E_UNSUPPORTED_VERSION = 8,
+    SATIN_CLIENT_E_FORBIDDEN           = 9,  /* the connection's key may not make requests */
+} satin_client_proto_code;
+
 /* Why a call failed.  code is the satin_client_rc the call returned;
- * proto_code is the SGP/1 error code (satin_proto_code) for REJECTED and
- * PROTOCOL, 0 otherwise; text is a one-line explanation without a trailing
+ * proto_code is the SGP/1 error code (satin_client_proto_code) for REJECTED
+ * and PROTOCOL, 0 otherwise; text is a one-line explanation without a trailing
  * newline (for REJECTED and JOB_FAILED exactly the daemon's text, cut only
  * if longer than the buffer). */
 typedef struct satin_client_error {
@@ -68,6 +86,39 @@ typedef struct satin_client_error {
     char text[512];
 } satin_client_error;
 
+/* One named value of a result, of statistics or of a daemon's status. */
+typedef enum {
+    SATIN_CLIENT_I64 = 1,
+    SATIN_CLIENT_F64 = 2,
+    SATIN_CLIENT_STR = 3,
+} satin_client_value_type;
+
+typedef struct satin_client_value {
+    char *name;                    /* 1..63 bytes of UTF-8 */
+    satin_client_value_type type;
+    int64_t i64;                   /* SATIN_CLIENT_I64 */
+    double f64;                    /* SATIN_CLIENT_F64 */
+    char *str;                     /* SATIN_CLIENT_STR (NULL otherwise) */
+} satin_client_value;
+
+/* The values in the daemon's order; names are unique.  Free with
+ * satin_client_values_free(). */
+typedef struct satin_client_values {
+    size_t n;
+    satin_client_value *items;
+} satin_client_values;
+
+/* The value called `name`, or NULL. */
+const satin_client_value *satin_client_values_find(const satin_client_values *l,
+                                                   const char *name);
+/* 0 when `name` is there with that type (and *out set), -1 otherwise. */
+int satin_client_values_i64(const satin_client_values *l, const char *name, int64_t *out);
+int satin_client_values_f64(const satin_client_values *l, const char *name, double *out);
+/* The text of `name`, or NULL when it is missing or not text. */
+const char *satin_client_values_str(const satin_client_values *l, const char *name);
+/* Frees what the list holds and empties it; safe on an emptied list. */
+void satin_client_values_free(satin_client_values *l);
+
 /* The outcome of a finished job (a RESULT message). */
 typedef struct satin_job_report {
     uint64_t job_id;
@@ -75,9 +126,34 @@ typedef struct satin_job_report {
     int ok;                 /* 1: status ok; 0: the job failed */
     char *error;            /* the daemon's error text, verbatim; "" when ok
                                (NULL only in a report a call left empty) */
-    satin_kvlist result;    /* the kind's result, in the daemon's order; empty on error */
-    satin_kvlist stats;     /* statistics of the run (wall_s, jobs_run, ...) */
+    satin_client_values result; /* the kind's result, in the daemon's order; empty on error */
+    satin_client_values stats;  /* statistics of the run (wall_s, jobs_run, ...) */
 } satin_job_report;
+
+/* A job kind the daemon runs, with its parameters (LIST_KINDS). */
+typedef struct satin_client_kind_param {
+    char *name;
+    int required;           /* 1: a record must give it */
+    int has_default;        /* 1: def is the value used when a record leaves it out */
+    char *def;              /* "" when has_default is 0 */
+    char *help;             /* one line */
+} satin_client_kind_param;
+
+typedef struct satin_client_kind {
+    char *name;
+    char *summary;          /* one line */
+    size_t nparams;
+    satin_client_kind_param *params;
+} satin_client_kind;
+
+/* The kinds in the daemon's order.  Free with satin_client_kinds_free(). */
+typedef struct satin_client_kinds {
+    size_t n;
+    satin_client_kind *items;
+} satin_client_kinds;
+
+/* Frees what the list holds and empties it; safe on an emptied list. */
+void satin_client_kinds_free(satin_client_kinds *kinds);
 
 /* Called for each PROGRESS message while satin_client_wait() waits.
  * elapsed_ms counts from the job's acceptance; jobs_run is the number of
@@ -97,8 +173,9 @@ typedef void satin_progress_fn(uint64_t job_id, uint64_t elapsed_ms, uint64_t jo
 typedef struct satin_client satin_client;
 
 /* Connects to the daemon at `endpoint` ("ipc:///path", "/path" or
- * "tcp://host:port"; NULL or "" for the default of satin_endpoint.h, which
- * honours $SATIN_SOCKET) and waits until the connection is established.
+ * "tcp://host:port"; NULL or "" for the default endpoint, satin-submit's:
+ * $SATIN_SOCKET, else $XDG_RUNTIME_DIR/satin/satind.sock, else
+ * /run/satin/satind.sock for root or /tmp/satin-UID/satind.sock) and waits until the connection is established.
  * Returns the client, or NULL with err filled: SATIN_CLIENT_INVALID for a
  * malformed endpoint, SATIN_CLIENT_UNREACHABLE when no daemon answers
  * there (for ipc: the socket file is missing, or nobody listens on it). */
@@ -158,13 +235,14 @@ int satin_client_wait(satin_client *self, uint64_t job_id, int timeout_ms,
 int satin_client_cancel(satin_client *self, uint64_t job_id, satin_client_error *err);
 
 /* The daemon's state and counters.  *out is overwritten (not freed first);
- * free it with satin_kvlist_free(). */
-int satin_client_status(satin_client *self, satin_kvlist *out, satin_client_error *err);
+ * free it with satin_client_values_free().  Left empty on failure. */
+int satin_client_status(satin_client *self, satin_client_values *out, satin_client_error *err);
 
-/* The kinds the daemon runs, with their parameters and defaults: a KINDS
- * message (see its nkinds/kinds fields in satin_proto.h).  Free it with
- * satin_msg_destroy(). */
-int satin_client_list_kinds(satin_client *self, satin_msg **kinds, satin_client_error *err);
+/* The kinds the daemon runs, with their parameters and defaults.  *kinds is
+ * overwritten (not freed first); free it with satin_client_kinds_free().
+ * Left empty on failure. */
+int satin_client_list_kinds(satin_client *self, satin_client_kinds *kinds,
+                            satin_client_error *err);
 
 /* Frees what a report holds and empties it; safe on an emptied report. */
 void satin_job_report_free(satin_job_report *report);

@@ -180,8 +180,9 @@ static int parse_args(int argc, char **argv, options *o)
             set_mode(o, c == OPT_WAIT ? MODE_WAIT : MODE_CANCEL);
             break;
         case 'h': usage(stdout); return -1;
-        case 'V': printf("%s %s (protocol SGP/%d)\n", prog, SATIN_VERSION, SATIN_PROTO_VERSION);
-                  return -1;
+        case 'V':
+            printf("%s %s (protocol SGP/%d)\n", prog, SATIN_VERSION, SATIN_CLIENT_PROTOCOL_VERSION);
+            return -1;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -221,9 +222,9 @@ static int exit_code(int rc, const satin_client_error *err)
     case SATIN_CLIENT_OK: return 0;
     case SATIN_CLIENT_REJECTED:
         /* The daemon's verdict on what the user typed counts as a usage error. */
-        return err->proto_code == SATIN_PROTO_UNKNOWN_KIND ||
-                       err->proto_code == SATIN_PROTO_BAD_PARAMS ||
-                       err->proto_code == SATIN_PROTO_TOO_LARGE
+        return err->proto_code == SATIN_CLIENT_E_UNKNOWN_KIND ||
+                       err->proto_code == SATIN_CLIENT_E_BAD_PARAMS ||
+                       err->proto_code == SATIN_CLIENT_E_TOO_LARGE
                    ? EXIT_USAGE
                    : EXIT_JOB_FAILED;
     case SATIN_CLIENT_INVALID: return EXIT_USAGE;
@@ -249,35 +250,35 @@ static void human_f64(char *buf, size_t len, double v)
 }
 
 /* A value exactly as received (results must not lose digits). */
-static void exact_value(char *buf, size_t len, const satin_kv *kv)
+static void exact_value(char *buf, size_t len, const satin_client_value *kv)
 {
     switch (kv->type) {
-    case SATIN_KV_I64: snprintf(buf, len, "%" PRId64, kv->i64); break;
-    case SATIN_KV_F64: satin_json_fmt_f64(buf, len, kv->f64); break;
+    case SATIN_CLIENT_I64: snprintf(buf, len, "%" PRId64, kv->i64); break;
+    case SATIN_CLIENT_F64: satin_json_fmt_f64(buf, len, kv->f64); break;
     default: snprintf(buf, len, "%s", kv->str); break;
     }
 }
 
-static void print_table(const satin_kvlist *l, const char *indent)
+static void print_table(const satin_client_values *l, const char *indent)
 {
     int kw = 0, vw = 0;
     char v[128];
     for (size_t i = 0; i < l->n; i++) {
-        const satin_kv *kv = &l->items[i];
-        if (kv->type == SATIN_KV_F64)
+        const satin_client_value *kv = &l->items[i];
+        if (kv->type == SATIN_CLIENT_F64)
             human_f64(v, sizeof v, kv->f64);
         else
             exact_value(v, sizeof v, kv);
         kw = (int)strlen(kv->name) > kw ? (int)strlen(kv->name) : kw;
-        vw = kv->type != SATIN_KV_STR && (int)strlen(v) > vw ? (int)strlen(v) : vw;
+        vw = kv->type != SATIN_CLIENT_STR && (int)strlen(v) > vw ? (int)strlen(v) : vw;
     }
     for (size_t i = 0; i < l->n; i++) {
-        const satin_kv *kv = &l->items[i];
-        if (kv->type == SATIN_KV_STR) {     /* text is left-aligned, and may be long */
+        const satin_client_value *kv = &l->items[i];
+        if (kv->type == SATIN_CLIENT_STR) {     /* text is left-aligned, and may be long */
             printf("%s%-*s  %s\n", indent, kw, kv->name, kv->str);
             continue;
         }
-        if (kv->type == SATIN_KV_F64)
+        if (kv->type == SATIN_CLIENT_F64)
             human_f64(v, sizeof v, kv->f64);
         else
             exact_value(v, sizeof v, kv);
@@ -285,15 +286,15 @@ static void print_table(const satin_kvlist *l, const char *indent)
     }
 }
 
-static void json_kvlist(satin_json *j, const satin_kvlist *l)
+static void json_values(satin_json *j, const satin_client_values *l)
 {
     satin_json_object_begin(j);
     for (size_t i = 0; i < l->n; i++) {
-        const satin_kv *kv = &l->items[i];
+        const satin_client_value *kv = &l->items[i];
         satin_json_key(j, kv->name);
         switch (kv->type) {
-        case SATIN_KV_I64: satin_json_i64(j, kv->i64); break;
-        case SATIN_KV_F64: satin_json_f64(j, kv->f64); break;
+        case SATIN_CLIENT_I64: satin_json_i64(j, kv->i64); break;
+        case SATIN_CLIENT_F64: satin_json_f64(j, kv->f64); break;
         default: satin_json_str(j, kv->str); break;
         }
     }
@@ -318,9 +319,9 @@ static void print_report_json(const satin_job_report *r)
     satin_json_key(&j, "status");
     satin_json_str(&j, r->ok ? "ok" : "error");
     satin_json_key(&j, "result");
-    json_kvlist(&j, &r->result);
+    json_values(&j, &r->result);
     satin_json_key(&j, "stats");
-    json_kvlist(&j, &r->stats);
+    json_values(&j, &r->stats);
     satin_json_key(&j, "error");
     satin_json_str(&j, r->ok ? NULL : r->error);
     satin_json_object_end(&j);
@@ -334,22 +335,22 @@ static void print_summary(const satin_job_report *r)
     double wall, rate;
     int64_t nodes, leaves, depth;
     printf("%s job %" PRIu64 " done", r->kind, r->job_id);
-    if (satin_kvlist_f64(&r->stats, "wall_s", &wall) == 0)
+    if (satin_client_values_f64(&r->stats, "wall_s", &wall) == 0)
         printf(" in %.3f s", wall);
     const char *sep = ": ";
-    if (satin_kvlist_i64(&r->result, "nodes", &nodes) == 0) {
+    if (satin_client_values_i64(&r->result, "nodes", &nodes) == 0) {
         printf("%s%" PRId64 " nodes", sep, nodes);
         sep = ", ";
     }
-    if (satin_kvlist_i64(&r->result, "leaves", &leaves) == 0) {
+    if (satin_client_values_i64(&r->result, "leaves", &leaves) == 0) {
         printf("%s%" PRId64 " leaves", sep, leaves);
         sep = ", ";
     }
-    if (satin_kvlist_i64(&r->result, "depth", &depth) == 0) {
+    if (satin_client_values_i64(&r->result, "depth", &depth) == 0) {
         printf("%sdepth %" PRId64, sep, depth);
         sep = ", ";
     }
-    if (satin_kvlist_f64(&r->stats, "nodes_per_s", &rate) == 0)
+    if (satin_client_values_f64(&r->stats, "nodes_per_s", &rate) == 0)
         printf("%s%.0f nodes/s", sep, rate);
     printf("\n");
 }
@@ -359,8 +360,8 @@ static void print_report_text(const satin_job_report *r, int stats)
     char v[128];
     if (r->ok) {
         for (size_t i = 0; i < r->result.n; i++) {
-            const satin_kv *kv = &r->result.items[i];
-            if (kv->type == SATIN_KV_STR)
+            const satin_client_value *kv = &r->result.items[i];
+            if (kv->type == SATIN_CLIENT_STR)
                 printf("%s: %s\n", kv->name, kv->str);
             else {
                 exact_value(v, sizeof v, kv);
@@ -489,30 +490,30 @@ static int do_cancel(satin_client *c, const options *o)
 static int do_status(satin_client *c, const options *o)
 {
     satin_client_error err;
-    satin_kvlist info;
+    satin_client_values info;
     int rc = satin_client_status(c, &info, &err);
     if (rc != SATIN_CLIENT_OK)
         return report_error(rc, &err);
     if (o->json) {
         satin_json j;
         satin_json_init(&j);
-        json_kvlist(&j, &info);
+        json_values(&j, &info);
         print_json(&j);
     } else
         print_table(&info, "");
-    satin_kvlist_free(&info);
+    satin_client_values_free(&info);
     return 0;
 }
 
-static void kinds_json(const satin_msg *k)
+static void kinds_json(const satin_client_kinds *k)
 {
     satin_json j;
     satin_json_init(&j);
     satin_json_object_begin(&j);
     satin_json_key(&j, "kinds");
     satin_json_array_begin(&j);
-    for (size_t i = 0; i < k->nkinds; i++) {
-        const satin_msg_kind *kd = &k->kinds[i];
+    for (size_t i = 0; i < k->n; i++) {
+        const satin_client_kind *kd = &k->items[i];
         satin_json_object_begin(&j);
         satin_json_key(&j, "name");
         satin_json_str(&j, kd->name);
@@ -521,14 +522,14 @@ static void kinds_json(const satin_msg *k)
         satin_json_key(&j, "params");
         satin_json_array_begin(&j);
         for (size_t p = 0; p < kd->nparams; p++) {
-            const satin_msg_kind_param *pa = &kd->params[p];
+            const satin_client_kind_param *pa = &kd->params[p];
             satin_json_object_begin(&j);
             satin_json_key(&j, "name");
             satin_json_str(&j, pa->name);
             satin_json_key(&j, "required");
-            satin_json_bool(&j, (pa->flags & SATIN_KIND_PARAM_REQUIRED) != 0);
+            satin_json_bool(&j, pa->required);
             satin_json_key(&j, "default");
-            satin_json_str(&j, pa->flags & SATIN_KIND_PARAM_HAS_DEFAULT ? pa->def : NULL);
+            satin_json_str(&j, pa->has_default ? pa->def : NULL);
             satin_json_key(&j, "help");
             satin_json_str(&j, pa->help);
             satin_json_object_end(&j);
@@ -543,28 +544,27 @@ static void kinds_json(const satin_msg *k)
 
 /* fib  naive Fibonacci
  *     n=30          (required)  which number */
-static void kinds_text(const satin_msg *k)
+static void kinds_text(const satin_client_kinds *k)
 {
-    for (size_t i = 0; i < k->nkinds; i++) {
-        const satin_msg_kind *kd = &k->kinds[i];
+    for (size_t i = 0; i < k->n; i++) {
+        const satin_client_kind *kd = &k->items[i];
         int w = 0;
         char spec[256];
         if (i)
             printf("\n");
         printf("%s  %s\n", kd->name, kd->summary);
         for (size_t p = 0; p < kd->nparams; p++) {
-            const satin_msg_kind_param *pa = &kd->params[p];
+            const satin_client_kind_param *pa = &kd->params[p];
             int n = (int)strlen(pa->name) + 1 + (int)strlen(pa->def);
             w = n > w ? n : w;
         }
         for (size_t p = 0; p < kd->nparams; p++) {
-            const satin_msg_kind_param *pa = &kd->params[p];
-            if (pa->flags & SATIN_KIND_PARAM_HAS_DEFAULT)
+            const satin_client_kind_param *pa = &kd->params[p];
+            if (pa->has_default)
                 snprintf(spec, sizeof spec, "%s=%s", pa->name, pa->def);
             else
                 snprintf(spec, sizeof spec, "%s", pa->name);
-            printf("    %-*s  %-10s  %s\n", w, spec,
-                   pa->flags & SATIN_KIND_PARAM_REQUIRED ? "(required)" : "", pa->help);
+            printf("    %-*s  %-10s  %s\n", w, spec, pa->required ? "(required)" : "", pa->help);
         }
     }
 }
@@ -572,15 +572,15 @@ static void kinds_text(const satin_msg *k)
 static int do_list_kinds(satin_client *c, const options *o)
 {
     satin_client_error err;
-    satin_msg *k;
+    satin_client_kinds k;
     int rc = satin_client_list_kinds(c, &k, &err);
     if (rc != SATIN_CLIENT_OK)
         return report_error(rc, &err);
     if (o->json)
-        kinds_json(k);
+        kinds_json(&k);
     else
-        kinds_text(k);
-    satin_msg_destroy(&k);
+        kinds_text(&k);
+    satin_client_kinds_free(&k);
     return 0;
 }
 

@@ -68,6 +68,7 @@ typedef struct job_entry {
 struct satin_control {
     const satind_options *opt;
     satin_pool *pool;
+    const satin_kind *const *kinds;
     void *zctx, *router;
     satin_mailbox mailbox;
     char ipc_path[512];           /* the socket file we own, "" for tcp */
@@ -376,11 +377,11 @@ static void deliver_finished(satin_mailbox_item *item)
 
 /* ---- requests ----------------------------------------------------------- */
 
-static void kinds_known(char *buf, size_t len)
+static void kinds_known(const satin_control *ctl, char *buf, size_t len)
 {
     size_t off = 0;
     buf[0] = 0;
-    for (const satin_kind *const *k = satin_builtin_kinds; *k && off < len; k++)
+    for (const satin_kind *const *k = ctl->kinds; *k && off < len; k++)
         off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", (*k)->name);
 }
 
@@ -432,10 +433,10 @@ static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_l
                    "satind is shutting down and takes no new jobs");
         return;
     }
-    const satin_kind *kind = satin_kinds_find(m->kind);
+    const satin_kind *kind = satin_kinds_find(ctl->kinds, m->kind);
     if (!kind) {
         char known[256];
-        kinds_known(known, sizeof known);
+        kinds_known(ctl, known, sizeof known);
         send_error(ctl, rid, rid_len, m->request_id, 0, SATIN_PROTO_UNKNOWN_KIND,
                    "unknown job kind '%s' (known: %s)", m->kind, known);
         return;
@@ -578,7 +579,7 @@ static void on_list_kinds(satin_control *ctl, const unsigned char *rid, size_t r
 {
     satin_msg *r = satin_msg_new(SATIN_MSG_KINDS);
     r->request_id = m->request_id;
-    for (const satin_kind *const *k = satin_builtin_kinds; *k; k++) {
+    for (const satin_kind *const *k = ctl->kinds; *k; k++) {
         satin_msg_add_kind(r, (*k)->name, (*k)->summary ? (*k)->summary : "");
         for (const satin_param_def *d = (*k)->params; d && d->name; d++)
             satin_msg_add_kind_param(r, d->name, d->def, d->required, d->help ? d->help : "");
@@ -936,6 +937,7 @@ static void on_client_events(satin_control *ctl)
 }
 
 satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
+                                 const satin_kind *const *kinds,
                                  const satin_topology *topo, int self)
 {
     satin_control *ctl = calloc(1, sizeof *ctl);
@@ -943,6 +945,7 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
         abort();
     ctl->opt = opt;
     ctl->pool = pool;
+    ctl->kinds = kinds;
     ctl->next_id = 1;
     ctl->started_ns = satin_now_ns();
     if (satin_mailbox_init(&ctl->mailbox) < 0) {
@@ -987,8 +990,8 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
         return NULL;
     }
     if (topo) {
-        ctl->grid = satin_grid_new(ctl->zctx, topo, self, opt->policy, pool, &ctl->mailbox,
-                                   opt->max_record, ctl->sec, opt->peer_rate);
+        ctl->grid = satin_grid_new(ctl->zctx, topo, self, opt->policy, pool, kinds,
+                                   &ctl->mailbox, opt->max_record, ctl->sec, opt->peer_rate);
         if (!ctl->grid) {
             satin_control_destroy(&ctl);
             return NULL;

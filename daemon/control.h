@@ -13,8 +13,11 @@
 typedef struct satin_control satin_control;
 
 /* Binds the client endpoint (and, with a topology, this node's peer
- * endpoint); NULL (and a logged reason) when it cannot. */
+ * endpoint); NULL (and a logged reason) when it cannot.  `kinds` (a
+ * NULL-terminated table, kept, not copied) is what clients and peers may
+ * run. */
 satin_control *satin_control_new(const satind_options *options, satin_pool *pool,
+                                 const satin_kind *const *kinds,
                                  const satin_topology *topo, int self);
 /* Serves until SIGTERM/SIGINT arrives on `signal_fd`, then stops cleanly:
  * running jobs are cancelled and their clients get an error result.

@@ -29,6 +29,7 @@ struct satin_grid {
     const satin_topology *topo;
     int self;
     satin_pool *pool;
+    const satin_kind *const *kinds;   /* what other nodes may hand us */
     satin_mailbox *mailbox;
     satin_peers *peers;
     satin_security *sec;
@@ -115,7 +116,7 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
                        size_t errlen)
 {
     satin_grid *g = ctx;
-    const satin_kind *kind = satin_kinds_find(jr->kind);
+    const satin_kind *kind = satin_kinds_find(g->kinds, jr->kind);
     if (!kind) {
         snprintf(err, errlen, "node %s has no job kind '%s'", g->topo->nodes[g->self].id, jr->kind);
         return NULL;
@@ -433,7 +434,8 @@ static satin_engine *make_engine(satin_grid *g, const satin_policy_ops *ops, siz
 }
 
 satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
-                           const char *policy, satin_pool *pool, satin_mailbox *mailbox,
+                           const char *policy, satin_pool *pool,
+                           const satin_kind *const *kinds, satin_mailbox *mailbox,
                            size_t max_record, satin_security *security, double peer_rate)
 {
     const satin_policy_ops *ops = satin_policy_find(policy);
@@ -447,6 +449,7 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
     g->topo = topo;
     g->self = self;
     g->pool = pool;
+    g->kinds = kinds;
     g->mailbox = mailbox;
     g->sec = security;
     g->hungry_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -16,7 +16,8 @@
 typedef struct satin_grid satin_grid;
 
 satin_grid *satin_grid_new(void *zmq_ctx, const satin_topology *topo, int self,
-                           const char *policy, satin_pool *pool, satin_mailbox *mailbox,
+                           const char *policy, satin_pool *pool,
+                           const satin_kind *const *kinds, satin_mailbox *mailbox,
                            size_t max_record, satin_security *security, double peer_rate);
 void satin_grid_destroy(satin_grid **self);
 

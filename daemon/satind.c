@@ -2,6 +2,7 @@
  * satind.c - the per-node daemon: options, signals, the worker pool and the
  * control thread (this thread), and a clean stop.
  */
+#include "apps.h"
 #include "control.h"
 #include "log.h"
 #include "options.h"
@@ -150,7 +151,7 @@ int main(int argc, char **argv)
         .workers = opt.workers,
         .max_record = opt.max_record,
     });
-    satin_control *ctl = satin_control_new(&opt, pool, topo, self);
+    satin_control *ctl = satin_control_new(&opt, pool, satin_builtin_kinds, topo, self);
     if (!ctl) {
         satin_pool_destroy(&pool);
         satin_topology_destroy(&topo);

@@ -30,7 +30,7 @@ EXTRA_TESTS   += $(FUZZ_REPLAYS)
 # One replay driver object per target: it learns its corpus directory from FUZZ_TARGET.
 $(BUILD)/obj/tests/fuzz/replay_%.o: tests/fuzz/replay_main.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DFUZZ_TARGET='"$*"' -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS_INC) $(CFLAGS) -DFUZZ_TARGET='"$*"' -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/fuzz/replay_%.t: $(BUILD)/obj/tests/fuzz/replay_%.o \
                                 $(call obj,tests/fuzz/fuzz_%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)

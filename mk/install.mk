@@ -30,7 +30,12 @@ SYSUSERSDIR  ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR  ?= $(PREFIX)/lib/tmpfiles.d
 
 INSTALL_PROGRAMS := $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) deploy/satin-grid
-INSTALL_HEADERS  := daemon/satin.h client/satin_client.h proto/satin_kv.h proto/satin_proto.h
+# The kind writer's and the client's APIs; neither includes anything but
+# libc, so the codec's headers (proto/) stay private.
+INSTALL_HEADERS  := daemon/satin.h client/satin_client.h
+# Installed by earlier builds, before the client API had types of its own;
+# uninstall removes them too, so that an upgraded tree leaves nothing behind.
+OLD_HEADERS      := satin_kv.h satin_proto.h
 INSTALL_MAN1     := $(wildcard man/*.1)
 INSTALL_MAN8     := $(wildcard man/*.8)
 INSTALL_UNITS    := deploy/satind.service deploy/satind@.service
@@ -78,7 +83,7 @@ install: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(LIB_CLIENT)
 # keys) and the directories that may hold it.
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(INSTALL_PROGRAMS))) \
-	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/satin/,$(notdir $(INSTALL_HEADERS))) \
+	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/satin/,$(notdir $(INSTALL_HEADERS)) $(OLD_HEADERS)) \
 	  $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_CLIENT)) $(DESTDIR)$(LIBDIR)/pkgconfig/satin.pc \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(INSTALL_MAN1))) \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(INSTALL_MAN8))) \

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "satin_kv.h"
+#include "satin_steal_flags.h"
 
 #define SATIN_PROTO_MAGIC        0x5354u  /* "ST" */
 #define SATIN_PROTO_VERSION      1
@@ -91,14 +92,7 @@ typedef enum {
 
 /* SUBMIT and WAIT flags. */
 #define SATIN_FLAG_PROGRESS 0x1u
-/* STEAL / STEAL_REPLY flags (the same values as SATIN_STEAL_* of
- * daemon/policy/policy.h; proto/ does not include the daemon). */
-#define SATIN_PEER_STEAL_SYNC      0x01u
-#define SATIN_PEER_STEAL_WAN       0x02u
-#define SATIN_PEER_STEAL_LIFELINE  0x04u
-#define SATIN_PEER_STEAL_PREFETCH  0x08u
-#define SATIN_PEER_STEAL_FORWARDED 0x10u
-#define SATIN_PEER_STEAL_VICTIM_BUSY 0x20u  /* STEAL_REPLY: empty, but the victim was working */
+/* STEAL / STEAL_REPLY flags: SATIN_STEAL_* of satin_steal_flags.h. */
 /* STATS_REQUEST / STATS_REPLY phase. */
 #define SATIN_STATS_PHASE_START 0
 #define SATIN_STATS_PHASE_END   1
@@ -171,7 +165,7 @@ typedef struct satin_msg {
     uint64_t job_id;        /* ACCEPTED PROGRESS RESULT ERROR WAIT CANCEL OK
                                STATS_REQUEST STATS_REPLY */
     uint32_t flags;         /* SUBMIT WAIT: SATIN_FLAG_*; STEAL STEAL_REPLY:
-                               SATIN_PEER_STEAL_*; HELLO: u16, reserved (0) */
+                               SATIN_STEAL_*; HELLO: u16, reserved (0) */
     uint8_t status;         /* RESULT JOB_RESULT: SATIN_STATUS_* */
     uint16_t code;          /* ERROR: satin_proto_code */
     uint64_t elapsed_ms;    /* PROGRESS */

@@ -19,4 +19,8 @@ extern const satin_kind satin_kind_nchoosek;
 extern const satin_kind satin_kind_primefactors;
 extern const satin_kind satin_kind_tsp;
 
+/* All of the above, NULL-terminated, in --list-kinds order: the table satind
+ * hands the runtime (runtime/kinds.h). */
+extern const satin_kind *const satin_builtin_kinds[];
+
 #endif

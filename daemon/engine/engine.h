@@ -21,7 +21,7 @@
 #ifndef SATIN_ENGINE_H
 #define SATIN_ENGINE_H
 
-#include "policy/policy.h"
+#include "policy.h"
 #include "satin_kv.h"
 #include "satin_proto.h"
 

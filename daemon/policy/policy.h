@@ -20,16 +20,9 @@
 
 #include <stdint.h>
 
-/* Flags of a steal request, as they travel on the wire. */
-enum {
-    SATIN_STEAL_SYNC = 0x1,      /* the thief waits for the reply (else asynchronous) */
-    SATIN_STEAL_WAN = 0x2,       /* crosses a wide-area link */
-    SATIN_STEAL_LIFELINE = 0x4,  /* reserved for lifeline-based balancing */
-    SATIN_STEAL_PREFETCH = 0x8,  /* CLS coordinator prefetch */
-    SATIN_STEAL_FORWARDED = 0x10,/* CHS: forwarded on behalf of `thief` */
-    SATIN_STEAL_VICTIM_BUSY = 0x20, /* in an empty reply: the victim was running
-                                  * work, so work exists: poll again soon */
-};
+/* The flags of a steal request (SATIN_STEAL_*) are the wire's: defined once
+ * in proto/, with the codec that carries them. */
+#include "satin_steal_flags.h"
 
 
 /* What a policy may know of the grid (a copy it must not outlive). */

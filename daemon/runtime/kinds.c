@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-const satin_kind *satin_kinds_find(const char *name)
+const satin_kind *satin_kinds_find(const satin_kind *const *kinds, const char *name)
 {
-    for (const satin_kind *const *k = satin_builtin_kinds; *k; k++)
+    for (const satin_kind *const *k = kinds; *k; k++)
         if (strcmp((*k)->name, name) == 0)
             return *k;
     return NULL;
@@ -40,14 +40,15 @@ void satin_kind_format(const satin_job *job, satin_kvlist *result, satin_kvlist 
     *stats = s.list;
 }
 
-int satin_record_prepare(const char *kind_name, const char *const *params, size_t max_record,
+int satin_record_prepare(const satin_kind *const *kinds, const char *kind_name,
+                         const char *const *params, size_t max_record,
                          const satin_kind **kind_out, satin_bytes *arg, satin_outcome *out)
 {
     memset(out, 0, sizeof *out);
     satin_kvlist_init(&out->result);
     satin_kvlist_init(&out->stats);
     satin_err err = {""};
-    const satin_kind *kind = satin_kinds_find(kind_name);
+    const satin_kind *kind = satin_kinds_find(kinds, kind_name);
     if (!kind) {
         out->failed = 1;
         snprintf(out->error, sizeof out->error, "unknown job kind '%s'", kind_name);
@@ -71,12 +72,13 @@ int satin_record_prepare(const char *kind_name, const char *const *params, size_
     return 0;
 }
 
-void satin_run_record(satin_pool *pool, const char *kind_name,
+void satin_run_record(satin_pool *pool, const satin_kind *const *kinds, const char *kind_name,
                       const char *const *params, satin_outcome *out)
 {
     const satin_kind *kind;
     satin_bytes arg;
-    if (satin_record_prepare(kind_name, params, satin_pool_max_record(pool), &kind, &arg, out) < 0)
+    if (satin_record_prepare(kinds, kind_name, params, satin_pool_max_record(pool), &kind, &arg,
+                             out) < 0)
         return;
     satin_job *job = satin_job_new(kind, arg.data, arg.len);
     satin_bytes_free(&arg);

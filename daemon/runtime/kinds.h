@@ -11,10 +11,11 @@
 #include "satin.h"
 #include "satin_kv.h"
 
-/* NULL-terminated list of the kinds compiled into the daemon (apps/apps.c). */
-extern const satin_kind *const satin_builtin_kinds[];
-
-const satin_kind *satin_kinds_find(const char *name);
+/* `kinds` below is a NULL-terminated table of kinds.  The runtime has none
+ * of its own: whoever builds the program passes its table (satind and most
+ * tests the built-in one of apps/apps.h), so the runtime links without the
+ * kinds and a test may run kinds of its own. */
+const satin_kind *satin_kinds_find(const satin_kind *const *kinds, const char *name);
 
 /* Checks the parameters (unknown keys, required ones, defaults) and lets the
  * kind turn them into the root's argument bytes. */
@@ -35,13 +36,14 @@ typedef struct satin_outcome {
     double wall_s;
 } satin_outcome;
 
-void satin_run_record(satin_pool *pool, const char *kind, const char *const *params,
-                      satin_outcome *out);
+void satin_run_record(satin_pool *pool, const satin_kind *const *kinds, const char *kind,
+                      const char *const *params, satin_outcome *out);
 /* The first half of satin_run_record: finds the kind and turns the parameters
  * into the root's argument bytes (`arg`, to be freed).  -1 with out->failed
  * and out->error set when the record is rejected; `out` is initialised
  * either way. */
-int satin_record_prepare(const char *kind, const char *const *params, size_t max_record,
+int satin_record_prepare(const satin_kind *const *kinds, const char *kind,
+                         const char *const *params, size_t max_record,
                          const satin_kind **kind_out, satin_bytes *arg, satin_outcome *out);
 void satin_outcome_free(satin_outcome *out);
 

@@ -56,13 +56,15 @@ static const satin_kind trace_root = {
     .run = trace_root_run,
 };
 
-void satin_trace_record(const char *kind_name, const char *const *params, int64_t min_leaf_ns,
-                        size_t max_nodes, satin_trace_tree *tree, satin_outcome *out)
+void satin_trace_record(const satin_kind *const *kinds, const char *kind_name,
+                        const char *const *params, int64_t min_leaf_ns, size_t max_nodes,
+                        satin_trace_tree *tree, satin_outcome *out)
 {
     satin_trace_tree_init(tree, min_leaf_ns, max_nodes);
     const satin_kind *kind;
     satin_bytes arg;
-    if (satin_record_prepare(kind_name, params, SATIN_MAX_RECORD_DEFAULT, &kind, &arg, out) < 0)
+    if (satin_record_prepare(kinds, kind_name, params, SATIN_MAX_RECORD_DEFAULT, &kind, &arg,
+                             out) < 0)
         return;
     satin_bytes wrapped;
     satin_err err = {""};

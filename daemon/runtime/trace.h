@@ -17,12 +17,14 @@
 #include "kinds.h"
 #include "trace_tree.h"
 
-/* Runs the record (kind name + "key=value" parameters, as satin_run_record)
- * with the tree recorded into `tree`, initialised here with the cut-off and
- * the node limit (trace_tree.h; free it with satin_trace_tree_free).  `out`
- * gets the kind's own result and statistics; out->failed when the record is
- * rejected, the job fails or the recording fails (then `tree` is partial). */
-void satin_trace_record(const char *kind, const char *const *params, int64_t min_leaf_ns,
-                        size_t max_nodes, satin_trace_tree *tree, satin_outcome *out);
+/* Runs the record (a kind of `kinds` + "key=value" parameters, as
+ * satin_run_record) with the tree recorded into `tree`, initialised here
+ * with the cut-off and the node limit (trace_tree.h; free it with
+ * satin_trace_tree_free).  `out` gets the kind's own result and statistics;
+ * out->failed when the record is rejected, the job fails or the recording
+ * fails (then `tree` is partial). */
+void satin_trace_record(const satin_kind *const *kinds, const char *kind,
+                        const char *const *params, int64_t min_leaf_ns, size_t max_nodes,
+                        satin_trace_tree *tree, satin_outcome *out);
 
 #endif

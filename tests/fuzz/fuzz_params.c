@@ -21,6 +21,7 @@
  * satin_params_add_text, the local path (satin_run_record), which must
  * refuse it.  Empty lines are skipped: the wire has no empty keys.
  */
+#include "apps.h"
 #include "kinds.h"
 #include "params.h"
 #include "pool.h"
@@ -103,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *lines = strchr(text, '\n');
     if (lines)
         *lines++ = '\0';
-    const satin_kind *named = satin_kinds_find(text);
+    const satin_kind *named = satin_kinds_find(satin_builtin_kinds, text);
     if (named)
         kind = named;
 

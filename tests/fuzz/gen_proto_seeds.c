@@ -154,7 +154,7 @@ static void peer_seeds(void)
     m = msg(SATIN_MSG_STEAL, 2);
     m->sender = 2;
     m->thief = 2;
-    m->flags = SATIN_PEER_STEAL_WAN | SATIN_PEER_STEAL_PREFETCH;
+    m->flags = SATIN_STEAL_WAN | SATIN_STEAL_PREFETCH;
     m->max_jobs = 4;
     seed("peer-steal", m);
 
@@ -166,7 +166,7 @@ static void peer_seeds(void)
     seed("peer-steal-reply", m);
 
     m = msg(SATIN_MSG_STEAL_REPLY, 2);
-    m->flags = SATIN_PEER_STEAL_VICTIM_BUSY;
+    m->flags = SATIN_STEAL_VICTIM_BUSY;
     seed("peer-steal-reply-empty", m);
 
     m = msg(SATIN_MSG_PUSH, 3);

@@ -64,8 +64,6 @@ expected="644 etc/default/satind
 755 usr/bin/satind
 644 usr/include/satin/satin.h
 644 usr/include/satin/satin_client.h
-644 usr/include/satin/satin_kv.h
-644 usr/include/satin/satin_proto.h
 644 usr/lib/libsatin.a
 644 usr/lib/pkgconfig/satin.pc
 644 usr/lib/systemd/system/satind.service
@@ -79,6 +77,10 @@ expected="644 etc/default/satind
 644 usr/share/man/man8/satind.8"
 is "$(listing "$root")" "$expected" "exactly the expected files, with their modes"
 is "$(stat -c %a "$root/etc/satin/keys" 2>&1)" 700 "the keys directory is made 0700"
+is "$(ls "$root/usr/include/satin" 2>&1 | grep -E '^satin_(kv|proto|wire|endpoint|steal_flags)\.h$')" "" \
+    "the codec's headers are not installed"
+is "$(grep -h '^#include' "$root"/usr/include/satin/*.h | grep -v '^#include <[a-z]*\.h>$')" "" \
+    "the installed headers include only libc's"
 
 same=yes
 for u in satind.service satind@.service; do
@@ -114,7 +116,14 @@ int main(int argc, char **argv)
         satin_client_destroy(&c);
         return 1;
     }
-    printf("code %d\n", (int)err.code);
+    /* The result types are the header's own: an empty report, looked up and freed. */
+    satin_job_report rep = {0};
+    int64_t v = 0;
+    int found = satin_client_values_i64(&rep.result, "value", &v) == 0;
+    satin_job_report_free(&rep);
+    satin_client_kinds kinds = {0};
+    satin_client_kinds_free(&kinds);
+    printf("code %d found %d\n", (int)err.code, found);
     return 0;
 }
 EOF
@@ -129,7 +138,7 @@ EOF
     run cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -o "$tmpdir/prog" "$tmpdir/prog.c" $flags
     is "$rc" 0 "a program including <satin/satin_client.h> builds with pkg-config's flags"
     run timeout 20 "$tmpdir/prog" "ipc://$tmpdir/nobody.sock"
-    is "$out" "code 3" "and runs: no daemon there is SATIN_CLIENT_UNREACHABLE"
+    is "$out" "code 3 found 0" "and runs: no daemon there is SATIN_CLIENT_UNREACHABLE"
     bad=""
     for h in "$root"/usr/include/satin/*.h; do
         # shellcheck disable=SC2086

@@ -89,7 +89,7 @@ int main(int argc, char **argv)
         m->sender = as;
         m->request_id = (uint64_t)i + 1;
         m->thief = as;
-        m->flags = SATIN_PEER_STEAL_SYNC;
+        m->flags = SATIN_STEAL_SYNC;
         m->max_jobs = 1;
         send_msg(s, m);
     }

@@ -130,7 +130,7 @@ static void test_client_limits(void)
     int64_t v = -1;
     ok(satin_client_submit(c, "fib", quick, 0, &jx, &err) == SATIN_CLIENT_OK &&
            satin_client_wait(c, jx, 30000, &rep, NULL, NULL, &err) == SATIN_CLIENT_OK &&
-           satin_kvlist_i64(&rep.result, "value", &v) == 0 && v == 55,
+           satin_client_values_i64(&rep.result, "value", &v) == 0 && v == 55,
        "limits: once they are done the third client is served (fib 10 = 55)");
     satin_job_report_free(&rep);
 out:

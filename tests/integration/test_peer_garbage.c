@@ -148,16 +148,16 @@ static satin_client *n1;   /* a client of node n1 */
 
 static int64_t n1_status_i64(const char *key)
 {
-    satin_kvlist kv;
+    satin_client_values kv;
     satin_client_error err;
     int64_t v = -1;
     if (satin_client_status(n1, &kv, &err) != SATIN_CLIENT_OK) {
         diag("STATUS of n1 failed: %s", err.text);
         return -1;
     }
-    if (satin_kvlist_i64(&kv, key, &v) != 0)
+    if (satin_client_values_i64(&kv, key, &v) != 0)
         v = -1;
-    satin_kvlist_free(&kv);
+    satin_client_values_free(&kv);
     return v;
 }
 
@@ -248,7 +248,7 @@ static satin_msg *steal_reply_from_3(void)
     m->sender = 3;
     m->request_id = 0xFEED0001u;
     m->victim = 3;
-    m->flags = SATIN_PEER_STEAL_SYNC;
+    m->flags = SATIN_STEAL_SYNC;
     int64_t arg = 20;
     satin_msg_add_jobrec(m, 3, 0xFEED0002u, 0xFEED0003u, "fib", 8, &arg, sizeof arg);
     return m;
@@ -260,7 +260,7 @@ static satin_msg *steal_from(uint32_t node, uint64_t request_id)
     m->sender = node;
     m->request_id = request_id;
     m->thief = node;
-    m->flags = SATIN_PEER_STEAL_SYNC;
+    m->flags = SATIN_STEAL_SYNC;
     m->max_jobs = 1;
     return m;
 }
@@ -295,7 +295,7 @@ static int64_t run_job(satin_client *c, const char *kind, const char *param, con
         satin_job_report_free(&rep);   /* filled when the job failed */
         return -1;
     }
-    satin_kvlist_i64(&rep.result, key, &v);
+    satin_client_values_i64(&rep.result, key, &v);
     if (keep)
         *keep = rep;
     else
@@ -370,7 +370,7 @@ int main(void)
     memset(&rep, 0, sizeof rep);
     is_i64(run_job(n0, "fib", "n=20", "value", &rep), 6765, "warm-up: fib 20 on n0 = 6765");
     int64_t reporting = -1;
-    satin_kvlist_i64(&rep.stats, "grid.nodes_reporting", &reporting);
+    satin_client_values_i64(&rep.stats, "grid.nodes_reporting", &reporting);
     is_i64(reporting, NNODES, "and all %d nodes reported their counters to n0", NNODES);
     satin_job_report_free(&rep);
 
@@ -511,7 +511,7 @@ int main(void)
         int rc = satin_client_wait(n1, job, 60000, &rep, NULL, NULL, &err);
         ok(rc == SATIN_CLIENT_OK, "the nqueens job on n1 finished (%s)",
            rc == SATIN_CLIENT_OK ? "ok" : err.text);
-        satin_kvlist_i64(&rep.result, "solutions", &nodes);
+        satin_client_values_i64(&rep.result, "solutions", &nodes);
         satin_job_report_free(&rep);
     }
     is_i64(nodes, 2279184, "nqueens 15 under fire = 2279184 solutions, exactly");
@@ -523,7 +523,7 @@ int main(void)
     if (satin_client_submit(n1, "nqueens", q, 0, &job, &err) == SATIN_CLIENT_OK) {
         memset(&rep, 0, sizeof rep);
         if (satin_client_wait(n1, job, 60000, &rep, NULL, NULL, &err) == SATIN_CLIENT_OK)
-            satin_kvlist_i64(&rep.result, "solutions", &solutions);
+            satin_client_values_i64(&rep.result, "solutions", &solutions);
         satin_job_report_free(&rep);
     }
     is_i64(solutions, 14200, "nqueens 12 on n1 after the forged HELLO = 14200, exactly");

@@ -6,6 +6,7 @@
 #ifndef SATIN_KIND_KIT_H
 #define SATIN_KIND_KIT_H
 
+#include "apps.h"
 #include "kinds.h"
 #include "../tap.h"
 
@@ -16,7 +17,7 @@ static inline void check_bad(satin_pool *pool, const char *const *params, const 
                              const char *what)
 {
     satin_outcome o;
-    satin_run_record(pool, KIND_UNDER_TEST, params, &o);
+    satin_run_record(pool, satin_builtin_kinds, KIND_UNDER_TEST, params, &o);
     ok(o.failed, "%s: rejected", what);
     if (!ok(strstr(o.error, want) != NULL, "%s: error mentions '%s'", what, want))
         diag("error was: '%s'", o.error);

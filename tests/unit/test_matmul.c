@@ -67,7 +67,7 @@ static int64_t run_mm(satin_pool *pool, int n, long long seed, int leaf)
     const char *params[] = {pn, ps, leaf >= 0 ? pl : NULL, NULL};
     satin_outcome o;
     int64_t v = 0;
-    satin_run_record(pool, "matmul", params, &o);
+    satin_run_record(pool, satin_builtin_kinds, "matmul", params, &o);
     if (o.failed)
         diag("matmul n=%d seed=%lld leaf=%d failed: %s", n, seed, leaf, o.error);
     else if (satin_kvlist_i64(&o.result, "checksum", &v) < 0)

@@ -105,7 +105,7 @@ static void fib_on(int workers)
 {
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = workers});
     satin_outcome o;
-    satin_run_record(pool, "fib", (const char *[]){"n=27", NULL}, &o);
+    satin_run_record(pool, satin_builtin_kinds, "fib", (const char *[]){"n=27", NULL}, &o);
     int64_t v = 0, spawned = 0, run = 0;
     satin_kvlist_i64(&o.result, "value", &v);
     satin_kvlist_i64(&o.stats, "jobs_spawned", &spawned);
@@ -127,7 +127,7 @@ static void *client_thread(void *arg)
     char param[32];
     snprintf(param, sizeof param, "n=%d", (int)n);
     satin_outcome o;
-    satin_run_record(shared_pool, "fib", (const char *[]){param, NULL}, &o);
+    satin_run_record(shared_pool, satin_builtin_kinds, "fib", (const char *[]){param, NULL}, &o);
     int64_t v = -1;
     satin_kvlist_i64(&o.result, "value", &v);
     satin_outcome_free(&o);
@@ -178,14 +178,14 @@ static void failures(void)
     satin_pool_destroy(&small);
 
     satin_outcome o;
-    satin_run_record(pool, "nosuchkind", NULL, &o);
+    satin_run_record(pool, satin_builtin_kinds, "nosuchkind", NULL, &o);
     ok(o.failed && strstr(o.error, "unknown job kind 'nosuchkind'"), "unknown kind: %s", o.error);
     satin_outcome_free(&o);
-    satin_run_record(pool, "fib", (const char *[]){"n=3", "colour=red", NULL}, &o);
+    satin_run_record(pool, satin_builtin_kinds, "fib", (const char *[]){"n=3", "colour=red", NULL}, &o);
     ok(o.failed && strstr(o.error, "unknown parameter 'colour' for kind fib"), "unknown key: %s",
        o.error);
     satin_outcome_free(&o);
-    satin_run_record(pool, "fib", (const char *[]){"n=3", "n=4", NULL}, &o);
+    satin_run_record(pool, satin_builtin_kinds, "fib", (const char *[]){"n=3", "n=4", NULL}, &o);
     ok(o.failed && strstr(o.error, "given twice"), "duplicate key: %s", o.error);
     satin_outcome_free(&o);
     satin_pool_destroy(&pool);

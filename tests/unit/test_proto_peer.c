@@ -213,7 +213,7 @@ static void test_golden(void)
     m->sender = 3;
     m->request_id = 5;
     m->thief = 3;
-    m->flags = SATIN_PEER_STEAL_SYNC | SATIN_PEER_STEAL_WAN;
+    m->flags = SATIN_STEAL_SYNC | SATIN_STEAL_WAN;
     m->max_jobs = 1;
     ok(satin_msg_encode(m, &h, &hl, &b, &bl) == 0, "golden STEAL encodes");
     ok(hl == 16 && memcmp(h, steal_h, 16) == 0, "golden STEAL header bytes");
@@ -275,7 +275,7 @@ static satin_msg *reply_with(size_t njobs)
     m->sender = 9;
     m->request_id = 1234;
     m->victim = 9;
-    m->flags = SATIN_PEER_STEAL_FORWARDED | SATIN_PEER_STEAL_SYNC;
+    m->flags = SATIN_STEAL_FORWARDED | SATIN_STEAL_SYNC;
     for (size_t i = 0; i < njobs; i++) {
         unsigned char arg[40];
         for (size_t k = 0; k < sizeof arg; k++)
@@ -335,7 +335,7 @@ static void test_roundtrip(void)
 
     m = reply_with(0);
     d = roundtrip(m, "STEAL_REPLY 0 jobs");
-    ok(d && d->victim == 9 && d->flags == (SATIN_PEER_STEAL_FORWARDED | SATIN_PEER_STEAL_SYNC) &&
+    ok(d && d->victim == 9 && d->flags == (SATIN_STEAL_FORWARDED | SATIN_STEAL_SYNC) &&
        d->njobrecs == 0 && d->jobrecs == NULL, "STEAL_REPLY 0 jobs: fields");
     satin_msg_destroy(&d);
     satin_msg_destroy(&m);

@@ -47,7 +47,7 @@ static int64_t run_rt(satin_pool *pool, int w, int h, int depth, int tile, int64
         params[k++] = pt;
     satin_outcome o;
     int64_t v = 0, px = -1;
-    satin_run_record(pool, "raytracer", params, &o);
+    satin_run_record(pool, satin_builtin_kinds, "raytracer", params, &o);
     if (o.failed)
         diag("raytracer %dx%d depth=%d tile=%d failed: %s", w, h, depth, tile, o.error);
     else if (satin_kvlist_i64(&o.result, "checksum", &v) < 0 ||

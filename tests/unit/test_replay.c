@@ -13,6 +13,7 @@
  *   - malformed files rejected with the file and line named; bad parameters;
  *     a node whose file differs from the one submitted.
  */
+#include "apps.h"
 #include "kinds.h"
 #include "replay_cache.h"
 #include "replay_tree.h"
@@ -280,7 +281,7 @@ static void run_replay(satin_pool *pool, const char *path, const char *scale, rp
     satin_outcome o;
     memset(r, 0, sizeof *r);
     r->nodes = r->leaves = r->total_us = r->trace_us = -1;
-    satin_run_record(pool, "replay", params, &o);
+    satin_run_record(pool, satin_builtin_kinds, "replay", params, &o);
     r->failed = o.failed;
     snprintf(r->error, sizeof r->error, "%s", o.error);
     if (!o.failed) {
@@ -328,7 +329,7 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     satin_outcome o;
 
     /* fib 10, every call a node: 2 fib(11) - 1 = 177 nodes, fib(11) = 89 leaves. */
-    satin_trace_record("fib", (const char *[]){"n=10", NULL}, 0, 0, &t, &o);
+    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=10", NULL}, 0, 0, &t, &o);
     int64_t v = -1;
     satin_kvlist_i64(&o.result, "value", &v);
     if (!ok(!o.failed && v == 55, "traced fib n=10 still computes 55"))
@@ -354,7 +355,7 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     check_replay_of(pool2, 2, fib_path, "1000.5", "replayed fib n=10");
 
     /* fib 20 threshold 12: the same with sequential leaves. */
-    satin_trace_record("fib", (const char *[]){"n=20", "threshold=12", NULL}, 0, 0, &t, &o);
+    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=20", "threshold=12", NULL}, 0, 0, &t, &o);
     satin_trace_tree_stats(&t, &s);
     good = 1;
     ok(!o.failed && (int64_t)s.nodes == fib_calls(20, 12) && fib_shape_ok(&t, 0, 20, 12, &good) == t.n &&
@@ -367,7 +368,7 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     /* nqueens 6, spawning down to complete placements: the backtracking tree. */
     int64_t nodes = 0, leaves = 0, sols = 0;
     nq_tree(6, 0, 0, 0, 0, &nodes, &leaves, &sols);
-    satin_trace_record("nqueens", (const char *[]){"n=6", "threshold=6", NULL}, 0, 0, &t, &o);
+    satin_trace_record(satin_builtin_kinds, "nqueens", (const char *[]){"n=6", "threshold=6", NULL}, 0, 0, &t, &o);
     v = -1;
     satin_kvlist_i64(&o.result, "solutions", &v);
     satin_trace_tree_stats(&t, &s);
@@ -387,7 +388,7 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     /* Coarsening a real tree: every inner node is at least the cut-off in
      * total, the leaves below it are whole subtrees, the total is kept. */
     satin_trace_tree full, coarse;
-    satin_trace_record("fib", (const char *[]){"n=22", NULL}, 0, 0, &full, &o);
+    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=22", NULL}, 0, 0, &full, &o);
     satin_outcome_free(&o);
     satin_trace_stats fs, cs;
     satin_trace_tree_stats(&full, &fs);
@@ -424,12 +425,12 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     satin_trace_tree_free(&full);
     satin_trace_tree_free(&coarse);
 
-    satin_trace_record("fib", (const char *[]){"n=15", NULL}, 0, 100, &t, &o);
+    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=15", NULL}, 0, 100, &t, &o);
     ok(o.failed && strstr(o.error, "trace: more than 100 nodes held at once"),
        "a traced run over the node limit fails: '%s'", o.error);
     satin_outcome_free(&o);
     satin_trace_tree_free(&t);
-    satin_trace_record("nosuchkind", NULL, 0, 0, &t, &o);
+    satin_trace_record(satin_builtin_kinds, "nosuchkind", NULL, 0, 0, &t, &o);
     ok(o.failed && strstr(o.error, "unknown job kind 'nosuchkind'"), "unknown kind: '%s'",
        o.error);
     satin_outcome_free(&o);
@@ -503,7 +504,7 @@ static void check_bad_file(satin_pool *pool, const char *name, const char *text,
     char pt[400];
     snprintf(pt, sizeof pt, "tree=%s", p);
     satin_outcome o;
-    satin_run_record(pool, "replay", (const char *[]){pt, NULL}, &o);
+    satin_run_record(pool, satin_builtin_kinds, "replay", (const char *[]){pt, NULL}, &o);
     char full_want[600];
     snprintf(full_want, sizeof full_want, "replay: %s:%s", p, want);
     ok(o.failed, "%s: rejected", name);
@@ -566,14 +567,14 @@ static void check_bad_files(satin_pool *pool)
     satin_outcome o;
     char pt[400];
     snprintf(pt, sizeof pt, "tree=%s", tmp_path("missing.trace"));
-    satin_run_record(pool, "replay", (const char *[]){pt, NULL}, &o);
+    satin_run_record(pool, satin_builtin_kinds, "replay", (const char *[]){pt, NULL}, &o);
     char want[1200];
     snprintf(want, sizeof want, "replay: no trace file %s under SATIN_REPLAY_DIR (%s)", pt + 5,
              dir);
     ok(o.failed && strcmp(o.error, want) == 0, "a missing file: '%s'", o.error);
     satin_outcome_free(&o);
     snprintf(pt, sizeof pt, "tree=%s", dir);
-    satin_run_record(pool, "replay", (const char *[]){pt, NULL}, &o);
+    satin_run_record(pool, satin_builtin_kinds, "replay", (const char *[]){pt, NULL}, &o);
     ok(o.failed && strstr(o.error, "is not a regular file"), "a directory: '%s'", o.error);
     satin_outcome_free(&o);
 }
@@ -592,7 +593,7 @@ static void check_bad_params(satin_pool *pool)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         satin_outcome o;
-        satin_run_record(pool, "replay", cases[i].p, &o);
+        satin_run_record(pool, satin_builtin_kinds, "replay", cases[i].p, &o);
         ok(o.failed && strstr(o.error, cases[i].want), "%s: '%s'", cases[i].what, o.error);
         satin_outcome_free(&o);
     }
@@ -602,7 +603,7 @@ static void check_bad_params(satin_pool *pool)
     char pt[400];
     snprintf(pt, sizeof pt, "tree=%s", big);
     satin_outcome o;
-    satin_run_record(pool, "replay", (const char *[]){pt, "scale=1e6", NULL}, &o);
+    satin_run_record(pool, satin_builtin_kinds, "replay", (const char *[]){pt, "scale=1e6", NULL}, &o);
     ok(o.failed && strstr(o.error, "makes the waits sum to more than"), "waits over the limit: '%s'",
        o.error);
     satin_outcome_free(&o);
@@ -635,13 +636,13 @@ static void check_replay_dir(satin_pool *pool)
     snprintf(pt, sizeof pt, "tree=%s", "/etc/passwd");
     const char *params[] = {pt, NULL};
     unsetenv("SATIN_REPLAY_DIR");
-    satin_run_record(pool, "replay", params, &o);
+    satin_run_record(pool, satin_builtin_kinds, "replay", params, &o);
     ok(o.failed && strstr(o.error, "trace files are off on this daemon"),
        "replay dir: without SATIN_REPLAY_DIR the kind reads no file: %s", o.error);
     satin_outcome_free(&o);
     setenv("SATIN_REPLAY_DIR", dir, 1);
     char want[1500];
-    satin_run_record(pool, "replay", params, &o);
+    satin_run_record(pool, satin_builtin_kinds, "replay", params, &o);
     snprintf(want, sizeof want, "replay: no trace file /etc/passwd under SATIN_REPLAY_DIR (%s)",
              dir);
     ok(o.failed && strcmp(o.error, want) == 0, "replay dir: a file outside it is refused: %s",
@@ -649,14 +650,14 @@ static void check_replay_dir(satin_pool *pool)
     satin_outcome_free(&o);
     /* Outside and missing: the same words as outside and present. */
     snprintf(pt, sizeof pt, "tree=%s", "/etc/no-such-file-here");
-    satin_run_record(pool, "replay", params, &o);
+    satin_run_record(pool, satin_builtin_kinds, "replay", params, &o);
     snprintf(want, sizeof want,
              "replay: no trace file /etc/no-such-file-here under SATIN_REPLAY_DIR (%s)", dir);
     ok(o.failed && strcmp(o.error, want) == 0,
        "replay dir: a missing file outside it gets the same message: %s", o.error);
     satin_outcome_free(&o);
     snprintf(pt, sizeof pt, "tree=%s/../../etc/passwd", dir);
-    satin_run_record(pool, "replay", params, &o);
+    satin_run_record(pool, satin_builtin_kinds, "replay", params, &o);
     snprintf(want, sizeof want, "replay: no trace file %s under SATIN_REPLAY_DIR (%s)", pt + 5,
              dir);
     ok(o.failed && strcmp(o.error, want) == 0, "replay dir: '..' does not get out of it: %s",

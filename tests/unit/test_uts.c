@@ -4,6 +4,7 @@
  * same results on one and two workers and for any chunk size, agreement
  * with the plain sequential loop, and the error texts of bad parameters.
  */
+#include "apps.h"
 #include "kinds.h"
 #include "uts_tree.h"
 #include "../tap.h"
@@ -21,7 +22,7 @@ static counts run_uts(satin_pool *pool, const char *const *params)
 {
     satin_outcome o;
     counts c = {0, "", -1, -1, -1, -1.0};
-    satin_run_record(pool, "uts", params, &o);
+    satin_run_record(pool, satin_builtin_kinds, "uts", params, &o);
     c.failed = o.failed;
     snprintf(c.error, sizeof c.error, "%s", o.error);
     if (!o.failed && (satin_kvlist_i64(&o.result, "nodes", &c.nodes) < 0 ||
