@@ -304,14 +304,17 @@ static satin_admit_verdict foreign_hello(satin_admission *a, satin_admit_ctx *c)
     snprintf(c->what, sizeof c->what, "%s (membership digest %s, ours %s)", how, theirs, ours);
     /* Whatever this connection said before, it is no longer believed. */
     unbind_conn(a, &c->frame[0]);
-    return refuse(c, SATIN_REJECT_OTHER_GRID, m->node_id, c->what);
+    snprintf(c->who, sizeof c->who, "%s", m->node_id);
+    return refuse(c, SATIN_REJECT_OTHER_GRID, c->who, c->what);
 }
 
 static satin_admit_verdict identify_message(satin_admission *a, satin_admit_ctx *c)
 {
     const satin_msg *m = c->msg;
     snprintf(c->what, sizeof c->what, "a %s", satin_msg_type_name(m->type));
-    if (m->type == SATIN_MSG_HELLO && m->sender != (uint32_t)a->self && !hello_matches(a, m))
+    /* A HELLO from an index our file does not have is another topology's
+     * node: the greeting stage could not even rate-limit it by node. */
+    if (m->type == SATIN_MSG_HELLO && m->sender >= (uint32_t)a->topo->nnodes)
         return foreign_hello(a, c);
     /* The codec does not know the topology: the sender's range is ours to check. */
     if (satin_msg_is_peer(m->type) && m->sender >= (uint32_t)a->topo->nnodes) {
@@ -341,6 +344,8 @@ static satin_admit_verdict take_hello(satin_admission *a, satin_admit_ctx *c)
     /* A HELLO is a request too, limited before it may rebind a connection. */
     if (!take_token(a, c->node, c->now))
         return refuse(c, SATIN_REJECT_RATE, id, a->rate_text);
+    if (!hello_matches(a, c->msg))
+        return foreign_hello(a, c);
     bind_conn(a, &c->frame[0], c->node);
     receive_stamp(a, c);
     return SATIN_ADMIT_CONSUMED;

@@ -92,6 +92,7 @@ typedef struct satin_admit_ctx {
     const char *detail[2];     /* the arguments of the reason's log text */
     char what[200];            /* "a STEAL", "an acknowledgement", how a HELLO differs */
     char count[16];
+    char who[64];              /* a node id a HELLO gives (its message is freed when refused) */
     satin_proto_error err;     /* the codec's complaint */
 } satin_admit_ctx;
 

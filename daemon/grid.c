@@ -57,13 +57,14 @@ static void env_send(void *ctx, int to, const satin_msg *m)
     satin_peers_send(g->peers, to, (satin_msg *)m);
 }
 
-static int env_take(void *ctx, satin_engine_record *out, int max)
+static int env_take(void *ctx, satin_engine_record *out, int max, int push)
 {
     satin_grid *g = ctx;
     satin_record *recs[MAX_JOBS_PER_MESSAGE];
     if (max > MAX_JOBS_PER_MESSAGE)
         max = MAX_JOBS_PER_MESSAGE;
-    int n = satin_pool_take_for_remote(g->pool, recs, max);
+    int n = push ? satin_pool_take_for_push(g->pool, recs, max)
+                 : satin_pool_take_for_remote(g->pool, recs, max);
     for (int i = 0; i < n; i++) {
         out[i].record = recs[i];
         out[i].job = satin_record_job(recs[i]);

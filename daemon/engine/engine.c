@@ -280,19 +280,76 @@ static void on_job_result(satin_engine *e, const satin_msg *m)
     e->ops->on_result(e->policy);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Tells the holders of every record given away of the jobs in `jobs` to
+ * stop them, one JOB_CANCEL per holder (more past the codec's limit): one
+ * pass over the ledger, since a busy grid can hold many thousand records. */
+static void cancel_given_of(satin_engine *e, const void **jobs, size_t njobs)
+{
+    if (njobs == 0)
+        return;
+    qsort(jobs, njobs, sizeof *jobs, cmp_ptr);
+    satin_msg **out = calloc((size_t)e->topo.nnodes, sizeof *out);
+    if (!out)
+        abort();
+    for (size_t i = 0; i < e->ledger.ngiven; i++) {
+        satin_given *g = &e->ledger.given[i];
+        if (g->cancel_sent || !bsearch(&g->job, jobs, njobs, sizeof *jobs, cmp_ptr))
+            continue;
+        satin_msg **m = &out[g->holder];
+        if (*m && (*m)->nrecord_ids == SATIN_PROTO_MAX_RECORD_IDS) {
+            e->env.send(e->env.ctx, g->holder, *m);
+            satin_msg_destroy(m);
+        }
+        if (!*m) {
+            *m = satin_msg_new(SATIN_MSG_JOB_CANCEL);
+            (*m)->owner = (uint32_t)e->topo.self;
+        }
+        satin_msg_add_record_id(*m, g->record_id);
+        g->cancel_sent = 1;
+    }
+    for (int node = 0; node < e->topo.nnodes; node++)
+        if (out[node]) {
+            e->env.send(e->env.ctx, node, out[node]);
+            satin_msg_destroy(&out[node]);
+        }
+    free(out);
+}
+
 /* The owner withdrew records it gave us: stop their stand-ins, and pass
  * the cancel on to wherever they gave records themselves. */
 static void on_job_cancel(satin_engine *e, const satin_msg *m)
 {
-    for (size_t i = 0; i < m->nrecord_ids; i++) {
-        const satin_standin *s =
-            satin_ledger_find_standin(&e->ledger, (int)m->sender, m->record_ids[i]);
-        if (!s)
+    size_t n = m->nrecord_ids, njobs = 0;
+    if (n == 0)
+        return;
+    uint64_t *ids = malloc(n * sizeof *ids);
+    const void **jobs = malloc(n * sizeof *jobs);
+    if (!ids || !jobs)
+        abort();
+    memcpy(ids, m->record_ids, n * sizeof *ids);
+    qsort(ids, n, sizeof *ids, cmp_u64);
+    for (size_t i = 0; i < e->ledger.nstandins && njobs < n; i++) {
+        const satin_standin *s = &e->ledger.standins[i];
+        if (s->owner != (int)m->sender || !bsearch(&s->record_id, ids, n, sizeof *ids, cmp_u64))
             continue;
-        const void *job = s->job;
+        jobs[njobs++] = s->job;
         e->env.cancel(e->env.ctx, s->handle, "the job was cancelled on its home node");
-        satin_engine_cancel_job(e, e->now, job);
     }
+    cancel_given_of(e, jobs, njobs);
+    free(ids);
+    free(jobs);
 }
 
 void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
@@ -431,11 +488,17 @@ static void scan_stopped_jobs(satin_engine *e)
     if (e->now < e->next_cancel_scan || !cancels_owed(e))
         return;
     e->next_cancel_scan = e->now + SATIN_ENGINE_CANCEL_SCAN_NS;
+    const void **jobs = malloc(e->ledger.ngiven * sizeof *jobs);
+    if (!jobs)
+        abort();
+    size_t njobs = 0;
     for (size_t i = 0; i < e->ledger.ngiven; i++) {
         const satin_given *g = &e->ledger.given[i];
         if (!g->cancel_sent && e->env.job_stopping(e->env.ctx, g->job))
-            satin_engine_cancel_job(e, e->now, g->job);
+            jobs[njobs++] = g->job;
     }
+    cancel_given_of(e, jobs, njobs);
+    free(jobs);
 }
 
 void satin_engine_on_tick(satin_engine *e, int64_t now)
@@ -476,30 +539,8 @@ int64_t satin_engine_next_deadline(const satin_engine *e)
 void satin_engine_cancel_job(satin_engine *e, int64_t now, const void *job)
 {
     e->now = now;
-    for (int node = 0; node < e->topo.nnodes; node++) {
-        satin_msg *m = NULL;
-        for (size_t i = 0; i < e->ledger.ngiven; i++) {
-            satin_given *g = &e->ledger.given[i];
-            if (g->holder != node || g->job != job || g->cancel_sent)
-                continue;
-            if (!m) {
-                m = satin_msg_new(SATIN_MSG_JOB_CANCEL);
-                m->owner = (uint32_t)e->topo.self;
-            }
-            if (m->nrecord_ids == SATIN_PROTO_MAX_RECORD_IDS) {
-                e->env.send(e->env.ctx, node, m);
-                satin_msg_destroy(&m);
-                m = satin_msg_new(SATIN_MSG_JOB_CANCEL);
-                m->owner = (uint32_t)e->topo.self;
-            }
-            satin_msg_add_record_id(m, g->record_id);
-            g->cancel_sent = 1;
-        }
-        if (m) {
-            e->env.send(e->env.ctx, node, m);
-            satin_msg_destroy(&m);
-        }
-    }
+    const void *jobs[1] = {job};
+    cancel_given_of(e, jobs, 1);
 }
 
 /* ---- stopping and what it is -------------------------------------------------- */

@@ -59,8 +59,9 @@ typedef struct satin_engine_env {
     void *ctx;
     /* The transport: `m` stays the engine's (the driver copies or encodes). */
     void (*send)(void *ctx, int to, const satin_msg *m);
-    /* The pool: up to `max` records from the tails for node `thief`. */
-    int (*take)(void *ctx, satin_engine_record *out, int max);
+    /* The pool: up to `max` records for another node; `push` says they go
+     * unasked (RP) rather than to a thief that asked. */
+    int (*take)(void *ctx, satin_engine_record *out, int max, int push);
     /* A record given away came back: release its parent frame. */
     void (*complete)(void *ctx, void *record, const satin_engine_outcome *outcome);
     /* Runs another node's record here; returns the driver's stand-in handle

@@ -69,7 +69,7 @@ struct satin_engine {
 /* engine_policy.c: fills e->penv. */
 void satin_engine_policy_env(satin_engine *e);
 /* Appends records for `thief` to `m` as JOBRECs and records them as given. */
-int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max);
+int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max, int push);
 
 /* engine_stats.c */
 void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m);

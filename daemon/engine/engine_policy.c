@@ -49,12 +49,12 @@ static uint64_t env_steal(void *ctx, int victim, unsigned flags)
     return id;
 }
 
-int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max)
+int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max, int push)
 {
     satin_engine_record recs[SATIN_ENGINE_MAX_JOBS_PER_MESSAGE];
     if (max > SATIN_ENGINE_MAX_JOBS_PER_MESSAGE)
         max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
-    int n = max > 0 ? e->env.take(e->env.ctx, recs, max) : 0;
+    int n = max > 0 ? e->env.take(e->env.ctx, recs, max, push) : 0;
     for (int i = 0; i < n; i++) {
         uint64_t id = satin_ledger_give(&e->ledger, recs[i].record, recs[i].job, thief);
         /* The job field is the owner's opaque tag; thieves only echo it. */
@@ -73,7 +73,7 @@ static int env_reply(void *ctx, int thief, uint64_t request_id, unsigned flags, 
     satin_msg *m = satin_msg_new(SATIN_MSG_STEAL_REPLY);
     m->request_id = request_id;
     m->victim = (uint32_t)e->topo.self;
-    int n = satin_engine_attach_jobs(e, m, thief, max_jobs);
+    int n = satin_engine_attach_jobs(e, m, thief, max_jobs, 0);
     /* An empty reply from a node that is computing tells the thief that
      * work may appear, so it polls again soon rather than backing off.  Not
      * from a node whose jobs only wait for children held elsewhere: were
@@ -110,7 +110,7 @@ static int env_push(void *ctx, int target)
 {
     satin_engine *e = ctx;
     satin_msg *m = satin_msg_new(SATIN_MSG_PUSH);
-    int n = satin_engine_attach_jobs(e, m, target, 1);
+    int n = satin_engine_attach_jobs(e, m, target, 1, 1);
     if (n)
         e->env.send(e->env.ctx, target, m);
     satin_msg_destroy(&m);

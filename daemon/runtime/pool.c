@@ -402,22 +402,10 @@ int satin_pool_is_hungry(satin_pool *pool)
            satin_pool_queue_length(pool) == 0;
 }
 
-int satin_pool_take_for_remote(satin_pool *pool, satin_record **out, int max)
+/* Up to `max` deque tails, from the worker with the longest queue on (its
+ * tail is likely the coarsest job on the node). */
+static int take_tails(satin_pool *pool, satin_record **out, int n, int max)
 {
-    int n = 0;
-    /* Started jobs no worker has taken yet go first, oldest first.  Each is
-     * a whole job (a client's root, or a tail record that arrived by steal,
-     * push or prefetch), while every deque record descends from a job that
-     * some worker already started here, so it is at most as coarse as that
-     * job was.  And a record that came from elsewhere can move on at once:
-     * nothing on this node has run from it, its finish is only a message. */
-    satin_record *r;
-    while (n < max && (r = satin_pool_take_injected(pool)) != NULL) {
-        r->flags |= RECORD_REMOTE;
-        out[n++] = r;
-    }
-    /* Start at the worker with the longest queue: its tail is likely the
-     * coarsest job on the node. */
     int start = 0;
     int64_t longest = -1;
     for (int i = 0; i < pool->nworkers; i++) {
@@ -427,6 +415,7 @@ int satin_pool_take_for_remote(satin_pool *pool, satin_record **out, int max)
             start = i;
         }
     }
+    satin_record *r;
     for (int k = 0; k < pool->nworkers && n < max; k++) {
         satin_deque *d = &pool->workers[(start + k) % pool->nworkers].deque;
         while (n < max && (r = satin_deque_steal(d)) != NULL) {
@@ -435,6 +424,38 @@ int satin_pool_take_for_remote(satin_pool *pool, satin_record **out, int max)
         }
     }
     return n;
+}
+
+/* Up to `max` started jobs no worker has taken yet, oldest first. */
+static int take_started(satin_pool *pool, satin_record **out, int n, int max)
+{
+    satin_record *r;
+    while (n < max && (r = satin_pool_take_injected(pool)) != NULL) {
+        r->flags |= RECORD_REMOTE;
+        out[n++] = r;
+    }
+    return n;
+}
+
+int satin_pool_take_for_remote(satin_pool *pool, satin_record **out, int max)
+{
+    /* Started jobs no worker has taken yet go first, oldest first.  Each is
+     * a whole job (a client's root, or a tail record that arrived by steal,
+     * push or prefetch), while every deque record descends from a job that
+     * some worker already started here, so it is at most as coarse as that
+     * job was.  And a record that came from elsewhere can move on at once:
+     * nothing on this node has run from it, its finish is only a message. */
+    int n = take_started(pool, out, 0, max);
+    return take_tails(pool, out, n, max);
+}
+
+int satin_pool_take_for_push(satin_pool *pool, satin_record **out, int max)
+{
+    /* Our own tails first: a record pushed here and pushed on at once adds
+     * a hop its result must travel back through, and a busy grid under RP
+     * would pass such records around instead of running them. */
+    int n = take_tails(pool, out, 0, max);
+    return take_started(pool, out, n, max);
 }
 
 int satin_pool_computing(satin_pool *pool)

@@ -53,7 +53,7 @@ for policy in rs rp chs cls crs; do
     is "$moved" 1 "$policy: records of the job moved on from the nodes that took them"
     run "$submit" "${a0[@]}" --cancel "$job"
     is "$rc" 0 "$policy: the job is cancelled on its home node"
-    run "$submit" "${a0[@]}" --json --timeout 60 --wait "$job"
+    run "$submit" "${a0[@]}" --json --timeout 180 --wait "$job"
     like "$out" "cancelled" "$policy: its result says it was cancelled"
     freed=0
     for _ in $(seq 300); do

@@ -537,7 +537,8 @@ int main(void)
     static const struct { const char *key; int64_t want; const char *what; } by_reason[] = {
         {"rejected.bad_stamp", 5, "the frame of garbage and the 4 fences"},
         {"rejected.undecodable", 4, "version 2, type 50, the truncated and the lying STEAL_REPLY"},
-        {"rejected.bad_sender", 1, "the STEAL from node index 9"},
+        {"rejected.unknown_index", 1, "the STEAL from node index 9"},
+        {"rejected.bad_sender", 0, "nothing"},
         {"rejected.not_greeted", 1, "the STEAL as node 0 without HELLO"},
         {"rejected.senseless", 1, "the JOB_RESULT for an unknown record"},
         {"rejected.other_grid", 1, "the HELLO for another grid"},

@@ -95,12 +95,15 @@ static satin_msg *steal(uint32_t from)
     return m;
 }
 
+/* A HELLO as node `from` of our topology says it: its id and our digest. */
 static satin_msg *hello(uint32_t from, const char *grid, uint32_t nodes)
 {
     satin_msg *m = satin_msg_new(SATIN_MSG_HELLO);
     m->sender = from;
     satin_msg_set_grid_name(m, grid);
     m->node_count = nodes;
+    satin_msg_set_node_id(m, from < (uint32_t)topo->nnodes ? topo->nodes[from].id : "nx");
+    satin_topology_digest(topo, m->digest);
     return m;
 }
 
@@ -185,18 +188,20 @@ static void identities(void)
 {
     satin_admit_ctx c;
     satin_msg *m;
-    uint64_t b = count(SATIN_REJECT_SENDER);
+    uint64_t b = count(SATIN_REJECT_UNKNOWN_INDEX);
     m = steal(9);
-    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_SENDER,
+    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_UNKNOWN_INDEX,
              "node identity and key", b, "a STEAL from node index 9 of 4");
+    is_str(c.detail[1], "9", "the log names the index, not a node it is not");
     satin_msg_destroy(&m);
+    b = count(SATIN_REJECT_SENDER);
     m = steal(SELF);
     rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_SENDER,
-             "node identity and key", b + 1, "a STEAL claiming to come from ourselves");
+             "node identity and key", b, "a STEAL claiming to come from ourselves");
     satin_msg_destroy(&m);
     m = satin_msg_new(SATIN_MSG_STATUS);
     rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_SENDER,
-             "node identity and key", b + 2, "a client's STATUS on the peer socket");
+             "node identity and key", b + 1, "a client's STATUS on the peer socket");
     satin_msg_destroy(&m);
 
     b = count(SATIN_REJECT_ACK_CONNECTION);
@@ -221,11 +226,28 @@ static void greetings(void)
     m = hello(0, "other-grid", 4);
     rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID, "greeting", b,
              "a HELLO for another grid");
-    is_str(c.detail[1], "other-grid, 4 nodes", "the log names the grid the HELLO describes");
+    ok(c.detail[1] && strncmp(c.detail[1], "it is grid other-grid, we are grid test-4 (membership digest ", 61) == 0,
+       "the log says how the topologies differ: %s", c.detail[1] ? c.detail[1] : "-");
+    is_str(c.detail[0], "n0", "and names the node by the id its HELLO gives");
     satin_msg_destroy(&m);
     m = hello(0, "test-4", 5);
     rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID, "greeting",
              b + 1, "a HELLO with another node count");
+    satin_msg_destroy(&m);
+    now += SEC;
+    m = hello(0, "test-4", 4);
+    m->digest[0] ^= 1;
+    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID, "greeting",
+             b + 2, "a HELLO whose membership digest differs");
+    ok(c.detail[1] && strstr(c.detail[1], "both list 4 nodes, but clusters, node ids, endpoints "
+                                          "or keys differ"),
+       "the log says the files list as many nodes but differ");
+    satin_msg_destroy(&m);
+    m = hello(7, "test-4", 8);
+    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID,
+             "node identity and key", b + 3, "a HELLO from an index our file does not have");
+    ok(c.detail[1] && strstr(c.detail[1], "it lists 8 nodes, we list 4"),
+       "the log gives both node counts");
     satin_msg_destroy(&m);
 
     now += SEC;   /* the two HELLOs above took tokens too */

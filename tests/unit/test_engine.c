@@ -63,8 +63,9 @@ static void f_send(void *ctx, int to, const satin_msg *m)
         f->out[f->nout++] = (sent){to, copy(m)};
 }
 
-static int f_take(void *ctx, satin_engine_record *out, int max)
+static int f_take(void *ctx, satin_engine_record *out, int max, int push)
 {
+    (void)push;
     fake *f = ctx;
     int n = 0;
     while (n < max && f->nqueue > 0) {

@@ -230,8 +230,9 @@ static void env_send(void *ctx, int to, const satin_msg *m)
     push_event(s, ev);
 }
 
-static int env_take(void *ctx, satin_engine_record *out, int max)
+static int env_take(void *ctx, satin_engine_record *out, int max, int push)
 {
+    (void)push; /* the simulated pool has no started queue: tails either way */
     simnode *n = ctx;
     int k = 0;
     while (k < max && n->qn > 0) {

@@ -1,0 +1,120 @@
+/*
+ * control_internal.h - what the control thread's files share: its state
+ * and the functions one file calls in another.  control.c is the reactor
+ * and the daemon's life, control_jobs.c the clients' jobs and requests,
+ * control_collect.c the statistics round's sums, control_listen.c the
+ * client endpoint (its directory and the open-file limit).
+ */
+#ifndef SATIN_CONTROL_INTERNAL_H
+#define SATIN_CONTROL_INTERNAL_H
+
+#include "control.h"
+#include "grid.h"
+#include "kinds.h"
+#include "log.h"
+#include "loop.h"
+#include "mailbox.h"
+#include "satin_proto.h"
+#include "security.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RID_MAX 256
+#define PROGRESS_INTERVAL_NS 1000000000LL
+/* After the stop timeout, cancelled jobs get this long to unwind. */
+#define DRAIN_DEADLINE_NS 5000000000LL
+/* How long a finished job waits for the other nodes' counters. */
+#define COLLECT_DEADLINE_NS 1000000000LL
+/* A peer that left a request unanswered this long is not waited for. */
+#define UNRESPONSIVE_NS 1000000000LL
+/* How often a stop's deadlines are looked at. */
+#define STOP_RECHECK_NS 100000000LL
+
+typedef struct waiter {
+    unsigned char rid[RID_MAX];   /* ZeroMQ routing id of the client connection */
+    size_t rid_len;
+    uint64_t request_id;
+    int progress;
+} waiter;
+
+typedef struct job_entry {
+    satin_mailbox_item item;      /* first: the mailbox hands back this pointer */
+    satin_control *ctl;
+    uint64_t id;
+    const satin_kind *kind;
+    satin_job *job;               /* NULL once finished */
+    int64_t accepted_ns;
+    uint64_t run_at_start;
+    waiter *waiters;
+    size_t nwaiters;
+    unsigned char owner[RID_MAX]; /* the connection that submitted it */
+    size_t owner_len;
+    satin_msg *result;            /* the RESULT, kept for later WAITs */
+    int collecting;               /* done; waiting for the grid's counters */
+    int64_t collect_deadline;
+    satin_kvlist own_start;       /* this node's counters when the job began */
+} job_entry;
+
+struct satin_control {
+    const satind_options *opt;
+    satin_pool *pool;
+    const satin_kind *const *kinds;
+    void *zctx, *router;
+    satin_mailbox mailbox;
+    char ipc_path[512];           /* the socket file we own, "" for tcp */
+    job_entry **jobs;             /* running ones, then finished, oldest first */
+    size_t njobs, capjobs;
+    uint64_t next_id;
+    int running_jobs;
+    uint64_t finished_jobs, bad_messages, requests;
+    int64_t started_ns;
+    int stopping;                 /* 1: draining; 2: cancelled after --stop-timeout */
+    satin_log_limit bad_limit, key_limit;
+    satin_grid *grid;             /* NULL for a daemon without a topology */
+    satin_security *sec;
+    int client_curve;             /* tcp:// client endpoint under CURVE: check keys */
+    int64_t watchdog_ns, next_watchdog;   /* systemd's WatchdogSec (0: none) */
+    int64_t next_progress, stop_deadline;
+    int64_t next_collect;         /* the earliest deadline of a collection (INT64_MAX: none) */
+    int drained;                  /* the loop ended with every job done */
+    satin_loop loop;
+    satin_watch client_w, mail_w, signal_w, security_w, monitor_w, peer_w, hungry_w;
+    char status_line[256];        /* last STATUS= sent */
+    /* The open-file limit.  ZeroMQ's I/O thread accepts client connections
+     * as long as the endpoint is bound, and an accept that fails for want
+     * of a descriptor aborts it (ipc) or makes it spin (tcp).  So the
+     * control thread watches the router's connections (a socket monitor)
+     * and unbinds the endpoint while too many descriptors are in use. */
+    void *mon;                    /* PAIR: the client router's monitor events */
+    long fd_limit, fd_pause, fd_resume;
+    enum { CLIENTS_LISTENING, CLIENTS_CLOSING, CLIENTS_PAUSED } listen_state;
+    char bound[sizeof ((satind_options *)0)->endpoint]; /* what zmq_bind bound (for zmq_unbind) */
+    int64_t paused_until;         /* ns: the earliest time to listen again */
+    satin_log_limit fd_log;
+    uint64_t client_pauses;
+};
+
+/* control_jobs.c */
+void control_send_to(satin_control *ctl, const unsigned char *rid, size_t rid_len, satin_msg *m);
+void control_send_error(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                        uint64_t request_id, uint64_t job_id, int code, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+void control_deliver(satin_control *ctl, job_entry *e);
+void control_entry_free(job_entry *e);
+void control_finish_entry(satin_control *ctl, job_entry *e);
+void control_read_client(satin_control *ctl);
+void control_send_progress(satin_control *ctl);
+
+/* control_collect.c: finished jobs whose grid counters are in (or overdue)
+ * are delivered; ctl->next_collect says when the next falls overdue. */
+void control_complete_collections(satin_control *ctl);
+
+/* control_listen.c */
+void control_size_fd_limits(satin_control *ctl, const satin_topology *topo);
+int control_bind_clients(satin_control *ctl);
+int control_watch_clients(satin_control *ctl);
+void control_pace_clients(satin_control *ctl, int accept_failed);
+void control_on_client_events(satin_control *ctl);
+
+#endif
