@@ -200,28 +200,7 @@ static satin_msg *mail_take(satin_client *c, uint64_t rid)
  * frame 2 the endpoint, which we do not need. */
 static int read_event(satin_client *c, int *event, uint32_t *value)
 {
-    zmq_msg_t f;
-    zmq_msg_init(&f);
-    if (zmq_msg_recv(&f, c->mon, ZMQ_DONTWAIT) < 0) {
-        zmq_msg_close(&f);
-        return 0;
-    }
-    uint16_t ev = 0;
-    uint32_t val = 0;
-    if (zmq_msg_size(&f) >= 6) {
-        memcpy(&ev, zmq_msg_data(&f), 2);
-        memcpy(&val, (const char *)zmq_msg_data(&f) + 2, 4);
-    }
-    while (zmq_msg_more(&f)) {
-        zmq_msg_close(&f);
-        zmq_msg_init(&f);
-        if (zmq_msg_recv(&f, c->mon, 0) < 0)
-            break;
-    }
-    zmq_msg_close(&f);
-    *event = ev;
-    *value = val;
-    return 1;
+    return satin_zmonitor_read(c->mon, event, value);
 }
 
 static int lost_error(satin_client *c, satin_client_error *err)

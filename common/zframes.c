@@ -1,6 +1,8 @@
 /* zframes.c - one whole multipart message off a socket (see zframes.h). */
 #include "zframes.h"
 
+#include <string.h>
+
 int satin_zframes_recv(void *sock, zmq_msg_t *frames, int max, int *dropped)
 {
     int kept = 0, more = 1;
@@ -37,4 +39,31 @@ void satin_zframes_close(zmq_msg_t *frames, int n)
 {
     for (int i = 0; i < n; i++)
         zmq_msg_close(&frames[i]);
+}
+
+int satin_zmonitor_read(void *monitor, int *event, uint32_t *value)
+{
+    zmq_msg_t f;
+    zmq_msg_init(&f);
+    if (zmq_msg_recv(&f, monitor, ZMQ_DONTWAIT) < 0) {
+        zmq_msg_close(&f);
+        return 0;
+    }
+    /* Frame 1: a u16 event and a u32 value, in host order (zmq_socket_monitor(3)). */
+    uint16_t ev = 0;
+    uint32_t val = 0;
+    if (zmq_msg_size(&f) >= 6) {
+        memcpy(&ev, zmq_msg_data(&f), 2);
+        memcpy(&val, (const char *)zmq_msg_data(&f) + 2, 4);
+    }
+    while (zmq_msg_more(&f)) {
+        zmq_msg_close(&f);
+        zmq_msg_init(&f);
+        if (zmq_msg_recv(&f, monitor, 0) < 0)
+            break;
+    }
+    zmq_msg_close(&f);
+    *event = ev;
+    *value = val;
+    return 1;
 }

@@ -9,6 +9,7 @@
 #define SATIN_ZFRAMES_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <zmq.h>
 
 /* Receives the message waiting on `sock`: its first `max` frames into
@@ -19,5 +20,10 @@ int satin_zframes_recv(void *sock, zmq_msg_t *frames, int max, int *dropped);
 /* The bytes of frames[0..n-1]. */
 size_t satin_zframes_size(zmq_msg_t *frames, int n);
 void satin_zframes_close(zmq_msg_t *frames, int n);
+
+/* The next event of a socket monitor (zmq_socket_monitor's PAIR): 1 with
+ * its event and value, 0 when none is waiting.  The endpoint frame that
+ * follows is read and dropped. */
+int satin_zmonitor_read(void *monitor, int *event, uint32_t *value);
 
 #endif

@@ -262,26 +262,9 @@ void control_pace_clients(satin_control *ctl, int accept_failed)
 void control_on_client_events(satin_control *ctl)
 {
     int check = 0, failed = 0;
-    for (;;) {
-        zmq_msg_t f;
-        zmq_msg_init(&f);
-        if (zmq_msg_recv(&f, ctl->mon, ZMQ_DONTWAIT) < 0) {
-            zmq_msg_close(&f);
-            break;
-        }
-        uint16_t ev = 0;
-        uint32_t val = 0;
-        if (zmq_msg_size(&f) >= 6) {
-            memcpy(&ev, zmq_msg_data(&f), 2);
-            memcpy(&val, (const char *)zmq_msg_data(&f) + 2, 4);
-        }
-        while (zmq_msg_more(&f)) {
-            zmq_msg_close(&f);
-            zmq_msg_init(&f);
-            if (zmq_msg_recv(&f, ctl->mon, 0) < 0)
-                break;
-        }
-        zmq_msg_close(&f);
+    int ev;
+    uint32_t val;
+    while (satin_zmonitor_read(ctl->mon, &ev, &val)) {
         if (ev == ZMQ_EVENT_CLOSED && ctl->listen_state == CLIENTS_CLOSING)
             ctl->listen_state = CLIENTS_PAUSED;   /* the listener (and its file) is gone */
         if (ev == ZMQ_EVENT_ACCEPT_FAILED && (val == EMFILE || val == ENFILE))
