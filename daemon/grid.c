@@ -172,11 +172,7 @@ static int env_active_jobs(void *ctx)
     return satin_pool_active_jobs(g->pool);
 }
 
-static int env_computing(void *ctx)
-{
-    satin_grid *g = ctx;
-    return satin_pool_computing(g->pool);
-}
+
 
 /* The node's counters that are not the engine's: the pool's idle time, the
  * transport's links and delivery, admission and security. */
@@ -426,7 +422,6 @@ static satin_engine *make_engine(satin_grid *g, const satin_policy_ops *ops, siz
         .queue_length = env_queue_length,
         .is_idle = env_is_idle,
         .active_jobs = env_active_jobs,
-        .computing = env_computing,
         .counters = env_counters,
         .note_bad = env_note_bad,
         .log = env_log,

@@ -79,9 +79,6 @@ typedef struct satin_engine_env {
     int64_t (*queue_length)(void *ctx);   /* records that can be given away */
     int (*is_idle)(void *ctx);            /* a worker is dry and nothing is queued */
     int (*active_jobs)(void *ctx);        /* jobs running here, local or stand-ins */
-    /* Workers computing right now (not idle, not blocked waiting for a child
-     * another node holds): only they can make new work appear. */
-    int (*computing)(void *ctx);
     /* Counters of the node that are not the engine's (transport, pool). */
     void (*counters)(void *ctx, satin_kvlist *out);
     /* A well-formed message that makes no sense (counted by the driver). */

@@ -74,12 +74,11 @@ static int env_reply(void *ctx, int thief, uint64_t request_id, unsigned flags, 
     m->request_id = request_id;
     m->victim = (uint32_t)e->topo.self;
     int n = satin_engine_attach_jobs(e, m, thief, max_jobs, 0);
-    /* An empty reply from a node that is computing tells the thief that
-     * work may appear, so it polls again soon rather than backing off.  Not
-     * from a node whose jobs only wait for children held elsewhere: were
-     * that node gone, every thief would poll at the shortest interval for
-     * as long as the job waits. */
-    int busy = n == 0 && e->env.computing(e->env.ctx) > 0;
+    /* An empty reply from a node that runs jobs tells the thief that work
+     * may appear (a child's result comes back, a sync returns), so it polls
+     * again soon; the policies bound how long (SATIN_BUSY_POLLS_MAX), for a
+     * job may be waiting for a node that is gone. */
+    int busy = n == 0 && e->env.active_jobs(e->env.ctx) > 0;
     m->flags = flags | (busy ? SATIN_STEAL_VICTIM_BUSY : 0);
     send_and_free(e, thief, m);
     e->c.requests_served++;

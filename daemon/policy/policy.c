@@ -227,16 +227,23 @@ int64_t satin_backoff_fail(satin_backoff *b, const satin_policy_params *pp, int 
 void satin_backoff_reset(satin_backoff *b)
 {
     b->failures = 0;
+    b->busy_polls = 0;
 }
 
 void satin_policy_idle_failed(satin_policy *p, int round, void (*retry)(satin_policy *))
 {
     /* A victim that was busy but had nothing to give says work exists
      * somewhere: poll again at the shortest interval instead of backing off
-     * further (an idle grid still backs off: its victims are not busy). */
-    int64_t delay = (p->reply_flags & SATIN_STEAL_VICTIM_BUSY)
-                        ? (p->params.backoff_min_ns > 0 ? p->params.backoff_min_ns : 1)
-                        : satin_backoff_fail(&p->backoff, &p->params, round);
+     * further (an idle grid still backs off: its victims are not busy), for
+     * SATIN_BUSY_POLLS_MAX replies in a row at most. */
+    int64_t delay;
+    if ((p->reply_flags & SATIN_STEAL_VICTIM_BUSY) &&
+        p->backoff.busy_polls < SATIN_BUSY_POLLS_MAX) {
+        p->backoff.busy_polls++;
+        delay = p->params.backoff_min_ns > 0 ? p->params.backoff_min_ns : 1;
+    } else {
+        delay = satin_backoff_fail(&p->backoff, &p->params, round);
+    }
     p->reply_flags = 0;
     if (!p->env.is_idle(p->env.ctx))
         return; /* busy again: the next on_idle starts over */

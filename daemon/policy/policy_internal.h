@@ -54,7 +54,14 @@ enum {
 /* Exponential back-off of an idle node (SimMatrix's poll interval). */
 typedef struct satin_backoff {
     int64_t failures;          /* failed attempts since the last success */
+    int64_t busy_polls;        /* empty replies from busy victims since then */
 } satin_backoff;
+
+/* Empty replies from busy victims polled again at backoff_min before the
+ * normal back-off takes over: work exists, but a job that only waits (for a
+ * node that died holding its records, say) must not keep its thieves
+ * polling at full speed for ever. */
+#define SATIN_BUSY_POLLS_MAX 100
 
 struct satin_policy {
     const satin_policy_ops *ops;

@@ -306,7 +306,6 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
         satin_deque_init(&w->deque, 10);
         satin_arena_init(&w->arena);
         atomic_init(&w->state_since, -satin_now_ns());
-        atomic_init(&w->blocked, 0);
     }
     for (int i = 0; i < pool->nworkers; i++)
         if (pthread_create(&pool->workers[i].thread, &attr, worker_main, &pool->workers[i])) {
@@ -456,17 +455,6 @@ int satin_pool_take_for_push(satin_pool *pool, satin_record **out, int max)
      * would pass such records around instead of running them. */
     int n = take_tails(pool, out, 0, max);
     return take_started(pool, out, n, max);
-}
-
-int satin_pool_computing(satin_pool *pool)
-{
-    int n = 0;
-    for (int i = 0; i < pool->nworkers; i++) {
-        const satin_worker *w = &pool->workers[i];
-        n += atomic_load_explicit(&w->state_since, memory_order_relaxed) > 0 &&
-             !atomic_load_explicit(&w->blocked, memory_order_relaxed);
-    }
-    return n;
 }
 
 int satin_pool_active_jobs(satin_pool *pool)

@@ -107,9 +107,6 @@ double satin_pool_idle_seconds(satin_pool *self);
 /* How many records a worker keeps queued for thieves before further spawns
  * run in place (default 4; a policy that pushes needs more). */
 void satin_pool_set_spawn_reserve(satin_pool *self, int reserve);
-/* Workers running an invocation right now: not idle, and not blocked at a
- * sync waiting for a child another node holds. */
-int satin_pool_computing(satin_pool *self);
 /* Jobs started on this pool and not finished (local and from other nodes). */
 int satin_pool_active_jobs(satin_pool *self);
 /* Records waiting on this node: deque lengths plus started jobs not yet

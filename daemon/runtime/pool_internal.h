@@ -55,9 +55,6 @@ typedef struct satin_worker {
     /* Read by other threads for statistics. */
     _Atomic uint64_t busy_ns, idle_ns, jobs_run;
     _Atomic int64_t state_since;  /* ns; > 0 busy since, < 0 idle since */
-    /* 1 while blocked at a sync with nothing to run: waiting for a child
-     * another node holds, not computing. */
-    _Atomic int blocked;
 } satin_worker;
 
 struct satin_pool {

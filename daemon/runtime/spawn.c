@@ -124,18 +124,15 @@ static void wait_for(satin_worker *w, satin_record *r)
         if (other) {
             if (atomic_load_explicit(&w->pool->hungry, memory_order_relaxed))
                 atomic_store_explicit(&w->pool->hungry, 0, memory_order_relaxed);
-            atomic_store_explicit(&w->blocked, 0, memory_order_relaxed);
             satin_record_run(w, other);
             round = 0;
         } else {
             /* Blocked at a sync with nothing local to run: as in Satin, the
              * node may steal from other nodes meanwhile. */
-            atomic_store_explicit(&w->blocked, 1, memory_order_relaxed);
             satin_pool_report_hungry(w->pool);
             satin_worker_pause(w, &round);
         }
     }
-    atomic_store_explicit(&w->blocked, 0, memory_order_relaxed);
 }
 
 void satin_sync(satin_ctx *c)

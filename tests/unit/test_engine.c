@@ -35,7 +35,7 @@ typedef struct fake {
     int nout;
     rec *queue[16];      /* records the pool may give away, oldest first */
     int nqueue;
-    int idle, active, computing;
+    int idle, active;
     int starts, cancels, refuse_start;
     const void *stopped_job;   /* job_stopping() says 1 for this one */
     void *standin_handles[16];
@@ -135,11 +135,6 @@ static int f_active(void *ctx)
     return ((fake *)ctx)->active;
 }
 
-static int f_computing(void *ctx)
-{
-    return ((fake *)ctx)->computing;
-}
-
 static void f_note_bad(void *ctx, int node, const char *what)
 {
     fake *f = ctx;
@@ -178,7 +173,7 @@ static satin_engine *make(fake *f, const char *policy)
     satin_engine_env env = {
         .ctx = f, .send = f_send, .take = f_take, .complete = f_complete, .start = f_start,
         .cancel = f_cancel, .release = f_release, .job_stopping = f_job_stopping, .queue_length = f_queue_length,
-        .is_idle = f_is_idle, .active_jobs = f_active, .computing = f_computing, .note_bad = f_note_bad, .log = f_log};
+        .is_idle = f_is_idle, .active_jobs = f_active, .note_bad = f_note_bad, .log = f_log};
     return satin_engine_new(&cfg, &env, 0);
 }
 
@@ -376,26 +371,25 @@ static void test_idle_recheck(void)
     satin_engine_destroy(&e);
 }
 
-/* An empty reply says "poll again soon" (VICTIM_BUSY) only when a worker
- * here computes: a job that only waits for children held elsewhere (by a
- * node that may be gone) must not make every thief poll at full speed. */
+/* An empty reply says "poll again soon" (VICTIM_BUSY) only when jobs run
+ * here; an idle node's empty reply lets the thief back off. */
 static void test_victim_busy(void)
 {
     fake f;
     satin_engine *e = make(&f, "rs");
-    f.active = 1, f.computing = 0;
+    f.active = 0;
     satin_msg *m = from(1, SATIN_MSG_STEAL);
     m->thief = 1, m->request_id = 1, m->flags = SATIN_STEAL_SYNC, m->max_jobs = 1;
     deliver(e, MS, m);
     ok(f.nout == 1 && f.out[0].m->njobrecs == 0 && !(f.out[0].m->flags & SATIN_STEAL_VICTIM_BUSY),
-       "busy: a job that only waits: an empty reply without VICTIM_BUSY");
+       "busy: an idle node: an empty reply without VICTIM_BUSY");
     forget_sent(&f);
-    f.computing = 1;
+    f.active = 1;
     m = from(1, SATIN_MSG_STEAL);
     m->thief = 1, m->request_id = 2, m->flags = SATIN_STEAL_SYNC, m->max_jobs = 1;
     deliver(e, 2 * MS, m);
     ok(f.nout == 1 && (f.out[0].m->flags & SATIN_STEAL_VICTIM_BUSY),
-       "busy: a computing worker: VICTIM_BUSY");
+       "busy: a node running a job: VICTIM_BUSY");
     forget_sent(&f);
     satin_engine_destroy(&e);
 }

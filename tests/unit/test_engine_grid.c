@@ -307,12 +307,6 @@ static int env_active_jobs(void *ctx)
     return n->active;
 }
 
-static int env_computing(void *ctx)
-{
-    simnode *n = ctx;
-    return n->stepping;
-}
-
 static void env_note_bad(void *ctx, int node, const char *what)
 {
     simnode *n = ctx;
@@ -428,7 +422,7 @@ static outcome run_grid(const char *policy, uint64_t seed)
         .send = env_send, .take = env_take, .complete = env_complete, .start = env_start,
         .cancel = env_cancel, .job_stopping = env_job_stopping,
         .queue_length = env_queue_length, .is_idle = env_is_idle,
-        .active_jobs = env_active_jobs, .computing = env_computing, .note_bad = env_note_bad};
+        .active_jobs = env_active_jobs, .note_bad = env_note_bad};
     for (int i = 0; i < NNODES; i++) {
         simnode *n = &s.node[i];
         n->s = &s;

@@ -217,6 +217,40 @@ static void busy_victim_keeps_polling(void)
     free(fe);
 }
 
+/* A job that only waits (its records held by a node that died) keeps
+ * answering "busy": after SATIN_BUSY_POLLS_MAX such replies in a row the
+ * thief backs off as from an idle victim, doubling up to backoff_max. */
+static void busy_victim_polls_are_bounded(void)
+{
+    fake_topo ft;
+    fake_topo_init(&ft, 0, 1, (const int[]){2});
+    fake_env *fe = fake_new();
+    satin_policy *p = fake_create(ops, &ft, fe, NULL);
+    ops->on_idle(p);
+    int64_t delays[SATIN_BUSY_POLLS_MAX + 12];
+    for (int f = 0; f < SATIN_BUSY_POLLS_MAX + 12; f++) {
+        const fake_action *s = &fe->act[fe->nact - 1];
+        ops->on_steal_reply(p, s->node, s->id, 0, SATIN_STEAL_SYNC | SATIN_STEAL_VICTIM_BUSY);
+        const fake_action *a = &fe->act[fe->nact - 1];
+        delays[f] = a->kind == FAKE_SET_TIMER ? a->value : 0;
+        fake_fire_next(fe, ops, p);
+    }
+    int fast = 1;
+    for (int f = 0; f < SATIN_BUSY_POLLS_MAX; f++)
+        fast &= delays[f] == 1 * MS;
+    ok(fast, "the first %d busy replies: 1 ms each", SATIN_BUSY_POLLS_MAX);
+    const int64_t want[] = {1, 2, 4, 8, 16, 32, 64, 100, 100, 100, 100, 100};
+    int grows = 1;
+    for (int k = 0; k < 12; k++)
+        grows &= delays[SATIN_BUSY_POLLS_MAX + k] == want[k] * MS;
+    ok(grows, "then the back-off doubles to backoff_max (1, 2, 4 ... 100 ms): %lld %lld %lld ms",
+       (long long)(delays[SATIN_BUSY_POLLS_MAX] / MS),
+       (long long)(delays[SATIN_BUSY_POLLS_MAX + 1] / MS),
+       (long long)(delays[SATIN_BUSY_POLLS_MAX + 11] / MS));
+    ops->destroy(p);
+    free(fe);
+}
+
 static void idle_during_backoff_steals_now(void)
 {
     fake_topo ft;
@@ -276,6 +310,7 @@ int main(void)
     backoff_doubles_and_resets();
     idle_during_backoff_steals_now();
     busy_victim_keeps_polling();
+    busy_victim_polls_are_bounded();
     victim_side();
     return done_testing();
 }

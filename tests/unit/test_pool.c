@@ -294,71 +294,6 @@ static void started_jobs_move_on(void)
     satin_pool_destroy(&pool);
 }
 
-/* "gate": returns its argument once the test opens the gate; "pair"
- * spawns two gates and sums them. */
-static _Atomic int gate_open, pair_started;
-static void gate_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
-{
-    (void)c, (void)len;
-    while (!atomic_load(&gate_open))
-        usleep(1000);
-    satin_return(out, arg, sizeof(int64_t));
-}
-static const satin_kind gate_kind = {.name = "gate", .run = gate_run, .result_size = 8};
-static void pair_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
-{
-    (void)arg, (void)len;
-    int64_t a = 1, b = 2, ra = 0, rb = 0;
-    atomic_store(&pair_started, 1);
-    satin_spawn(c, &gate_kind, &a, sizeof a, &ra, sizeof ra);
-    satin_spawn(c, &gate_kind, &b, sizeof b, &rb, sizeof rb);
-    satin_sync(c);
-    int64_t r = ra + rb;
-    satin_return(out, &r, sizeof r);
-}
-static const satin_kind pair_kind = {.name = "pair", .run = pair_run, .result_size = 8};
-
-/* A worker waiting at a sync for a child another node holds is not
- * computing: a node whose jobs only wait must not tell thieves to hurry. */
-static void computing_vs_waiting(void)
-{
-    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 1});
-    satin_job *job = satin_job_new(&pair_kind, NULL, 0);
-    satin_pool_start(pool, job, NULL, NULL);
-    while (!atomic_load(&pair_started))
-        usleep(1000);
-    satin_record *r = NULL;
-    /* The worker runs the newest gate (b) and waits at the gate; the
-     * oldest (a) is the tail a thief gets. */
-    for (int i = 0; i < 10000 && !r; i++)
-        if (satin_pool_take_for_remote(pool, &r, 1) == 0)
-            usleep(1000);
-    ok(r != NULL, "waiting: the first gate was taken for another node");
-    if (!r) {
-        atomic_store(&gate_open, 1);
-        satin_job_wait(job);
-        satin_job_destroy(&job);
-        satin_pool_destroy(&pool);
-        return;
-    }
-    is_i64(satin_pool_computing(pool), 1, "waiting: the worker computes the second gate");
-    atomic_store(&gate_open, 1);
-    int computing = 1;
-    for (int i = 0; i < 10000 && computing; i++)
-        if ((computing = satin_pool_computing(pool)) != 0)
-            usleep(1000);
-    is_i64(computing, 0, "waiting: blocked at the sync for the remote child: not computing");
-    is_i64(satin_pool_active_jobs(pool), 1, "waiting: the job is still active");
-    int64_t one = 1;
-    satin_record_complete(r, 1, &one, sizeof one, "");
-    satin_job_wait(job);
-    size_t len;
-    const int64_t *v = satin_job_result(job, &len);
-    ok(!satin_job_failed(job) && len == 8 && *v == 3, "waiting: the remote result completes it");
-    satin_job_destroy(&job);
-    satin_pool_destroy(&pool);
-}
-
 int main(void)
 {
     fib_on(1);
@@ -368,6 +303,5 @@ int main(void)
     failures();
     cancellation();
     started_jobs_move_on();
-    computing_vs_waiting();
     return done_testing();
 }
