@@ -69,8 +69,8 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
         free(ctl);
         return NULL;
     }
-    control_size_fd_limits(ctl, topo);
     ctl->zctx = satin_security_context();
+    control_size_fd_limits(ctl, topo);
     if (topo) {
         char key[600], err[1024];
         satin_security_key_path(topo, self, opt->key, key, sizeof key);
@@ -270,9 +270,8 @@ static int stop_due(satin_control *ctl, int64_t now)
 {
     if (ctl->stopping && ctl->running_jobs == 0 &&
         (!ctl->grid || satin_grid_busy(ctl->grid) == 0)) {
-        for (size_t i = 0; i < ctl->njobs; i++)
-            if (ctl->jobs[i]->collecting)
-                control_deliver(ctl, ctl->jobs[i]);
+        if (ctl->grid)
+            control_flush_collections(ctl);
         ctl->drained = 1;
         return 1;
     }

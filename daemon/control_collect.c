@@ -47,7 +47,7 @@ static void add_delta(satin_kvlist *sum, const satin_kvlist *start, const satin_
  * (start[] and end[] per node; our own from e->own_start) into its result,
  * and names the nodes whose counters are not in it, and why. */
 static void add_grid_stats(satin_control *ctl, job_entry *e, const satin_kvlist *start,
-                           const satin_kvlist *end, int overdue)
+                           const satin_kvlist *end, const char *why_missing)
 {
     int n = satin_grid_nnodes(ctl->grid), self = satin_grid_self(ctl->grid);
     satin_kvlist sum, own_end;
@@ -82,9 +82,7 @@ static void add_grid_stats(satin_control *ctl, job_entry *e, const satin_kvlist 
     satin_kvlist_add_str(&e->result->stats, "grid.policy", satin_grid_policy_name(ctl->grid));
     if (missing[0]) {
         satin_kvlist_add_str(&e->result->stats, "grid.nodes_missing", missing);
-        satin_kvlist_add_str(&e->result->stats, "grid.missing_why",
-                             overdue ? "no answer within the statistics deadline"
-                                     : "it does not answer: not waited for");
+        satin_kvlist_add_str(&e->result->stats, "grid.missing_why", why_missing);
     }
     satin_kvlist_free(&sum);
     satin_kvlist_free(&own_end);
@@ -97,8 +95,9 @@ static int expected(satin_control *ctl, int node, int64_t now)
     return !satin_grid_unresponsive(ctl->grid, node, now, UNRESPONSIVE_NS);
 }
 
-/* 1 when the job's counters are all in, or overdue: then its result goes. */
-static int try_complete_collection(satin_control *ctl, job_entry *e, int64_t now)
+/* 1 when the job's counters are all in, or overdue, or `stopping`: then
+ * its result goes, with what came. */
+static int try_complete_collection(satin_control *ctl, job_entry *e, int64_t now, int stopping)
 {
     int n = satin_grid_nnodes(ctl->grid), self = satin_grid_self(ctl->grid);
     satin_kvlist *start = calloc((size_t)n, sizeof *start);
@@ -111,9 +110,12 @@ static int try_complete_collection(satin_control *ctl, job_entry *e, int64_t now
     for (int node = 0; node < n; node++)
         waiting += node != self && !end[node].n && expected(ctl, node, now);
     int overdue = now >= e->collect_deadline;
-    int ready = waiting == 0 || overdue;
+    int ready = waiting == 0 || overdue || stopping;
     if (ready) {
-        add_grid_stats(ctl, e, start, end, waiting > 0);
+        const char *why = stopping && waiting ? "satind stopped before they answered"
+                          : waiting          ? "no answer within the statistics deadline"
+                                             : "it does not answer: not waited for";
+        add_grid_stats(ctl, e, start, end, why);
         satin_grid_forget(ctl->grid, e->id);
         control_deliver(ctl, e);
     }
@@ -134,9 +136,17 @@ void control_complete_collections(satin_control *ctl)
     ctl->next_collect = INT64_MAX;
     for (size_t i = 0; i < ctl->njobs; i++) {
         job_entry *e = ctl->jobs[i];
-        if (e->collecting && !try_complete_collection(ctl, e, now) &&
+        if (e->collecting && !try_complete_collection(ctl, e, now, 0) &&
             e->collect_deadline < ctl->next_collect)
             ctl->next_collect = e->collect_deadline;
     }
+}
+
+void control_flush_collections(satin_control *ctl)
+{
+    int64_t now = satin_now_ns();
+    for (size_t i = 0; i < ctl->njobs; i++)
+        if (ctl->jobs[i]->collecting)
+            try_complete_collection(ctl, ctl->jobs[i], now, 1);
 }
 

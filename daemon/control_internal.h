@@ -109,6 +109,8 @@ void control_send_progress(satin_control *ctl);
 /* control_collect.c: finished jobs whose grid counters are in (or overdue)
  * are delivered; ctl->next_collect says when the next falls overdue. */
 void control_complete_collections(satin_control *ctl);
+/* Stopping: every collection ends now with the counters that came. */
+void control_flush_collections(satin_control *ctl);
 
 /* control_listen.c */
 void control_size_fd_limits(satin_control *ctl, const satin_topology *topo);

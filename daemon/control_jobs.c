@@ -342,7 +342,9 @@ static void on_wait(satin_control *ctl, const unsigned char *rid, size_t rid_len
     }
     waiter w = {.rid_len = rid_len, .request_id = m->request_id};
     memcpy(w.rid, rid, rid_len);
-    if (e->result)
+    /* A result still collecting the grid's counters waits for them: sent
+     * now, it would carry no grid.* statistics at all. */
+    if (e->result && !e->collecting)
         send_result(ctl, e, &w);
     else
         add_waiter(e, rid, rid_len, m->request_id, (m->flags & SATIN_FLAG_PROGRESS) != 0);

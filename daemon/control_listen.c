@@ -157,7 +157,7 @@ void control_size_fd_limits(satin_control *ctl, const satin_topology *topo)
     long sockets = limit / 2 > 1023 ? 1023 : limit / 2;
     if (sockets < 32)
         sockets = 32;
-    satin_security_set_max_sockets((int)sockets);
+    satin_security_set_max_sockets(ctl->zctx, (int)sockets);
     long margin = limit / 4 > 32 ? limit / 4 : 32;
     ctl->fd_limit = limit;
     ctl->fd_pause = limit - margin;

@@ -24,8 +24,8 @@ typedef struct satin_security satin_security;
  * signal handlers are left out (satind takes signals on a signalfd). */
 void *satin_security_context(void);
 /* The most ZeroMQ sockets that context may hold (ZMQ_MAX_SOCKETS); call
- * before satin_security_context, which applies it. */
-void satin_security_set_max_sockets(int n);
+ * after satin_security_context and before any socket is made. */
+void satin_security_set_max_sockets(void *zmq_ctx, int n);
 /* Ends that context; every socket must be closed first. */
 void satin_security_context_end(void);
 
