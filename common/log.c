@@ -28,6 +28,11 @@ void satin_log_set_level(satin_log_level level)
     current = level;
 }
 
+satin_log_level satin_log_get_level(void)
+{
+    return current;
+}
+
 void satin_log_set_program(const char *name)
 {
     snprintf(program, sizeof program, "%s", name);

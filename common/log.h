@@ -17,6 +17,7 @@ typedef enum {
 /* Returns -1 for an unknown level name (error, warn, info, debug). */
 int satin_log_parse_level(const char *name);
 void satin_log_set_level(satin_log_level level);
+satin_log_level satin_log_get_level(void);
 /* The name in every line ("satind" unless told). */
 void satin_log_set_program(const char *name);
 /* 1: stderr is the journal (satin_service_stderr_is_journal), which reads

@@ -410,6 +410,8 @@ static satin_engine *make_engine(satin_grid *g, const satin_policy_ops *ops, siz
     cfg.seed = node_seed(g->topo, g->self);
     cfg.max_record = max_record;
     cfg.steal_timeout_ns = STEAL_TIMEOUT_NS;
+    /* The engine's levels are the log's (SATIN_ENGINE_LOG_* = SATIN_LOG_*). */
+    cfg.log_level = (int)satin_log_get_level();
     satin_engine_env env = {
         .ctx = g,
         .send = env_send,

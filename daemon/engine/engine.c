@@ -27,7 +27,9 @@ const char *satin_engine_node_name(const satin_engine *e, int node)
 
 void satin_engine_logf(const satin_engine *e, int level, const char *fmt, ...)
 {
-    if (!e->env.log)
+    /* A steal's every reply has a debug line: formatting it unasked would
+     * cost the hot path of a busy node. */
+    if (!e->env.log || level > e->cfg.log_level)
         return;
     char text[256];
     va_list ap;
@@ -46,6 +48,7 @@ void satin_engine_config_default(satin_engine_config *c)
     c->seed = 1;
     c->max_record = (size_t)1 << 20;
     c->steal_timeout_ns = STEAL_TIMEOUT_DEFAULT_NS;
+    c->log_level = SATIN_ENGINE_LOG_INFO;
 }
 
 static int copy_topology(satin_engine *e, const satin_policy_topology *t)

@@ -94,6 +94,7 @@ typedef struct satin_engine_config {
     uint64_t seed;                       /* the policy's random draws (0 is made 1) */
     size_t max_record;                   /* a JOBREC above it is refused */
     int64_t steal_timeout_ns;            /* a request unanswered this long counts as empty */
+    int log_level;                       /* SATIN_ENGINE_LOG_*: lines above it are not even formatted */
 } satin_engine_config;
 
 /* Defaults for everything but topo, names and policy. */
