@@ -184,32 +184,34 @@ static int zmq_readable(void *sock)
     return sock && zmq_getsockopt(sock, ZMQ_EVENTS, &events, &len) == 0 && (events & ZMQ_POLLIN);
 }
 
-/* A batch of client requests; 1 when more are waiting (fairness to peers). */
+/* A batch of client requests (64 at most, for fairness to peers); 1 when it
+ * read any. */
 static int serve_clients(satin_control *ctl)
 {
-    for (int i = 0; i < 64; i++) {
-        if (!zmq_readable(ctl->router))
-            return 0;
+    int i = 0;
+    while (i < 64 && zmq_readable(ctl->router)) {
         control_read_client(ctl);
+        i++;
     }
-    return zmq_readable(ctl->router);
+    return i > 0;
 }
 
-/* A batch of peer messages; 1 when more are waiting. */
+/* A batch of peer messages; 1 when it read any. */
 static int serve_peers(satin_control *ctl)
 {
     if (!ctl->grid || !zmq_readable(satin_grid_socket(ctl->grid)))
         return 0;
     satin_grid_on_readable(ctl->grid);
-    return zmq_readable(satin_grid_socket(ctl->grid));
+    return 1;
 }
 
 static int serve_security_log(satin_control *ctl)
 {
     void *s = satin_security_log_socket(ctl->sec);
-    if (zmq_readable(s))
-        satin_security_on_log(ctl->sec);
-    return zmq_readable(s);
+    if (!zmq_readable(s))
+        return 0;
+    satin_security_on_log(ctl->sec);
+    return 1;
 }
 
 static void on_client_fd(satin_watch *w, uint32_t events)
