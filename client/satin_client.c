@@ -195,14 +195,6 @@ static satin_msg *mail_take(satin_client *c, uint64_t rid)
 
 /* ---- the socket monitor ------------------------------------------------------- */
 
-/* Reads one monitor event without blocking: 1 with *event and *value, 0
- * when there is none.  Frame 1 is u16 event + u32 value (native order),
- * frame 2 the endpoint, which we do not need. */
-static int read_event(satin_client *c, int *event, uint32_t *value)
-{
-    return satin_zmonitor_read(c->mon, event, value);
-}
-
 static int lost_error(satin_client *c, satin_client_error *err)
 {
     c->lost = 1;
@@ -216,7 +208,7 @@ static int check_events(satin_client *c)
 {
     int ev;
     uint32_t val;
-    while (read_event(c, &ev, &val))
+    while (satin_zmonitor_read(c->mon, &ev, &val))
         if (ev == ZMQ_EVENT_DISCONNECTED)
             c->lost = 1;
     return c->lost ? -1 : 0;
@@ -232,7 +224,7 @@ static int wait_connected(satin_client *c, int timeout_ms, satin_client_error *e
     for (;;) {
         int ev;
         uint32_t val;
-        while (read_event(c, &ev, &val)) {
+        while (satin_zmonitor_read(c->mon, &ev, &val)) {
             switch (ev) {
             case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
                 return SATIN_CLIENT_OK;

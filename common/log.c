@@ -1,5 +1,6 @@
 /* log.c - leveled one-line logging to stderr (see log.h). */
 #include "log.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -109,9 +110,7 @@ void satin_log(satin_log_level level, const char *fmt, ...)
 void satin_log_limited(satin_log_limit *limit, double interval_s, satin_log_level level,
                        const char *fmt, ...)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    long long now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    long long now = satin_now_ns();
     if (now < limit->next_ns) {
         limit->suppressed++;
         return;

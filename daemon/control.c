@@ -333,7 +333,10 @@ static int64_t pump(void *arg, int64_t now)
     if (ctl->stopping && now + STOP_RECHECK_NS < next)
         next = now + STOP_RECHECK_NS;
     /* Last: a send on a socket may take the "look again" signal of its
-     * ZMQ_FD, so whatever it holds is read now, after every send above. */
+     * ZMQ_FD, so whatever it holds is read now, after every send above.
+     * What was read may have set new deadlines (an empty steal reply arms
+     * a back-off) or owes acknowledgements: then the loop comes straight
+     * back, so that `next` is never one computed before it. */
     int more = serve_clients(ctl) | serve_peers(ctl) | serve_security_log(ctl);
     if (zmq_readable(ctl->mon)) {
         control_on_client_events(ctl);

@@ -15,8 +15,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#define MAX_JOBS_PER_MESSAGE 64
-#define STEAL_TIMEOUT_NS 5000000000LL
 
 /* A record of another node running here. */
 typedef struct standin {
@@ -37,10 +35,6 @@ struct satin_grid {
     satin_engine *engine;
     satin_log_limit engine_log_limit;
     int64_t *asked;               /* [node] oldest request unanswered since (see env_send) */
-    /* What the engine needs to know of the topology (it copies them). */
-    int *cluster_of, *cluster_size;
-    int **members;
-    const char **names;
 };
 
 /* ---- the engine's environment -------------------------------------------------- */
@@ -60,9 +54,9 @@ static void env_send(void *ctx, int to, const satin_msg *m)
 static int env_take(void *ctx, satin_engine_record *out, int max, int push)
 {
     satin_grid *g = ctx;
-    satin_record *recs[MAX_JOBS_PER_MESSAGE];
-    if (max > MAX_JOBS_PER_MESSAGE)
-        max = MAX_JOBS_PER_MESSAGE;
+    satin_record *recs[SATIN_ENGINE_MAX_JOBS_PER_MESSAGE];
+    if (max > SATIN_ENGINE_MAX_JOBS_PER_MESSAGE)
+        max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
     int n = push ? satin_pool_take_for_push(g->pool, recs, max)
                  : satin_pool_take_for_remote(g->pool, recs, max);
     for (int i = 0; i < n; i++) {
@@ -333,7 +327,8 @@ int satin_grid_busy(const satin_grid *g)
     /* Results and records not yet acknowledged count: leaving before the
      * peer has them could lose them.  Not for a peer silent for the steal
      * timeout: it may be gone, and waiting for it would hold the stop. */
-    return satin_engine_busy(g->engine) + (int)satin_peers_unacked(g->peers, STEAL_TIMEOUT_NS);
+    return satin_engine_busy(g->engine) +
+           (int)satin_peers_unacked(g->peers, satin_engine_steal_timeout(g->engine));
 }
 
 int satin_grid_stop(satin_grid *g)
@@ -357,36 +352,43 @@ static void pool_hungry(void *arg)
     }
 }
 
-static satin_policy_topology policy_topology(satin_grid *g)
+/* The topology as the engine sees it, in arrays it copies: freed by
+ * free_policy_topology once the engine is made. */
+static satin_policy_topology policy_topology(const satin_topology *t, int self)
 {
-    const satin_topology *t = g->topo;
-    g->cluster_of = calloc((size_t)t->nnodes, sizeof *g->cluster_of);
-    g->names = calloc((size_t)t->nnodes, sizeof *g->names);
-    g->cluster_size = calloc((size_t)t->nclusters, sizeof *g->cluster_size);
-    g->members = calloc((size_t)t->nclusters, sizeof *g->members);
-    if (!g->cluster_of || !g->names || !g->cluster_size || !g->members)
+    int *cluster_of = calloc((size_t)t->nnodes, sizeof *cluster_of);
+    int *cluster_size = calloc((size_t)t->nclusters, sizeof *cluster_size);
+    int **members = calloc((size_t)t->nclusters, sizeof *members);
+    if (!cluster_of || !cluster_size || !members)
         abort();
     for (int c = 0; c < t->nclusters; c++) {
-        g->cluster_size[c] = t->clusters[c].nnodes;
-        g->members[c] = calloc((size_t)t->clusters[c].nnodes + 1, sizeof **g->members);
-        if (!g->members[c])
+        cluster_size[c] = t->clusters[c].nnodes;
+        members[c] = calloc((size_t)t->clusters[c].nnodes + 1, sizeof **members);
+        if (!members[c])
             abort();
         for (int k = 0; k < t->clusters[c].nnodes; k++) {
             int node = t->clusters[c].first_node + k;
-            g->members[c][k] = node;
-            g->cluster_of[node] = c;
+            members[c][k] = node;
+            cluster_of[node] = c;
         }
     }
-    for (int n = 0; n < t->nnodes; n++)
-        g->names[n] = t->nodes[n].id;
     return (satin_policy_topology){
         .nnodes = t->nnodes,
-        .self = g->self,
+        .self = self,
         .nclusters = t->nclusters,
-        .cluster_of = g->cluster_of,
-        .cluster_size = g->cluster_size,
-        .members = (const int *const *)g->members,
+        .cluster_of = cluster_of,
+        .cluster_size = cluster_size,
+        .members = (const int *const *)members,
     };
+}
+
+static void free_policy_topology(satin_policy_topology *pt)
+{
+    for (int c = 0; c < pt->nclusters; c++)
+        free((void *)pt->members[c]);
+    free((void *)pt->members);
+    free((void *)pt->cluster_of);
+    free((void *)pt->cluster_size);
 }
 
 /* Seeded per node and reproducible: the same file gives the same draws. */
@@ -400,16 +402,21 @@ static uint64_t node_seed(const satin_topology *topo, int self)
 
 static satin_engine *make_engine(satin_grid *g, const satin_policy_ops *ops, size_t max_record)
 {
-    satin_policy_topology ptopo = policy_topology(g);
+    const satin_topology *t = g->topo;
+    satin_policy_topology ptopo = policy_topology(t, g->self);
+    const char **names = calloc((size_t)t->nnodes, sizeof *names);
+    if (!names)
+        abort();
+    for (int n = 0; n < t->nnodes; n++)
+        names[n] = t->nodes[n].id;
     satin_engine_config cfg;
     satin_engine_config_default(&cfg);
     cfg.topo = &ptopo;
-    cfg.node_names = g->names;
+    cfg.node_names = names;
     cfg.policy = ops;
     cfg.params = g->topo->params;
     cfg.seed = node_seed(g->topo, g->self);
     cfg.max_record = max_record;
-    cfg.steal_timeout_ns = STEAL_TIMEOUT_NS;
     /* The engine's levels are the log's (SATIN_ENGINE_LOG_* = SATIN_LOG_*). */
     cfg.log_level = (int)satin_log_get_level();
     satin_engine_env env = {
@@ -428,7 +435,10 @@ static satin_engine *make_engine(satin_grid *g, const satin_policy_ops *ops, siz
         .note_bad = env_note_bad,
         .log = env_log,
     };
-    return satin_engine_new(&cfg, &env, satin_now_ns());
+    satin_engine *e = satin_engine_new(&cfg, &env, satin_now_ns());
+    free_policy_topology(&ptopo);
+    free(names);
+    return e;
 }
 
 satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
@@ -454,7 +464,7 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
     g->asked = calloc((size_t)topo->nnodes, sizeof *g->asked);
     if (!g->asked)
         abort();
-    size_t max_message = (size_t)MAX_JOBS_PER_MESSAGE * (max_record + 128) + 4096;
+    size_t max_message = (size_t)SATIN_ENGINE_MAX_JOBS_PER_MESSAGE * (max_record + 128) + 4096;
     g->peers = satin_peers_new(zctx, topo, self, max_message, security, peer_rate);
     if (!g->peers || g->hungry_fd < 0 || !(g->engine = make_engine(g, ops, max_record))) {
         satin_grid_destroy(&g);
@@ -482,12 +492,6 @@ void satin_grid_destroy(satin_grid **self)
     satin_peers_destroy(&g->peers);
     if (g->hungry_fd >= 0)
         close(g->hungry_fd);
-    for (int c = 0; g->members && c < g->topo->nclusters; c++)
-        free(g->members[c]);
-    free(g->members);
-    free(g->cluster_of);
-    free(g->cluster_size);
-    free(g->names);
     free(g->asked);
     free(g);
     *self = NULL;

@@ -22,7 +22,7 @@ const char *satin_engine_node_name(const satin_engine *e, int node)
 {
     if (node < 0 || node >= e->topo.nnodes)
         return "?";
-    return e->cfg.node_names ? e->cfg.node_names[node] : "?";
+    return e->names ? e->names[node] : "?";
 }
 
 void satin_engine_logf(const satin_engine *e, int level, const char *fmt, ...)
@@ -67,6 +67,12 @@ static int copy_topology(satin_engine *e, const satin_policy_topology *t)
         if (!e->members[c])
             abort();
         memcpy(e->members[c], t->members[c], (size_t)t->cluster_size[c] * sizeof **e->members);
+    }
+    if (e->cfg.node_names) {
+        e->names = calloc((size_t)t->nnodes, sizeof *e->names);
+        if (!e->names)
+            abort();
+        memcpy(e->names, e->cfg.node_names, (size_t)t->nnodes * sizeof *e->names);
     }
     e->topo = *t;
     e->topo.cluster_of = e->cluster_of;
@@ -117,6 +123,7 @@ void satin_engine_destroy(satin_engine **self)
     free(e->members);
     free(e->cluster_of);
     free(e->cluster_size);
+    free(e->names);
     satin_engine_free_collected(e);
     satin_ledger_free(&e->ledger);
     free(e);
@@ -320,7 +327,7 @@ static void cancel_given_of(satin_engine *e, const void **jobs, size_t njobs)
             (*m)->owner = (uint32_t)e->topo.self;
         }
         satin_msg_add_record_id(*m, g->record_id);
-        g->cancel_sent = 1;
+        satin_ledger_mark_cancel_sent(&e->ledger, i);
     }
     for (int node = 0; node < e->topo.nnodes; node++)
         if (out[node]) {
@@ -477,18 +484,10 @@ static void sample_queue(satin_engine *e)
 }
 
 /* Records given away whose job stopped here (failed, cancelled, a
- * stand-in withdrawn) and whose holder was not told yet. */
-static int cancels_owed(const satin_engine *e)
-{
-    for (size_t i = 0; i < e->ledger.ngiven; i++)
-        if (!e->ledger.given[i].cancel_sent)
-            return 1;
-    return 0;
-}
-
+ * stand-in withdrawn) and whose holder was not told yet are withdrawn. */
 static void scan_stopped_jobs(satin_engine *e)
 {
-    if (e->now < e->next_cancel_scan || !cancels_owed(e))
+    if (e->now < e->next_cancel_scan || !satin_ledger_cancels_owed(&e->ledger))
         return;
     e->next_cancel_scan = e->now + SATIN_ENGINE_CANCEL_SCAN_NS;
     const void **jobs = malloc(e->ledger.ngiven * sizeof *jobs);
@@ -525,7 +524,7 @@ int64_t satin_engine_next_deadline(const satin_engine *e)
         next = e->next_sample;
     if (idle_recheck_waits(e) && e->last_idle_call + SATIN_ENGINE_IDLE_RECHECK_NS < next)
         next = e->last_idle_call + SATIN_ENGINE_IDLE_RECHECK_NS + 1;
-    if (cancels_owed(e)) {
+    if (satin_ledger_cancels_owed(&e->ledger)) {
         int64_t scan = e->next_cancel_scan > e->now ? e->next_cancel_scan
                                                     : e->now + SATIN_ENGINE_CANCEL_SCAN_NS;
         if (scan < next)
@@ -570,19 +569,14 @@ int satin_engine_stop(satin_engine *e)
     return (int)e->ledger.nstandins;
 }
 
-int satin_engine_self(const satin_engine *e)
-{
-    return e->topo.self;
-}
-
-int satin_engine_nnodes(const satin_engine *e)
-{
-    return e->topo.nnodes;
-}
-
 const satin_policy_ops *satin_engine_policy(const satin_engine *e)
 {
     return e->ops;
+}
+
+int64_t satin_engine_steal_timeout(const satin_engine *e)
+{
+    return e->cfg.steal_timeout_ns;
 }
 
 int satin_engine_spawn_reserve(const satin_engine *e)

@@ -30,6 +30,10 @@
 
 typedef struct satin_engine satin_engine;
 
+/* Records in one STEAL_REPLY or PUSH at most (a transport sizes its
+ * largest message from it). */
+#define SATIN_ENGINE_MAX_JOBS_PER_MESSAGE 64
+
 /* A record of this node's pool that the engine hands to another node.  The
  * driver's `record` stays with the engine until it is completed. */
 typedef struct satin_engine_record {
@@ -88,12 +92,13 @@ typedef struct satin_engine_env {
 
 typedef struct satin_engine_config {
     const satin_policy_topology *topo;   /* copied */
-    const char *const *node_names;       /* [nnodes], for log lines; kept, not copied */
+    const char *const *node_names;       /* [nnodes], for log lines; the array is copied, the
+                                          * names must outlive the engine */
     const satin_policy_ops *policy;
     satin_policy_params params;
     uint64_t seed;                       /* the policy's random draws (0 is made 1) */
     size_t max_record;                   /* a JOBREC above it is refused */
-    int64_t steal_timeout_ns;            /* a request unanswered this long counts as empty */
+    int64_t steal_timeout_ns;            /* a request unanswered this long counts as empty (5 s) */
     int log_level;                       /* SATIN_ENGINE_LOG_*: lines above it are not even formatted */
 } satin_engine_config;
 
@@ -144,9 +149,8 @@ int satin_engine_running(const satin_engine *e);
 int satin_engine_stop(satin_engine *e);
 
 /* ---- what it is ---- */
-int satin_engine_self(const satin_engine *e);
-int satin_engine_nnodes(const satin_engine *e);
 const satin_policy_ops *satin_engine_policy(const satin_engine *e);
+int64_t satin_engine_steal_timeout(const satin_engine *e);
 /* Records a worker should keep queued before spawns run in place, when the
  * policy needs more than the pool's default (RP pushes only from a queue
  * longer than its threshold); 0: the pool's default. */

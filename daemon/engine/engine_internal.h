@@ -11,7 +11,6 @@
 #include <stdarg.h>
 
 #define SATIN_ENGINE_MAX_TIMERS 16
-#define SATIN_ENGINE_MAX_JOBS_PER_MESSAGE 64
 /* How often the queue length is sampled while jobs run. */
 #define SATIN_ENGINE_QUEUE_SAMPLE_NS 1000000LL
 /* A dry node with nothing in flight re-tells its policy this often (the
@@ -49,6 +48,7 @@ struct satin_engine {
     satin_policy_topology topo;
     int *cluster_of, *cluster_size;
     int **members;
+    const char **names;           /* [nnodes] or NULL */
 
     int64_t now;                  /* of the event being handled */
     uint64_t rng;

@@ -46,10 +46,24 @@ int satin_ledger_take_given(satin_ledger *l, uint64_t id, int holder, satin_give
         if (l->given[i].holder != holder)
             return -2;
         *out = l->given[i];
+        l->ncancel_sent -= (size_t)out->cancel_sent;
         l->given[i] = l->given[--l->ngiven];
         return 0;
     }
     return -1;
+}
+
+void satin_ledger_mark_cancel_sent(satin_ledger *l, size_t i)
+{
+    if (!l->given[i].cancel_sent) {
+        l->given[i].cancel_sent = 1;
+        l->ncancel_sent++;
+    }
+}
+
+int satin_ledger_cancels_owed(const satin_ledger *l)
+{
+    return l->ngiven > l->ncancel_sent;
 }
 
 void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id,

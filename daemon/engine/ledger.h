@@ -37,6 +37,7 @@ typedef struct satin_ledger {
     uint64_t next_record;
     satin_given *given;
     size_t ngiven, capgiven;
+    size_t ncancel_sent;    /* of them, those whose holder was told to stop */
     satin_standin *standins;
     size_t nstandins, capstandins;
     satin_pending *pending;
@@ -51,6 +52,11 @@ uint64_t satin_ledger_give(satin_ledger *l, void *record, const void *job, int h
 /* Removes and returns the record `id` held by `holder`: 0; -1 unknown id;
  * -2 the id is known but another node holds it (left in place). */
 int satin_ledger_take_given(satin_ledger *l, uint64_t id, int holder, satin_given *out);
+
+/* Marks given[i] as withdrawn (its holder was sent a JOB_CANCEL). */
+void satin_ledger_mark_cancel_sent(satin_ledger *l, size_t i);
+/* 1 while a record given away has not been withdrawn. */
+int satin_ledger_cancels_owed(const satin_ledger *l);
 
 /* Stand-ins. */
 void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id,

@@ -6,7 +6,7 @@
  * Node 0 of two clusters {0,1} {2,3} runs RS unless a test says otherwise.
  */
 #include "../tap.h"
-#include "engine/engine.h"
+#include "engine_kit.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -152,22 +152,15 @@ static void f_log(void *ctx, int level, const char *text)
     snprintf(f->last_log, sizeof f->last_log, "%s", text);
 }
 
-static const int cluster_of[4] = {0, 0, 1, 1};
-static const int cluster_size[2] = {2, 2};
-static const int m0[2] = {0, 1}, m1[2] = {2, 3};
-static const int *const members[2] = {m0, m1};
-static const char *const names[4] = {"a0", "a1", "b0", "b1"};
 
 static satin_engine *make(fake *f, const char *policy)
 {
     memset(f, 0, sizeof *f);
-    satin_policy_topology topo = {.nnodes = 4, .self = 0, .nclusters = 2,
-                                  .cluster_of = cluster_of, .cluster_size = cluster_size,
-                                  .members = members};
+    satin_policy_topology topo = kit_topology(0);
     satin_engine_config cfg;
     satin_engine_config_default(&cfg);
     cfg.topo = &topo;
-    cfg.node_names = names;
+    cfg.node_names = kit_names;
     cfg.policy = satin_policy_find(policy);
     cfg.max_record = 64;
     satin_engine_env env = {
@@ -191,21 +184,21 @@ static satin_msg *from(int sender, int type)
     return m;
 }
 
+/* A STEAL from `thief` for itself, for one job. */
+static satin_msg *steal_from(int thief, uint64_t id, unsigned flags)
+{
+    satin_msg *m = from(thief, SATIN_MSG_STEAL);
+    m->thief = (uint32_t)thief;
+    m->request_id = id;
+    m->flags = flags;
+    m->max_jobs = 1;
+    return m;
+}
+
 static void deliver(satin_engine *e, int64_t now, satin_msg *m)
 {
     satin_engine_on_message(e, now, m);
     satin_msg_destroy(&m);
-}
-
-static int64_t counter(satin_engine *e, const char *name)
-{
-    satin_kvlist l;
-    satin_kvlist_init(&l);
-    satin_engine_counters(e, &l);
-    int64_t v = -1;
-    satin_kvlist_i64(&l, name, &v);
-    satin_kvlist_free(&l);
-    return v;
 }
 
 /* An idle node steals; nobody answers; 5 s later it counts as an empty
@@ -223,9 +216,9 @@ static void test_steal_timeout(void)
     is_i64(satin_engine_next_deadline(e), 5 * S + 1, "timeout: the next deadline is the time-out");
     forget_sent(&f);
     satin_engine_on_tick(e, 5 * S);
-    is_i64(counter(e, "steal_timeouts"), 0, "timeout: not at exactly 5 s");
+    is_i64(kit_counter(e, "steal_timeouts"), 0, "timeout: not at exactly 5 s");
     satin_engine_on_tick(e, 5 * S + 1);
-    is_i64(counter(e, "steal_timeouts"), 1, "timeout: counted just after 5 s");
+    is_i64(kit_counter(e, "steal_timeouts"), 1, "timeout: counted just after 5 s");
     is_i64(f.warns, 1, "timeout: one warning");
     ok(strstr(f.last_log, "got no reply; counted as empty") != NULL, "timeout: it says so: %s",
        f.last_log);
@@ -244,9 +237,7 @@ static void test_give_and_result(void)
     satin_engine *e = make(&f, "rs");
     rec a = {.arg = 30}, b = {.arg = 29};
     f.queue[0] = &a, f.queue[1] = &b, f.nqueue = 2, f.active = 1;
-    satin_msg *m = from(2, SATIN_MSG_STEAL);
-    m->thief = 2, m->request_id = 77, m->flags = SATIN_STEAL_SYNC | SATIN_STEAL_WAN;
-    m->max_jobs = 1;
+    satin_msg *m = steal_from(2, 77, SATIN_STEAL_SYNC | SATIN_STEAL_WAN);
     deliver(e, 10 * MS, m);
     is_i64(f.nout, 1, "give: one reply");
     satin_msg *r = f.out[0].m;
@@ -281,7 +272,7 @@ static void test_give_and_result(void)
     ok(f.bad == 2 && strcmp(f.last_bad, "a result for a job record we never gave away") == 0 &&
            a.completed == 1,
        "give: a second result for it counts as bad and completes nothing");
-    is_i64(counter(e, "jobs_given"), 1, "give: jobs_given");
+    is_i64(kit_counter(e, "jobs_given"), 1, "give: jobs_given");
     satin_engine_destroy(&e);
 }
 
@@ -359,7 +350,7 @@ static void test_idle_recheck(void)
     is_i64(d, 2 * MS + 1, "recheck: the engine wants to look again after 2 ms");
     satin_engine_on_tick(e, d);
     ok(f.nout == 1 && f.out[0].m->type == SATIN_MSG_STEAL, "recheck: then the policy steals");
-    is_i64(counter(e, "idle_events"), 1, "recheck: one idle event");
+    is_i64(kit_counter(e, "idle_events"), 1, "recheck: one idle event");
     forget_sent(&f);
     /* RP waits for work: no re-check. */
     satin_engine_destroy(&e);
@@ -378,15 +369,13 @@ static void test_victim_busy(void)
     fake f;
     satin_engine *e = make(&f, "rs");
     f.active = 0;
-    satin_msg *m = from(1, SATIN_MSG_STEAL);
-    m->thief = 1, m->request_id = 1, m->flags = SATIN_STEAL_SYNC, m->max_jobs = 1;
+    satin_msg *m = steal_from(1, 1, SATIN_STEAL_SYNC);
     deliver(e, MS, m);
     ok(f.nout == 1 && f.out[0].m->njobrecs == 0 && !(f.out[0].m->flags & SATIN_STEAL_VICTIM_BUSY),
        "busy: an idle node: an empty reply without VICTIM_BUSY");
     forget_sent(&f);
     f.active = 1;
-    m = from(1, SATIN_MSG_STEAL);
-    m->thief = 1, m->request_id = 2, m->flags = SATIN_STEAL_SYNC, m->max_jobs = 1;
+    m = steal_from(1, 2, SATIN_STEAL_SYNC);
     deliver(e, 2 * MS, m);
     ok(f.nout == 1 && (f.out[0].m->flags & SATIN_STEAL_VICTIM_BUSY),
        "busy: a node running a job: VICTIM_BUSY");
@@ -403,9 +392,7 @@ static void test_cancel_and_drain(void)
     rec a = {.arg = 1}, b = {.arg = 2}, c = {.arg = 3};
     f.queue[0] = &a, f.queue[1] = &b, f.queue[2] = &c, f.nqueue = 3;
     for (int thief = 1; thief <= 2; thief++) {
-        satin_msg *m = from(thief, SATIN_MSG_STEAL);
-        m->thief = (uint32_t)thief, m->request_id = 5, m->max_jobs = 1;
-        deliver(e, MS, m);
+        deliver(e, MS, steal_from(thief, 5, 0));
     }
     forget_sent(&f);
     satin_engine_cancel_job(e, 2 * MS, (void *)0x2);
@@ -475,9 +462,7 @@ static void test_cancel_follows(void)
     /* The stand-in spawned; a thief takes one of its records. */
     rec child = {.arg = 8, .job = (void *)0x51};
     f.queue[0] = &child, f.nqueue = 1;
-    satin_msg *m = from(2, SATIN_MSG_STEAL);
-    m->thief = 2, m->request_id = 3, m->max_jobs = 1;
-    deliver(e, 2 * MS, m);
+    deliver(e, 2 * MS, steal_from(2, 3, 0));
     forget_sent(&f);
     satin_msg *c = from(1, SATIN_MSG_JOB_CANCEL);
     c->owner = 1;
@@ -497,9 +482,7 @@ static void test_cancel_follows(void)
     e = make(&f, "rs");
     rec a = {.arg = 1};
     f.queue[0] = &a, f.nqueue = 1;
-    m = from(3, SATIN_MSG_STEAL);
-    m->thief = 3, m->request_id = 4, m->max_jobs = 1;
-    deliver(e, MS, m);
+    deliver(e, MS, steal_from(3, 4, 0));
     forget_sent(&f);
     int64_t d = satin_engine_next_deadline(e);
     ok(d > MS && d <= MS + 100 * MS, "scan: a record given away is checked within 100 ms");

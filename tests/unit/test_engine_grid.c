@@ -12,7 +12,7 @@
  * end time.  This is the core that satin-sim grows from.
  */
 #include "../tap.h"
-#include "engine/engine.h"
+#include "engine_kit.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -84,11 +84,6 @@ struct sim {
     int64_t end;
 };
 
-static const int cluster_of[NNODES] = {0, 0, 1, 1};
-static const int cluster_size[2] = {2, 2};
-static const int members0[2] = {0, 1}, members1[2] = {2, 3};
-static const int *const members[2] = {members0, members1};
-static const char *const names[NNODES] = {"a0", "a1", "b0", "b1"};
 
 static void push_event(sim *s, event ev)
 {
@@ -221,7 +216,7 @@ static void env_send(void *ctx, int to, const satin_msg *m)
     }
     s->msgs[m->type & 63]++;
     s->bytes += (long)(ev.hlen + ev.blen);
-    int64_t latency = cluster_of[n->id] == cluster_of[to] ? LAN_NS : WAN_NS;
+    int64_t latency = kit_cluster_of[n->id] == kit_cluster_of[to] ? LAN_NS : WAN_NS;
     ev.at = s->now + latency + (int64_t)(ev.hlen + ev.blen) * NS_PER_BYTE;
     /* Links are FIFO, as the delivery layer makes them. */
     if (ev.at <= s->last_arrival[n->id][to])
@@ -400,24 +395,11 @@ typedef struct outcome {
     long events;
 } outcome;
 
-static int64_t counter(satin_engine *e, const char *name)
-{
-    satin_kvlist l;
-    satin_kvlist_init(&l);
-    satin_engine_counters(e, &l);
-    int64_t v = 0;
-    satin_kvlist_i64(&l, name, &v);
-    satin_kvlist_free(&l);
-    return v;
-}
-
 static outcome run_grid(const char *policy, uint64_t seed)
 {
     static sim s;
     memset(&s, 0, sizeof s);
-    satin_policy_topology topo = {
-        .nnodes = NNODES, .nclusters = 2, .cluster_of = cluster_of,
-        .cluster_size = cluster_size, .members = members};
+    satin_policy_topology topo = kit_topology(0);
     satin_engine_env env = {
         .send = env_send, .take = env_take, .complete = env_complete, .start = env_start,
         .cancel = env_cancel, .job_stopping = env_job_stopping,
@@ -432,7 +414,7 @@ static outcome run_grid(const char *policy, uint64_t seed)
         satin_engine_config cfg;
         satin_engine_config_default(&cfg);
         cfg.topo = &topo;
-        cfg.node_names = names;
+        cfg.node_names = kit_names;
         cfg.policy = satin_policy_find(policy);
         cfg.seed = seed * 0x9E3779B97F4A7C15ull + (uint64_t)i + 1;
         env.ctx = n;
@@ -460,8 +442,8 @@ static outcome run_grid(const char *policy, uint64_t seed)
     memcpy(o.msgs, s.msgs, sizeof o.msgs);
     for (int i = 0; i < NNODES; i++) {
         o.run[i] = s.node[i].run;
-        o.received += counter(s.node[i].e, "jobs_received");
-        o.given += counter(s.node[i].e, "jobs_given");
+        o.received += kit_counter(s.node[i].e, "jobs_received");
+        o.given += kit_counter(s.node[i].e, "jobs_given");
         o.running += satin_engine_running(s.node[i].e);
         o.busy_ledger += (int64_t)s.node[i].qn;
     }
