@@ -11,6 +11,7 @@
 #include "topology.h"
 #include "satin_endpoint.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <openssl/evp.h>
 #include <math.h>
@@ -36,10 +37,6 @@ static const char *const top_keys[] = {"grid", "policy", "policy_params", "secur
                                        "allow_insecure_network", "keys", "clients", "emulate",
                                        "wan", "clusters", NULL};
 static const char *const client_keys[] = {"name", "public_key", NULL};
-static const char *const params_keys[] = {"backoff_min_ms", "backoff_max_ms",
-                                          "steal_max_jobs", "rp_threshold",
-                                          "rp_max_in_transit", "cls_load_interval_ms",
-                                          "cls_threshold", NULL};
 static const char *const wan_keys[] = {"latency_ms", "jitter_ms", "bandwidth_kBps", "links",
                                        "shim_host", "shim_base_port", NULL};
 static const char *const link_keys[] = {"from", "to", "latency_ms", "jitter_ms",
@@ -185,7 +182,7 @@ static yaml_node_t *map_opt(parse_ctx *c, const yaml_node_t *map, const char *ke
     return v && !is_null(v) ? v : NULL;
 }
 
-/* Every key a scalar, known, and given once. */
+/* Every key a scalar, known (any name when `keys` is NULL), and given once. */
 static int check_keys(parse_ctx *c, const yaml_node_t *map, const char *const *keys,
                       const char *where)
 {
@@ -197,7 +194,8 @@ static int check_keys(parse_ctx *c, const yaml_node_t *map, const char *const *k
         if (!k || k->type != YAML_SCALAR_NODE)
             return fail_at(c, k ? k->start_mark : map->start_mark,
                            "a key %s must be a plain name, not %s", where, shown(c, k));
-        for (int i = 0; keys[i] && !known; i++)
+        known = !keys;
+        for (int i = 0; keys && keys[i] && !known; i++)
             known = scalar_is(k, keys[i]);
         if (!known) {
             join_list(expected, sizeof expected, keys);
@@ -300,42 +298,66 @@ static int num_syntax(const char *s)
     return *s == '\0';
 }
 
+static void int_expect(char *buf, size_t len, long long min, long long max)
+{
+    snprintf(buf, len, "a whole number from %lld to %lld", min, max);
+}
+
+static int int_in_range(const char *s, long long min, long long max, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long x = int_syntax(s) ? strtoll(s, &end, 10) : 0;
+    if (!int_syntax(s) || errno || *end || x < min || x > max)
+        return 0;
+    *out = x;
+    return 1;
+}
+
 static int want_int(parse_ctx *c, const yaml_node_t *v, const char *key, long long min,
                     long long max, long long *out)
 {
     char expect[96];
     const char *s;
-    char *end;
-    snprintf(expect, sizeof expect, "a whole number from %lld to %lld", min, max);
+    int_expect(expect, sizeof expect, min, max);
     if (want_text(c, v, key, expect, &s) < 0)
         return -1;
-    errno = 0;
-    long long x = int_syntax(s) ? strtoll(s, &end, 10) : 0;
-    if (!int_syntax(s) || errno || *end || x < min || x > max)
+    if (!int_in_range(s, min, max, out))
         return fail_at(c, v->start_mark, "'%s' must be %s, not %s", key, expect, shown(c, v));
-    *out = x;
     return 0;
 }
 
+static void num_expect(char *buf, size_t len, double min, double max, int above_min,
+                       const char *unit)
+{
+    if (above_min)
+        snprintf(buf, len, "a number of %s greater than %.15g and at most %.15g", unit, min,
+                 max);
+    else
+        snprintf(buf, len, "a number of %s from %.15g to %.15g", unit, min, max);
+}
+
 /* A number in [min, max], or in (min, max] when `above_min`. */
+static int num_in_range(const char *s, double min, double max, int above_min, double *out)
+{
+    char *end;
+    double x = num_syntax(s) ? strtod(s, &end) : NAN;
+    if (!num_syntax(s) || *end || !isfinite(x) || x > max || x < min || (above_min && x <= min))
+        return 0;
+    *out = x;
+    return 1;
+}
+
 static int want_num(parse_ctx *c, const yaml_node_t *v, const char *key, double min, double max,
                     int above_min, const char *unit, double *out)
 {
     char expect[128];
     const char *s;
-    char *end;
-    if (above_min)
-        snprintf(expect, sizeof expect, "a number of %s greater than %.15g and at most %.15g",
-                 unit, min, max);
-    else
-        snprintf(expect, sizeof expect, "a number of %s from %.15g to %.15g", unit, min, max);
+    num_expect(expect, sizeof expect, min, max, above_min, unit);
     if (want_text(c, v, key, expect, &s) < 0)
         return -1;
-    errno = 0;
-    double x = num_syntax(s) ? strtod(s, &end) : NAN;
-    if (!num_syntax(s) || *end || !isfinite(x) || x > max || x < min || (above_min && x <= min))
+    if (!num_in_range(s, min, max, above_min, out))
         return fail_at(c, v->start_mark, "'%s' must be %s, not %s", key, expect, shown(c, v));
-    *out = x;
     return 0;
 }
 
@@ -371,11 +393,6 @@ static int want_choice(parse_ctx *c, const yaml_node_t *v, const char *key,
         if (strcasecmp(s, names[i]) == 0)
             return *out = i, 0;
     return fail_at(c, v->start_mark, "unknown %s %s (expected %s)", key, shown(c, v), list);
-}
-
-static double ms_to_ns(double ms)
-{
-    return ms * 1e6;
 }
 
 /* ---- endpoints -------------------------------------------------------------------- */
@@ -472,57 +489,55 @@ static int want_key(parse_ctx *c, const yaml_node_t *v, char out[64])
 
 /* ---- sections ------------------------------------------------------------------- */
 
+/* `key: value` of a mapping kept as written, for the policy registry. */
+static void keep_value(parse_ctx *c, const yaml_node_t *k, const yaml_node_t *v,
+                       satin_topology_value *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->key, sizeof out->key, "%.*s", (int)k->data.scalar.length,
+             (const char *)k->data.scalar.value);
+    out->key_line = (int)k->start_mark.line + 1;
+    out->key_column = (int)k->start_mark.column + 1;
+    out->line = (int)v->start_mark.line + 1;
+    out->column = (int)v->start_mark.column + 1;
+    snprintf(out->shown, sizeof out->shown, "%s", shown(c, v));
+    out->scalar = v->type == YAML_SCALAR_NODE && v->data.scalar.length < sizeof out->text &&
+                  strlen((const char *)v->data.scalar.value) == v->data.scalar.length;
+    if (out->scalar)
+        memcpy(out->text, v->data.scalar.value, v->data.scalar.length + 1);
+}
+
+/* The policy's word, in lower case: its meaning is the registry's. */
+static int parse_policy(parse_ctx *c, const yaml_node_t *k, const yaml_node_t *v)
+{
+    keep_value(c, k, v, &c->t->policy);
+    for (char *s = c->t->policy.text; *s; s++)
+        *s = (char)tolower((unsigned char)*s);
+    return 0;
+}
+
+/* Names and numbers as written: which names exist, their ranges and units
+ * are the policies' (satin_policy_configure), not this layer's. */
 static int parse_params(parse_ctx *c, const yaml_node_t *map)
 {
-    satin_policy_params *p = &c->t->params;
-    yaml_node_t *v, *vmin, *vmax;
-    double ms;
-    long long n;
     if (map->type != YAML_MAPPING_NODE)
         return fail_at(c, map->start_mark, "'policy_params' must be a mapping of %s, not %s",
                        "policy parameters", shown(c, map));
-    if (check_keys(c, map, params_keys, "in policy_params") < 0)
+    if (check_keys(c, map, NULL, "in policy_params") < 0)
         return -1;
-    if ((vmin = map_opt(c, map, "backoff_min_ms"))) {
-        if (want_num(c, vmin, "backoff_min_ms", 0, TOPOLOGY_MAX_MS, 1, "milliseconds", &ms) < 0)
-            return -1;
-        p->backoff_min_ns = (int64_t)llround(ms_to_ns(ms));
-    }
-    if ((vmax = map_opt(c, map, "backoff_max_ms"))) {
-        if (want_num(c, vmax, "backoff_max_ms", 0, TOPOLOGY_MAX_MS, 1, "milliseconds", &ms) < 0)
-            return -1;
-        p->backoff_max_ns = (int64_t)llround(ms_to_ns(ms));
-    }
-    if ((vmin || vmax) && p->backoff_max_ns < p->backoff_min_ns)
-        return fail_at(c, vmax ? vmax->start_mark : vmin->start_mark,
-                       "'backoff_max_ms' (%g) must not be less than 'backoff_min_ms' (%g)%s",
-                       (double)p->backoff_max_ns / 1e6, (double)p->backoff_min_ns / 1e6,
-                       vmax ? "" : "; the default 'backoff_max_ms' applies");
-    if ((v = map_opt(c, map, "steal_max_jobs"))) {
-        if (want_int(c, v, "steal_max_jobs", 1, 1024, &n) < 0)
-            return -1;
-        p->steal_max_jobs = (int)n;
-    }
-    if ((v = map_opt(c, map, "rp_threshold"))) {
-        if (want_int(c, v, "rp_threshold", 0, 1000000, &n) < 0)
-            return -1;
-        p->rp_threshold = (int)n;
-    }
-    if ((v = map_opt(c, map, "rp_max_in_transit"))) {
-        if (want_int(c, v, "rp_max_in_transit", 1, 1000000, &n) < 0)
-            return -1;
-        p->rp_max_in_transit = (int)n;
-    }
-    if ((v = map_opt(c, map, "cls_load_interval_ms"))) {
-        if (want_num(c, v, "cls_load_interval_ms", 0, TOPOLOGY_MAX_MS, 1, "milliseconds", &ms) <
-            0)
-            return -1;
-        p->cls_load_interval_ns = (int64_t)llround(ms_to_ns(ms));
-    }
-    if ((v = map_opt(c, map, "cls_threshold"))) {
-        if (want_int(c, v, "cls_threshold", 0, 1000000, &n) < 0)
-            return -1;
-        p->cls_threshold = n;
+    size_t n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+    if (n == 0)
+        return 0;
+    c->t->policy_params = calloc(n, sizeof *c->t->policy_params);
+    if (!c->t->policy_params)
+        return fail_at(c, map->start_mark, "out of memory");
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
+        const yaml_node_t *v = node_at(c, p->value);
+        if (is_null(v))
+            continue;
+        keep_value(c, node_at(c, p->key), v,
+                   &c->t->policy_params[c->t->npolicy_params++]);
     }
     return 0;
 }
@@ -980,8 +995,8 @@ static int parse_keys_dir(parse_ctx *c, const yaml_node_t *v)
 static int parse_root(parse_ctx *c, const yaml_node_t *root)
 {
     satin_topology *t = c->t;
-    yaml_node_t *v;
-    int i;
+    yaml_node_t *v, *k;
+    int i = 0;
     if (root->type != YAML_MAPPING_NODE)
         return fail_at(c, root->start_mark,
                        "the document must be a mapping with grid and clusters, not %s",
@@ -992,11 +1007,8 @@ static int parse_root(parse_ctx *c, const yaml_node_t *root)
         return fail_at(c, root->start_mark, "missing 'grid' at the top level (the grid's name)");
     if (want_name(c, v, "grid", t->name) < 0)
         return -1;
-    if ((v = map_opt(c, root, "policy"))) {
-        if (want_choice(c, v, "policy", satin_policy_names, &i) < 0)
-            return -1;
-        snprintf(t->policy, sizeof t->policy, "%s", satin_policy_names[i]);
-    }
+    if ((v = map_get(c, root, "policy", &k)) && !is_null(v) && parse_policy(c, k, v) < 0)
+        return -1;
     if ((v = map_opt(c, root, "policy_params")) && parse_params(c, v) < 0)
         return -1;
     if ((v = map_opt(c, root, "security"))) {
@@ -1088,8 +1100,6 @@ satin_topology *satin_topology_parse(const char *name, const char *text, size_t 
         return NULL;
     }
     snprintf(t->path, sizeof t->path, "%s", name);
-    snprintf(t->policy, sizeof t->policy, "crs");
-    satin_policy_params_default(&t->params);
     t->emulate = 0;
     t->security_none = 0;
     t->wan_default = (satin_link_def){.from = -1, .to = -1, .latency_ms = 10.0,
@@ -1198,6 +1208,7 @@ void satin_topology_destroy(satin_topology **self)
 {
     if (!self || !*self)
         return;
+    free((*self)->policy_params);
     free((*self)->links);
     free((*self)->clients);
     free((*self)->clusters);
@@ -1348,4 +1359,45 @@ void satin_topology_digest_hex(const unsigned char d[SATIN_TOPOLOGY_DIGEST_SIZE]
         buf[0] = 0;
     for (int i = 0; i < 6 && o + 3 <= len; i++, o += 2)
         snprintf(buf + o, len - o, "%02x", d[i]);
+}
+
+/* ---- values kept for the layers above ------------------------------------------ */
+
+int satin_topology_fail(const satin_topology *t, int line, int column, char *err,
+                        size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        int n = snprintf(err, errlen, "%s:%d:%d: ", t->path, line, column);
+        if (n >= 0 && (size_t)n < errlen) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return -1;
+}
+
+int satin_topology_value_int(const satin_topology *t, const satin_topology_value *v,
+                             long long min, long long max, long long *out, char *err,
+                             size_t errlen)
+{
+    char expect[96];
+    int_expect(expect, sizeof expect, min, max);
+    if (!v->scalar || !int_in_range(v->text, min, max, out))
+        return satin_topology_fail(t, v->line, v->column, err, errlen, "'%s' must be %s, not %s",
+                                   v->key, expect, v->shown);
+    return 0;
+}
+
+int satin_topology_value_num(const satin_topology *t, const satin_topology_value *v, double min,
+                             double max, int above_min, const char *unit, double *out,
+                             char *err, size_t errlen)
+{
+    char expect[128];
+    num_expect(expect, sizeof expect, min, max, above_min, unit);
+    if (!v->scalar || !num_in_range(v->text, min, max, above_min, out))
+        return satin_topology_fail(t, v->line, v->column, err, errlen, "'%s' must be %s, not %s",
+                                   v->key, expect, v->shown);
+    return 0;
 }

@@ -6,8 +6,6 @@
 #ifndef SATIN_TOPOLOGY_H
 #define SATIN_TOPOLOGY_H
 
-#include "policy_params.h"
-
 #include <stddef.h>
 
 #define SATIN_NAME_MAX 64
@@ -36,6 +34,19 @@ typedef struct satin_link_def {
     double bandwidth_kBps;               /* kilobytes per second, as the paper's KByte/s */
 } satin_link_def;
 
+/* A value the loader keeps as written, for a layer above to read: the
+ * policy and its tunables belong to the policy registry (daemon/policy/),
+ * which reads them with satin_topology_value_int/_num below, so that the
+ * file's rules and messages stay those of every other number in it. */
+typedef struct satin_topology_value {
+    char key[SATIN_NAME_MAX];            /* "" when the key is absent */
+    char text[128];                      /* the scalar as written */
+    int scalar;                          /* 1: a scalar that fits `text` */
+    char shown[96];                      /* as messages show it: 'fast', a mapping */
+    int key_line, key_column;            /* where the key is */
+    int line, column;                    /* where the value is */
+} satin_topology_value;
+
 /* A remote client allowed to submit over a node's tcp:// client endpoint. */
 typedef struct satin_client_def {
     char name[SATIN_NAME_MAX];
@@ -45,8 +56,9 @@ typedef struct satin_client_def {
 typedef struct satin_topology {
     char path[512];
     char name[SATIN_NAME_MAX];
-    char policy[16];                     /* "rs", "rp", "chs", "cls", "crs" */
-    satin_policy_params params;
+    satin_topology_value policy;         /* `policy:`, its word in lower case */
+    satin_topology_value *policy_params; /* `policy_params:`, in file order */
+    int npolicy_params;
     int security_none;                   /* 1: `security: none` (plain text, local experiments) */
     int allow_insecure_network;          /* 1: `none` with non-loopback peer endpoints */
     char keys_dir[512];                  /* `keys:` secret key directory ("" = none), resolved
@@ -71,6 +83,19 @@ satin_topology *satin_topology_load(const char *path, char *err, size_t errlen);
 satin_topology *satin_topology_parse(const char *name, const char *text, size_t len,
                                      char *err, size_t errlen);
 void satin_topology_destroy(satin_topology **self);
+
+/* "FILE:LINE:COLUMN: " and the message into err; returns -1. */
+int satin_topology_fail(const satin_topology *t, int line, int column, char *err,
+                        size_t errlen, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* A value as a whole number in [min, max], or as a number of `unit` in
+ * [min, max] ((min, max] when above_min): 0, or -1 with the loader's own
+ * message ("FILE:L:C: 'KEY' must be a whole number from 0 to 9, not 'x'"). */
+int satin_topology_value_int(const satin_topology *t, const satin_topology_value *v,
+                             long long min, long long max, long long *out, char *err,
+                             size_t errlen);
+int satin_topology_value_num(const satin_topology *t, const satin_topology_value *v, double min,
+                             double max, int above_min, const char *unit, double *out,
+                             char *err, size_t errlen);
 /* Under `security: curve` every node needs its public key: 0, or -1 with
  * "FILE:LINE:COLUMN: node N has no public_key ..." in err for the first that
  * lacks one.  The loader leaves this to the programs that start daemons, so

@@ -54,7 +54,8 @@ static int open_client_socket(satin_control *ctl)
 
 satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
                                  const satin_kind *const *kinds,
-                                 const satin_topology *topo, int self)
+                                 const satin_topology *topo, int self,
+                                 const satin_policy_config *policy)
 {
     satin_control *ctl = calloc(1, sizeof *ctl);
     if (!ctl)
@@ -87,7 +88,7 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
         return NULL;
     }
     if (topo) {
-        ctl->grid = satin_grid_new(ctl->zctx, topo, self, opt->policy, pool, kinds,
+        ctl->grid = satin_grid_new(ctl->zctx, topo, self, policy, pool, kinds,
                                    &ctl->mailbox, opt->max_record, ctl->sec, opt->peer_rate);
         if (!ctl->grid) {
             satin_control_destroy(&ctl);

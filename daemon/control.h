@@ -7,6 +7,7 @@
 #define SATIN_CONTROL_H
 
 #include "options.h"
+#include "policy_config.h"
 #include "pool.h"
 #include "topology.h"
 
@@ -18,7 +19,8 @@ typedef struct satin_control satin_control;
  * run. */
 satin_control *satin_control_new(const satind_options *options, satin_pool *pool,
                                  const satin_kind *const *kinds,
-                                 const satin_topology *topo, int self);
+                                 const satin_topology *topo, int self,
+                                 const satin_policy_config *policy);
 /* Serves until SIGTERM/SIGINT arrives on `signal_fd`, then stops cleanly:
  * running jobs are cancelled and their clients get an error result.
  * Returns 1 when every job drained and the pool may be destroyed. */

@@ -25,6 +25,7 @@ typedef struct standin {
 
 struct satin_grid {
     const satin_topology *topo;
+    satin_policy_config policy;   /* the policy and its tunables */
     int self;
     satin_pool *pool;
     const satin_kind *const *kinds;   /* what other nodes may hand us */
@@ -400,7 +401,7 @@ static uint64_t node_seed(const satin_topology *topo, int self)
     return seed ? seed : 1;
 }
 
-static satin_engine *make_engine(satin_grid *g, const satin_policy_ops *ops, size_t max_record)
+static satin_engine *make_engine(satin_grid *g, size_t max_record)
 {
     const satin_topology *t = g->topo;
     satin_policy_topology ptopo = policy_topology(t, g->self);
@@ -413,8 +414,8 @@ static satin_engine *make_engine(satin_grid *g, const satin_policy_ops *ops, siz
     satin_engine_config_default(&cfg);
     cfg.topo = &ptopo;
     cfg.node_names = names;
-    cfg.policy = ops;
-    cfg.params = g->topo->params;
+    cfg.policy = g->policy.ops;
+    cfg.params = g->policy.params;
     cfg.seed = node_seed(g->topo, g->self);
     cfg.max_record = max_record;
     /* The engine's levels are the log's (SATIN_ENGINE_LOG_* = SATIN_LOG_*). */
@@ -442,20 +443,16 @@ static satin_engine *make_engine(satin_grid *g, const satin_policy_ops *ops, siz
 }
 
 satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
-                           const char *policy, satin_pool *pool,
+                           const satin_policy_config *policy, satin_pool *pool,
                            const satin_kind *const *kinds, satin_mailbox *mailbox,
                            size_t max_record, satin_security *security, double peer_rate)
 {
-    const satin_policy_ops *ops = satin_policy_find(policy);
-    if (!ops) {
-        log_error("unknown policy '%s' (expected rs, rp, chs, cls, crs)", policy);
-        return NULL;
-    }
     satin_grid *g = calloc(1, sizeof *g);
     if (!g)
         abort();
     g->topo = topo;
     g->self = self;
+    g->policy = *policy;
     g->pool = pool;
     g->kinds = kinds;
     g->mailbox = mailbox;
@@ -466,7 +463,7 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
         abort();
     size_t max_message = (size_t)SATIN_ENGINE_MAX_JOBS_PER_MESSAGE * (max_record + 128) + 4096;
     g->peers = satin_peers_new(zctx, topo, self, max_message, security, peer_rate);
-    if (!g->peers || g->hungry_fd < 0 || !(g->engine = make_engine(g, ops, max_record))) {
+    if (!g->peers || g->hungry_fd < 0 || !(g->engine = make_engine(g, max_record))) {
         satin_grid_destroy(&g);
         return NULL;
     }
@@ -475,7 +472,7 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
         satin_pool_set_spawn_reserve(pool, reserve);
     satin_pool_on_hungry(pool, pool_hungry, g);
     log_info("node %s (%d of %d, cluster %s) runs policy %s", topo->nodes[self].id, self + 1,
-             topo->nnodes, topo->clusters[topo->nodes[self].cluster].name, ops->name);
+             topo->nnodes, topo->clusters[topo->nodes[self].cluster].name, policy->ops->name);
     return g;
 }
 

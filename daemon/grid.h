@@ -9,6 +9,7 @@
 
 #include "mailbox.h"
 #include "peer.h"
+#include "policy_config.h"
 #include "pool.h"
 #include "satin_kv.h"
 #include "topology.h"
@@ -16,7 +17,7 @@
 typedef struct satin_grid satin_grid;
 
 satin_grid *satin_grid_new(void *zmq_ctx, const satin_topology *topo, int self,
-                           const char *policy, satin_pool *pool,
+                           const satin_policy_config *policy, satin_pool *pool,
                            const satin_kind *const *kinds, satin_mailbox *mailbox,
                            size_t max_record, satin_security *security, double peer_rate);
 void satin_grid_destroy(satin_grid **self);

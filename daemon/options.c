@@ -1,6 +1,7 @@
 /* options.c - parsing satind's command line, with the defaults. */
 #include "options.h"
 #include "log.h"
+#include "policy.h"
 #include "pool.h"
 #include "satin_endpoint.h"
 
@@ -131,12 +132,13 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
             snprintf(o->node, sizeof o->node, "%s", optarg);
             break;
         case 'p':
-            if (strcmp(optarg, "rs") && strcmp(optarg, "rp") && strcmp(optarg, "chs") &&
-                strcmp(optarg, "cls") && strcmp(optarg, "crs")) {
-                fprintf(stderr, "satind: unknown policy '%s' (rs, rp, chs, cls, crs)\n", optarg);
+            if (!satin_policy_find(optarg)) {
+                char names[128];
+                satin_policy_list_names(names, sizeof names);
+                fprintf(stderr, "satind: unknown policy '%s' (%s)\n", optarg, names);
                 return 2;
             }
-            snprintf(o->policy, sizeof o->policy, "%s", optarg);
+            snprintf(o->policy, sizeof o->policy, "%s", satin_policy_find(optarg)->name);
             break;
         case 'N':
             o->list_nodes = 1;

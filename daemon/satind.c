@@ -6,6 +6,7 @@
 #include "control.h"
 #include "log.h"
 #include "options.h"
+#include "policy_config.h"
 #include "pool.h"
 #include "satin_endpoint.h"
 #include "service.h"
@@ -56,7 +57,8 @@ static int detach(int *ready_fd)
 }
 
 /* --check-config and --list-nodes. */
-static int describe_topology(const satin_topology *t, const satind_options *opt)
+static int describe_topology(const satin_topology *t, const satind_options *opt,
+                             const satin_policy_config *policy)
 {
     if (opt->check_config) {
         char err[1024];
@@ -66,7 +68,7 @@ static int describe_topology(const satin_topology *t, const satind_options *opt)
         }
         printf("%s: ok (grid %s: %d cluster%s, %d node%s, policy %s%s)\n", opt->config, t->name,
                t->nclusters, t->nclusters == 1 ? "" : "s", t->nnodes, t->nnodes == 1 ? "" : "s",
-               opt->policy[0] ? opt->policy : t->policy,
+               policy->ops->name,
                t->emulate ? ", wide-area links emulated" : "");
         return 0;
     }
@@ -93,16 +95,22 @@ int main(int argc, char **argv)
     }
 
     satin_topology *topo = NULL;
+    satin_policy_config policy;
     int self = -1;
     if (opt.config[0]) {
-        char err[512];
+        char err[512], note[256];
         topo = satin_topology_load(opt.config, err, sizeof err);
-        if (!topo) {
+        if (!topo || satin_policy_configure(topo, opt.policy[0] ? opt.policy : NULL, &policy,
+                                            note, sizeof note, err, sizeof err) < 0) {
             fprintf(stderr, "satind: %s\n", err);
+            satin_topology_destroy(&topo);
             return 1;
         }
+        if (note[0])
+            log_info("%s: policy %s does not read policy_params %s (they serve other policies)",
+                     opt.config, policy.ops->name, note);
         if (opt.check_config || opt.list_nodes) {
-            int rc2 = describe_topology(topo, &opt);
+            int rc2 = describe_topology(topo, &opt, &policy);
             satin_topology_destroy(&topo);
             return rc2;
         }
@@ -124,8 +132,6 @@ int main(int argc, char **argv)
                 return 1;
             }
         }
-        if (!opt.policy[0])
-            snprintf(opt.policy, sizeof opt.policy, "%s", topo->policy);
     }
 
     int ready_fd = -1;
@@ -151,7 +157,8 @@ int main(int argc, char **argv)
         .workers = opt.workers,
         .max_record = opt.max_record,
     });
-    satin_control *ctl = satin_control_new(&opt, pool, satin_builtin_kinds, topo, self);
+    satin_control *ctl = satin_control_new(&opt, pool, satin_builtin_kinds, topo, self,
+                                           topo ? &policy : NULL);
     if (!ctl) {
         satin_pool_destroy(&pool);
         satin_topology_destroy(&topo);

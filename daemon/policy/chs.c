@@ -293,8 +293,12 @@ static int chs_stats(const satin_policy *p, const char **names, int64_t *values,
                                values, max);
 }
 
+static const satin_policy_tunable *const chs_tunables[] = {
+    &satin_tunable_backoff_min, &satin_tunable_backoff_max, &satin_tunable_steal_max_jobs, NULL};
+
 const satin_policy_ops satin_policy_chs = {
     .name = "chs",
+    .tunables = chs_tunables,
     .create = chs_create,
     .destroy = satin_policy_base_destroy,
     .on_idle = chs_on_idle,

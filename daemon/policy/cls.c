@@ -204,9 +204,21 @@ static int cls_stats(const satin_policy *p, const char **names, int64_t *values,
                                values, max);
 }
 
+/* Why these defaults: README.md, "Tunables". */
+static const satin_policy_tunable cls_load_interval = {
+    "cls_load_interval_ms", SATIN_TUNABLE_MS, 0, 60000, 10000000,
+    offsetof(satin_policy_params, cls_load_interval_ns), NULL};
+static const satin_policy_tunable cls_threshold = {
+    "cls_threshold", SATIN_TUNABLE_COUNT, 0, 1000000, 1,
+    offsetof(satin_policy_params, cls_threshold), NULL};
+static const satin_policy_tunable *const cls_tunables[] = {
+    &satin_tunable_backoff_min, &satin_tunable_backoff_max, &satin_tunable_steal_max_jobs,
+    &cls_load_interval, &cls_threshold, NULL};
+
 const satin_policy_ops satin_policy_cls = {
     .name = "cls",
     .caps = SATIN_POLICY_SAMPLES_QUEUE,
+    .tunables = cls_tunables,
     .create = cls_create,
     .destroy = cls_destroy,
     .on_idle = cls_on_idle,

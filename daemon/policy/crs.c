@@ -153,8 +153,12 @@ static int crs_stats(const satin_policy *p, const char **names, int64_t *values,
                                values, max);
 }
 
+static const satin_policy_tunable *const crs_tunables[] = {
+    &satin_tunable_backoff_min, &satin_tunable_backoff_max, &satin_tunable_steal_max_jobs, NULL};
+
 const satin_policy_ops satin_policy_crs = {
     .name = "crs",
+    .tunables = crs_tunables,
     .create = crs_create,
     .destroy = satin_policy_base_destroy,
     .on_idle = crs_on_idle,

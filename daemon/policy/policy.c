@@ -7,21 +7,85 @@
 #include "policy_internal.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
+
+const satin_policy_ops *const satin_policy_registry[] = {
+    &satin_policy_rs, &satin_policy_rp, &satin_policy_chs, &satin_policy_cls, &satin_policy_crs,
+    NULL,
+};
 
 const satin_policy_ops *satin_policy_find(const char *name)
 {
-    static const satin_policy_ops *const all[] = {
-        &satin_policy_rs, &satin_policy_rp, &satin_policy_chs, &satin_policy_cls,
-        &satin_policy_crs,
-    };
-    if (!name)
-        return NULL;
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (strcmp(all[i]->name, name) == 0)
-            return all[i];
+    for (int i = 0; name && satin_policy_registry[i]; i++)
+        if (strcasecmp(satin_policy_registry[i]->name, name) == 0)
+            return satin_policy_registry[i];
     return NULL;
 }
+
+void satin_policy_list_names(char *buf, size_t len)
+{
+    size_t o = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int i = 0; satin_policy_registry[i] && o < len; i++) {
+        int n = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", satin_policy_registry[i]->name);
+        if (n < 0)
+            break;
+        o += (size_t)n;
+    }
+}
+
+int satin_policy_reads(const satin_policy_ops *ops, const satin_policy_tunable *t)
+{
+    for (int i = 0; ops->tunables && ops->tunables[i]; i++)
+        if (ops->tunables[i] == t)
+            return 1;
+    return 0;
+}
+
+/* A tunable counts where it is first listed: the shared ones by rs. */
+static int listed_before(int policy, const satin_policy_tunable *t)
+{
+    for (int i = 0; i < policy; i++)
+        if (satin_policy_reads(satin_policy_registry[i], t))
+            return 1;
+    return 0;
+}
+
+const satin_policy_tunable *satin_policy_tunable_at(int want)
+{
+    int seen = 0;
+    for (int p = 0; satin_policy_registry[p]; p++) {
+        const satin_policy_tunable *const *ts = satin_policy_registry[p]->tunables;
+        for (int i = 0; ts && ts[i]; i++)
+            if (!listed_before(p, ts[i]) && seen++ == want)
+                return ts[i];
+    }
+    return NULL;
+}
+
+void satin_policy_params_default(satin_policy_params *p)
+{
+    memset(p, 0, sizeof *p);
+    const satin_policy_tunable *t;
+    for (int i = 0; (t = satin_policy_tunable_at(i)); i++)
+        memcpy((char *)p + t->offset, &t->default_value, sizeof t->default_value);
+}
+
+/* ---- the tunables several policies read ------------------------------------------ */
+
+/* Why these defaults: README.md, "Tunables". */
+const satin_policy_tunable satin_tunable_backoff_min = {
+    "backoff_min_ms", SATIN_TUNABLE_MS, 0, 60000, 1000000,
+    offsetof(satin_policy_params, backoff_min_ns), NULL};
+const satin_policy_tunable satin_tunable_backoff_max = {
+    "backoff_max_ms", SATIN_TUNABLE_MS, 0, 60000, 100000000,
+    offsetof(satin_policy_params, backoff_max_ns), "backoff_min_ms"};
+const satin_policy_tunable satin_tunable_steal_max_jobs = {
+    "steal_max_jobs", SATIN_TUNABLE_COUNT, 1, 1024, 1,
+    offsetof(satin_policy_params, steal_max_jobs), NULL};
 
 /* ---- creation ------------------------------------------------------------ */
 

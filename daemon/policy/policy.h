@@ -18,6 +18,7 @@
 
 #include "policy_params.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The flags of a steal request (SATIN_STEAL_*) are the wire's: defined once
@@ -79,6 +80,7 @@ enum {
 typedef struct satin_policy_ops {
     const char *name;            /* "rs", "rp", "chs", "cls", "crs" */
     unsigned caps;               /* SATIN_POLICY_* above */
+    const satin_policy_tunable *const *tunables; /* the ones it reads, NULL-terminated */
     satin_policy *(*create)(const satin_policy_topology *topo,
                             const satin_policy_params *params, const satin_policy_env *env);
     void (*destroy)(satin_policy *self);
@@ -125,7 +127,21 @@ void satin_policy_ignore_queue_length(satin_policy *p, int64_t length);
  * SATIN_POLICY_WAITS_FOR_WORK). */
 void satin_policy_ignore_idle(satin_policy *p);
 
-/* NULL for an unknown name. */
+/* The registry: every policy, NULL-terminated, in the order their names
+ * are listed to users (rs, rp, chs, cls, crs). */
+extern const satin_policy_ops *const satin_policy_registry[];
+
+/* NULL for an unknown name (case-insensitive). */
 const satin_policy_ops *satin_policy_find(const char *name);
+
+/* "rs, rp, chs, cls, crs" into buf. */
+void satin_policy_list_names(char *buf, size_t len);
+
+/* Every tunable of every policy, each once, in registry order; NULL after
+ * the last.  `i` counts from 0. */
+const satin_policy_tunable *satin_policy_tunable_at(int i);
+
+/* Whether `ops` reads tunable `t`. */
+int satin_policy_reads(const satin_policy_ops *ops, const satin_policy_tunable *t);
 
 #endif

@@ -80,9 +80,21 @@ static int rp_stats(const satin_policy *p, const char **names, int64_t *values, 
                                names, values, max);
 }
 
+/* Why these defaults: README.md, "Tunables". */
+static const satin_policy_tunable rp_threshold = {
+    "rp_threshold", SATIN_TUNABLE_COUNT, 0, 1000000, 4,
+    offsetof(satin_policy_params, rp_threshold), NULL};
+static const satin_policy_tunable rp_max_in_transit = {
+    "rp_max_in_transit", SATIN_TUNABLE_COUNT, 1, 1000000, 8,
+    offsetof(satin_policy_params, rp_max_in_transit), NULL};
+/* RP never steals: the back-off and steal_max_jobs are not its. */
+static const satin_policy_tunable *const rp_tunables[] = {&rp_threshold, &rp_max_in_transit,
+                                                          NULL};
+
 const satin_policy_ops satin_policy_rp = {
     .name = "rp",
     .caps = SATIN_POLICY_SAMPLES_QUEUE | SATIN_POLICY_WAITS_FOR_WORK | SATIN_POLICY_PUSHES,
+    .tunables = rp_tunables,
     .create = rp_create,
     .destroy = satin_policy_base_destroy,
     .on_idle = satin_policy_ignore_idle, /* RP waits for pushed work */

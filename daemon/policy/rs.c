@@ -57,8 +57,12 @@ static int rs_stats(const satin_policy *p, const char **names, int64_t *values, 
                                names, values, max);
 }
 
+static const satin_policy_tunable *const rs_tunables[] = {
+    &satin_tunable_backoff_min, &satin_tunable_backoff_max, &satin_tunable_steal_max_jobs, NULL};
+
 const satin_policy_ops satin_policy_rs = {
     .name = "rs",
+    .tunables = rs_tunables,
     .create = rs_create,
     .destroy = satin_policy_base_destroy,
     .on_idle = rs_on_idle,

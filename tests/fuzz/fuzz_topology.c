@@ -11,6 +11,7 @@
  * first call and is loaded through /proc/self/fd/N: no files to clean up,
  * and the reading code is exercised as well as the parser.
  */
+#include "policy_config.h"
 #include "topology.h"
 
 #include <ctype.h>
@@ -71,7 +72,8 @@ static int topology_consistent(const satin_topology *t)
 {
     if (t->nclusters < 1 || t->nnodes < 1 || !t->clusters || !t->nodes || t->nlinks < 0 ||
         (t->nlinks > 0 && !t->links) || !text_ok(t->name, sizeof t->name) || !t->name[0] ||
-        !text_ok(t->policy, sizeof t->policy) || !text_ok(t->shim_host, sizeof t->shim_host))
+        !text_ok(t->policy.text, sizeof t->policy.text) ||
+        !text_ok(t->shim_host, sizeof t->shim_host))
         return 0;
     int next = 0;
     for (int c = 0; c < t->nclusters; c++) {
@@ -140,6 +142,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (!topology_consistent(t))
         abort();
+    /* What satind does first with it: the policy keys against the registry. */
+    satin_policy_config policy;
+    char note[256];
+    if (satin_policy_configure(t, NULL, &policy, note, sizeof note, err, sizeof err) < 0) {
+        if (!memchr(err, '\0', sizeof err) || !error_well_formed(err))
+            abort();
+    } else if (!policy.ops || policy.params.backoff_max_ns < policy.params.backoff_min_ns) {
+        abort();
+    }
     /* What satind checks next under `security: curve`: an error in the
      * same format, or every node findable by its (then unique) key. */
     if (satin_topology_check_keys(t, err, sizeof err) < 0) {

@@ -25,15 +25,47 @@ static void defaults_and_lookup(void)
     for (int i = 0; i < 5; i++)
         ok(satin_policy_find(names[i]) == want[i], "find(\"%s\")", names[i]);
     ok(satin_policy_find("ws") == NULL && satin_policy_find(NULL) == NULL, "unknown name: NULL");
-    /* The topology file's vocabulary (common/policy_params.c) and the
-     * registry must not drift apart. */
+    ok(satin_policy_find("CRS") == &satin_policy_crs, "find is case-insensitive");
     int listed = 0;
-    for (const char *const *n = satin_policy_names; *n; n++, listed++)
-        ok(satin_policy_find(*n) && strcmp(satin_policy_find(*n)->name, *n) == 0,
-           "topology name \"%s\" is a registered policy", *n);
-    is_i64(listed, 5, "the topology lists every registered policy");
+    for (const satin_policy_ops *const *r = satin_policy_registry; *r; r++, listed++)
+        ok(listed < 5 && *r == want[listed], "registry[%d] is %s", listed, names[listed % 5]);
+    is_i64(listed, 5, "the registry lists every policy once");
+    char list[128];
+    satin_policy_list_names(list, sizeof list);
+    is_str(list, "rs, rp, chs, cls, crs", "names listed in registry order");
+}
+
+/* Each policy registers the tunables it reads; the registry lists each
+ * once, in the order the topology file's messages name them. */
+static void tunables_registered_per_policy(void)
+{
+    static const char *const all[] = {"backoff_min_ms", "backoff_max_ms", "steal_max_jobs",
+                                      "rp_threshold", "rp_max_in_transit",
+                                      "cls_load_interval_ms", "cls_threshold"};
+    int n = 0;
+    for (const satin_policy_tunable *t; (t = satin_policy_tunable_at(n)); n++)
+        is_str(t->name, n < 7 ? all[n] : "(more)", "tunable %d", n);
+    is_i64(n, 7, "seven tunables in all");
+    /* Who reads what: RP never steals, so it reads no back-off. */
+    static const char *const reads[5] = {
+        "backoff_min_ms backoff_max_ms steal_max_jobs",
+        "rp_threshold rp_max_in_transit",
+        "backoff_min_ms backoff_max_ms steal_max_jobs",
+        "backoff_min_ms backoff_max_ms steal_max_jobs cls_load_interval_ms cls_threshold",
+        "backoff_min_ms backoff_max_ms steal_max_jobs",
+    };
+    for (int i = 0; satin_policy_registry[i]; i++) {
+        char got[256] = "";
+        for (int j = 0; j < 7; j++) {
+            const satin_policy_tunable *t = satin_policy_tunable_at(j);
+            if (satin_policy_reads(satin_policy_registry[i], t))
+                snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", got[0] ? " " : "",
+                         t->name);
+        }
+        is_str(got, reads[i], "%s reads its own tunables", satin_policy_registry[i]->name);
+    }
     for (int i = 0; i < 5; i++) {
-        const satin_policy_ops *o = want[i];
+        const satin_policy_ops *o = satin_policy_registry[i];
         ok(o->create && o->destroy && o->on_idle && o->on_steal_request && o->on_steal_reply &&
                o->on_cancel && o->on_queue_length && o->on_push && o->on_push_ack &&
                o->on_load && o->on_result && o->on_timer && o->stats,
@@ -305,6 +337,7 @@ static void victim_side(void)
 int main(void)
 {
     defaults_and_lookup();
+    tunables_registered_per_policy();
     uniform_victims_and_wan_flag();
     uniform_over_a_cycle_of_draws();
     backoff_doubles_and_resets();

@@ -4,6 +4,7 @@
  * Run from the repository root (the example paths are relative to it).
  */
 #include "../tap.h"
+#include "policy_config.h"
 #include "topology.h"
 
 #include <math.h>
@@ -26,9 +27,26 @@
 /* One cluster of one node, on one line. */
 #define ONE_NODE "clusters: [{name: A, nodes: [{id: a0, endpoint: 'tcp://h:1'}]}]\n"
 
+/* The last file's policy and tunables, read as satind reads them: the
+ * loader keeps the policy keys as written, the registry checks them. */
+static satin_policy_config cfg;
+
+static satin_topology *configured(satin_topology *t, char *err, size_t errlen)
+{
+    if (t && satin_policy_configure(t, NULL, &cfg, NULL, 0, err, errlen) < 0)
+        satin_topology_destroy(&t);
+    return t;
+}
+
+static satin_topology *load(const char *path, char *err, size_t errlen)
+{
+    return configured(satin_topology_load(path, err, errlen), err, errlen);
+}
+
 static satin_topology *parse(const char *text, char *err, size_t errlen)
 {
-    return satin_topology_parse("bad.yaml", text, strlen(text), err, errlen);
+    return configured(satin_topology_parse("bad.yaml", text, strlen(text), err, errlen), err,
+                      errlen);
 }
 
 /* The document is refused with exactly this message. */
@@ -61,14 +79,14 @@ static int near(double a, double b)
 static void test_local_2x2(void)
 {
     char err[512] = "";
-    satin_topology *t = satin_topology_load("etc/local-2x2.yaml", err, sizeof err);
+    satin_topology *t = load("etc/local-2x2.yaml", err, sizeof err);
     if (!ok(t != NULL, "etc/local-2x2.yaml loads")) {
         diag("%s", err);
         return;
     }
     is_str(t->name, "local-2x2", "local-2x2: name");
     is_str(t->path, "etc/local-2x2.yaml", "local-2x2: path");
-    is_str(t->policy, "crs", "local-2x2: policy");
+    is_str(cfg.ops->name, "crs", "local-2x2: policy");
     is_i64(t->security_none, 1, "local-2x2: security none");
     is_i64(t->emulate, 0, "local-2x2: not emulated");
     is_i64(t->nclusters, 2, "local-2x2: 2 clusters");
@@ -106,13 +124,13 @@ static void test_local_2x2(void)
 static void test_single_4(void)
 {
     char err[512] = "";
-    satin_topology *t = satin_topology_load("etc/single-4.yaml", err, sizeof err);
+    satin_topology *t = load("etc/single-4.yaml", err, sizeof err);
     if (!ok(t != NULL, "etc/single-4.yaml loads")) {
         diag("%s", err);
         return;
     }
     is_str(t->name, "single-4", "single-4: name");
-    is_str(t->policy, "rs", "single-4: policy rs");
+    is_str(cfg.ops->name, "rs", "single-4: policy rs");
     is_i64(t->security_none, 1, "single-4: security none");
     is_i64(t->nclusters, 1, "single-4: 1 cluster");
     is_i64(t->nnodes, 4, "single-4: 4 nodes");
@@ -125,13 +143,13 @@ static void test_single_4(void)
 static void test_das_4x16(void)
 {
     char err[512] = "";
-    satin_topology *t = satin_topology_load("etc/das-4x16.yaml", err, sizeof err);
+    satin_topology *t = load("etc/das-4x16.yaml", err, sizeof err);
     if (!ok(t != NULL, "etc/das-4x16.yaml loads")) {
         diag("%s", err);
         return;
     }
     is_str(t->name, "das-4x16", "das-4x16: name");
-    is_str(t->policy, "crs", "das-4x16: policy crs");
+    is_str(cfg.ops->name, "crs", "das-4x16: policy crs");
     is_i64(t->emulate, 1, "das-4x16: emulated");
     is_i64(t->security_none, 1, "das-4x16: security none");
     is_i64(t->nclusters, 4, "das-4x16: 4 clusters");
@@ -200,20 +218,22 @@ static void test_full(void)
         "      - id: c.0_x-y\n"
         "        endpoint: tcp://host-c.example.org:7003\n";
     char err[512] = "";
-    satin_topology *t = satin_topology_parse("full.yaml", text, strlen(text), err, sizeof err);
+    satin_topology *t =
+        configured(satin_topology_parse("full.yaml", text, strlen(text), err, sizeof err), err,
+                   sizeof err);
     if (!ok(t != NULL, "a file with every key parses")) {
         diag("%s", err);
         return;
     }
     is_str(t->path, "full.yaml", "full: the name stands for the path");
-    is_str(t->policy, "cls", "full: policy names are case-insensitive, kept in lower case");
-    is_i64(t->params.backoff_min_ns, NS_PER_MS / 2, "full: backoff_min_ms 0.5 -> ns");
-    is_i64(t->params.backoff_max_ns, 250 * NS_PER_MS, "full: backoff_max_ms -> ns");
-    is_i64(t->params.steal_max_jobs, 2, "full: steal_max_jobs");
-    is_i64(t->params.rp_threshold, 6, "full: rp_threshold");
-    is_i64(t->params.rp_max_in_transit, 3, "full: rp_max_in_transit");
-    is_i64(t->params.cls_load_interval_ns, 25 * NS_PER_MS, "full: cls_load_interval_ms 2.5e1");
-    is_i64(t->params.cls_threshold, 7, "full: cls_threshold");
+    is_str(cfg.ops->name, "cls", "full: policy names are case-insensitive, kept in lower case");
+    is_i64(cfg.params.backoff_min_ns, NS_PER_MS / 2, "full: backoff_min_ms 0.5 -> ns");
+    is_i64(cfg.params.backoff_max_ns, 250 * NS_PER_MS, "full: backoff_max_ms -> ns");
+    is_i64(cfg.params.steal_max_jobs, 2, "full: steal_max_jobs");
+    is_i64(cfg.params.rp_threshold, 6, "full: rp_threshold");
+    is_i64(cfg.params.rp_max_in_transit, 3, "full: rp_max_in_transit");
+    is_i64(cfg.params.cls_load_interval_ns, 25 * NS_PER_MS, "full: cls_load_interval_ms 2.5e1");
+    is_i64(cfg.params.cls_threshold, 7, "full: cls_threshold");
     is_i64(t->security_none, 0, "full: security curve");
     is_i64(t->emulate, 1, "full: emulate yes");
     ok(t->wan_default.from == -1 && t->wan_default.to == -1 &&
@@ -249,6 +269,39 @@ static void test_full(void)
     satin_topology_destroy(&t);
 }
 
+/* satind's --policy overrides the file's; a tunable the chosen policy does
+ * not read is kept (one file serves every policy) and named in a note. */
+static void test_policy_choice(void)
+{
+    static const char text[] = "grid: g\npolicy: crs\n"
+                               "policy_params: {rp_threshold: 9, backoff_min_ms: 2}\n" ONE_NODE;
+    char err[512] = "", note[128] = "x";
+    satin_policy_config c;
+    satin_topology *t = satin_topology_parse("n.yaml", text, strlen(text), err, sizeof err);
+    if (!ok(t != NULL, "choice: parses")) {
+        diag("%s", err);
+        return;
+    }
+    ok(satin_policy_configure(t, NULL, &c, note, sizeof note, err, sizeof err) == 0 &&
+           c.ops == &satin_policy_crs && c.params.rp_threshold == 9 &&
+           c.params.backoff_min_ns == 2 * NS_PER_MS,
+       "choice: the file's policy crs, both tunables kept");
+    is_str(note, "rp_threshold", "choice: crs does not read rp_threshold");
+    ok(satin_policy_configure(t, "rp", &c, note, sizeof note, err, sizeof err) == 0 &&
+           c.ops == &satin_policy_rp && c.params.rp_threshold == 9,
+       "choice: --policy rp overrides the file");
+    is_str(note, "backoff_min_ms", "choice: rp does not read backoff_min_ms");
+    ok(satin_policy_configure(t, "ws", &c, note, sizeof note, err, sizeof err) < 0,
+       "choice: an unknown override is refused");
+    is_str(err, "unknown policy 'ws' (expected rs, rp, chs, cls, crs)", "choice: its message");
+    satin_topology_destroy(&t);
+    satin_policy_params def;
+    satin_policy_params_default(&def);
+    ok(satin_policy_configure(NULL, NULL, &c, note, sizeof note, err, sizeof err) == 0 &&
+           c.ops == &satin_policy_crs && memcmp(&c.params, &def, sizeof def) == 0 && !note[0],
+       "choice: no topology: crs with the defaults");
+}
+
 /* Left out or null keys take their defaults. */
 static void test_defaults(void)
 {
@@ -271,10 +324,10 @@ static void test_defaults(void)
         diag("%s", err);
         return;
     }
-    is_str(t->policy, "crs", "defaults: policy crs");
+    is_str(cfg.ops->name, "crs", "defaults: policy crs");
     is_i64(t->security_none, 0, "defaults: security curve");
     is_i64(t->emulate, 0, "defaults: emulate false");
-    ok(memcmp(&t->params, &def, sizeof def) == 0, "defaults: policy parameters");
+    ok(memcmp(&cfg.params, &def, sizeof def) == 0, "defaults: policy parameters");
     ok(near(t->wan_default.latency_ms, 10) && near(t->wan_default.jitter_ms, 0) &&
            near(t->wan_default.bandwidth_kBps, 1000),
        "defaults: wan 10 ms, jitter 0, 1000 KByte/s");
@@ -285,8 +338,8 @@ static void test_defaults(void)
     t = parse("grid: g\npolicy_params: {rp_threshold: 9}\n"
               "clusters: [{name: A, nodes: [{id: a0, endpoint: 'tcp://h:1'}]}]\n",
               err, sizeof err);
-    ok(t && t->params.rp_threshold == 9 && t->params.backoff_max_ns == def.backoff_max_ns &&
-           t->params.steal_max_jobs == def.steal_max_jobs,
+    ok(t && cfg.params.rp_threshold == 9 && cfg.params.backoff_max_ns == def.backoff_max_ns &&
+           cfg.params.steal_max_jobs == def.steal_max_jobs,
        "defaults: one parameter overridden, flow style");
     satin_topology_destroy(&t);
 }
@@ -489,20 +542,22 @@ static void test_bad(void)
     bad("policy a mapping",
         "grid: g\npolicy: {name: rs}\n" ONE_NODE,
         "bad.yaml:2:9: 'policy' must be one of rs, rp, chs, cls, crs, not a mapping");
+    /* The policy keys are the registry's to check, once the file as a whole has loaded:
+     * these documents are otherwise complete. */
     bad("unknown policy parameter",
-        "grid: g\npolicy_params:\n  steal_max: 2\n",
+        "grid: g\npolicy_params:\n  steal_max: 2\n" ONE_NODE,
         "bad.yaml:3:3: unknown key 'steal_max' in policy_params (expected backoff_min_ms, "
         "backoff_max_ms, steal_max_jobs, rp_threshold, rp_max_in_transit, "
         "cls_load_interval_ms, cls_threshold)");
     bad("policy_params a scalar", "grid: g\npolicy_params: fast\n",
         "bad.yaml:2:16: 'policy_params' must be a mapping of policy parameters, not 'fast'");
-    bad("backoff not a number", "grid: g\npolicy_params:\n  backoff_min_ms: 1,5\n",
+    bad("backoff not a number", "grid: g\npolicy_params:\n  backoff_min_ms: 1,5\n" ONE_NODE,
         "bad.yaml:3:19: 'backoff_min_ms' must be a number of milliseconds greater than 0 and at "
         "most 60000, not '1,5'");
     bad("backoff max below min",
-        "grid: g\npolicy_params:\n  backoff_min_ms: 20\n  backoff_max_ms: 10\n",
+        "grid: g\npolicy_params:\n  backoff_min_ms: 20\n  backoff_max_ms: 10\n" ONE_NODE,
         "bad.yaml:4:19: 'backoff_max_ms' (10) must not be less than 'backoff_min_ms' (20)");
-    bad("steal_max_jobs zero", "grid: g\npolicy_params: {steal_max_jobs: 0}\n",
+    bad("steal_max_jobs zero", "grid: g\npolicy_params: {steal_max_jobs: 0}\n" ONE_NODE,
         "bad.yaml:2:33: 'steal_max_jobs' must be a whole number from 1 to 1024, not '0'");
     bad("root a sequence", "- grid\n- clusters\n",
         "bad.yaml:1:1: the document must be a mapping with grid and clusters, not a sequence");
@@ -531,7 +586,7 @@ static void test_bad(void)
 
     /* A file that is not there. */
     char err[512] = "";
-    satin_topology *t = satin_topology_load("etc/no-such-file.yaml", err, sizeof err);
+    satin_topology *t = load("etc/no-such-file.yaml", err, sizeof err);
     ok(t == NULL, "a missing file is refused");
     is_str(err, "etc/no-such-file.yaml: cannot open: No such file or directory",
            "a missing file: message");
@@ -795,6 +850,7 @@ int main(void)
     test_insecure_network();
     test_local_2x2();
     test_single_4();
+    test_policy_choice();
     test_das_4x16();
     test_full();
     test_defaults();

@@ -1,0 +1,149 @@
+/* policy_config.c - the topology's policy keys against the registry (see policy_config.h). */
+#include "policy_config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const satin_policy_tunable *tunable_named(const char *name)
+{
+    const satin_policy_tunable *t;
+    for (int i = 0; (t = satin_policy_tunable_at(i)); i++)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+static void list_tunables(char *buf, size_t len)
+{
+    const satin_policy_tunable *t;
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; (t = satin_policy_tunable_at(i)) && o < len; i++) {
+        int n = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", t->name);
+        if (n < 0)
+            break;
+        o += (size_t)n;
+    }
+}
+
+static int choose_policy(const satin_topology *t, const char *override,
+                         const satin_policy_ops **out, char *err, size_t errlen)
+{
+    char names[128];
+    satin_policy_list_names(names, sizeof names);
+    const satin_topology_value *v = t ? &t->policy : NULL;
+    const char *name = override ? override : v && v->key[0] ? v->text : SATIN_POLICY_DEFAULT;
+    if (!override && v && v->key[0] && !v->scalar)
+        return satin_topology_fail(t, v->line, v->column, err, errlen,
+                                   "'policy' must be one of %s, not %s", names, v->shown);
+    if ((*out = satin_policy_find(name)))
+        return 0;
+    if (override || !v || !v->key[0]) {
+        snprintf(err, errlen, "unknown policy '%s' (expected %s)", name, names);
+        return -1;
+    }
+    return satin_topology_fail(t, v->line, v->column, err, errlen,
+                               "unknown policy %s (expected %s)", v->shown, names);
+}
+
+static int set_tunable(const satin_topology *t, const satin_topology_value *v,
+                       const satin_policy_tunable *tun, satin_policy_params *p, char *err,
+                       size_t errlen)
+{
+    int64_t x;
+    if (tun->unit == SATIN_TUNABLE_MS) {
+        double ms;
+        if (satin_topology_value_num(t, v, tun->min, tun->max, 1, "milliseconds", &ms, err,
+                                     errlen) < 0)
+            return -1;
+        x = (int64_t)llround(ms * 1e6);
+    } else {
+        long long n;
+        if (satin_topology_value_int(t, v, (long long)tun->min, (long long)tun->max, &n, err,
+                                     errlen) < 0)
+            return -1;
+        x = n;
+    }
+    memcpy((char *)p + tun->offset, &x, sizeof x);
+    return 0;
+}
+
+static int64_t value_of(const satin_policy_params *p, const satin_policy_tunable *tun)
+{
+    int64_t x;
+    memcpy(&x, (const char *)p + tun->offset, sizeof x);
+    return x;
+}
+
+static double shown_value(const satin_policy_params *p, const satin_policy_tunable *tun)
+{
+    double x = (double)value_of(p, tun);
+    return tun->unit == SATIN_TUNABLE_MS ? x / 1e6 : x;
+}
+
+static const satin_topology_value *given(const satin_topology *t, const char *name)
+{
+    for (int i = 0; t && i < t->npolicy_params; i++)
+        if (strcmp(t->policy_params[i].key, name) == 0)
+            return &t->policy_params[i];
+    return NULL;
+}
+
+/* Pairs such as backoff_max_ms >= backoff_min_ms, checked when either is given. */
+static int check_order(const satin_topology *t, const satin_policy_params *p, char *err,
+                       size_t errlen)
+{
+    const satin_policy_tunable *hi, *lo;
+    for (int i = 0; (hi = satin_policy_tunable_at(i)); i++) {
+        if (!hi->not_below || !(lo = tunable_named(hi->not_below)))
+            continue;
+        const satin_topology_value *vhi = given(t, hi->name), *vlo = given(t, lo->name);
+        if ((!vhi && !vlo) || value_of(p, hi) >= value_of(p, lo))
+            continue;
+        const satin_topology_value *at = vhi ? vhi : vlo;
+        char why[96] = "";
+        if (!vhi)
+            snprintf(why, sizeof why, "; the default '%s' applies", hi->name);
+        return satin_topology_fail(t, at->line, at->column, err, errlen,
+                                   "'%s' (%g) must not be less than '%s' (%g)%s", hi->name,
+                                   shown_value(p, hi), lo->name, shown_value(p, lo), why);
+    }
+    return 0;
+}
+
+static void note_unread(const satin_policy_ops *ops, const satin_topology_value *v,
+                        const satin_policy_tunable *tun, char *note, size_t notelen)
+{
+    size_t o = strlen(note);
+    if (satin_policy_reads(ops, tun) || o >= notelen)
+        return;
+    snprintf(note + o, notelen - o, "%s%s", o ? ", " : "", v->key);
+}
+
+int satin_policy_configure(const satin_topology *t, const char *override,
+                           satin_policy_config *out, char *note, size_t notelen, char *err,
+                           size_t errlen)
+{
+    char list[256];
+    if (note && notelen)
+        note[0] = '\0';
+    satin_policy_params_default(&out->params);
+    if (choose_policy(t, override, &out->ops, err, errlen) < 0)
+        return -1;
+    for (int i = 0; t && i < t->npolicy_params; i++) {
+        const satin_topology_value *v = &t->policy_params[i];
+        const satin_policy_tunable *tun = tunable_named(v->key);
+        if (!tun) {
+            list_tunables(list, sizeof list);
+            return satin_topology_fail(t, v->key_line, v->key_column, err, errlen,
+                                       "unknown key '%s' in policy_params (expected %s)",
+                                       v->key, list);
+        }
+        if (set_tunable(t, v, tun, &out->params, err, errlen) < 0)
+            return -1;
+        if (note && notelen)
+            note_unread(out->ops, v, tun, note, notelen);
+    }
+    return check_order(t, &out->params, err, errlen);
+}
