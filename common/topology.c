@@ -35,7 +35,8 @@
 
 static const char *const top_keys[] = {"grid", "policy", "policy_params", "security",
                                        "allow_insecure_network", "keys", "clients", "emulate",
-                                       "wan", "clusters", NULL};
+                                       "wan", "failure_timeout", "clusters", NULL};
+static const char *const failure_keys[] = {"lan_ms", "wan_ms", NULL};
 static const char *const client_keys[] = {"name", "public_key", NULL};
 static const char *const wan_keys[] = {"latency_ms", "jitter_ms", "bandwidth_kBps", "links",
                                        "shim_host", "shim_base_port", NULL};
@@ -542,6 +543,25 @@ static int parse_params(parse_ctx *c, const yaml_node_t *map)
     return 0;
 }
 
+static int parse_failure_timeout(parse_ctx *c, const yaml_node_t *map)
+{
+    yaml_node_t *v;
+    if (map->type != YAML_MAPPING_NODE)
+        return fail_at(c, map->start_mark, "'failure_timeout' must be a mapping of %s, not %s",
+                       "lan_ms and wan_ms", shown(c, map));
+    if (check_keys(c, map, failure_keys, "in failure_timeout") < 0)
+        return -1;
+    if ((v = map_opt(c, map, "lan_ms")) &&
+        want_num(c, v, "lan_ms", 0, TOPOLOGY_MAX_MS, 1, "milliseconds",
+                 &c->t->failure_timeout_lan_ms) < 0)
+        return -1;
+    if ((v = map_opt(c, map, "wan_ms")) &&
+        want_num(c, v, "wan_ms", 0, TOPOLOGY_MAX_MS, 1, "milliseconds",
+                 &c->t->failure_timeout_wan_ms) < 0)
+        return -1;
+    return 0;
+}
+
 /* latency_ms, jitter_ms and bandwidth_kBps of `map` (each optional) into l. */
 static int parse_link_values(parse_ctx *c, const yaml_node_t *map, satin_link_def *l)
 {
@@ -1011,6 +1031,8 @@ static int parse_root(parse_ctx *c, const yaml_node_t *root)
         return -1;
     if ((v = map_opt(c, root, "policy_params")) && parse_params(c, v) < 0)
         return -1;
+    if ((v = map_opt(c, root, "failure_timeout")) && parse_failure_timeout(c, v) < 0)
+        return -1;
     if ((v = map_opt(c, root, "security"))) {
         if (want_choice(c, v, "security", security_names, &i) < 0)
             return -1;
@@ -1106,6 +1128,8 @@ satin_topology *satin_topology_parse(const char *name, const char *text, size_t 
                                       .jitter_ms = 0.0, .bandwidth_kBps = 1000.0};
     snprintf(t->shim_host, sizeof t->shim_host, "127.0.0.1");
     t->shim_base_port = 20000;
+    t->failure_timeout_lan_ms = SATIN_FAILURE_TIMEOUT_LAN_MS;
+    t->failure_timeout_wan_ms = SATIN_FAILURE_TIMEOUT_WAN_MS;
 
     if (!yaml_parser_initialize(&parser)) {
         set_err(err, errlen, "%s: out of memory", name);

@@ -9,6 +9,10 @@
 #include <stddef.h>
 
 #define SATIN_NAME_MAX 64
+/* failure_timeout defaults: a LAN peer silent 3 s, a wide-area one 10 s, is
+ * dead (etc/README.md says why). */
+#define SATIN_FAILURE_TIMEOUT_LAN_MS 3000.0
+#define SATIN_FAILURE_TIMEOUT_WAN_MS 10000.0
 #define SATIN_ENDPOINT_MAX 256
 
 typedef struct satin_node_def {
@@ -69,6 +73,9 @@ typedef struct satin_topology {
     char shim_host[SATIN_NAME_MAX];      /* wan.shim_host: where satin-wanem listens */
     int shim_base_port;                  /* wan.shim_base_port: its first relay port */
     satin_link_def wan_default;          /* from = to = -1 */
+    double failure_timeout_lan_ms;       /* failure_timeout.lan_ms: a peer of this cluster
+                                          * silent this long is dead */
+    double failure_timeout_wan_ms;       /* failure_timeout.wan_ms: the same across clusters */
     satin_link_def *links;               /* per directed pair overrides */
     int nlinks;
     satin_cluster_def *clusters;

@@ -166,7 +166,8 @@ static int own_connection(int node, const satin_frame *rid)
 static int is_request(int type)
 {
     return type == SATIN_MSG_HELLO || type == SATIN_MSG_STEAL || type == SATIN_MSG_LOAD ||
-           type == SATIN_MSG_STATS_REQUEST || type == SATIN_MSG_STEAL_CANCEL;
+           type == SATIN_MSG_STATS_REQUEST || type == SATIN_MSG_STEAL_CANCEL ||
+           type == SATIN_MSG_HEARTBEAT;
 }
 
 static int take_token(satin_admission *a, int node, int64_t now)

@@ -396,6 +396,7 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
         satin_kvlist_add_str(&r->info, "policy", satin_grid_policy_name(ctl->grid));
         satin_kvlist_add_i64(&r->info, "records_held", satin_grid_running(ctl->grid));
         satin_grid_counters(ctl->grid, &r->info);
+        satin_grid_peers_status(ctl->grid, &r->info);
     }
     satin_kvlist_add_f64(&r->info, "uptime_s", (double)(satin_now_ns() - ctl->started_ns) / 1e9);
     control_send_to(ctl, rid, rid_len, r);

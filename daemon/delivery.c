@@ -316,3 +316,8 @@ const satin_delivery_counters *satin_delivery_counters_get(const satin_delivery 
 {
     return &d->c;
 }
+
+uint64_t satin_delivery_peer_epoch(const satin_delivery *d, int peer)
+{
+    return peer >= 0 && peer < d->npeers ? d->peers[peer].epoch : 0;
+}

@@ -100,6 +100,9 @@ int satin_delivery_receive(satin_delivery *self, int peer, const satin_delivery_
  * the time (ns) of the next thing due, or INT64_MAX. */
 int64_t satin_delivery_tick(satin_delivery *self, int64_t now_ns);
 
+/* The run of `peer` we last heard from (0: none yet); it changes when the
+ * peer restarts. */
+uint64_t satin_delivery_peer_epoch(const satin_delivery *self, int peer);
 /* Numbered messages to `peer` not acknowledged yet. */
 size_t satin_delivery_unacked(const satin_delivery *self, int peer);
 /* The current retransmission timeout towards `peer`. */

@@ -52,6 +52,17 @@ static void env_send(void *ctx, int to, const satin_msg *m)
     satin_peers_send(g->peers, to, (satin_msg *)m);
 }
 
+static void env_describe(void *ctx, void *record, satin_engine_record *out)
+{
+    (void)ctx;
+    satin_record *r = record;
+    out->record = r;
+    out->job = satin_record_job(r);
+    out->kind = satin_record_kind(r)->name;
+    out->arg = satin_record_arg(r, &out->arg_len);
+    out->result_cap = satin_record_result_cap(r);
+}
+
 static int env_take(void *ctx, satin_engine_record *out, int max, int push)
 {
     satin_grid *g = ctx;
@@ -60,14 +71,21 @@ static int env_take(void *ctx, satin_engine_record *out, int max, int push)
         max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
     int n = push ? satin_pool_take_for_push(g->pool, recs, max)
                  : satin_pool_take_for_remote(g->pool, recs, max);
-    for (int i = 0; i < n; i++) {
-        out[i].record = recs[i];
-        out[i].job = satin_record_job(recs[i]);
-        out[i].kind = satin_record_kind(recs[i])->name;
-        out[i].arg = satin_record_arg(recs[i], &out[i].arg_len);
-        out[i].result_cap = satin_record_result_cap(recs[i]);
-    }
+    for (int i = 0; i < n; i++)
+        env_describe(g, recs[i], &out[i]);
     return n;
+}
+
+static int64_t env_last_heard(void *ctx, int peer)
+{
+    satin_grid *g = ctx;
+    return satin_peers_last_heard(g->peers, peer);
+}
+
+static uint64_t env_peer_epoch(void *ctx, int peer)
+{
+    satin_grid *g = ctx;
+    return satin_peers_epoch(g->peers, peer);
 }
 
 static void env_complete(void *ctx, void *record, const satin_engine_outcome *o)
@@ -292,6 +310,25 @@ const char *satin_grid_policy_name(const satin_grid *g)
     return satin_engine_policy(g->engine)->name;
 }
 
+void satin_grid_peers_status(const satin_grid *g, satin_kvlist *out)
+{
+    int64_t now = satin_now_ns();
+    for (int p = 0; p < g->topo->nnodes; p++) {
+        if (p == g->self)
+            continue;
+        int64_t heard;
+        satin_peer_state st = satin_engine_peer_state(g->engine, p, &heard);
+        char key[96], value[96];
+        snprintf(key, sizeof key, "peer.%s", g->topo->nodes[p].id);
+        if (heard)
+            snprintf(value, sizeof value, "%s (heard %.1f s ago)", satin_peer_state_name(st),
+                     (double)(now - heard) / 1e9);
+        else
+            snprintf(value, sizeof value, "%s (never heard)", satin_peer_state_name(st));
+        satin_kvlist_add_str(out, key, value);
+    }
+}
+
 void *satin_grid_socket(satin_grid *g)
 {
     return satin_peers_socket(g->peers);
@@ -420,6 +457,8 @@ static satin_engine *make_engine(satin_grid *g, size_t max_record)
     cfg.max_record = max_record;
     /* The engine's levels are the log's (SATIN_ENGINE_LOG_* = SATIN_LOG_*). */
     cfg.log_level = (int)satin_log_get_level();
+    cfg.failure_timeout_lan_ns = (int64_t)(t->failure_timeout_lan_ms * 1e6);
+    cfg.failure_timeout_wan_ns = (int64_t)(t->failure_timeout_wan_ms * 1e6);
     satin_engine_env env = {
         .ctx = g,
         .send = env_send,
@@ -435,6 +474,9 @@ static satin_engine *make_engine(satin_grid *g, size_t max_record)
         .counters = env_counters,
         .note_bad = env_note_bad,
         .log = env_log,
+        .describe = env_describe,
+        .last_heard = env_last_heard,
+        .peer_epoch = env_peer_epoch,
     };
     satin_engine *e = satin_engine_new(&cfg, &env, satin_now_ns());
     free_policy_topology(&ptopo);

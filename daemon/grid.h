@@ -66,5 +66,8 @@ int satin_grid_unresponsive(const satin_grid *self, int node, int64_t now, int64
 const char *satin_grid_node_name(const satin_grid *self, int node);
 int satin_grid_self(const satin_grid *self);
 const char *satin_grid_policy_name(const satin_grid *self);
+/* "peer.ID" = "alive (heard 0.2 s ago)", "suspected (...)", "dead (never
+ * heard)" for every other node, into out. */
+void satin_grid_peers_status(const satin_grid *self, satin_kvlist *out);
 
 #endif

@@ -377,6 +377,11 @@ int satin_peers_alive(const satin_peers *p)
     return n;
 }
 
+uint64_t satin_peers_epoch(const satin_peers *p, int node)
+{
+    return satin_delivery_peer_epoch(p->delivery, node);
+}
+
 int64_t satin_peers_last_heard(const satin_peers *p, int node)
 {
     return p->last_heard[node];

@@ -59,6 +59,8 @@ satin_msg *satin_peers_recv(satin_peers *self, int *bad);
 /* Peers heard from so far, and the last time (ns) we heard from `node`. */
 int satin_peers_alive(const satin_peers *self);
 int64_t satin_peers_last_heard(const satin_peers *self, int node);
+/* The run of `node` its messages come from (0: none yet). */
+uint64_t satin_peers_epoch(const satin_peers *self, int node);
 const satin_link_counters *satin_peers_counters(const satin_peers *self, int wan);
 /* Every rejection but the rate limit's; per reason: satin_admission_count. */
 uint64_t satin_peers_bad_messages(const satin_peers *self);

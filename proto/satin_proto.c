@@ -38,6 +38,7 @@ static const char *const type_names[] = {
     [SATIN_MSG_JOB_CANCEL] = "JOB_CANCEL",
     [SATIN_MSG_STATS_REQUEST] = "STATS_REQUEST",
     [SATIN_MSG_STATS_REPLY] = "STATS_REPLY",
+    [SATIN_MSG_HEARTBEAT] = "HEARTBEAT",
 };
 #define NTYPES (sizeof type_names / sizeof type_names[0])
 
@@ -54,7 +55,7 @@ int satin_msg_is_request(int type)
 
 int satin_msg_is_peer(int type)
 {
-    return type >= SATIN_MSG_HELLO && type <= SATIN_MSG_STATS_REPLY;
+    return type >= SATIN_MSG_HELLO && type <= SATIN_MSG_HEARTBEAT;
 }
 
 const char *satin_msg_type_name(int type)
@@ -519,6 +520,8 @@ static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
         enc_phase(w, m->phase);
         enc_kvlist(w, &m->stats, "counters");
         break;
+    case SATIN_MSG_HEARTBEAT:
+        break; /* empty: its arrival is the message */
     }
 }
 
@@ -995,6 +998,8 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
         if (satin_wire_u64(r, &m->job_id, "job id") < 0 || dec_phase(r, &m->phase) < 0)
             return -1;
         return dec_kvlist(r, &m->stats, "counters");
+    case SATIN_MSG_HEARTBEAT:
+        return 0;
     }
     return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d", m->type);
 }
@@ -1101,7 +1106,7 @@ satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
             satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE,
                             "unknown message type %u (peer range %d..%d, this end knows %d..%d)",
                             (unsigned)type, SATIN_MSG_PEER_FIRST, SATIN_MSG_PEER_LAST,
-                            SATIN_MSG_HELLO, SATIN_MSG_STATS_REPLY);
+                            SATIN_MSG_HELLO, SATIN_MSG_HEARTBEAT);
         else
             satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %u",
                             (unsigned)type);

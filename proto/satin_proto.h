@@ -73,6 +73,7 @@ typedef enum {
     SATIN_MSG_JOB_CANCEL   = 40,  /* d->d: owner -> runners of its stolen records */
     SATIN_MSG_STATS_REQUEST = 41, /* d->d: start/end of a job's statistics */
     SATIN_MSG_STATS_REPLY  = 42,  /* d->d: a node's counters for that job */
+    SATIN_MSG_HEARTBEAT    = 43,  /* d->d: "still here", on a link that was quiet */
     SATIN_MSG_PEER_LAST    = 63,
 } satin_msg_type;
 
@@ -270,7 +271,7 @@ satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
  * client with ERROR code 1, and never answers an ERROR. */
 int satin_msg_is_request(int type);
 /* 1 for the peer (daemon-to-daemon) types this release implements (HELLO
- * .. STATS_REPLY), 0 otherwise, including the unassigned rest of 32..63. */
+ * .. HEARTBEAT), 0 otherwise, including the unassigned rest of 32..63. */
 int satin_msg_is_peer(int type);
 /* "SUBMIT", "RESULT", ...; "UNKNOWN" for other values. */
 const char *satin_msg_type_name(int type);

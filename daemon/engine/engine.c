@@ -10,8 +10,16 @@
 #include <string.h>
 
 #define STEAL_TIMEOUT_DEFAULT_NS 5000000000LL
+#define FAILURE_TIMEOUT_LAN_NS 3000000000LL
+#define FAILURE_TIMEOUT_WAN_NS 10000000000LL
 
 /* ---- small things the engine's files share ---------------------------------- */
+
+void satin_engine_send(satin_engine *e, int to, const satin_msg *m)
+{
+    e->peers[to].last_sent = e->now;
+    e->env.send(e->env.ctx, to, m);
+}
 
 int satin_engine_is_remote(const satin_engine *e, int node)
 {
@@ -49,6 +57,8 @@ void satin_engine_config_default(satin_engine_config *c)
     c->max_record = (size_t)1 << 20;
     c->steal_timeout_ns = STEAL_TIMEOUT_DEFAULT_NS;
     c->log_level = SATIN_ENGINE_LOG_INFO;
+    c->failure_timeout_lan_ns = FAILURE_TIMEOUT_LAN_NS;
+    c->failure_timeout_wan_ns = FAILURE_TIMEOUT_WAN_NS;
 }
 
 static int copy_topology(satin_engine *e, const satin_policy_topology *t)
@@ -100,6 +110,7 @@ satin_engine *satin_engine_new(const satin_engine_config *config, const satin_en
         satin_engine_destroy(&e);
         return NULL;
     }
+    satin_engine_faults_init(e);
     satin_engine_policy_env(e);
     e->policy = e->ops->create(&e->topo, &e->cfg.params, &e->penv);
     if (!e->policy) {
@@ -125,6 +136,8 @@ void satin_engine_destroy(satin_engine **self)
     free(e->cluster_size);
     free(e->names);
     satin_engine_free_collected(e);
+    if (e->peers)
+        satin_engine_faults_free(e);
     satin_ledger_free(&e->ledger);
     free(e);
     *self = NULL;
@@ -148,15 +161,26 @@ static void send_result(satin_engine *e, int owner, uint64_t record_id,
         satin_kvlist_add_i64(&m->stats, "jobs_run", (int64_t)o->run);
         satin_kvlist_add_i64(&m->stats, "steals_intra", (int64_t)o->steals);
     }
-    e->env.send(e->env.ctx, owner, m);
-    satin_msg_destroy(&m);
-    e->c.results_sent++;
+    satin_engine_send_result(e, owner, m);
 }
 
 static void refuse_record(satin_engine *e, const satin_msg_jobrec *jr, const char *why)
 {
     satin_engine_outcome o = {.ok = 0, .error = why};
     send_result(e, (int)jr->owner, jr->record_id, &o, 0);
+}
+
+int satin_engine_run_record(satin_engine *e, const satin_msg_jobrec *jr)
+{
+    char err[160] = "";
+    const void *job = NULL;
+    void *standin = e->env.start(e->env.ctx, jr, &job, err, sizeof err);
+    if (!standin) {
+        refuse_record(e, jr, err[0] ? err : "the job record could not be started");
+        return -1;
+    }
+    satin_ledger_add_standin(&e->ledger, standin, (int)jr->owner, jr->record_id, job, jr);
+    return 0;
 }
 
 /* Starts a JOBREC from another node here; its result goes back by message. */
@@ -171,14 +195,8 @@ static void start_standin(satin_engine *e, int from, const satin_msg_jobrec *jr)
         refuse_record(e, jr, "job record above the record size limit");
         return;
     }
-    char err[160] = "";
-    const void *job = NULL;
-    void *standin = e->env.start(e->env.ctx, jr, &job, err, sizeof err);
-    if (!standin) {
-        refuse_record(e, jr, err[0] ? err : "the job record could not be started");
+    if (satin_engine_run_record(e, jr) < 0)
         return;
-    }
-    satin_ledger_add_standin(&e->ledger, standin, (int)jr->owner, jr->record_id, job);
     e->c.jobs_received++;
     e->c.bytes_jobs_in += jr->arg_len;
 }
@@ -190,15 +208,21 @@ void satin_engine_on_standin_done(satin_engine *e, int64_t now, void *standin,
     satin_standin s;
     if (satin_ledger_take_standin(&e->ledger, standin, &s) < 0)
         return;
-    send_result(e, s.owner, s.record_id, outcome, 1);
+    if (s.owner == e->topo.self)
+        satin_engine_redo_done(e, &s, outcome);
+    else if (s.parked && !outcome->ok)
+        satin_engine_park(e, &s);  /* stopped by its owner's death */
+    else
+        send_result(e, s.owner, s.record_id, outcome, 1);
+    satin_ledger_free_rec(&s.rec);
 }
 
 /* ---- peer messages -------------------------------------------------------------- */
 
 /* A steal request of ours ended: answered by `victim` with `njobs` jobs,
  * or timed out (njobs 0). */
-static void settle(satin_engine *e, const satin_pending *p, int victim, int njobs,
-                   unsigned reply_flags)
+void satin_engine_settle(satin_engine *e, const satin_pending *p, int victim, int njobs,
+                         unsigned reply_flags)
 {
     satin_engine_logf(e, SATIN_ENGINE_LOG_DEBUG, "steal %" PRIu64 " to node %s answered with %d job(s)",
                       p->id, satin_engine_node_name(e, victim), njobs);
@@ -225,7 +249,7 @@ static void finish_pending(satin_engine *e, uint64_t id, int victim, int njobs,
     satin_pending p;
     if (satin_ledger_take_pending(&e->ledger, id, &p) < 0)
         return; /* timed out or cancelled: its jobs were started all the same */
-    settle(e, &p, victim, njobs, reply_flags);
+    satin_engine_settle(e, &p, victim, njobs, reply_flags);
 }
 
 static void on_steal(satin_engine *e, const satin_msg *m)
@@ -253,7 +277,7 @@ static void on_push(satin_engine *e, const satin_msg *m)
         start_standin(e, from, &m->jobrecs[i]);
     satin_msg *ack = satin_msg_new(SATIN_MSG_PUSH_ACK);
     ack->record_id = m->njobrecs ? m->jobrecs[0].record_id : 0;
-    e->env.send(e->env.ctx, from, ack);
+    satin_engine_send(e, from, ack);
     satin_msg_destroy(&ack);
     e->c.pushes_received++;
     e->ops->on_push(e->policy, from);
@@ -268,10 +292,15 @@ static void on_job_result(satin_engine *e, const satin_msg *m)
         e->env.note_bad(e->env.ctx, from, "a result for a job given to another node");
         return;
     }
+    if (found < 0 && e->peers[from].ever_dead) {
+        e->c.late_results_dropped++; /* run again here, and that result counted */
+        return;
+    }
     if (found < 0) {
         e->env.note_bad(e->env.ctx, from, "a result for a job record we never gave away");
         return;
     }
+    satin_engine_result_came(e, from, &g);
     int64_t spawned = 0, run = 0, steals = 0;
     satin_kvlist_i64(&m->stats, "jobs_spawned", &spawned);
     satin_kvlist_i64(&m->stats, "jobs_run", &run);
@@ -317,9 +346,14 @@ static void cancel_given_of(satin_engine *e, const void **jobs, size_t njobs)
         satin_given *g = &e->ledger.given[i];
         if (g->cancel_sent || !bsearch(&g->job, jobs, njobs, sizeof *jobs, cmp_ptr))
             continue;
+        if (g->redoing || satin_engine_peer_dead(e, g->holder)) {
+            satin_engine_cancel_redo(e, g->record_id, "its job was cancelled");
+            satin_ledger_mark_cancel_sent(&e->ledger, i);
+            continue;
+        }
         satin_msg **m = &out[g->holder];
         if (*m && (*m)->nrecord_ids == SATIN_PROTO_MAX_RECORD_IDS) {
-            e->env.send(e->env.ctx, g->holder, *m);
+            satin_engine_send(e, g->holder, *m);
             satin_msg_destroy(m);
         }
         if (!*m) {
@@ -331,7 +365,7 @@ static void cancel_given_of(satin_engine *e, const void **jobs, size_t njobs)
     }
     for (int node = 0; node < e->topo.nnodes; node++)
         if (out[node]) {
-            e->env.send(e->env.ctx, node, out[node]);
+            satin_engine_send(e, node, out[node]);
             satin_msg_destroy(&out[node]);
         }
     free(out);
@@ -367,6 +401,7 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
     e->now = now;
     if ((int)m->sender < 0 || (int)m->sender >= e->topo.nnodes || (int)m->sender == e->topo.self)
         return;
+    satin_engine_heard(e, (int)m->sender);
     switch (m->type) {
     case SATIN_MSG_STEAL:
         on_steal(e, m);
@@ -398,6 +433,8 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
     case SATIN_MSG_STATS_REPLY:
         satin_engine_on_stats_reply(e, m);
         break;
+    case SATIN_MSG_HEARTBEAT:
+        break; /* hearing it was the point */
     default:
         break; /* HELLO and the rest are the transport's */
     }
@@ -463,11 +500,16 @@ static void expire_steals(satin_engine *e)
 {
     satin_pending p;
     while (satin_ledger_take_expired(&e->ledger, e->now - e->cfg.steal_timeout_ns - 1, &p) == 0) {
+        if (satin_engine_peer_dead(e, p.victim)) {
+            e->c.steals_to_dead++;
+            satin_engine_settle(e, &p, p.victim, 0, 0);
+            continue;
+        }
         e->c.steal_timeouts++;
         satin_engine_logf(e, SATIN_ENGINE_LOG_WARN,
                           "steal request %" PRIu64 " to node %s got no reply; counted as empty",
                           p.id, satin_engine_node_name(e, p.victim));
-        settle(e, &p, p.victim, 0, 0);
+        satin_engine_settle(e, &p, p.victim, 0, 0);
     }
 }
 
@@ -512,6 +554,7 @@ void satin_engine_on_tick(satin_engine *e, int64_t now)
         tell_idle(e);
     expire_steals(e);
     sample_queue(e);
+    satin_engine_watch(e);
 }
 
 int64_t satin_engine_next_deadline(const satin_engine *e)
@@ -530,6 +573,9 @@ int64_t satin_engine_next_deadline(const satin_engine *e)
         if (scan < next)
             next = scan;
     }
+    int64_t watch = satin_engine_watch_deadline(e);
+    if (watch < next)
+        next = watch;
     int64_t oldest = satin_ledger_oldest_pending(&e->ledger);
     if (oldest != INT64_MAX && oldest + e->cfg.steal_timeout_ns + 1 < next)
         next = oldest + e->cfg.steal_timeout_ns + 1;

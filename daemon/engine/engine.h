@@ -17,6 +17,13 @@
  *
  * After every call the driver asks satin_engine_next_deadline() when to
  * call satin_engine_on_tick() next.
+ *
+ * Failures (engine_faults.c): a peer silent for its failure time-out, or
+ * seen to restart, is dead.  Records it held for us run again here (exactly
+ * one result counts: the first, whether the re-run's or a late one); steal
+ * requests to it end at once; results of records it gave us wait for it to
+ * come back.  Every quiet link carries a HEARTBEAT, so silence means death,
+ * not idleness.
  */
 #ifndef SATIN_ENGINE_H
 #define SATIN_ENGINE_H
@@ -88,6 +95,15 @@ typedef struct satin_engine_env {
     /* A well-formed message that makes no sense (counted by the driver). */
     void (*note_bad)(void *ctx, int node, const char *what);
     void (*log)(void *ctx, int level, const char *text);
+    /* A record given away, described again as env.take did (for running it
+     * here when its holder died).  Required once failures are detected. */
+    void (*describe)(void *ctx, void *record, satin_engine_record *out);
+    /* Optional: when the transport last heard anything from `peer` (its
+     * acknowledgements too; 0: never), and the peer's run as the transport
+     * knows it (changes when it restarts; 0: unknown).  Without them the
+     * engine counts only the messages it is given, and sees no restart. */
+    int64_t (*last_heard)(void *ctx, int peer);
+    uint64_t (*peer_epoch)(void *ctx, int peer);
 } satin_engine_env;
 
 typedef struct satin_engine_config {
@@ -100,6 +116,9 @@ typedef struct satin_engine_config {
     size_t max_record;                   /* a JOBREC above it is refused */
     int64_t steal_timeout_ns;            /* a request unanswered this long counts as empty (5 s) */
     int log_level;                       /* SATIN_ENGINE_LOG_*: lines above it are not even formatted */
+    /* A peer of this cluster, or of another, silent this long is dead (3 s
+     * and 10 s; 0: never).  Heartbeats go on links quiet for a quarter of it. */
+    int64_t failure_timeout_lan_ns, failure_timeout_wan_ns;
 } satin_engine_config;
 
 /* Defaults for everything but topo, names and policy. */
@@ -138,6 +157,17 @@ int satin_engine_collected(const satin_engine *e, uint64_t job_id, int phase, sa
 void satin_engine_forget(satin_engine *e, uint64_t job_id);
 /* The node's cumulative counters (engine, env.counters, policy.*). */
 void satin_engine_counters(const satin_engine *e, satin_kvlist *out);
+
+/* ---- peers ---- */
+typedef enum {
+    SATIN_PEER_ALIVE,          /* heard within half its failure time-out */
+    SATIN_PEER_SUSPECTED,      /* silent longer than that */
+    SATIN_PEER_DEAD,           /* silent longer than the time-out, or restarted */
+} satin_peer_state;
+
+/* What this node thinks of `peer`, and when it last heard it (0: never). */
+satin_peer_state satin_engine_peer_state(const satin_engine *e, int peer, int64_t *heard);
+const char *satin_peer_state_name(satin_peer_state s);   /* "alive", ... */
 
 /* ---- stopping ---- */
 /* No more steal requests nor policy timers; what others give us still runs. */

@@ -18,6 +18,32 @@
 #define SATIN_ENGINE_IDLE_RECHECK_NS 2000000LL
 /* How often records given away are checked for jobs that stopped. */
 #define SATIN_ENGINE_CANCEL_SCAN_NS 100000000LL
+/* How often peers' silence is looked at (and heartbeats go out), at most. */
+#define SATIN_ENGINE_WATCH_NS 100000000LL
+
+/* A peer as this node sees it (engine_faults.c). */
+typedef struct satin_peer_watch {
+    satin_peer_state state;
+    int ever_dead;                /* its results for records run again are late, not senseless */
+    uint64_t epoch;               /* its run, as the transport saw it (0: unknown) */
+    int64_t heard;                /* the last message the engine was given from it */
+    int heard_any;                /* 1 once anything came (virtual time may start at 0) */
+    int64_t last_sent;            /* our last message to it */
+    int64_t timeout_ns;           /* its failure time-out (0: never dead) */
+} satin_peer_watch;
+
+/* A record another node gave us, stopped when that node died. */
+typedef struct satin_parked {
+    int owner;
+    satin_msg_jobrec *rec;
+} satin_parked;
+
+/* A result for a node that was dead when it was ready: sent if the node
+ * comes back in the same run, dropped if it restarted. */
+typedef struct satin_held_result {
+    int owner;
+    satin_msg *m;                 /* the JOB_RESULT */
+} satin_held_result;
 
 typedef struct satin_collected {
     uint64_t job_id;
@@ -34,6 +60,10 @@ typedef struct satin_engine_tally {
     uint64_t results_sent, results_received, pushes_sent, pushes_received;
     uint64_t load_reports, prefetches, steal_timeouts, idle_events;
     uint64_t wan_in_flight_max;   /* most wide-area steals out at once (a high-water mark) */
+    uint64_t peers_dead, peers_back, heartbeats_sent, steals_to_dead;
+    uint64_t records_redone, redo_results, late_results_used, late_results_dropped;
+    uint64_t results_held, held_results_sent, held_results_dropped;
+    uint64_t standins_parked, parked_resumed, parked_dropped;
     int64_t wan_wait_ns;          /* synchronous wide-area steals: time waited */
 } satin_engine_tally;
 
@@ -60,6 +90,16 @@ struct satin_engine {
     int64_t last_queue_length;
     int draining;
 
+    satin_peer_watch *peers;      /* [nnodes] */
+    int64_t started;
+    int64_t next_watch;
+    int64_t watch_every;          /* an eighth of the shortest time-out, at most WATCH_NS */
+    int dead_victims;             /* steal requests to dead nodes wait to be settled */
+    satin_held_result *held;
+    size_t nheld, capheld;
+    satin_parked *parked;         /* records of dead owners, to start again if they come back */
+    size_t nparked, capparked;
+
     satin_ledger ledger;
     satin_collected *coll;
     size_t ncoll, capcoll;
@@ -71,12 +111,42 @@ void satin_engine_policy_env(satin_engine *e);
 /* Appends records for `thief` to `m` as JOBRECs and records them as given. */
 int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max, int push);
 
+/* engine_faults.c */
+void satin_engine_faults_init(satin_engine *e);
+void satin_engine_faults_free(satin_engine *e);
+/* Every message handed to the engine: it was heard, in its run. */
+void satin_engine_heard(satin_engine *e, int peer);
+int satin_engine_peer_dead(const satin_engine *e, int peer);
+/* Watches silence, sends heartbeats, settles steals to the dead. */
+void satin_engine_watch(satin_engine *e);
+int64_t satin_engine_watch_deadline(const satin_engine *e);
+/* A stand-in cancelled because its owner died ended: its record waits for
+ * the owner to come back (takes s->rec). */
+void satin_engine_park(satin_engine *e, satin_standin *s);
+/* A stand-in of ours (a record run again) ended. */
+void satin_engine_redo_done(satin_engine *e, const satin_standin *s,
+                            const satin_engine_outcome *o);
+/* A result for a record given away came: the first of two runs wins. */
+void satin_engine_result_came(satin_engine *e, int from, const satin_given *g);
+void satin_engine_fault_counters(const satin_engine *e, satin_kvlist *out);
+/* A result to send to `owner`, or to hold while it is dead (takes `m`). */
+void satin_engine_send_result(satin_engine *e, int owner, satin_msg *m);
+/* The redo stand-in of given record `id`, cancelled (its job stopped). */
+void satin_engine_cancel_redo(satin_engine *e, uint64_t record_id, const char *why);
+
 /* engine_stats.c */
 void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m);
 void satin_engine_on_stats_reply(satin_engine *e, const satin_msg *m);
 void satin_engine_free_collected(satin_engine *e);
 
 /* engine.c */
+/* Every message to a peer goes through here (its link is not quiet). */
+void satin_engine_send(satin_engine *e, int to, const satin_msg *m);
+/* Runs another node's record here as a stand-in: 0, or -1 after sending
+ * the owner an error result. */
+int satin_engine_run_record(satin_engine *e, const satin_msg_jobrec *jr);
+void satin_engine_settle(satin_engine *e, const satin_pending *p, int victim, int njobs,
+                         unsigned reply_flags);
 int satin_engine_is_remote(const satin_engine *e, int node);
 void satin_engine_logf(const satin_engine *e, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -7,7 +7,7 @@
 
 static void send_and_free(satin_engine *e, int to, satin_msg *m)
 {
-    e->env.send(e->env.ctx, to, m);
+    satin_engine_send(e, to, m);
     satin_msg_destroy(&m);
 }
 
@@ -38,6 +38,13 @@ static uint64_t env_steal(void *ctx, int victim, unsigned flags)
      * that never comes, which is all it needs to do until the node exits. */
     if (e->draining)
         return id;
+    /* A dead node answers nothing: the request ends empty at once (on the
+     * next tick, not inside the policy's own call). */
+    if (satin_engine_peer_dead(e, victim)) {
+        satin_ledger_add_pending(&e->ledger, id, victim, flags, e->now);
+        e->dead_victims = 1;
+        return id;
+    }
     satin_msg *m = satin_msg_new(SATIN_MSG_STEAL);
     m->request_id = id;
     m->thief = (uint32_t)e->topo.self;
@@ -88,6 +95,10 @@ static int env_reply(void *ctx, int thief, uint64_t request_id, unsigned flags, 
 static void env_forward(void *ctx, int to, int thief, uint64_t request_id, unsigned flags)
 {
     satin_engine *e = ctx;
+    if (satin_engine_peer_dead(e, to)) {
+        env_reply(e, thief, request_id, flags, 0); /* nobody there would answer it */
+        return;
+    }
     satin_msg *m = satin_msg_new(SATIN_MSG_STEAL);
     m->request_id = request_id;
     m->thief = (uint32_t)thief;
@@ -99,6 +110,8 @@ static void env_forward(void *ctx, int to, int thief, uint64_t request_id, unsig
 static void env_cancel(void *ctx, int victim, uint64_t request_id)
 {
     satin_engine *e = ctx;
+    if (satin_engine_peer_dead(e, victim))
+        return;
     satin_msg *m = satin_msg_new(SATIN_MSG_STEAL_CANCEL);
     m->steal_id = request_id;
     m->thief = (uint32_t)e->topo.self;
@@ -108,10 +121,12 @@ static void env_cancel(void *ctx, int victim, uint64_t request_id)
 static int env_push(void *ctx, int target)
 {
     satin_engine *e = ctx;
+    if (satin_engine_peer_dead(e, target))
+        return 0;
     satin_msg *m = satin_msg_new(SATIN_MSG_PUSH);
     int n = satin_engine_attach_jobs(e, m, target, 1, 1);
     if (n)
-        e->env.send(e->env.ctx, target, m);
+        satin_engine_send(e, target, m);
     satin_msg_destroy(&m);
     e->c.pushes_sent += (uint64_t)n;
     return n;
@@ -120,6 +135,8 @@ static int env_push(void *ctx, int target)
 static void env_send_load(void *ctx, int coordinator, int64_t load)
 {
     satin_engine *e = ctx;
+    if (satin_engine_peer_dead(e, coordinator))
+        return;
     satin_msg *m = satin_msg_new(SATIN_MSG_LOAD);
     m->load = load;
     send_and_free(e, coordinator, m);

@@ -31,6 +31,7 @@ void satin_engine_counters(const satin_engine *e, satin_kvlist *out)
     satin_kvlist_add_i64(out, "prefetches", (int64_t)c->prefetches);
     satin_kvlist_add_i64(out, "idle_events", (int64_t)c->idle_events);
     satin_kvlist_add_f64(out, "wan_wait_s", (double)c->wan_wait_ns / 1e9);
+    satin_engine_fault_counters(e, out);
     if (e->env.counters)
         e->env.counters(e->env.ctx, out);
     const char *names[32];
@@ -52,7 +53,7 @@ void satin_engine_request_stats(satin_engine *e, int64_t now, uint64_t job_id, i
         satin_msg *m = satin_msg_new(SATIN_MSG_STATS_REQUEST);
         m->job_id = job_id;
         m->phase = (uint8_t)phase;
-        e->env.send(e->env.ctx, node, m);
+        satin_engine_send(e, node, m);
         satin_msg_destroy(&m);
     }
 }
@@ -63,7 +64,7 @@ void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m)
     r->job_id = m->job_id;
     r->phase = m->phase;
     satin_engine_counters(e, &r->stats);
-    e->env.send(e->env.ctx, (int)m->sender, r);
+    satin_engine_send(e, (int)m->sender, r);
     satin_msg_destroy(&r);
 }
 

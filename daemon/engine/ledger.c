@@ -25,6 +25,8 @@ void satin_ledger_init(satin_ledger *l)
 void satin_ledger_free(satin_ledger *l)
 {
     free(l->given);
+    for (size_t i = 0; i < l->nstandins; i++)
+        satin_ledger_free_rec(&l->standins[i].rec);
     free(l->standins);
     free(l->pending);
     memset(l, 0, sizeof *l);
@@ -34,8 +36,15 @@ uint64_t satin_ledger_give(satin_ledger *l, void *record, const void *job, int h
 {
     l->given = grow(l->given, &l->capgiven, l->ngiven, sizeof *l->given);
     uint64_t id = l->next_record++;
-    l->given[l->ngiven++] = (satin_given){id, record, job, holder, 0};
+    l->given[l->ngiven++] = (satin_given){id, record, job, holder, 0, 0};
     return id;
+}
+
+static void remove_given(satin_ledger *l, size_t i, satin_given *out)
+{
+    *out = l->given[i];
+    l->ncancel_sent -= (size_t)out->cancel_sent;
+    l->given[i] = l->given[--l->ngiven];
 }
 
 int satin_ledger_take_given(satin_ledger *l, uint64_t id, int holder, satin_given *out)
@@ -45,11 +54,19 @@ int satin_ledger_take_given(satin_ledger *l, uint64_t id, int holder, satin_give
             continue;
         if (l->given[i].holder != holder)
             return -2;
-        *out = l->given[i];
-        l->ncancel_sent -= (size_t)out->cancel_sent;
-        l->given[i] = l->given[--l->ngiven];
+        remove_given(l, i, out);
         return 0;
     }
+    return -1;
+}
+
+int satin_ledger_take_given_any(satin_ledger *l, uint64_t id, satin_given *out)
+{
+    for (size_t i = 0; i < l->ngiven; i++)
+        if (l->given[i].record_id == id) {
+            remove_given(l, i, out);
+            return 0;
+        }
     return -1;
 }
 
@@ -66,11 +83,37 @@ int satin_ledger_cancels_owed(const satin_ledger *l)
     return l->ngiven > l->ncancel_sent;
 }
 
+satin_msg_jobrec *satin_ledger_copy_rec(const satin_msg_jobrec *rec)
+{
+    satin_msg_jobrec *c = malloc(sizeof *c);
+    if (!c)
+        abort();
+    *c = *rec;
+    c->kind = strdup(rec->kind ? rec->kind : "");
+    c->arg = malloc(rec->arg_len ? rec->arg_len : 1);
+    if (!c->kind || !c->arg)
+        abort();
+    if (rec->arg_len)
+        memcpy(c->arg, rec->arg, rec->arg_len);
+    return c;
+}
+
+void satin_ledger_free_rec(satin_msg_jobrec **rec)
+{
+    if (!*rec)
+        return;
+    free((*rec)->kind);
+    free((*rec)->arg);
+    free(*rec);
+    *rec = NULL;
+}
+
 void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id,
-                              const void *job)
+                              const void *job, const satin_msg_jobrec *rec)
 {
     l->standins = grow(l->standins, &l->capstandins, l->nstandins, sizeof *l->standins);
-    l->standins[l->nstandins++] = (satin_standin){handle, owner, record_id, job};
+    l->standins[l->nstandins++] =
+        (satin_standin){handle, owner, record_id, job, rec ? satin_ledger_copy_rec(rec) : NULL, 0};
 }
 
 int satin_ledger_take_standin(satin_ledger *l, void *handle, satin_standin *out)
@@ -113,6 +156,16 @@ int satin_ledger_take_pending(satin_ledger *l, uint64_t id, satin_pending *out)
 {
     for (size_t i = 0; i < l->npending; i++)
         if (l->pending[i].id == id) {
+            remove_pending(l, i, out);
+            return 0;
+        }
+    return -1;
+}
+
+int satin_ledger_take_pending_to(satin_ledger *l, int victim, satin_pending *out)
+{
+    for (size_t i = 0; i < l->npending; i++)
+        if (l->pending[i].victim == victim) {
             remove_pending(l, i, out);
             return 0;
         }

@@ -8,6 +8,8 @@
 #ifndef SATIN_LEDGER_H
 #define SATIN_LEDGER_H
 
+#include "satin_proto.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +19,7 @@ typedef struct satin_given {
     const void *job;        /* the local job it belongs to */
     int holder;             /* the node running it */
     int cancel_sent;        /* its holder was told to stop it */
+    int redoing;            /* its holder died: it runs again here, as a stand-in of ours */
 } satin_given;
 
 typedef struct satin_standin {
@@ -24,6 +27,8 @@ typedef struct satin_standin {
     int owner;              /* the node its result goes to */
     uint64_t record_id;     /* the owner's id for it */
     const void *job;        /* the driver's job it runs as (records taken from it carry it) */
+    satin_msg_jobrec *rec;  /* a copy of the record, to start it again; NULL for ours */
+    int parked;             /* its owner died: cancelled, and started again if it comes back */
 } satin_standin;
 
 typedef struct satin_pending {
@@ -53,16 +58,23 @@ uint64_t satin_ledger_give(satin_ledger *l, void *record, const void *job, int h
  * -2 the id is known but another node holds it (left in place). */
 int satin_ledger_take_given(satin_ledger *l, uint64_t id, int holder, satin_given *out);
 
+/* The same whoever holds it (a record run again here after its holder
+ * died): 0, or -1 when the id is unknown. */
+int satin_ledger_take_given_any(satin_ledger *l, uint64_t id, satin_given *out);
+
 /* Marks given[i] as withdrawn (its holder was sent a JOB_CANCEL). */
 void satin_ledger_mark_cancel_sent(satin_ledger *l, size_t i);
 /* 1 while a record given away has not been withdrawn. */
 int satin_ledger_cancels_owed(const satin_ledger *l);
 
-/* Stand-ins. */
+/* Stand-ins; `rec` (may be NULL) is copied. */
 void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id,
-                              const void *job);
-/* Removes the stand-in `handle`: 0, or -1 when it is unknown. */
+                              const void *job, const satin_msg_jobrec *rec);
+/* Removes the stand-in `handle`: 0, or -1 when it is unknown.  Its `rec`
+ * is the caller's then (satin_ledger_free_rec). */
 int satin_ledger_take_standin(satin_ledger *l, void *handle, satin_standin *out);
+satin_msg_jobrec *satin_ledger_copy_rec(const satin_msg_jobrec *rec);
+void satin_ledger_free_rec(satin_msg_jobrec **rec);
 /* The stand-in for (owner, record_id), or NULL. */
 const satin_standin *satin_ledger_find_standin(const satin_ledger *l, int owner,
                                                uint64_t record_id);
@@ -72,6 +84,8 @@ void satin_ledger_add_pending(satin_ledger *l, uint64_t id, int victim, unsigned
                               int64_t sent_ns);
 /* Removes request `id`: 0, or -1 when it is not (any longer) pending. */
 int satin_ledger_take_pending(satin_ledger *l, uint64_t id, satin_pending *out);
+/* The oldest request to `victim`, removed: 0, or -1 when there is none. */
+int satin_ledger_take_pending_to(satin_ledger *l, int victim, satin_pending *out);
 /* The oldest request sent at or before `before_ns`, removed, or -1. */
 int satin_ledger_take_expired(satin_ledger *l, int64_t before_ns, satin_pending *out);
 /* When the oldest pending request was sent (INT64_MAX when none). */

@@ -10,6 +10,10 @@
  * the next.  The same seed must give the same run bit for bit: the exact
  * result, the exact number of tasks run, the same messages and the same
  * end time.  This is the core that satin-sim grows from.
+ *
+ * Then the same with node b1 crashing mid-job (while it runs work of
+ * others): its events vanish, the others find it dead by its silence and
+ * run again what it held, and the job still ends with the exact result.
  */
 #include "../tap.h"
 #include "engine_kit.h"
@@ -26,6 +30,10 @@
 #define TIME_LIMIT_NS 60000000000LL
 #define MAX_EVENTS 50000000L
 #define FIB_N 20
+#define CRASHED 3               /* b1 */
+/* Failure time-outs for the crash runs, a few round trips of each link. */
+#define CRASH_LAN_TIMEOUT_NS 5000000LL
+#define CRASH_WAN_TIMEOUT_NS 20000000LL
 
 /* ---- the simulated pool ------------------------------------------------------ */
 
@@ -72,6 +80,15 @@ typedef struct simnode {
 
 struct sim {
     simnode node[NNODES];
+    /* Frames and tasks come from here and go all at once at the end: a
+     * crashed node's are never freed one by one. */
+    char **chunks;
+    size_t nchunks, used;
+    int crash_node;            /* -1: nobody crashes */
+    int64_t crash_after;       /* b1 crashes at the first moment after this that it runs
+                                * work of another node */
+    int crashed;
+    int64_t crash_at;
     event *heap;
     size_t nheap, capheap;
     uint64_t seq;
@@ -84,6 +101,22 @@ struct sim {
     int64_t end;
 };
 
+
+#define CHUNK (1 << 20)
+
+static void *sim_alloc(sim *s, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    if (!s->nchunks || s->used + size > CHUNK) {
+        s->chunks = realloc(s->chunks, (s->nchunks + 1) * sizeof *s->chunks);
+        s->chunks[s->nchunks++] = malloc(CHUNK);
+        s->used = 0;
+    }
+    void *p = s->chunks[s->nchunks - 1] + s->used;
+    s->used += size;
+    memset(p, 0, size);
+    return p;
+}
 
 static void push_event(sim *s, event ev)
 {
@@ -143,7 +176,7 @@ static void push_task(simnode *n, int64_t value, frame *parent, frame *root)
         n->qcap = n->qcap ? n->qcap * 2 : 64;
         n->q = realloc(n->q, n->qcap * sizeof *n->q);
     }
-    task *t = malloc(sizeof *t);
+    task *t = sim_alloc(n->s, sizeof *t);
     *t = (task){value, parent, root};
     n->q[n->qhead + n->qn++] = t;
 }
@@ -169,7 +202,6 @@ static void child_done(simnode *n, frame *f, int64_t value)
         }
         frame *up = f->parent;
         value = f->value;
-        free(f);
         f = up;
     }
 }
@@ -181,19 +213,18 @@ static void run_task(simnode *n, task *t)
     if (t->n < 2) {
         child_done(n, t->parent, t->n);
     } else {
-        frame *f = calloc(1, sizeof *f);
+        frame *f = sim_alloc(n->s, sizeof *f);
         f->pending = 2;
         f->parent = t->parent;
         f->node = n->id;
         push_task(n, t->n - 1, f, t->root);
         push_task(n, t->n - 2, f, t->root);
     }
-    free(t);
 }
 
 static frame *new_root(simnode *n, int64_t value, int standin)
 {
-    frame *root = calloc(1, sizeof *root);
+    frame *root = sim_alloc(n->s, sizeof *root);
     root->pending = 1;
     root->node = n->id;
     root->standin = standin;
@@ -225,6 +256,14 @@ static void env_send(void *ctx, int to, const satin_msg *m)
     push_event(s, ev);
 }
 
+static void env_describe(void *ctx, void *record, satin_engine_record *out)
+{
+    (void)ctx;
+    task *t = record;
+    *out = (satin_engine_record){.record = t, .job = t->root, .kind = "fib", .arg = &t->n,
+                                 .arg_len = sizeof t->n, .result_cap = sizeof(int64_t)};
+}
+
 static int env_take(void *ctx, satin_engine_record *out, int max, int push)
 {
     (void)push; /* the simulated pool has no started queue: tails either way */
@@ -233,9 +272,7 @@ static int env_take(void *ctx, satin_engine_record *out, int max, int push)
     while (k < max && n->qn > 0) {
         task *t = n->q[n->qhead++];
         n->qn--;
-        out[k++] = (satin_engine_record){
-            .record = t, .job = t->root, .kind = "fib", .arg = &t->n, .arg_len = sizeof t->n,
-            .result_cap = sizeof(int64_t)};
+        env_describe(n, t, &out[k++]);
     }
     if (n->qn == 0)
         n->qhead = 0;
@@ -253,7 +290,6 @@ static void env_complete(void *ctx, void *record, const satin_engine_outcome *o)
         ok(0, "a record given away by node %d came back without a value: %s", n->id, o->error);
     t->root->run += o->run;
     child_done(n, t->parent, v);
-    free(t);
 }
 
 static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, char *err,
@@ -342,9 +378,26 @@ static void step(simnode *n)
     push_event(n->s, (event){.at = n->s->now + STEP_NS, .type = EV_STEP, .node = n->id});
 }
 
+/* b1 stops dead: nothing it was sent arrives, nothing it would do happens. */
+static void maybe_crash(sim *s)
+{
+    if (s->crash_node < 0 || s->crashed || s->now < s->crash_after)
+        return;
+    simnode *n = &s->node[s->crash_node];
+    if (satin_engine_running(n->e) == 0)
+        return;
+    s->crashed = 1;
+    s->crash_at = s->now;
+}
+
 static void handle(sim *s, event *ev)
 {
     simnode *n = &s->node[ev->node];
+    if (s->crashed && ev->node == s->crash_node) {
+        free(ev->hdr);
+        free(ev->body);
+        return;
+    }
     switch (ev->type) {
     case EV_STEP:
         step(n);
@@ -380,7 +433,6 @@ static void handle(sim *s, event *ev)
             s->result = root->value;
             s->end = s->now;
         }
-        free(root);
         break;
     }
     }
@@ -392,19 +444,22 @@ typedef struct outcome {
     uint64_t run[NNODES];
     long msgs[64], bytes;
     int64_t received, given, running, busy_ledger;
+    int64_t redone, dead_seen, crash_at, false_dead;
     long events;
 } outcome;
 
-static outcome run_grid(const char *policy, uint64_t seed)
+static outcome run_grid(const char *policy, uint64_t seed, int64_t crash_after)
 {
     static sim s;
     memset(&s, 0, sizeof s);
+    s.crash_node = crash_after >= 0 ? CRASHED : -1;
+    s.crash_after = crash_after;
     satin_policy_topology topo = kit_topology(0);
     satin_engine_env env = {
         .send = env_send, .take = env_take, .complete = env_complete, .start = env_start,
         .cancel = env_cancel, .job_stopping = env_job_stopping,
         .queue_length = env_queue_length, .is_idle = env_is_idle,
-        .active_jobs = env_active_jobs, .note_bad = env_note_bad};
+        .active_jobs = env_active_jobs, .note_bad = env_note_bad, .describe = env_describe};
     for (int i = 0; i < NNODES; i++) {
         simnode *n = &s.node[i];
         n->s = &s;
@@ -417,6 +472,10 @@ static outcome run_grid(const char *policy, uint64_t seed)
         cfg.node_names = kit_names;
         cfg.policy = satin_policy_find(policy);
         cfg.seed = seed * 0x9E3779B97F4A7C15ull + (uint64_t)i + 1;
+        if (crash_after >= 0) {
+            cfg.failure_timeout_lan_ns = CRASH_LAN_TIMEOUT_NS;
+            cfg.failure_timeout_wan_ns = CRASH_WAN_TIMEOUT_NS;
+        }
         env.ctx = n;
         n->e = satin_engine_new(&cfg, &env, 0);
     }
@@ -433,6 +492,7 @@ static outcome run_grid(const char *policy, uint64_t seed)
         if (ev.at > TIME_LIMIT_NS)
             break;
         s.now = ev.at;
+        maybe_crash(&s);
         handle(&s, &ev);
         o.events++;
     }
@@ -440,12 +500,22 @@ static outcome run_grid(const char *policy, uint64_t seed)
     o.end = s.end;
     o.bytes = s.bytes;
     memcpy(o.msgs, s.msgs, sizeof o.msgs);
+    o.crash_at = s.crashed ? s.crash_at : -1;
     for (int i = 0; i < NNODES; i++) {
         o.run[i] = s.node[i].run;
         o.received += kit_counter(s.node[i].e, "jobs_received");
         o.given += kit_counter(s.node[i].e, "jobs_given");
+        if (s.crashed && i == s.crash_node)
+            continue;
         o.running += satin_engine_running(s.node[i].e);
         o.busy_ledger += (int64_t)s.node[i].qn;
+        o.redone += kit_counter(s.node[i].e, "records_redone");
+        o.dead_seen += kit_counter(s.node[i].e, "peers_dead");
+        for (int j = 0; j < NNODES; j++)
+            if (j != i && j != s.crash_node &&
+                (satin_engine_peer_state(s.node[i].e, j, NULL) == SATIN_PEER_DEAD ||
+                 kit_counter(s.node[i].e, "peers_back") > 0))
+                o.false_dead++;
     }
     /* What is still in flight when the job ends (steals of idle nodes). */
     while (s.nheap) {
@@ -458,6 +528,9 @@ static outcome run_grid(const char *policy, uint64_t seed)
         free(s.node[i].q);
     }
     free(s.heap);
+    for (size_t i = 0; i < s.nchunks; i++)
+        free(s.chunks[i]);
+    free(s.chunks);
     return o;
 }
 
@@ -476,7 +549,7 @@ int main(void)
     const char *policies[] = {"rs", "rp", "chs", "cls", "crs"};
     for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
         const char *pol = policies[p];
-        outcome a = run_grid(pol, 42), b = run_grid(pol, 42);
+        outcome a = run_grid(pol, 42, -1), b = run_grid(pol, 42, -1);
         is_i64(a.result, fib(FIB_N), "%s: fib(%d) on 4 engines is exact", pol, FIB_N);
         uint64_t total = 0;
         for (int i = 0; i < NNODES; i++)
@@ -498,6 +571,21 @@ int main(void)
              a.msgs[SATIN_MSG_STEAL], a.msgs[SATIN_MSG_STEAL_REPLY], a.msgs[SATIN_MSG_PUSH],
              a.msgs[SATIN_MSG_JOB_RESULT], a.msgs[SATIN_MSG_LOAD], a.msgs[SATIN_MSG_STEAL_CANCEL],
              a.run[0], a.run[1], a.run[2], a.run[3]);
+    }
+    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+        const char *pol = policies[p];
+        outcome a = run_grid(pol, 42, 3000000), b = run_grid(pol, 42, 3000000);
+        ok(a.crash_at >= 0, "%s crash: b1 crashed at %.3f ms while running others' work", pol,
+           (double)a.crash_at / 1e6);
+        is_i64(a.result, fib(FIB_N), "%s crash: fib(%d) is still exact", pol, FIB_N);
+        ok(a.dead_seen >= 1 && a.dead_seen <= 3, "%s crash: b1 found dead (by %" PRId64 " nodes)",
+           pol, a.dead_seen);
+        is_i64(a.false_dead, 0, "%s crash: no living node was ever taken for dead", pol);
+        ok(a.redone >= 1, "%s crash: %" PRId64 " record(s) it held ran again", pol, a.redone);
+        is_i64(a.running, 0, "%s crash: no stand-in left running on the others", pol);
+        ok(a.end == b.end && a.events == b.events && memcmp(a.msgs, b.msgs, sizeof a.msgs) == 0,
+           "%s crash: the same seed gives the same run (end %.3f ms, %ld events)", pol,
+           (double)a.end / 1e6, a.events);
     }
     return done_testing();
 }

@@ -483,7 +483,7 @@ static void test_header(void)
     }
     B.n = 0;
     b_u64(&B, 1);
-    unsigned types[] = {0, 13, 31, 43, 50, 63, 64, 200, 255};   /* peer types: test_proto_peer.c */
+    unsigned types[] = {0, 13, 31, 44, 50, 63, 64, 200, 255};   /* peer types: test_proto_peer.c */
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         char what[32];
         snprintf(what, sizeof what, "type %u", types[i]);

@@ -164,14 +164,15 @@ static void test_names(void)
 {
     static const char *const names[] = {
         "HELLO", "STEAL", "STEAL_REPLY", "PUSH", "PUSH_ACK", "JOB_RESULT", "LOAD",
-        "STEAL_CANCEL", "JOB_CANCEL", "STATS_REQUEST", "STATS_REPLY",
+        "STEAL_CANCEL", "JOB_CANCEL", "STATS_REQUEST", "STATS_REPLY", "HEARTBEAT",
     };
-    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_STATS_REPLY; t++)
+    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_HEARTBEAT; t++)
         is_str(satin_msg_type_name(t), names[t - SATIN_MSG_HELLO], "type %d is %s", t,
                names[t - SATIN_MSG_HELLO]);
     is_i64(SATIN_MSG_HELLO, 32, "HELLO is 32");
     is_i64(SATIN_MSG_STATS_REPLY, 42, "STATS_REPLY is 42");
-    is_str(satin_msg_type_name(43), "UNKNOWN", "type 43 unknown");
+    is_i64(SATIN_MSG_HEARTBEAT, 43, "HEARTBEAT is 43");
+    is_str(satin_msg_type_name(44), "UNKNOWN", "type 44 unknown");
     is_str(satin_msg_type_name(63), "UNKNOWN", "type 63 unknown");
 
     int peers = 0, requests = 0, all_new = 1, none_new = 1;
@@ -181,22 +182,22 @@ static void test_names(void)
         if (satin_msg_is_request(t) && satin_msg_is_peer(t))
             requests = 1000;
     }
-    is_i64(peers, 11, "eleven peer types");
-    ok(satin_msg_is_peer(32) && satin_msg_is_peer(42) && !satin_msg_is_peer(31) &&
-       !satin_msg_is_peer(43) && !satin_msg_is_peer(SATIN_MSG_SUBMIT), "peer range is 32..42");
+    is_i64(peers, 12, "twelve peer types");
+    ok(satin_msg_is_peer(32) && satin_msg_is_peer(43) && !satin_msg_is_peer(31) &&
+       !satin_msg_is_peer(44) && !satin_msg_is_peer(SATIN_MSG_SUBMIT), "peer range is 32..43");
     is_i64(requests, 5, "still five client request types, none of them a peer type");
-    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_STATS_REPLY; t++) {
+    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_HEARTBEAT; t++) {
         satin_msg *m = satin_msg_new(t);
         all_new &= m != NULL && m->type == t;
         satin_msg_destroy(&m);
     }
-    for (int t = 43; t <= 64; t++) {
+    for (int t = 44; t <= 64; t++) {
         satin_msg *m = satin_msg_new(t);
         none_new &= m == NULL;
         satin_msg_destroy(&m);
     }
     ok(all_new, "every peer type can be made");
-    ok(none_new, "no message of types 43..64");
+    ok(none_new, "no message of types 44..64");
 }
 
 /* ---- the examples of PROTOCOL.md, byte for byte ----------------------------- */
@@ -862,7 +863,7 @@ static void test_rejections(void)
 
     /* unknown peer types: code 1, called unknown, header reported */
     int unknown_ok = 1;
-    for (unsigned t = 43; t <= 63; t++) {
+    for (unsigned t = 44; t <= 63; t++) {
         b_header(&H, t, 1, 99);
         B.n = 0;
         d = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
@@ -873,7 +874,7 @@ static void test_rejections(void)
         }
         satin_msg_destroy(&d);
     }
-    ok(unknown_ok, "types 43..63: code 1, called unknown, header reported");
+    ok(unknown_ok, "types 44..63: code 1, called unknown, header reported");
     b_header(&H, 50, 1, 99);
     b_u64(&B, 1);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "peer type 50");

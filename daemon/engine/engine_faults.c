@@ -1,0 +1,428 @@
+/*
+ * engine_faults.c - peers that die: silence watched against each peer's
+ * failure time-out, heartbeats on quiet links, records a dead node held
+ * for us run again here, and results for a dead node held until it comes
+ * back (engine.h, "Failures").
+ *
+ * Why silence and not the transport's disconnects: a connection can drop
+ * and come back (ZeroMQ reconnects) and a peer can be alive but slow, so
+ * only a silence longer than the time-out, or a new run of the peer (its
+ * epoch changed), is taken as death.  A node wrongly declared dead costs
+ * work done twice, never a wrong result: the first result of a record
+ * counts and the other is dropped.
+ */
+#include "engine_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void satin_engine_faults_init(satin_engine *e)
+{
+    int n = e->topo.nnodes;
+    /* Heartbeats go out a quarter of a time-out apart, so the watch looks
+     * twice as often as that. */
+    e->watch_every = SATIN_ENGINE_WATCH_NS;
+    int64_t shortest[2] = {e->cfg.failure_timeout_lan_ns, e->cfg.failure_timeout_wan_ns};
+    for (int i = 0; i < 2; i++)
+        if (shortest[i] > 0 && shortest[i] / 8 < e->watch_every)
+            e->watch_every = shortest[i] / 8 > 0 ? shortest[i] / 8 : 1;
+    e->peers = calloc((size_t)n, sizeof *e->peers);
+    if (!e->peers)
+        abort();
+    for (int p = 0; p < n; p++) {
+        int wan = satin_engine_is_remote(e, p);
+        e->peers[p].timeout_ns = wan ? e->cfg.failure_timeout_wan_ns : e->cfg.failure_timeout_lan_ns;
+        e->peers[p].last_sent = e->now;
+    }
+    e->started = e->now;
+    e->next_watch = e->now + e->watch_every;
+}
+
+void satin_engine_faults_free(satin_engine *e)
+{
+    for (size_t i = 0; i < e->nheld; i++)
+        satin_msg_destroy(&e->held[i].m);
+    free(e->held);
+    for (size_t i = 0; i < e->nparked; i++)
+        satin_ledger_free_rec(&e->parked[i].rec);
+    free(e->parked);
+    free(e->peers);
+}
+
+int satin_engine_peer_dead(const satin_engine *e, int peer)
+{
+    return e->peers[peer].state == SATIN_PEER_DEAD;
+}
+
+const char *satin_peer_state_name(satin_peer_state s)
+{
+    return s == SATIN_PEER_ALIVE ? "alive" : s == SATIN_PEER_SUSPECTED ? "suspected" : "dead";
+}
+
+static int64_t last_heard(const satin_engine *e, int peer)
+{
+    int64_t t = e->peers[peer].heard;
+    if (e->env.last_heard) {
+        int64_t u = e->env.last_heard(e->env.ctx, peer);
+        if (u > t)
+            t = u;
+    }
+    return t;
+}
+
+satin_peer_state satin_engine_peer_state(const satin_engine *e, int peer, int64_t *heard)
+{
+    if (heard)
+        *heard = last_heard(e, peer);
+    return e->peers[peer].state;
+}
+
+/* ---- a peer dies ------------------------------------------------------------------ */
+
+/* Runs given[i] again here as a stand-in owned by this node; when that
+ * cannot be, the record ends with an error (its job fails, cleanly) and
+ * leaves the ledger: 0 then, 1 when it stays. */
+static int redo(satin_engine *e, size_t i, const char *holder)
+{
+    satin_given *g = &e->ledger.given[i];
+    satin_engine_record rec;
+    e->env.describe(e->env.ctx, g->record, &rec);
+    satin_msg_jobrec jr = {
+        .owner = (uint32_t)e->topo.self,
+        .record_id = g->record_id,
+        .job_id = (uint64_t)(uintptr_t)g->job,
+        .kind = (char *)rec.kind,
+        .result_cap = (uint32_t)rec.result_cap,
+        .arg = (unsigned char *)rec.arg,
+        .arg_len = rec.arg_len,
+    };
+    char err[160] = "";
+    const void *job = NULL;
+    void *standin = e->env.start(e->env.ctx, &jr, &job, err, sizeof err);
+    if (!standin) {
+        char why[256];
+        snprintf(why, sizeof why, "node %s died holding it, and it could not run again: %s",
+                 holder, err[0] ? err : "no reason given");
+        satin_given done;
+        satin_ledger_take_given_any(&e->ledger, g->record_id, &done);
+        satin_engine_outcome o = {.ok = 0, .error = why};
+        e->env.complete(e->env.ctx, done.record, &o);
+        return 0;
+    }
+    g->redoing = 1;
+    satin_ledger_add_standin(&e->ledger, standin, e->topo.self, g->record_id, job, NULL);
+    e->c.records_redone++;
+    return 1;
+}
+
+/* Records held by `peer` run again; a record whose job stopped here ends
+ * instead (nobody waits for its value). */
+static void redo_records_of(satin_engine *e, int peer)
+{
+    const char *name = satin_engine_node_name(e, peer);
+    size_t i = 0;
+    while (i < e->ledger.ngiven) {
+        satin_given *g = &e->ledger.given[i];
+        if (g->holder != peer || g->redoing) {
+            i++;
+            continue;
+        }
+        if (g->cancel_sent || e->env.job_stopping(e->env.ctx, g->job)) {
+            satin_given done;
+            satin_ledger_take_given_any(&e->ledger, g->record_id, &done);
+            satin_engine_outcome o = {.ok = 0, .error = "its job stopped and its holder died"};
+            e->env.complete(e->env.ctx, done.record, &o);
+            continue; /* given[i] is now another record */
+        }
+        i += (size_t)redo(e, i, name);
+    }
+}
+
+/* One result held for `peer`, removed (NULL when none is left). */
+static satin_msg *take_held(satin_engine *e, int peer)
+{
+    for (size_t i = 0; i < e->nheld; i++)
+        if (e->held[i].owner == peer) {
+            satin_msg *m = e->held[i].m;
+            e->held[i] = e->held[--e->nheld];
+            return m;
+        }
+    return NULL;
+}
+
+static void drop_held_for(satin_engine *e, int peer)
+{
+    for (satin_msg *m; (m = take_held(e, peer));) {
+        satin_msg_destroy(&m);
+        e->c.held_results_dropped++;
+    }
+}
+
+/* Records of a dead owner stop: nobody would take their results, and they
+ * would hold up the records run again here.  Each waits, parked, to start
+ * again should the owner come back in the same run. */
+static void park_standins_of(satin_engine *e, int peer)
+{
+    for (size_t i = 0; i < e->ledger.nstandins; i++) {
+        satin_standin *s = &e->ledger.standins[i];
+        if (s->owner != peer || s->parked || !s->rec)
+            continue;
+        s->parked = 1;
+        e->c.standins_parked++;
+        e->env.cancel(e->env.ctx, s->handle, "its owner node died");
+    }
+}
+
+/* One parked record of `peer`, removed (NULL when none is left). */
+static satin_msg_jobrec *take_parked(satin_engine *e, int peer)
+{
+    for (size_t i = 0; i < e->nparked; i++)
+        if (e->parked[i].owner == peer) {
+            satin_msg_jobrec *rec = e->parked[i].rec;
+            e->parked[i] = e->parked[--e->nparked];
+            return rec;
+        }
+    return NULL;
+}
+
+static void drop_parked_for(satin_engine *e, int peer)
+{
+    for (satin_msg_jobrec *rec; (rec = take_parked(e, peer));) {
+        satin_ledger_free_rec(&rec);
+        e->c.parked_dropped++;
+    }
+}
+
+static void resume_parked_for(satin_engine *e, int peer)
+{
+    for (satin_msg_jobrec *rec; (rec = take_parked(e, peer));) {
+        if (satin_engine_run_record(e, rec) == 0)
+            e->c.parked_resumed++;
+        satin_ledger_free_rec(&rec);
+    }
+}
+
+void satin_engine_park(satin_engine *e, satin_standin *s)
+{
+    if (!satin_engine_peer_dead(e, s->owner)) {
+        /* It came back while this one was stopping. */
+        if (satin_engine_run_record(e, s->rec) == 0)
+            e->c.parked_resumed++;
+        return;
+    }
+    if (e->nparked == e->capparked) {
+        e->capparked = e->capparked ? 2 * e->capparked : 16;
+        e->parked = realloc(e->parked, e->capparked * sizeof *e->parked);
+        if (!e->parked)
+            abort();
+    }
+    e->parked[e->nparked++] = (satin_parked){s->owner, s->rec};
+    s->rec = NULL;
+}
+
+static void settle_steals_to(satin_engine *e, int peer)
+{
+    satin_pending p;
+    while (satin_ledger_take_pending_to(&e->ledger, peer, &p) == 0) {
+        e->c.steals_to_dead++;
+        satin_engine_settle(e, &p, peer, 0, 0);
+    }
+}
+
+static void peer_died(satin_engine *e, int peer, const char *why)
+{
+    satin_peer_watch *w = &e->peers[peer];
+    if (w->state != SATIN_PEER_DEAD) {
+        w->state = SATIN_PEER_DEAD;
+        w->ever_dead = 1;
+        e->c.peers_dead++;
+        satin_engine_logf(e, SATIN_ENGINE_LOG_WARN,
+                          "node %s is dead (%s): the records it held for us run again here",
+                          satin_engine_node_name(e, peer), why);
+        park_standins_of(e, peer);
+        redo_records_of(e, peer);
+    }
+    settle_steals_to(e, peer);
+}
+
+static void send_held_to(satin_engine *e, int peer)
+{
+    for (satin_msg *m; (m = take_held(e, peer));) {
+        satin_engine_send(e, peer, m);
+        satin_msg_destroy(&m);
+        e->c.held_results_sent++;
+        e->c.results_sent++;
+    }
+}
+
+static void peer_back(satin_engine *e, int peer, int64_t silent)
+{
+    e->c.peers_back++;
+    satin_engine_logf(e, SATIN_ENGINE_LOG_WARN, "node %s is back after %.1f s of silence",
+                      satin_engine_node_name(e, peer), (double)silent / 1e9);
+    send_held_to(e, peer);
+    resume_parked_for(e, peer);
+}
+
+/* A new run of the peer: the old one is dead, whatever it held is lost,
+ * and what we kept for it answers nobody. */
+static void check_epoch(satin_engine *e, int peer)
+{
+    if (!e->env.peer_epoch)
+        return;
+    uint64_t epoch = e->env.peer_epoch(e->env.ctx, peer);
+    satin_peer_watch *w = &e->peers[peer];
+    if (!epoch || epoch == w->epoch)
+        return;
+    if (w->epoch) {
+        peer_died(e, peer, "it restarted");
+        drop_held_for(e, peer);
+        drop_parked_for(e, peer);
+        w->state = SATIN_PEER_ALIVE;
+        satin_engine_logf(e, SATIN_ENGINE_LOG_WARN, "node %s runs again",
+                          satin_engine_node_name(e, peer));
+    }
+    w->epoch = epoch;
+}
+
+void satin_engine_heard(satin_engine *e, int peer)
+{
+    e->peers[peer].heard = e->now;
+    e->peers[peer].heard_any = 1;
+    check_epoch(e, peer);
+}
+
+/* ---- watching ------------------------------------------------------------------ */
+
+static satin_peer_state state_after(const satin_peer_watch *w, int64_t silent)
+{
+    if (w->timeout_ns <= 0 || silent <= w->timeout_ns / 2)
+        return SATIN_PEER_ALIVE;
+    return silent > w->timeout_ns ? SATIN_PEER_DEAD : SATIN_PEER_SUSPECTED;
+}
+
+static void watch_one(satin_engine *e, int peer)
+{
+    satin_peer_watch *w = &e->peers[peer];
+    check_epoch(e, peer);
+    int64_t heard = last_heard(e, peer);
+    int64_t silent = e->now - (heard > e->started ? heard : e->started);
+    satin_peer_state was = w->state, now = state_after(w, silent);
+    if (now == SATIN_PEER_DEAD && was != SATIN_PEER_DEAD) {
+        char why[96];
+        snprintf(why, sizeof why,
+                 heard || w->heard_any ? "silent for %.1f s" : "not heard in %.1f s",
+                 (double)silent / 1e9);
+        peer_died(e, peer, why);
+    } else if (now != SATIN_PEER_DEAD) {
+        w->state = now;
+        if (was == SATIN_PEER_DEAD)
+            peer_back(e, peer, silent);
+    }
+    /* A quiet link says "still here" four times per time-out (a dead
+     * peer's once, in case it is only cut off). */
+    int64_t every = w->state == SATIN_PEER_DEAD ? w->timeout_ns : w->timeout_ns / 4;
+    if (w->timeout_ns > 0 && e->now - w->last_sent >= every) {
+        satin_msg *m = satin_msg_new(SATIN_MSG_HEARTBEAT);
+        satin_engine_send(e, peer, m);
+        satin_msg_destroy(&m);
+        e->c.heartbeats_sent++;
+    }
+}
+
+void satin_engine_watch(satin_engine *e)
+{
+    if (e->draining)
+        return;
+    if (e->now >= e->next_watch) {
+        e->next_watch = e->now + e->watch_every;
+        for (int p = 0; p < e->topo.nnodes; p++)
+            if (p != e->topo.self)
+                watch_one(e, p);
+    }
+    if (e->dead_victims) {
+        e->dead_victims = 0;
+        for (int p = 0; p < e->topo.nnodes; p++)
+            if (p != e->topo.self && e->peers[p].state == SATIN_PEER_DEAD)
+                settle_steals_to(e, p);
+    }
+}
+
+int64_t satin_engine_watch_deadline(const satin_engine *e)
+{
+    if (e->draining)
+        return INT64_MAX;
+    if (e->dead_victims)
+        return e->now + 1;
+    if (e->cfg.failure_timeout_lan_ns <= 0 && e->cfg.failure_timeout_wan_ns <= 0)
+        return INT64_MAX;
+    return e->next_watch;
+}
+
+/* ---- two runs of one record ------------------------------------------------------ */
+
+void satin_engine_cancel_redo(satin_engine *e, uint64_t record_id, const char *why)
+{
+    const satin_standin *s = satin_ledger_find_standin(&e->ledger, e->topo.self, record_id);
+    if (s)
+        e->env.cancel(e->env.ctx, s->handle, why);
+}
+
+void satin_engine_redo_done(satin_engine *e, const satin_standin *s,
+                            const satin_engine_outcome *o)
+{
+    satin_given g;
+    if (satin_ledger_take_given_any(&e->ledger, s->record_id, &g) < 0)
+        return; /* the first run's result came first and counted */
+    e->c.redo_results++;
+    e->env.complete(e->env.ctx, g.record, o);
+    e->ops->on_result(e->policy);
+}
+
+void satin_engine_result_came(satin_engine *e, int from, const satin_given *g)
+{
+    (void)from;
+    if (!g->redoing)
+        return;
+    e->c.late_results_used++;
+    satin_engine_cancel_redo(e, g->record_id, "the first run's result came after all");
+}
+
+void satin_engine_send_result(satin_engine *e, int owner, satin_msg *m)
+{
+    if (!satin_engine_peer_dead(e, owner)) {
+        satin_engine_send(e, owner, m);
+        satin_msg_destroy(&m);
+        e->c.results_sent++;
+        return;
+    }
+    if (e->nheld == e->capheld) {
+        e->capheld = e->capheld ? 2 * e->capheld : 16;
+        e->held = realloc(e->held, e->capheld * sizeof *e->held);
+        if (!e->held)
+            abort();
+    }
+    e->held[e->nheld++] = (satin_held_result){owner, m};
+    e->c.results_held++;
+}
+
+void satin_engine_fault_counters(const satin_engine *e, satin_kvlist *out)
+{
+    const satin_engine_tally *c = &e->c;
+    satin_kvlist_add_i64(out, "peers_dead", (int64_t)c->peers_dead);
+    satin_kvlist_add_i64(out, "peers_back", (int64_t)c->peers_back);
+    satin_kvlist_add_i64(out, "heartbeats_sent", (int64_t)c->heartbeats_sent);
+    satin_kvlist_add_i64(out, "steals_to_dead", (int64_t)c->steals_to_dead);
+    satin_kvlist_add_i64(out, "records_redone", (int64_t)c->records_redone);
+    satin_kvlist_add_i64(out, "redo_results", (int64_t)c->redo_results);
+    satin_kvlist_add_i64(out, "late_results_used", (int64_t)c->late_results_used);
+    satin_kvlist_add_i64(out, "late_results_dropped", (int64_t)c->late_results_dropped);
+    satin_kvlist_add_i64(out, "results_held", (int64_t)c->results_held);
+    satin_kvlist_add_i64(out, "held_results_sent", (int64_t)c->held_results_sent);
+    satin_kvlist_add_i64(out, "held_results_dropped", (int64_t)c->held_results_dropped);
+    satin_kvlist_add_i64(out, "standins_parked", (int64_t)c->standins_parked);
+    satin_kvlist_add_i64(out, "parked_resumed", (int64_t)c->parked_resumed);
+    satin_kvlist_add_i64(out, "parked_dropped", (int64_t)c->parked_dropped);
+}

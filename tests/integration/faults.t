@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# faults.t - nodes die while a job runs, and the job still ends with its
+# exact result.  A 2x2 grid (one worker per node, failure time-outs of 1 s
+# in a cluster and 1.5 s across) runs uts T1L (102181082 nodes) from a0:
+#   - under every policy, b1 is killed (SIGKILL) at a seeded random moment;
+#   - a1 and b1 are killed at once;
+#   - b1 is killed and started again while the job runs.
+# Asserts outcomes and what the nodes say, never times.
+set -u
+. "$(dirname "$0")/grid_kit.sh" faults
+
+seed=${SATIN_FAULTS_SEED:-$RANDOM}
+RANDOM=$seed
+echo "# seed $seed (SATIN_FAULTS_SEED=$seed repeats these moments)"
+
+policy=crs
+topology() {   # topology BASE FILE
+    cat >"$2" <<Y
+grid: faults-test
+policy: $policy
+security: none
+failure_timeout: {lan_ms: 1000, wan_ms: 1500}
+clusters:
+  - name: A
+    nodes:
+      - {id: a0, endpoint: "tcp://127.0.0.1:$1", client: "ipc://$tmpdir/g/a0.sock", workers: 1}
+      - {id: a1, endpoint: "tcp://127.0.0.1:$(($1 + 1))", client: "ipc://$tmpdir/g/a1.sock", workers: 1}
+  - name: B
+    nodes:
+      - {id: b0, endpoint: "tcp://127.0.0.1:$(($1 + 2))", client: "ipc://$tmpdir/g/b0.sock", workers: 1}
+      - {id: b1, endpoint: "tcp://127.0.0.1:$(($1 + 3))", client: "ipc://$tmpdir/g/b1.sock", workers: 1}
+Y
+}
+
+# Submits T1L to a0 in the background; its JSON goes to $tmpdir/out.json.
+start_job() {
+    "$submit" --socket "ipc://$tmpdir/g/a0.sock" --json --stats --timeout 120 uts tree=T1L \
+        >"$tmpdir/out.json" 2>"$tmpdir/out.err" &
+    job_pid=$!
+}
+
+# A moment 0.3..1.2 s into the job, from the seed.
+pause() {
+    sleep "0.$((3 + RANDOM % 10))" 2>/dev/null || sleep 1
+}
+
+finish_job() {   # finish_job LABEL
+    wait "$job_pid"
+    rc=$?
+    out=$(cat "$tmpdir/out.json")
+    is "$rc" 0 "$1: satin-submit exits 0"
+    is "$(json_get 'd["status"], d["result"]["nodes"]')" "ok 102181082" "$1: the exact tree size"
+}
+
+grid_down() {
+    "$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1
+}
+
+for policy in rs rp chs cls crs; do
+    grid_up topology 32000 warn
+    start_job
+    pause
+    kill -KILL "$(cat "$tmpdir/g/b1.pid")"
+    finish_job "$policy, b1 killed"
+    like "$(cat "$tmpdir/g/a0.log")" "node b1 is dead" "$policy: a0 found b1 dead"
+    run "$submit" --socket "ipc://$tmpdir/g/a0.sock" --json --status
+    is "$(json_get 'd["peer.b1"].split()[0], d["peer.a1"].split()[0]')" "dead alive" \
+        "$policy: a0's status lists b1 as dead, a1 as alive"
+    grid_down
+done
+
+policy=crs
+grid_up topology 32000 warn
+start_job
+pause
+kill -KILL "$(cat "$tmpdir/g/a1.pid")" "$(cat "$tmpdir/g/b1.pid")"
+finish_job "a1 and b1 killed at once"
+grid_down
+
+grid_up topology 32000 info
+start_job
+pause
+kill -KILL "$(cat "$tmpdir/g/b1.pid")"
+wait "$(cat "$tmpdir/g/b1.pid")" 2>/dev/null
+"$build/satind" --config "$tmpdir/t.yaml" --node b1 --socket "ipc://$tmpdir/g/b1.sock" \
+    --foreground --log-level info </dev/null >"$tmpdir/g/b1.log" 2>&1 &
+adopt b1 $!
+finish_job "b1 killed and started again"
+like "$(cat "$tmpdir/g/a0.log")" "node b1 is dead" "a0 saw b1's old run end"
+grid_down
+
+echo "1..$n"
+[ "$failures" = 0 ]

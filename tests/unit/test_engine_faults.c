@@ -1,0 +1,299 @@
+/*
+ * test_engine_faults.c - the node engine when peers die, in virtual time:
+ * silence against the failure time-out, heartbeats on quiet links, records
+ * a dead holder had run again here with exactly one result counting,
+ * steal requests to the dead ended at once, results for a dead owner held
+ * until it comes back, and a restarted peer.  Node 0 (a0) of {a0,a1}
+ * {b0,b1}; a1 is its LAN peer, b0 and b1 are across the WAN.
+ */
+#include "engine_fake.h"
+
+#define TIMEOUT (3 * S)
+
+static int sent_to(const fake *f, int to, int type)
+{
+    int n = 0;
+    for (int i = 0; i < f->nout; i++)
+        n += f->out[i].to == to && f->out[i].m->type == type;
+    return n;
+}
+
+/* The first message of `type` sent to `to`, or NULL. */
+static const satin_msg *first_to(const fake *f, int to, int type)
+{
+    for (int i = 0; i < f->nout; i++)
+        if (f->out[i].to == to && f->out[i].m->type == type)
+            return f->out[i].m;
+    return NULL;
+}
+
+/* Time passes in watch steps (100 ms), as a driver's loop would run it. */
+static void run_until(satin_engine *e, int64_t *now, int64_t until)
+{
+    while (*now < until) {
+        int64_t next = satin_engine_next_deadline(e);
+        *now = next > until ? until : next;
+        satin_engine_on_tick(e, *now);
+    }
+}
+
+/* Hears every peer but `silent` at each watch step up to `until`. */
+static void run_hearing(satin_engine *e, int64_t *now, int64_t until, int silent)
+{
+    while (*now < until) {
+        *now += 100 * MS;
+        for (int p = 1; p < 4; p++)
+            if (p != silent)
+                deliver(e, *now, from(p, SATIN_MSG_HEARTBEAT));
+        satin_engine_on_tick(e, *now);
+    }
+}
+
+static void test_detection(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    int64_t now = 0;
+    int64_t heard;
+    deliver(e, 0, from(1, SATIN_MSG_HEARTBEAT));
+    is_i64(satin_engine_peer_state(e, 1, &heard), SATIN_PEER_ALIVE, "detect: a1 alive at first");
+    run_hearing(e, &now, 1 * S, 1);
+    is_i64(sent_to(&f, 1, SATIN_MSG_HEARTBEAT), 1,
+           "detect: a quiet link gets a heartbeat within a quarter of the time-out, once");
+    is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_ALIVE, "detect: silent 1 s: alive");
+    run_hearing(e, &now, 1600 * MS, 1);
+    is_i64(satin_engine_peer_state(e, 1, &heard), SATIN_PEER_SUSPECTED,
+           "detect: silent past half the time-out: suspected");
+    is_i64(heard, 0, "detect: last heard at 0");
+    is_i64(f.warns, 0, "detect: nothing logged while suspected");
+    run_hearing(e, &now, 3 * S, 1);
+    is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_SUSPECTED, "detect: not dead at 3 s");
+    run_hearing(e, &now, 3100 * MS, 1);
+    is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_DEAD, "detect: dead past 3 s");
+    is_i64(f.warns, 1, "detect: logged once");
+    ok(strstr(f.last_log, "node a1 is dead (silent for 3.1 s)") != NULL, "detect: %s",
+       f.last_log);
+    is_i64(kit_counter(e, "peers_dead"), 1, "detect: counted once");
+    run_hearing(e, &now, 5 * S, 1);
+    is_i64(f.warns, 1, "detect: still logged once 2 s later");
+    for (int p = 2; p < 4; p++)
+        is_i64(satin_engine_peer_state(e, p, NULL), SATIN_PEER_ALIVE, "detect: %s alive",
+               kit_names[p]);
+    deliver(e, now + 1, from(1, SATIN_MSG_HEARTBEAT));
+    run_hearing(e, &now, now + 100 * MS, -1);
+    is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_ALIVE, "detect: heard again: alive");
+    ok(f.warns == 2 && strstr(f.last_log, "node a1 is back") != NULL, "detect: %s", f.last_log);
+    is_i64(kit_counter(e, "peers_back"), 1, "detect: peers_back");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* A node never heard since this one started is dead after the time-out
+ * (a node listed but not running): others need not wait for it. */
+static void test_absent(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    int64_t now = 0;
+    run_until(e, &now, 3100 * MS);
+    for (int p = 1; p < 4; p++)
+        is_i64(satin_engine_peer_state(e, p, NULL), SATIN_PEER_DEAD, "absent: %s dead",
+               kit_names[p]);
+    ok(strstr(f.last_log, "(not heard in 3.1 s)") != NULL, "absent: %s", f.last_log);
+    /* Steals to the dead end empty at once, without a message. */
+    forget_sent(&f);
+    f.idle = 1;
+    satin_engine_on_dry(e, now);
+    is_i64(f.nout, 0, "absent: no steal goes to a dead node");
+    int64_t next = satin_engine_next_deadline(e);
+    is_i64(next, now + 1, "absent: the request ends on the next tick");
+    satin_engine_on_tick(e, next);
+    ok(kit_counter(e, "steals_to_dead") >= 1 && kit_counter(e, "steal_timeouts") == 0,
+       "absent: settled as steals to the dead, not as time-outs");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* Gives record `r` to `thief` with request `id`; returns its record id. */
+static uint64_t give(fake *f, satin_engine *e, int64_t now, int thief, rec *r)
+{
+    f->queue[0] = r, f->nqueue = 1, f->active = 1;
+    deliver(e, now, steal_from(thief, 100 + (uint64_t)thief, SATIN_STEAL_SYNC));
+    uint64_t id = f->nout ? f->out[f->nout - 1].m->jobrecs[0].record_id : 0;
+    forget_sent(f);
+    return id;
+}
+
+static satin_msg *result(int from_node, uint64_t id, int64_t v)
+{
+    satin_msg *res = from(from_node, SATIN_MSG_JOB_RESULT);
+    res->owner = 0, res->record_id = id, res->status = SATIN_STATUS_OK;
+    satin_msg_set_data(res, &v, sizeof v);
+    return res;
+}
+
+/* a1 holds a record of ours and dies: it runs again here, as a stand-in
+ * owned by us; its result completes the record; a1's result, coming
+ * after all, is dropped. */
+static void test_redo(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    rec a = {.arg = 25};
+    int64_t now = 0;
+    uint64_t id = give(&f, e, now, 1, &a);
+    ok(id != 0, "redo: a record given to a1");
+    run_hearing(e, &now, 3100 * MS, 1);
+    is_i64(f.starts, 1, "redo: a1 dead: the record starts again here");
+    ok(f.started.owner == 0 && f.started.record_id == id && f.started_arg == 25 &&
+           f.started.result_cap == 8,
+       "redo: as our own record, with its argument and result size");
+    is_i64(kit_counter(e, "records_redone"), 1, "redo: records_redone");
+    int64_t v = 75025;
+    satin_engine_outcome o = {.ok = 1, .error = "", .data = &v, .len = sizeof v};
+    satin_engine_on_standin_done(e, now + 1, f.standin_handles[0], &o);
+    free(f.standin_handles[0]);
+    ok(a.completed == 1 && a.ok && a.value == 75025, "redo: the re-run's result completes it");
+    is_i64(sent_to(&f, 1, SATIN_MSG_JOB_RESULT) + sent_to(&f, 0, SATIN_MSG_JOB_RESULT), 0,
+           "redo: no JOB_RESULT goes anywhere for it");
+    deliver(e, now + 2, result(1, id, 1));
+    ok(a.completed == 1 && a.value == 75025 && f.bad == 0,
+       "redo: a1's late result is dropped, not taken as senseless");
+    is_i64(kit_counter(e, "late_results_dropped"), 1, "redo: late_results_dropped");
+    is_i64(kit_counter(e, "redo_results"), 1, "redo: redo_results");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* The holder was only slow: its result comes while the re-run runs.  The
+ * first result counts, the re-run is cancelled, and its end completes
+ * nothing. */
+static void test_first_result_wins(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    rec a = {.arg = 20};
+    int64_t now = 0;
+    uint64_t id = give(&f, e, now, 2, &a);
+    /* b0 is across the WAN; with the same 3 s time-out here it dies too. */
+    run_hearing(e, &now, 3100 * MS, 2);
+    is_i64(f.starts, 1, "first: b0 dead: its record runs again");
+    deliver(e, now + 1, result(2, id, 6765));
+    ok(a.completed == 1 && a.value == 6765, "first: b0's result, first, completes it");
+    is_i64(f.cancels, 1, "first: the re-run is cancelled");
+    int64_t v = 1;
+    satin_engine_outcome o = {.ok = 0, .error = "cancelled", .data = &v, .len = 0};
+    satin_engine_on_standin_done(e, now + 2, f.standin_handles[0], &o);
+    free(f.standin_handles[0]);
+    ok(a.completed == 1 && a.value == 6765 && a.ok, "first: the cancelled re-run completes nothing");
+    is_i64(kit_counter(e, "late_results_used"), 1, "first: late_results_used");
+    is_i64(satin_engine_running(e), 0, "first: nothing left running");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* A record whose job stopped here is not run again when its holder dies:
+ * it ends with an error, which nobody waits for. */
+static void test_no_redo_when_stopped(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    rec a = {.arg = 20, .job = (void *)0x77};
+    int64_t now = 0;
+    give(&f, e, now, 1, &a);
+    f.stopped_job = (void *)0x77;
+    run_hearing(e, &now, 3100 * MS, 1);
+    ok(f.starts == 0 && a.completed == 1 && !a.ok, "stopped: not run again, ended: %s", a.error);
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* We run two records for b1 (a chain: b1 stole their parent elsewhere);
+ * b1 dies.  Both are stopped; one had finished already: its result waits
+ * for b1, the other waits parked.  b1 comes back in the same run: the
+ * result goes and the parked record starts again.  b1 dies again and
+ * restarts: what waited for its old run is dropped. */
+static void test_held_and_parked(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    int64_t arg = 7, now = 0;
+    f.epoch[3] = 41;
+    for (uint64_t id = 55; id <= 56; id++) {
+        satin_msg *p = from(3, SATIN_MSG_PUSH);
+        satin_msg_add_jobrec(p, 3, id, 0, "fib", 8, &arg, sizeof arg);
+        deliver(e, now, p);
+    }
+    is_i64(f.starts, 2, "held: two records of b1 run here");
+    forget_sent(&f);
+    run_hearing(e, &now, 3100 * MS, 3);
+    is_i64(satin_engine_peer_state(e, 3, NULL), SATIN_PEER_DEAD, "held: b1 dead");
+    is_i64(f.cancels, 2, "held: both are stopped");
+    is_i64(kit_counter(e, "standins_parked"), 2, "held: standins_parked");
+    int64_t v = 13;
+    satin_engine_outcome done = {.ok = 1, .error = "", .data = &v, .len = sizeof v};
+    satin_engine_outcome stopped = {.ok = 0, .error = "its owner node died"};
+    satin_engine_on_standin_done(e, now + 1, f.standin_handles[0], &done);
+    satin_engine_on_standin_done(e, now + 1, f.standin_handles[1], &stopped);
+    is_i64(sent_to(&f, 3, SATIN_MSG_JOB_RESULT), 0, "held: no result goes to the dead");
+    is_i64(kit_counter(e, "results_held"), 1, "held: the finished one's result waits");
+    is_i64(satin_engine_running(e), 0, "held: nothing runs for b1");
+    deliver(e, now + 2, from(3, SATIN_MSG_HEARTBEAT));
+    run_hearing(e, &now, now + 400 * MS, -1);
+    ok(sent_to(&f, 3, SATIN_MSG_JOB_RESULT) == 1 &&
+           first_to(&f, 3, SATIN_MSG_JOB_RESULT)->record_id == 55,
+       "held: b1 back: the waiting result goes");
+    ok(f.starts == 3 && f.started.record_id == 56 && f.started.owner == 3 &&
+           f.started_arg == 7,
+       "held: and the parked record starts again");
+    is_i64(kit_counter(e, "parked_resumed"), 1, "held: parked_resumed");
+    forget_sent(&f);
+
+    run_hearing(e, &now, now + 3100 * MS, 3);
+    is_i64(f.cancels, 3, "held: b1 dead again: the restarted record stops");
+    satin_engine_on_standin_done(e, now + 1, f.standin_handles[2], &stopped);
+    f.epoch[3] = 42;
+    deliver(e, now + 2, from(3, SATIN_MSG_HEARTBEAT));
+    run_hearing(e, &now, now + 400 * MS, -1);
+    ok(f.starts == 3 && sent_to(&f, 3, SATIN_MSG_JOB_RESULT) == 0,
+       "held: b1 restarted: nothing sent, nothing started");
+    is_i64(kit_counter(e, "parked_dropped"), 1, "held: parked_dropped");
+    ok(strstr(f.last_log, "node b1 runs again") != NULL, "held: %s", f.last_log);
+    for (int i = 0; i < 3; i++)
+        free(f.standin_handles[i]);
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* A peer that restarts between two messages lost what it held for us,
+ * though it never fell silent: its records run again at once. */
+static void test_restart(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    rec a = {.arg = 22};
+    f.epoch[1] = 5;
+    deliver(e, 0, from(1, SATIN_MSG_HEARTBEAT));
+    uint64_t id = give(&f, e, MS, 1, &a);
+    f.epoch[1] = 6;
+    deliver(e, 2 * MS, steal_from(1, 9, SATIN_STEAL_SYNC));
+    ok(f.starts == 1 && f.started.record_id == id, "restart: its record runs again at once");
+    is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_ALIVE, "restart: the new run is alive");
+    is_i64(kit_counter(e, "peers_dead"), 1, "restart: the old run counted dead");
+    ok(sent_to(&f, 1, SATIN_MSG_STEAL_REPLY) == 1, "restart: the new run's steal is answered");
+    free(f.standin_handles[0]);
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+int main(void)
+{
+    test_detection();
+    test_absent();
+    test_redo();
+    test_first_result_wins();
+    test_no_redo_when_stopped();
+    test_held_and_parked();
+    test_restart();
+    return done_testing();
+}
