@@ -521,7 +521,11 @@ static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
         enc_kvlist(w, &m->stats, "counters");
         break;
     case SATIN_MSG_HEARTBEAT:
-        break; /* empty: its arrival is the message */
+        if (m->flags > 0xFF)
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "HEARTBEAT: flags 0x%lx do not fit a byte",
+                             (unsigned long)m->flags);
+        satin_wire_put_u8(w, (uint8_t)m->flags);
+        break;
     }
 }
 
@@ -998,8 +1002,13 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
         if (satin_wire_u64(r, &m->job_id, "job id") < 0 || dec_phase(r, &m->phase) < 0)
             return -1;
         return dec_kvlist(r, &m->stats, "counters");
-    case SATIN_MSG_HEARTBEAT:
+    case SATIN_MSG_HEARTBEAT: {
+        uint8_t f;
+        if (satin_wire_u8(r, &f, "flags") < 0)
+            return -1;
+        m->flags = f;
         return 0;
+    }
     }
     return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d", m->type);
 }

@@ -94,6 +94,9 @@ typedef enum {
 /* SUBMIT and WAIT flags. */
 #define SATIN_FLAG_PROGRESS 0x1u
 /* STEAL / STEAL_REPLY flags: SATIN_STEAL_* of satin_steal_flags.h. */
+/* HEARTBEAT flags. */
+#define SATIN_HEARTBEAT_LEAVING 0x1   /* the sender is stopping: ask it for no more work */
+
 /* STATS_REQUEST / STATS_REPLY phase. */
 #define SATIN_STATS_PHASE_START 0
 #define SATIN_STATS_PHASE_END   1
@@ -166,7 +169,8 @@ typedef struct satin_msg {
     uint64_t job_id;        /* ACCEPTED PROGRESS RESULT ERROR WAIT CANCEL OK
                                STATS_REQUEST STATS_REPLY */
     uint32_t flags;         /* SUBMIT WAIT: SATIN_FLAG_*; STEAL STEAL_REPLY:
-                               SATIN_STEAL_*; HELLO: u16, reserved (0) */
+                               SATIN_STEAL_*; HELLO: u16, reserved (0);
+                               HEARTBEAT: u8, SATIN_HEARTBEAT_* */
     uint8_t status;         /* RESULT JOB_RESULT: SATIN_STATUS_* */
     uint16_t code;          /* ERROR: satin_proto_code */
     uint64_t elapsed_ms;    /* PROGRESS */

@@ -434,7 +434,9 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
         satin_engine_on_stats_reply(e, m);
         break;
     case SATIN_MSG_HEARTBEAT:
-        break; /* hearing it was the point */
+        if (m->flags & SATIN_HEARTBEAT_LEAVING)
+            satin_engine_peer_leaving(e, (int)m->sender);
+        break; /* else hearing it was the point */
     default:
         break; /* HELLO and the rest are the transport's */
     }
@@ -500,7 +502,7 @@ static void expire_steals(satin_engine *e)
 {
     satin_pending p;
     while (satin_ledger_take_expired(&e->ledger, e->now - e->cfg.steal_timeout_ns - 1, &p) == 0) {
-        if (satin_engine_peer_dead(e, p.victim)) {
+        if (satin_engine_peer_gone(e, p.victim)) {
             e->c.steals_to_dead++;
             satin_engine_settle(e, &p, p.victim, 0, 0);
             continue;
@@ -595,6 +597,8 @@ void satin_engine_cancel_job(satin_engine *e, int64_t now, const void *job)
 
 void satin_engine_drain(satin_engine *e)
 {
+    if (!e->draining)
+        satin_engine_say_leaving(e);
     e->draining = 1;
 }
 

@@ -170,7 +170,9 @@ satin_peer_state satin_engine_peer_state(const satin_engine *e, int peer, int64_
 const char *satin_peer_state_name(satin_peer_state s);   /* "alive", ... */
 
 /* ---- stopping ---- */
-/* No more steal requests nor policy timers; what others give us still runs. */
+/* No more steal requests nor policy timers; what others give us still runs.
+ * Every peer is told (HEARTBEAT with LEAVING), so that none waits for a
+ * steal request's time-out on a node that is gone; heartbeats go on. */
 void satin_engine_drain(satin_engine *e);
 /* Stand-ins running here plus our steal requests still out. */
 int satin_engine_busy(const satin_engine *e);

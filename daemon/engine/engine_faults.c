@@ -56,6 +56,11 @@ int satin_engine_peer_dead(const satin_engine *e, int peer)
     return e->peers[peer].state == SATIN_PEER_DEAD;
 }
 
+int satin_engine_peer_gone(const satin_engine *e, int peer)
+{
+    return e->peers[peer].state == SATIN_PEER_DEAD || e->peers[peer].leaving;
+}
+
 const char *satin_peer_state_name(satin_peer_state s)
 {
     return s == SATIN_PEER_ALIVE ? "alive" : s == SATIN_PEER_SUSPECTED ? "suspected" : "dead";
@@ -276,6 +281,7 @@ static void check_epoch(satin_engine *e, int peer)
     satin_peer_watch *w = &e->peers[peer];
     if (!epoch || epoch == w->epoch)
         return;
+    w->leaving = 0;
     if (w->epoch) {
         peer_died(e, peer, "it restarted");
         drop_held_for(e, peer);
@@ -332,10 +338,10 @@ static void watch_one(satin_engine *e, int peer)
     }
 }
 
+/* A stopping node watches and beats on: it still waits for results, and
+ * its peers still wait for its own. */
 void satin_engine_watch(satin_engine *e)
 {
-    if (e->draining)
-        return;
     if (e->now >= e->next_watch) {
         e->next_watch = e->now + e->watch_every;
         for (int p = 0; p < e->topo.nnodes; p++)
@@ -345,15 +351,13 @@ void satin_engine_watch(satin_engine *e)
     if (e->dead_victims) {
         e->dead_victims = 0;
         for (int p = 0; p < e->topo.nnodes; p++)
-            if (p != e->topo.self && e->peers[p].state == SATIN_PEER_DEAD)
+            if (p != e->topo.self && satin_engine_peer_gone(e, p))
                 settle_steals_to(e, p);
     }
 }
 
 int64_t satin_engine_watch_deadline(const satin_engine *e)
 {
-    if (e->draining)
-        return INT64_MAX;
     if (e->dead_victims)
         return e->now + 1;
     if (e->cfg.failure_timeout_lan_ns <= 0 && e->cfg.failure_timeout_wan_ns <= 0)
@@ -425,4 +429,29 @@ void satin_engine_fault_counters(const satin_engine *e, satin_kvlist *out)
     satin_kvlist_add_i64(out, "standins_parked", (int64_t)c->standins_parked);
     satin_kvlist_add_i64(out, "parked_resumed", (int64_t)c->parked_resumed);
     satin_kvlist_add_i64(out, "parked_dropped", (int64_t)c->parked_dropped);
+}
+
+/* ---- leaving ------------------------------------------------------------------------ */
+
+void satin_engine_peer_leaving(satin_engine *e, int peer)
+{
+    if (e->peers[peer].leaving)
+        return;
+    e->peers[peer].leaving = 1;
+    satin_engine_logf(e, SATIN_ENGINE_LOG_INFO, "node %s is leaving",
+                      satin_engine_node_name(e, peer));
+    /* It may stop before it reads them: nothing waits for their time-out. */
+    settle_steals_to(e, peer);
+}
+
+void satin_engine_say_leaving(satin_engine *e)
+{
+    for (int p = 0; p < e->topo.nnodes; p++) {
+        if (p == e->topo.self || satin_engine_peer_dead(e, p))
+            continue;
+        satin_msg *m = satin_msg_new(SATIN_MSG_HEARTBEAT);
+        m->flags = SATIN_HEARTBEAT_LEAVING;
+        satin_engine_send(e, p, m);
+        satin_msg_destroy(&m);
+    }
 }

@@ -28,6 +28,7 @@ typedef struct satin_peer_watch {
     uint64_t epoch;               /* its run, as the transport saw it (0: unknown) */
     int64_t heard;                /* the last message the engine was given from it */
     int heard_any;                /* 1 once anything came (virtual time may start at 0) */
+    int leaving;                  /* it said it is stopping: no more work for it */
     int64_t last_sent;            /* our last message to it */
     int64_t timeout_ns;           /* its failure time-out (0: never dead) */
 } satin_peer_watch;
@@ -117,6 +118,12 @@ void satin_engine_faults_free(satin_engine *e);
 /* Every message handed to the engine: it was heard, in its run. */
 void satin_engine_heard(satin_engine *e, int peer);
 int satin_engine_peer_dead(const satin_engine *e, int peer);
+/* Dead or leaving: nothing more is asked of it (its results still go). */
+int satin_engine_peer_gone(const satin_engine *e, int peer);
+/* A HEARTBEAT came with LEAVING. */
+void satin_engine_peer_leaving(satin_engine *e, int peer);
+/* This node stops: every peer is told. */
+void satin_engine_say_leaving(satin_engine *e);
 /* Watches silence, sends heartbeats, settles steals to the dead. */
 void satin_engine_watch(satin_engine *e);
 int64_t satin_engine_watch_deadline(const satin_engine *e);

@@ -40,7 +40,7 @@ static uint64_t env_steal(void *ctx, int victim, unsigned flags)
         return id;
     /* A dead node answers nothing: the request ends empty at once (on the
      * next tick, not inside the policy's own call). */
-    if (satin_engine_peer_dead(e, victim)) {
+    if (satin_engine_peer_gone(e, victim)) {
         satin_ledger_add_pending(&e->ledger, id, victim, flags, e->now);
         e->dead_victims = 1;
         return id;
@@ -95,7 +95,7 @@ static int env_reply(void *ctx, int thief, uint64_t request_id, unsigned flags, 
 static void env_forward(void *ctx, int to, int thief, uint64_t request_id, unsigned flags)
 {
     satin_engine *e = ctx;
-    if (satin_engine_peer_dead(e, to)) {
+    if (satin_engine_peer_gone(e, to)) {
         env_reply(e, thief, request_id, flags, 0); /* nobody there would answer it */
         return;
     }
@@ -110,7 +110,7 @@ static void env_forward(void *ctx, int to, int thief, uint64_t request_id, unsig
 static void env_cancel(void *ctx, int victim, uint64_t request_id)
 {
     satin_engine *e = ctx;
-    if (satin_engine_peer_dead(e, victim))
+    if (satin_engine_peer_gone(e, victim))
         return;
     satin_msg *m = satin_msg_new(SATIN_MSG_STEAL_CANCEL);
     m->steal_id = request_id;
@@ -121,7 +121,7 @@ static void env_cancel(void *ctx, int victim, uint64_t request_id)
 static int env_push(void *ctx, int target)
 {
     satin_engine *e = ctx;
-    if (satin_engine_peer_dead(e, target))
+    if (satin_engine_peer_gone(e, target))
         return 0;
     satin_msg *m = satin_msg_new(SATIN_MSG_PUSH);
     int n = satin_engine_attach_jobs(e, m, target, 1, 1);
@@ -135,7 +135,7 @@ static int env_push(void *ctx, int target)
 static void env_send_load(void *ctx, int coordinator, int64_t load)
 {
     satin_engine *e = ctx;
-    if (satin_engine_peer_dead(e, coordinator))
+    if (satin_engine_peer_gone(e, coordinator))
         return;
     satin_msg *m = satin_msg_new(SATIN_MSG_LOAD);
     m->load = load;

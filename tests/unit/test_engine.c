@@ -209,6 +209,12 @@ static void test_cancel_and_drain(void)
        "cancel: one JOB_CANCEL to each holder");
     forget_sent(&f);
     satin_engine_drain(e);
+    int leaving = 0;
+    for (int i = 0; i < f.nout; i++)
+        leaving += f.out[i].m->type == SATIN_MSG_HEARTBEAT &&
+                   f.out[i].m->flags == SATIN_HEARTBEAT_LEAVING && f.out[i].to == i + 1;
+    ok(f.nout == 3 && leaving == 3, "drain: every peer is told it is leaving");
+    forget_sent(&f);
     f.idle = 1;
     satin_engine_on_dry(e, 3 * MS);
     satin_engine_on_tick(e, 10 * MS);

@@ -285,6 +285,53 @@ static void test_restart(void)
     satin_engine_destroy(&e);   /* its release frees the re-run still going */
 }
 
+/* b0 says it is leaving: our steal request to it ends at once, no new one
+ * goes to it, and the result of a record it gave us still goes to it. */
+static void test_leaving(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    int64_t arg = 3;
+    satin_msg *p = from(2, SATIN_MSG_PUSH);
+    satin_msg_add_jobrec(p, 2, 77, 0, "fib", 8, &arg, sizeof arg);
+    deliver(e, 0, p);
+    forget_sent(&f);
+    f.idle = 1;
+    satin_engine_on_dry(e, MS);
+    /* Empty replies from the others until RS's draw picks b0. */
+    for (int64_t t = 2 * MS; t < 100 * MS && !first_to(&f, 2, SATIN_MSG_STEAL); t += MS) {
+        for (int i = 0; i < f.nout; i++) {
+            const satin_msg *s = f.out[i].m;
+            if (s->type != SATIN_MSG_STEAL)
+                continue;
+            satin_msg *r = from(f.out[i].to, SATIN_MSG_STEAL_REPLY);
+            r->request_id = s->request_id;
+            r->victim = (uint32_t)f.out[i].to;
+            forget_sent(&f);
+            deliver(e, t, r);
+            break;
+        }
+        satin_engine_on_tick(e, t);
+    }
+    ok(first_to(&f, 2, SATIN_MSG_STEAL) != NULL, "leaving: a steal request to b0 is out");
+    forget_sent(&f);
+    satin_msg *bye = from(2, SATIN_MSG_HEARTBEAT);
+    bye->flags = SATIN_HEARTBEAT_LEAVING;
+    deliver(e, 200 * MS, bye);
+    ok(kit_counter(e, "steals_to_dead") >= 1, "leaving: the request to b0 ended at once");
+    is_i64(satin_engine_peer_state(e, 2, NULL), SATIN_PEER_ALIVE, "leaving: b0 is not dead");
+    int64_t now = 200 * MS;
+    run_hearing(e, &now, 2 * S, -1);
+    is_i64(sent_to(&f, 2, SATIN_MSG_STEAL), 0, "leaving: no steal goes to b0 any more");
+    int64_t v = 2;
+    satin_engine_outcome o = {.ok = 1, .error = "", .data = &v, .len = sizeof v};
+    satin_engine_on_standin_done(e, now, f.standin_handles[0], &o);
+    free(f.standin_handles[0]);
+    is_i64(sent_to(&f, 2, SATIN_MSG_JOB_RESULT), 1, "leaving: its record's result goes to it");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
 int main(void)
 {
     test_detection();
@@ -294,5 +341,6 @@ int main(void)
     test_no_redo_when_stopped();
     test_held_and_parked();
     test_restart();
+    test_leaving();
     return done_testing();
 }
