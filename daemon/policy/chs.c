@@ -45,6 +45,7 @@ enum { SEEN_FREE, SEEN_FORWARDED, SEEN_ANSWERED, SEEN_CANCELLED };
 typedef struct chs_seen {
     int state;
     int from, to;     /* the sender; where we forwarded it */
+    int thief;        /* whose request it is (a cancel we pass on names it) */
     uint64_t id;
 } chs_seen;
 
@@ -178,10 +179,10 @@ static void chs_on_idle(satin_policy *p)
     chs_start(p);
 }
 
-static void chs_remember(satin_policy *p, int state, int from, int to, uint64_t id)
+static void chs_remember(satin_policy *p, int state, int from, int to, int thief, uint64_t id)
 {
     chs_state *st = p->priv;
-    st->seen[st->seen_next] = (chs_seen){state, from, to, id};
+    st->seen[st->seen_next] = (chs_seen){state, from, to, thief, id};
     st->seen_next = (st->seen_next + 1) % CHS_SEEN;
 }
 
@@ -215,18 +216,18 @@ static void chs_on_steal_request(satin_policy *p, int from, int thief, uint64_t 
          * timeout) before it counts the request as over. */
         satin_policy_answer(p, thief, id, flags, 0);
         p->count[SATIN_PC_WALKS_STOPPED]++;
-        chs_remember(p, SEEN_ANSWERED, from, -1, id);
+        chs_remember(p, SEEN_ANSWERED, from, -1, thief, id);
         return;
     }
     int next = p->env.queue_length(p->env.ctx) > 0 ? -1 : next_hop(p, thief);
     if (next < 0) {
         satin_policy_answer(p, thief, id, flags, p->params.steal_max_jobs);
-        chs_remember(p, SEEN_ANSWERED, from, -1, id);
+        chs_remember(p, SEEN_ANSWERED, from, -1, thief, id);
         return;
     }
     p->env.forward(p->env.ctx, next, thief, id, flags | SATIN_STEAL_FORWARDED);
     p->count[SATIN_PC_FORWARDS]++;
-    chs_remember(p, SEEN_FORWARDED, from, next, id);
+    chs_remember(p, SEEN_FORWARDED, from, next, thief, id);
 }
 
 /* `from` withdrew request `id`: the thief, or the node that forwarded the
@@ -239,7 +240,7 @@ static void chs_on_cancel(satin_policy *p, int from, uint64_t id)
     chs_seen *s = chs_find_seen(p, from, id);
     if (s) {
         if (s->state == SEEN_FORWARDED) {
-            p->env.cancel(p->env.ctx, s->to, id);
+            p->env.cancel(p->env.ctx, s->to, s->thief, id);
             p->count[SATIN_PC_CANCELS_FORWARDED]++;
             s->state = SEEN_CANCELLED;
         }
@@ -274,7 +275,7 @@ static void chs_on_result(satin_policy *p)
     chs_state *st = p->priv;
     if (!p->sync_busy || p->env.is_idle(p->env.ctx))
         return;
-    p->env.cancel(p->env.ctx, p->sync_victim, p->sync_id);
+    p->env.cancel(p->env.ctx, p->sync_victim, p->self, p->sync_id);
     p->count[SATIN_PC_CANCELS]++;
     p->sync_busy = 0;
     st->phase = CHS_NONE;

@@ -165,7 +165,7 @@ static void cancel_on_result(void)
     expect_none(fe, "a result that leaves the node idle: keep the request");
     fe->idle = 0;
     ops->on_result(p);
-    expect_cancel(fe, 3, id, "a result made it busy: cancel the request sent to 3");
+    expect_cancel(fe, 3, 1, id, "a result made it busy: cancel the request sent to 3");
     ops->on_steal_reply(p, 4, id, 1, SYNC | FWD);
     expect_none(fe, "the reply to the cancelled request is ignored");
     is_i64(fake_stat(ops, p, "steal_successes"), 0, "and not counted as a success");
@@ -179,7 +179,7 @@ static void cancel_on_result(void)
     uint64_t up = expect_steal(fe, 0, SYNC, "parent");
     fe->idle = 0;
     ops->on_result(p);
-    expect_cancel(fe, 0, up, "result while asking the parent: cancel the request sent to 0");
+    expect_cancel(fe, 0, 1, up, "result while asking the parent: cancel the request sent to 0");
     ops->on_result(p);
     expect_none(fe, "nothing outstanding: no second cancel");
     ops->on_steal_reply(p, 0, up, 0, SYNC);
@@ -209,7 +209,7 @@ static void cancel_follows_walk(void)
     ops->on_steal_request(p, 1, 1, 7, SYNC);
     expect_forward(fe, 4, 1, 7, SYNC | FWD, "3 has nothing: thief 1's request on to 4");
     ops->on_cancel(p, 1, 7);
-    expect_cancel(fe, 4, 7, "1 cancels it: 3 passes the cancel on to 4");
+    expect_cancel(fe, 4, 1, 7, "1 cancels it: 3 passes the cancel on to 4 (thief 1's request)");
     expect_none(fe, "(only that)");
     ops->on_cancel(p, 1, 7);
     expect_none(fe, "a second cancel for it goes nowhere");

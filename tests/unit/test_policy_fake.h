@@ -34,7 +34,7 @@ typedef struct fake_action {
     int kind;
     int node;        /* steal/cancel: victim; reply: thief; forward: to; push: target;
                         load: coordinator; set/clear_timer: timer id */
-    int thief;       /* forward: the original thief */
+    int thief;       /* forward/cancel: the request's thief */
     uint64_t id;     /* steal: the id handed out; reply/forward/cancel: the request's */
     unsigned flags;  /* steal/reply/forward */
     int64_t value;   /* reply: max_jobs; load: the load; set_timer: the delay */
@@ -111,10 +111,11 @@ static void fake_forward_(void *ctx, int to, int thief, uint64_t id, unsigned fl
     a->flags = flags;
 }
 
-static void fake_cancel_(void *ctx, int victim, uint64_t id)
+static void fake_cancel_(void *ctx, int victim, int thief, uint64_t id)
 {
     fake_action *a = fake_record_(ctx, FAKE_CANCEL);
     a->node = victim;
+    a->thief = thief;
     a->id = id;
 }
 
@@ -353,11 +354,13 @@ static void expect_forward(fake_env *fe, int to, int thief, uint64_t id, unsigne
         ok(0, "%s: forwards request %" PRIu64 ", not %" PRIu64, what, id, a->id);
 }
 
-static void expect_cancel(fake_env *fe, int victim, uint64_t id, const char *what)
+static void expect_cancel(fake_env *fe, int victim, int thief, uint64_t id, const char *what)
 {
     const fake_action *a = fake_expect_(fe, FAKE_CANCEL, victim, 0, 0, 0, 0, what);
     if (a && a->id != id)
         ok(0, "%s: cancels request %" PRIu64 ", not %" PRIu64, what, id, a->id);
+    if (a && a->thief != thief)
+        ok(0, "%s: cancels thief %d's request, not %d's", what, thief, a->thief);
 }
 
 static void expect_push(fake_env *fe, int target, const char *what)
