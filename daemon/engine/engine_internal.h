@@ -27,7 +27,8 @@ typedef struct satin_collected {
 } satin_collected;
 
 /* The node counters: everything the policy does through its env and every
- * event it is fed, counted here (names in engine_stats.c). */
+ * event it is fed, counted here once (names and meanings in engine_stats.c
+ * and README.md, "Counters"); the policy counts only what it alone knows. */
 typedef struct satin_engine_tally {
     uint64_t steal_lan, steal_wan, steal_sync, steal_async;
     uint64_t steal_ok_lan, steal_ok_wan, steal_failures, late_replies;

@@ -1,7 +1,9 @@
 /*
  * engine_stats.c - the node counters and the statistics round: a node that
  * finishes a job asks every peer for its counters at the job's start and
- * end (phase 0 and 1) and sums what they answer.
+ * end (phase 0 and 1) and sums what they answer.  What each counter means
+ * is in README.md, "Counters"; the policy adds the few only it can know,
+ * as policy.*.
  */
 #include "engine_internal.h"
 

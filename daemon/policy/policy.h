@@ -115,7 +115,10 @@ typedef struct satin_policy_ops {
      * again (CHS cancels its outstanding request then). */
     void (*on_result)(satin_policy *self);
     void (*on_timer)(satin_policy *self, int timer_id);
-    /* Counters the node adds to its statistics (name, value); returns count. */
+    /* Counters the node adds to its statistics (name, value); returns count.
+     * Only facts the node cannot see: every action above and every event
+     * the node feeds in, the node counts itself (daemon/engine/README.md,
+     * "Counters"). */
     int (*stats)(const satin_policy *self, const char **names, int64_t *values, int max);
 } satin_policy_ops;
 

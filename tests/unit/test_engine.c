@@ -426,7 +426,7 @@ static void test_stats_round(void)
     ok(f.nout == 1 && f.out[0].to == 3 && f.out[0].m->type == SATIN_MSG_STATS_REPLY &&
            f.out[0].m->job_id == 7 &&
            satin_kvlist_i64(&f.out[0].m->stats, "steal_attempts_lan", &v) == 0 && v == 0 &&
-           satin_kvlist_find(&f.out[0].m->stats, "policy.load_reports") != NULL,
+           satin_kvlist_find(&f.out[0].m->stats, "policy.loads_received") != NULL,
        "stats: answered with the engine's and the policy's counters");
     forget_sent(&f);
     satin_msg *r = from(2, SATIN_MSG_STATS_REPLY);
@@ -521,6 +521,21 @@ static const sent *sent_of(const fake *f, int type, int k)
     return NULL;
 }
 
+/* The names of the policy's counters among the node's, each followed by a space. */
+static const char *policy_counters(satin_engine *e)
+{
+    static char names[256];
+    satin_kvlist l;
+    satin_kvlist_init(&l);
+    satin_engine_counters(e, &l);
+    names[0] = 0;
+    for (size_t i = 0; i < l.n; i++)
+        if (strncmp(l.items[i].name, "policy.", 7) == 0)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s ", l.items[i].name);
+    satin_kvlist_free(&l);
+    return names;
+}
+
 /* How a steal ends is counted once, by the engine: a success by the
  * victim's cluster, a time-out as a failure, and the reply that comes
  * after its time-out as late (its job runs all the same). */
@@ -563,6 +578,8 @@ static void test_counts_steal_outcomes(void)
     is_i64(kit_counter(e, "jobs_received"), 2, "outcomes: its job runs all the same");
     is_i64(kit_counter(e, "steal_attempts_lan") + kit_counter(e, "steal_attempts_wan"), 3,
            "outcomes: 3 requests sent (the time-out's retry too)");
+    is_str(policy_counters(e), "policy.backoffs ",
+           "outcomes: RS reports only its back-offs; the engine counts the rest");
     forget_sent(&f);
     satin_engine_destroy(&e);
 }
@@ -658,6 +675,25 @@ static void test_counts_pushes_and_prefetches(void)
     satin_engine_destroy(&e);
 }
 
+/* What each policy still counts itself: only what the engine cannot see. */
+static void test_policy_counters(void)
+{
+    static const char *const want[][2] = {
+        {"rs", "policy.backoffs "},
+        {"rp", ""},
+        {"chs", "policy.backoffs policy.walks_stopped "},
+        {"cls", "policy.loads_received policy.backoffs "},
+        {"crs", "policy.backoffs policy.wan_backoffs "},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        fake f;
+        satin_engine *e = make(&f, want[i][0]);
+        is_str(policy_counters(e), want[i][1], "policy counters: %s reports only its own",
+               want[i][0]);
+        satin_engine_destroy(&e);
+    }
+}
+
 int main(void)
 {
     test_steal_timeout();
@@ -671,5 +707,6 @@ int main(void)
     test_counts_steal_outcomes();
     test_counts_chs_cancels();
     test_counts_pushes_and_prefetches();
+    test_policy_counters();
     return done_testing();
 }
