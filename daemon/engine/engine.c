@@ -219,6 +219,25 @@ void satin_engine_on_standin_done(satin_engine *e, int64_t now, void *standin,
 
 /* ---- peer messages -------------------------------------------------------------- */
 
+/* How a request of ours ended.  One the policy withdrew is no steal either
+ * way (its reply is a late one); the others succeed with jobs or fail: an
+ * empty reply, or none within the time-out. */
+static void count_settled(satin_engine *e, const satin_pending *p, int wan, int njobs)
+{
+    if (p->withdrawn || p->unsent)
+        return;
+    if (njobs <= 0) {
+        e->c.steal_failures++;
+        return;
+    }
+    if (wan)
+        e->c.steal_ok_wan++;
+    else
+        e->c.steal_ok_lan++;
+    if (p->flags & SATIN_STEAL_PREFETCH)
+        e->c.prefetch_successes++;
+}
+
 /* A steal request of ours ended: answered by `victim` with `njobs` jobs,
  * or timed out (njobs 0). */
 void satin_engine_settle(satin_engine *e, const satin_pending *p, int victim, int njobs,
@@ -229,12 +248,7 @@ void satin_engine_settle(satin_engine *e, const satin_pending *p, int victim, in
     int wan = satin_engine_is_remote(e, victim);
     if (wan && (p->flags & SATIN_STEAL_SYNC))
         e->c.wan_wait_ns += e->now - p->sent_ns;
-    if (njobs > 0) {
-        if (wan)
-            e->c.steal_ok_wan++;
-        else
-            e->c.steal_ok_lan++;
-    }
+    count_settled(e, p, wan, njobs);
     /* The request's flags, plus what the victim said about itself. */
     e->ops->on_steal_reply(e->policy, victim, p->id, njobs,
                            p->flags | (reply_flags & SATIN_STEAL_VICTIM_BUSY));
@@ -247,8 +261,12 @@ static void finish_pending(satin_engine *e, uint64_t id, int victim, int njobs,
                            unsigned reply_flags)
 {
     satin_pending p;
-    if (satin_ledger_take_pending(&e->ledger, id, &p) < 0)
-        return; /* timed out or cancelled: its jobs were started all the same */
+    if (satin_ledger_take_pending(&e->ledger, id, &p) < 0) {
+        e->c.late_replies++;
+        return; /* timed out: its jobs were started all the same */
+    }
+    if (p.withdrawn)
+        e->c.late_replies++; /* the policy ignores it; its jobs are used all the same */
     satin_engine_settle(e, &p, victim, njobs, reply_flags);
 }
 
@@ -413,6 +431,7 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
         on_push(e, m);
         break;
     case SATIN_MSG_PUSH_ACK:
+        e->c.push_acks++;
         e->ops->on_push_ack(e->policy, (int)m->sender);
         break;
     case SATIN_MSG_JOB_RESULT:
@@ -422,6 +441,7 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
         e->ops->on_load(e->policy, (int)m->sender, m->load);
         break;
     case SATIN_MSG_STEAL_CANCEL:
+        e->c.cancels_received++;
         e->ops->on_cancel(e->policy, (int)m->thief, m->steal_id);
         break;
     case SATIN_MSG_JOB_CANCEL:

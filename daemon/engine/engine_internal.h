@@ -53,13 +53,17 @@ typedef struct satin_collected {
     satin_kvlist counters;
 } satin_collected;
 
-/* The node counters the paper reports (names in engine_stats.c). */
+/* The node counters: everything the policy does through its env and every
+ * event it is fed, counted here once (names and meanings in engine_stats.c
+ * and README.md, "Counters"); the policy counts only what it alone knows. */
 typedef struct satin_engine_tally {
     uint64_t steal_lan, steal_wan, steal_sync, steal_async;
-    uint64_t steal_ok_lan, steal_ok_wan;
-    uint64_t requests_served, jobs_given, jobs_received, bytes_jobs_out, bytes_jobs_in;
-    uint64_t results_sent, results_received, pushes_sent, pushes_received;
-    uint64_t load_reports, prefetches, steal_timeouts, idle_events;
+    uint64_t steal_ok_lan, steal_ok_wan, steal_failures, late_replies;
+    uint64_t requests_served, requests_forwarded;
+    uint64_t cancels_sent, cancels_forwarded, cancels_received;
+    uint64_t jobs_given, jobs_received, bytes_jobs_out, bytes_jobs_in;
+    uint64_t results_sent, results_received, pushes_sent, pushes_received, push_acks;
+    uint64_t load_reports, prefetches, prefetch_successes, steal_timeouts, idle_events;
     uint64_t wan_in_flight_max;   /* most wide-area steals out at once (a high-water mark) */
     uint64_t peers_dead, peers_back, heartbeats_sent, steals_to_dead;
     uint64_t records_redone, redo_results, late_results_used, late_results_dropped;

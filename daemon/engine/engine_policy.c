@@ -1,7 +1,8 @@
 /*
  * engine_policy.c - the policy's environment: each action the policy asks
  * for becomes a message to a peer, a timer of the engine's or a question
- * to the pool, and is counted once, here.
+ * to the pool, and is counted once, here (the events the policy is fed are
+ * counted where the engine feeds them, engine.c).
  */
 #include "engine_internal.h"
 
@@ -42,6 +43,7 @@ static uint64_t env_steal(void *ctx, int victim, unsigned flags)
      * next tick, not inside the policy's own call). */
     if (satin_engine_peer_gone(e, victim)) {
         satin_ledger_add_pending(&e->ledger, id, victim, flags, e->now);
+        e->ledger.pending[e->ledger.npending - 1].unsent = 1;
         e->dead_victims = 1;
         return id;
     }
@@ -105,13 +107,23 @@ static void env_forward(void *ctx, int to, int thief, uint64_t request_id, unsig
     m->flags = flags | SATIN_STEAL_FORWARDED;
     m->max_jobs = (uint16_t)e->cfg.params.steal_max_jobs;
     send_and_free(e, to, m);
+    e->c.requests_forwarded++;
 }
 
-static void env_cancel(void *ctx, int victim, uint64_t request_id)
+static void env_cancel(void *ctx, int victim, int thief, uint64_t request_id)
 {
     satin_engine *e = ctx;
+    if (thief == e->topo.self) {
+        /* Our own request: its reply, which still comes, is no steal.  One
+         * that is not out (a stopping node sent none) needs no cancel. */
+        if (satin_ledger_withdraw_pending(&e->ledger, request_id) < 0)
+            return;
+        e->c.cancels_sent++;
+    } else {
+        e->c.cancels_forwarded++;
+    }
     if (satin_engine_peer_gone(e, victim))
-        return;
+        return; /* nobody there to tell */
     satin_msg *m = satin_msg_new(SATIN_MSG_STEAL_CANCEL);
     m->steal_id = request_id;
     m->thief = (uint32_t)e->topo.self;

@@ -1,7 +1,9 @@
 /*
  * engine_stats.c - the node counters and the statistics round: a node that
  * finishes a job asks every peer for its counters at the job's start and
- * end (phase 0 and 1) and sums what they answer.
+ * end (phase 0 and 1) and sums what they answer.  What each counter means
+ * is in README.md, "Counters"; the policy adds the few only it can know,
+ * as policy.*.
  */
 #include "engine_internal.h"
 
@@ -15,20 +17,29 @@ void satin_engine_counters(const satin_engine *e, satin_kvlist *out)
     satin_kvlist_add_i64(out, "steal_attempts_wan", (int64_t)c->steal_wan);
     satin_kvlist_add_i64(out, "steal_successes_lan", (int64_t)c->steal_ok_lan);
     satin_kvlist_add_i64(out, "steal_successes_wan", (int64_t)c->steal_ok_wan);
+    satin_kvlist_add_i64(out, "steal_failures", (int64_t)c->steal_failures);
+    satin_kvlist_add_i64(out, "late_replies", (int64_t)c->late_replies);
     satin_kvlist_add_i64(out, "steal_attempts_sync", (int64_t)c->steal_sync);
     satin_kvlist_add_i64(out, "steal_attempts_async", (int64_t)c->steal_async);
     satin_kvlist_add_i64(out, "steal_timeouts", (int64_t)c->steal_timeouts);
+    satin_kvlist_add_i64(out, "steal_cancels", (int64_t)c->cancels_sent);
     /* A high-water mark, not a count: meaningful per node (STATUS), not summed. */
     satin_kvlist_add_i64(out, "wan_steals_in_flight_max", (int64_t)c->wan_in_flight_max);
     satin_kvlist_add_i64(out, "requests_served", (int64_t)c->requests_served);
+    satin_kvlist_add_i64(out, "requests_forwarded", (int64_t)c->requests_forwarded);
+    satin_kvlist_add_i64(out, "steal_cancels_received", (int64_t)c->cancels_received);
+    satin_kvlist_add_i64(out, "steal_cancels_forwarded", (int64_t)c->cancels_forwarded);
     satin_kvlist_add_i64(out, "jobs_given", (int64_t)c->jobs_given);
     satin_kvlist_add_i64(out, "jobs_received", (int64_t)c->jobs_received);
     satin_kvlist_add_i64(out, "job_bytes_out", (int64_t)c->bytes_jobs_out);
     satin_kvlist_add_i64(out, "job_bytes_in", (int64_t)c->bytes_jobs_in);
     satin_kvlist_add_i64(out, "results_sent", (int64_t)c->results_sent);
     satin_kvlist_add_i64(out, "pushes", (int64_t)c->pushes_sent);
+    satin_kvlist_add_i64(out, "pushes_received", (int64_t)c->pushes_received);
+    satin_kvlist_add_i64(out, "push_acks", (int64_t)c->push_acks);
     satin_kvlist_add_i64(out, "load_reports", (int64_t)c->load_reports);
     satin_kvlist_add_i64(out, "prefetches", (int64_t)c->prefetches);
+    satin_kvlist_add_i64(out, "prefetch_successes", (int64_t)c->prefetch_successes);
     satin_kvlist_add_i64(out, "idle_events", (int64_t)c->idle_events);
     satin_kvlist_add_f64(out, "wan_wait_s", (double)c->wan_wait_ns / 1e9);
     satin_engine_fault_counters(e, out);

@@ -140,7 +140,7 @@ void satin_ledger_add_pending(satin_ledger *l, uint64_t id, int victim, unsigned
                               int64_t sent_ns)
 {
     l->pending = grow(l->pending, &l->cappending, l->npending, sizeof *l->pending);
-    l->pending[l->npending++] = (satin_pending){id, victim, flags, sent_ns};
+    l->pending[l->npending++] = (satin_pending){id, victim, flags, sent_ns, 0, 0};
 }
 
 /* Removal keeps the order of sending, so that time-outs fire oldest first
@@ -150,6 +150,16 @@ static void remove_pending(satin_ledger *l, size_t i, satin_pending *out)
     *out = l->pending[i];
     memmove(&l->pending[i], &l->pending[i + 1], (l->npending - i - 1) * sizeof *l->pending);
     l->npending--;
+}
+
+int satin_ledger_withdraw_pending(satin_ledger *l, uint64_t id)
+{
+    for (size_t i = 0; i < l->npending; i++)
+        if (l->pending[i].id == id) {
+            l->pending[i].withdrawn = 1;
+            return 0;
+        }
+    return -1;
 }
 
 int satin_ledger_take_pending(satin_ledger *l, uint64_t id, satin_pending *out)

@@ -36,6 +36,9 @@ typedef struct satin_pending {
     int victim;             /* the node asked first (CHS may forward it) */
     unsigned flags;
     int64_t sent_ns;
+    int withdrawn;          /* the policy cancelled it: its reply is no steal (late) */
+    int unsent;             /* its victim was dead or leaving: it ends at once, counted as
+                             * no steal (only in steals_to_dead) */
 } satin_pending;
 
 typedef struct satin_ledger {
@@ -82,6 +85,9 @@ const satin_standin *satin_ledger_find_standin(const satin_ledger *l, int owner,
 /* Steal requests in flight. */
 void satin_ledger_add_pending(satin_ledger *l, uint64_t id, int victim, unsigned flags,
                               int64_t sent_ns);
+/* Marks request `id` as withdrawn (it stays until its reply or time-out):
+ * 0, or -1 when it is not (any longer) pending. */
+int satin_ledger_withdraw_pending(satin_ledger *l, uint64_t id);
 /* Removes request `id`: 0, or -1 when it is not (any longer) pending. */
 int satin_ledger_take_pending(satin_ledger *l, uint64_t id, satin_pending *out);
 /* The oldest request to `victim`, removed: 0, or -1 when there is none. */

@@ -45,6 +45,7 @@ enum { SEEN_FREE, SEEN_FORWARDED, SEEN_ANSWERED, SEEN_CANCELLED };
 typedef struct chs_seen {
     int state;
     int from, to;     /* the sender; where we forwarded it */
+    int thief;        /* whose request it is (a cancel we pass on names it) */
     uint64_t id;
 } chs_seen;
 
@@ -62,13 +63,10 @@ typedef struct chs_state {
     int early_next;
 } chs_state;
 
-static const int chs_counters[] = {
-    SATIN_PC_STEAL_SENT, SATIN_PC_STEAL_SENT_WAN, SATIN_PC_STEAL_SYNC, SATIN_PC_STEAL_OK,
-    SATIN_PC_STEAL_OK_WAN, SATIN_PC_STEAL_FAILED, SATIN_PC_LATE_REPLIES, SATIN_PC_ANSWERED,
-    SATIN_PC_JOBS_GIVEN, SATIN_PC_FORWARDS, SATIN_PC_CANCELS, SATIN_PC_CANCELS_RECEIVED,
-    SATIN_PC_PUSHES_RECEIVED, SATIN_PC_BACKOFFS, SATIN_PC_CANCELS_FORWARDED,
-    SATIN_PC_WALKS_STOPPED,
-};
+/* The node counts the steals, replies, forwards and cancels, and the late
+ * replies (it sees which requests were cancelled); why a reply was empty
+ * only the policy knows. */
+static const int chs_counters[] = {SATIN_PC_BACKOFFS, SATIN_PC_WALKS_STOPPED};
 
 static int cluster_n(const satin_policy *p)
 {
@@ -178,10 +176,10 @@ static void chs_on_idle(satin_policy *p)
     chs_start(p);
 }
 
-static void chs_remember(satin_policy *p, int state, int from, int to, uint64_t id)
+static void chs_remember(satin_policy *p, int state, int from, int to, int thief, uint64_t id)
 {
     chs_state *st = p->priv;
-    st->seen[st->seen_next] = (chs_seen){state, from, to, id};
+    st->seen[st->seen_next] = (chs_seen){state, from, to, thief, id};
     st->seen_next = (st->seen_next + 1) % CHS_SEEN;
 }
 
@@ -213,20 +211,19 @@ static void chs_on_steal_request(satin_policy *p, int from, int thief, uint64_t 
         /* The thief withdrew it already: the walk ends here.  Still a reply,
          * an empty one: the thief's node waits for one (up to its steal
          * timeout) before it counts the request as over. */
-        satin_policy_answer(p, thief, id, flags, 0);
+        p->env.reply(p->env.ctx, thief, id, flags, 0);
         p->count[SATIN_PC_WALKS_STOPPED]++;
-        chs_remember(p, SEEN_ANSWERED, from, -1, id);
+        chs_remember(p, SEEN_ANSWERED, from, -1, thief, id);
         return;
     }
     int next = p->env.queue_length(p->env.ctx) > 0 ? -1 : next_hop(p, thief);
     if (next < 0) {
-        satin_policy_answer(p, thief, id, flags, p->params.steal_max_jobs);
-        chs_remember(p, SEEN_ANSWERED, from, -1, id);
+        p->env.reply(p->env.ctx, thief, id, flags, p->params.steal_max_jobs);
+        chs_remember(p, SEEN_ANSWERED, from, -1, thief, id);
         return;
     }
     p->env.forward(p->env.ctx, next, thief, id, flags | SATIN_STEAL_FORWARDED);
-    p->count[SATIN_PC_FORWARDS]++;
-    chs_remember(p, SEEN_FORWARDED, from, next, id);
+    chs_remember(p, SEEN_FORWARDED, from, next, thief, id);
 }
 
 /* `from` withdrew request `id`: the thief, or the node that forwarded the
@@ -235,12 +232,10 @@ static void chs_on_steal_request(satin_policy *p, int from, int thief, uint64_t 
 static void chs_on_cancel(satin_policy *p, int from, uint64_t id)
 {
     chs_state *st = p->priv;
-    p->count[SATIN_PC_CANCELS_RECEIVED]++;
     chs_seen *s = chs_find_seen(p, from, id);
     if (s) {
         if (s->state == SEEN_FORWARDED) {
-            p->env.cancel(p->env.ctx, s->to, id);
-            p->count[SATIN_PC_CANCELS_FORWARDED]++;
+            p->env.cancel(p->env.ctx, s->to, s->thief, id);
             s->state = SEEN_CANCELLED;
         }
         return; /* answered here (the walk ended here), or cancelled twice */
@@ -255,10 +250,8 @@ static void chs_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njo
     p->reply_flags = flags;
     (void)victim, (void)flags;
     chs_state *st = p->priv;
-    if (!satin_policy_sync_reply(p, id, njobs)) {
-        p->count[SATIN_PC_LATE_REPLIES]++; /* cancelled: not counted as a steal */
-        return;
-    }
+    if (!satin_policy_sync_reply(p, id, njobs))
+        return; /* cancelled: ignored (the node counts it as late, not as a steal) */
     int done = st->phase;
     st->phase = CHS_NONE;
     if (njobs > 0 || !p->env.is_idle(p->env.ctx))
@@ -274,8 +267,7 @@ static void chs_on_result(satin_policy *p)
     chs_state *st = p->priv;
     if (!p->sync_busy || p->env.is_idle(p->env.ctx))
         return;
-    p->env.cancel(p->env.ctx, p->sync_victim, p->sync_id);
-    p->count[SATIN_PC_CANCELS]++;
+    p->env.cancel(p->env.ctx, p->sync_victim, p->self, p->sync_id);
     p->sync_busy = 0;
     st->phase = CHS_NONE;
 }

@@ -28,17 +28,13 @@ typedef struct cls_state {
     int64_t others_total;     /* sum of loads[] */
     int prefetch_busy, prefetch_waiting;
     uint64_t prefetch_id;
-    int prefetch_victim;
     satin_backoff prefetch_backoff;
 } cls_state;
 
-static const int cls_counters[] = {
-    SATIN_PC_STEAL_SENT, SATIN_PC_STEAL_SENT_WAN, SATIN_PC_STEAL_SYNC, SATIN_PC_STEAL_ASYNC,
-    SATIN_PC_STEAL_OK, SATIN_PC_STEAL_OK_WAN, SATIN_PC_STEAL_FAILED, SATIN_PC_LATE_REPLIES,
-    SATIN_PC_ANSWERED, SATIN_PC_JOBS_GIVEN, SATIN_PC_LOAD_REPORTS, SATIN_PC_LOADS_RECEIVED,
-    SATIN_PC_PREFETCHES, SATIN_PC_PREFETCH_OK, SATIN_PC_PUSHES_RECEIVED,
-    SATIN_PC_CANCELS_RECEIVED, SATIN_PC_BACKOFFS,
-};
+/* The node counts the steals and prefetches (PREFETCH steals), their
+ * outcomes, the replies and the load reports sent; which reports a
+ * coordinator takes in only the policy knows. */
+static const int cls_counters[] = {SATIN_PC_LOADS_RECEIVED, SATIN_PC_BACKOFFS};
 
 static int is_coordinator(const satin_policy *p)
 {
@@ -60,10 +56,9 @@ static void cls_consider_prefetch(satin_policy *p)
     int64_t total = st->others_total + p->env.queue_length(p->env.ctx);
     if (total >= p->params.cls_threshold)
         return;
-    st->prefetch_victim = satin_policy_pick_remote(p);
+    int victim = satin_policy_pick_remote(p);
     st->prefetch_busy = 1;
-    p->count[SATIN_PC_PREFETCHES]++;
-    st->prefetch_id = satin_policy_send_steal(p, st->prefetch_victim, SATIN_STEAL_PREFETCH);
+    st->prefetch_id = satin_policy_send_steal(p, victim, SATIN_STEAL_PREFETCH);
 }
 
 static void cls_send_load(satin_policy *p, int64_t load)
@@ -71,7 +66,6 @@ static void cls_send_load(satin_policy *p, int64_t load)
     cls_state *st = p->priv;
     p->env.send_load(p->env.ctx, st->coordinator, load);
     st->reported = load;
-    p->count[SATIN_PC_LOAD_REPORTS]++;
     if (!st->quiet) {
         st->quiet = 1;
         p->env.set_timer(p->env.ctx, SATIN_TIMER_LOAD, p->params.cls_load_interval_ns);
@@ -134,9 +128,7 @@ static void cls_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njo
     cls_state *st = p->priv;
     if (st->prefetch_busy && id == st->prefetch_id) {
         st->prefetch_busy = 0;
-        satin_policy_count_reply(p, st->prefetch_victim, njobs);
         if (njobs > 0) {
-            p->count[SATIN_PC_PREFETCH_OK]++;
             satin_backoff_reset(&st->prefetch_backoff);
             cls_consider_prefetch(p); /* the queue now counts the prefetched jobs */
             return;
@@ -151,10 +143,8 @@ static void cls_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njo
         }
         return;
     }
-    if (!satin_policy_sync_reply(p, id, njobs)) {
-        p->count[SATIN_PC_LATE_REPLIES]++;
-        return;
-    }
+    if (!satin_policy_sync_reply(p, id, njobs))
+        return; /* not ours (any more): ignored */
     if (njobs <= 0)
         satin_policy_idle_failed(p, p->nlocals, cls_attempt);
 }

@@ -32,17 +32,14 @@
 typedef struct crs_state {
     int wan_busy;         /* Figure 3's stealing_remotely */
     uint64_t wan_id;
-    int wan_victim;
     int wan_armed;        /* SATIN_TIMER_WAN is set: the next wide-area steal waits */
     satin_backoff wan_backoff; /* empty replies from idle remote victims since a success */
 } crs_state;
 
-static const int crs_counters[] = {
-    SATIN_PC_STEAL_SENT, SATIN_PC_STEAL_SENT_WAN, SATIN_PC_STEAL_SYNC, SATIN_PC_STEAL_ASYNC,
-    SATIN_PC_STEAL_OK, SATIN_PC_STEAL_OK_WAN, SATIN_PC_STEAL_FAILED, SATIN_PC_LATE_REPLIES,
-    SATIN_PC_ANSWERED, SATIN_PC_JOBS_GIVEN, SATIN_PC_PUSHES_RECEIVED, SATIN_PC_CANCELS_RECEIVED,
-    SATIN_PC_BACKOFFS, SATIN_PC_WAN_BACKOFFS,
-};
+/* The node counts the steals (wide-area and local, async and sync), their
+ * outcomes and the replies; which timer is a wide-area back-off only the
+ * policy knows. */
+static const int crs_counters[] = {SATIN_PC_BACKOFFS, SATIN_PC_WAN_BACKOFFS};
 
 /* Figure 3's first branch. */
 static void crs_wan_steal(satin_policy *p)
@@ -50,9 +47,9 @@ static void crs_wan_steal(satin_policy *p)
     crs_state *st = p->priv;
     if (p->nremotes == 0 || st->wan_busy || st->wan_armed)
         return;
-    st->wan_victim = satin_policy_pick_remote(p);
+    int victim = satin_policy_pick_remote(p);
     st->wan_busy = 1;
-    st->wan_id = satin_policy_send_steal(p, st->wan_victim, 0 /* async; WAN is added */);
+    st->wan_id = satin_policy_send_steal(p, victim, 0 /* async; WAN is added */);
 }
 
 static void crs_wan_disarm(satin_policy *p)
@@ -94,7 +91,6 @@ static void crs_wan_reply(satin_policy *p, int njobs, unsigned flags)
 {
     crs_state *st = p->priv;
     st->wan_busy = 0;
-    satin_policy_count_reply(p, st->wan_victim, njobs);
     int64_t delay = 0;
     if (njobs > 0) {
         satin_backoff_reset(&st->wan_backoff);
@@ -125,8 +121,7 @@ static void crs_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njo
     p->reply_flags = flags;
     if (!satin_policy_sync_reply(p, id, njobs)) {
         p->reply_flags = 0;
-        p->count[SATIN_PC_LATE_REPLIES]++;
-        return;
+        return; /* not ours (any more): ignored */
     }
     if (njobs <= 0)
         satin_policy_idle_failed(p, p->nlocals, crs_attempt);

@@ -209,37 +209,13 @@ int satin_policy_pick_remote(satin_policy *p)
     return satin_policy_pick(p, p->members[c], p->cluster_size[c]);
 }
 
-/* ---- messages and their counters ----------------------------------------- */
+/* ---- messages -------------------------------------------------------------- */
 
 uint64_t satin_policy_send_steal(satin_policy *p, int victim, unsigned flags)
 {
     if (satin_policy_is_remote(p, victim))
         flags |= SATIN_STEAL_WAN;
-    p->count[SATIN_PC_STEAL_SENT]++;
-    if (flags & SATIN_STEAL_WAN)
-        p->count[SATIN_PC_STEAL_SENT_WAN]++;
-    p->count[(flags & SATIN_STEAL_SYNC) ? SATIN_PC_STEAL_SYNC : SATIN_PC_STEAL_ASYNC]++;
     return p->env.steal(p->env.ctx, victim, flags);
-}
-
-int satin_policy_answer(satin_policy *p, int thief, uint64_t id, unsigned flags, int max_jobs)
-{
-    int given = p->env.reply(p->env.ctx, thief, id, flags, max_jobs);
-    p->count[SATIN_PC_ANSWERED]++;
-    if (given > 0)
-        p->count[SATIN_PC_JOBS_GIVEN] += given;
-    return given;
-}
-
-void satin_policy_count_reply(satin_policy *p, int victim, int njobs)
-{
-    if (njobs > 0) {
-        p->count[SATIN_PC_STEAL_OK]++;
-        if (victim >= 0 && victim < p->nnodes && satin_policy_is_remote(p, victim))
-            p->count[SATIN_PC_STEAL_OK_WAN]++;
-    } else {
-        p->count[SATIN_PC_STEAL_FAILED]++;
-    }
 }
 
 /* ---- random stealing ----------------------------------------------------- */
@@ -260,7 +236,6 @@ int satin_policy_sync_reply(satin_policy *p, uint64_t id, int njobs)
     if (!p->sync_busy || id != p->sync_id)
         return 0;
     p->sync_busy = 0;
-    satin_policy_count_reply(p, p->sync_victim, njobs);
     if (njobs > 0)
         satin_backoff_reset(&p->backoff);
     return 1;
@@ -339,13 +314,12 @@ int satin_policy_backoff_fired(satin_policy *p)
 void satin_policy_give(satin_policy *p, int from, int thief, uint64_t id, unsigned flags)
 {
     (void)from; /* the reply goes to the thief, whoever passed the request on */
-    satin_policy_answer(p, thief, id, flags, p->params.steal_max_jobs);
+    p->env.reply(p->env.ctx, thief, id, flags, p->params.steal_max_jobs);
 }
 
 void satin_policy_ignore_cancel(satin_policy *p, int from, uint64_t id)
 {
-    (void)from, (void)id; /* requests are answered at once: nothing is held to withdraw */
-    p->count[SATIN_PC_CANCELS_RECEIVED]++;
+    (void)p, (void)from, (void)id; /* requests are answered at once: nothing is held to withdraw */
 }
 
 void satin_policy_ignore_queue_length(satin_policy *p, int64_t length)
@@ -360,8 +334,7 @@ void satin_policy_ignore_idle(satin_policy *p)
 
 void satin_policy_ignore_push(satin_policy *p, int from)
 {
-    (void)from; /* the node queued the job already */
-    p->count[SATIN_PC_PUSHES_RECEIVED]++;
+    (void)p, (void)from; /* the node queued the job already */
 }
 
 void satin_policy_ignore_push_ack(satin_policy *p, int target)
@@ -382,29 +355,9 @@ void satin_policy_ignore_result(satin_policy *p)
 /* ---- statistics -------------------------------------------------------------- */
 
 static const char *const counter_names[SATIN_PC_COUNT] = {
-    [SATIN_PC_STEAL_SENT] = "steal_requests_sent",
-    [SATIN_PC_STEAL_SENT_WAN] = "steal_requests_sent_wan",
-    [SATIN_PC_STEAL_SYNC] = "steal_requests_sync",
-    [SATIN_PC_STEAL_ASYNC] = "steal_requests_async",
-    [SATIN_PC_STEAL_OK] = "steal_successes",
-    [SATIN_PC_STEAL_OK_WAN] = "steal_successes_wan",
-    [SATIN_PC_STEAL_FAILED] = "steal_failures",
-    [SATIN_PC_LATE_REPLIES] = "late_replies",
-    [SATIN_PC_ANSWERED] = "requests_answered",
-    [SATIN_PC_JOBS_GIVEN] = "jobs_given",
-    [SATIN_PC_FORWARDS] = "forwards",
-    [SATIN_PC_CANCELS] = "cancels",
-    [SATIN_PC_CANCELS_RECEIVED] = "cancels_received",
-    [SATIN_PC_PUSHES] = "pushes",
-    [SATIN_PC_PUSH_ACKS] = "push_acks",
-    [SATIN_PC_PUSHES_RECEIVED] = "pushes_received",
-    [SATIN_PC_LOAD_REPORTS] = "load_reports",
-    [SATIN_PC_LOADS_RECEIVED] = "loads_received",
-    [SATIN_PC_PREFETCHES] = "prefetches",
-    [SATIN_PC_PREFETCH_OK] = "prefetch_successes",
     [SATIN_PC_BACKOFFS] = "backoffs",
     [SATIN_PC_WAN_BACKOFFS] = "wan_backoffs",
-    [SATIN_PC_CANCELS_FORWARDED] = "cancels_forwarded",
+    [SATIN_PC_LOADS_RECEIVED] = "loads_received",
     [SATIN_PC_WALKS_STOPPED] = "walks_stopped",
 };
 

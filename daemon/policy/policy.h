@@ -46,8 +46,11 @@ typedef struct satin_policy_env {
     int (*reply)(void *ctx, int thief, uint64_t request_id, unsigned flags, int max_jobs);
     /* CHS: passes a request on to `to`, which will answer `thief` directly. */
     void (*forward)(void *ctx, int to, int thief, uint64_t request_id, unsigned flags);
-    /* CHS: withdraws request `request_id` sent (or forwarded) to `victim`. */
-    void (*cancel)(void *ctx, int victim, uint64_t request_id);
+    /* CHS: withdraws `thief`'s request `request_id` sent (or forwarded) to
+     * `victim`; `thief` is self for a request of our own, so the node can
+     * tell its own withdrawn steals (whose replies are no steal) from the
+     * cancels it passes on. */
+    void (*cancel)(void *ctx, int victim, int thief, uint64_t request_id);
     /* RP: pushes the tail job to `target`; returns 0 when the queue was empty. */
     int (*push)(void *ctx, int target);
     /* CLS: reports this node's load to `coordinator`. */
@@ -112,7 +115,10 @@ typedef struct satin_policy_ops {
      * again (CHS cancels its outstanding request then). */
     void (*on_result)(satin_policy *self);
     void (*on_timer)(satin_policy *self, int timer_id);
-    /* Counters the node adds to its statistics (name, value); returns count. */
+    /* Counters the node adds to its statistics (name, value); returns count.
+     * Only facts the node cannot see: every action above and every event
+     * the node feeds in, the node counts itself (daemon/engine/README.md,
+     * "Counters"). */
     int (*stats)(const satin_policy *self, const char **names, int64_t *values, int max);
 } satin_policy_ops;
 

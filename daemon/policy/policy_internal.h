@@ -22,31 +22,14 @@ enum {
     SATIN_TIMER_WAN = 4,       /* CRS: the next wide-area steal after its own back-off */
 };
 
-/* Counters; names in policy.c.  Each policy reports the subset it uses. */
+/* Counters; names in policy.c.  Only what the node cannot see: every
+ * action (a steal, reply, forward, cancel, push, load report) and every
+ * event it feeds a policy (a reply, cancel, push, ack) the node counts
+ * itself.  A set_timer it sees too, but not what the timer means. */
 enum {
-    SATIN_PC_STEAL_SENT,       /* steal requests sent */
-    SATIN_PC_STEAL_SENT_WAN,   /* ... of which to another cluster */
-    SATIN_PC_STEAL_SYNC,       /* ... of which synchronous */
-    SATIN_PC_STEAL_ASYNC,      /* ... of which asynchronous */
-    SATIN_PC_STEAL_OK,         /* replies that brought jobs */
-    SATIN_PC_STEAL_OK_WAN,     /* ... of which from another cluster */
-    SATIN_PC_STEAL_FAILED,     /* empty replies */
-    SATIN_PC_LATE_REPLIES,     /* replies to cancelled/unknown requests, ignored */
-    SATIN_PC_ANSWERED,         /* requests answered with a reply */
-    SATIN_PC_JOBS_GIVEN,       /* jobs handed over in replies */
-    SATIN_PC_FORWARDS,         /* requests passed on (CHS) */
-    SATIN_PC_CANCELS,          /* own requests withdrawn (CHS) */
-    SATIN_PC_CANCELS_RECEIVED, /* cancels received (CHS) */
-    SATIN_PC_PUSHES,           /* jobs pushed (RP) */
-    SATIN_PC_PUSH_ACKS,        /* pushes acknowledged (RP) */
-    SATIN_PC_PUSHES_RECEIVED,  /* jobs pushed to us (RP) */
-    SATIN_PC_LOAD_REPORTS,     /* load reports sent (CLS) */
-    SATIN_PC_LOADS_RECEIVED,   /* load reports received by a coordinator (CLS) */
-    SATIN_PC_PREFETCHES,       /* prefetch requests sent by a coordinator (CLS) */
-    SATIN_PC_PREFETCH_OK,      /* prefetches that brought jobs (CLS) */
-    SATIN_PC_BACKOFFS,         /* back-off timers set */
+    SATIN_PC_BACKOFFS,         /* idle back-off timers set (CLS: prefetch back-offs too) */
     SATIN_PC_WAN_BACKOFFS,     /* wide-area back-off timers set (CRS) */
-    SATIN_PC_CANCELS_FORWARDED,/* cancels passed on after the request they withdraw (CHS) */
+    SATIN_PC_LOADS_RECEIVED,   /* load reports a coordinator took in: its own cluster's (CLS) */
     SATIN_PC_WALKS_STOPPED,    /* requests that came after their cancel, ended here (CHS) */
     SATIN_PC_COUNT
 };
@@ -108,18 +91,14 @@ int satin_policy_pick(satin_policy *p, const int *list, int n);
 /* A random node of a random other cluster (two draws: cluster, then node); -1 if none. */
 int satin_policy_pick_remote(satin_policy *p);
 
-/* Sends a steal request and counts it (WAN is added when victim is remote). */
+/* Sends a steal request (WAN is added when victim is remote). */
 uint64_t satin_policy_send_steal(satin_policy *p, int victim, unsigned flags);
-/* Answers a request with up to steal_max_jobs jobs (0 if max_jobs is 0), counting it. */
-int satin_policy_answer(satin_policy *p, int thief, uint64_t id, unsigned flags, int max_jobs);
-/* Counts a reply to one of our requests (success or failure, local or WAN). */
-void satin_policy_count_reply(satin_policy *p, int victim, int njobs);
 
 /* Random stealing shared by RS, CLS and CRS: one synchronous request to a
  * random node of `list`; nothing when one is already in flight or n == 0.
  * Returns 1 if a request was sent. */
 int satin_policy_sync_steal(satin_policy *p, const int *list, int n);
-/* If `id` is our synchronous request: clears it, counts it, resets the back-off
+/* If `id` is our synchronous request: clears it, resets the back-off
  * on success and returns 1; else 0. */
 int satin_policy_sync_reply(satin_policy *p, uint64_t id, int njobs);
 
@@ -143,8 +122,8 @@ int satin_policy_report(const satin_policy *p, const int *which, int nwhich,
 /* Handlers several policies share. */
 /* Answers with up to steal_max_jobs jobs (the stealing policies' victim side). */
 void satin_policy_give(satin_policy *p, int from, int thief, uint64_t id, unsigned flags);
-void satin_policy_ignore_cancel(satin_policy *p, int from, uint64_t id);  /* counts it */
-void satin_policy_ignore_push(satin_policy *p, int from);                  /* counts it */
+void satin_policy_ignore_cancel(satin_policy *p, int from, uint64_t id);
+void satin_policy_ignore_push(satin_policy *p, int from);
 void satin_policy_ignore_push_ack(satin_policy *p, int target);
 void satin_policy_ignore_load(satin_policy *p, int from, int64_t load);
 void satin_policy_ignore_result(satin_policy *p);

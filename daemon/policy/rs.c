@@ -6,12 +6,8 @@
  */
 #include "policy_internal.h"
 
-static const int rs_counters[] = {
-    SATIN_PC_STEAL_SENT, SATIN_PC_STEAL_SENT_WAN, SATIN_PC_STEAL_SYNC, SATIN_PC_STEAL_ASYNC,
-    SATIN_PC_STEAL_OK, SATIN_PC_STEAL_OK_WAN, SATIN_PC_STEAL_FAILED, SATIN_PC_LATE_REPLIES,
-    SATIN_PC_ANSWERED, SATIN_PC_JOBS_GIVEN, SATIN_PC_PUSHES_RECEIVED, SATIN_PC_CANCELS_RECEIVED,
-    SATIN_PC_BACKOFFS,
-};
+/* The node counts its steals, replies and their outcomes (policy.h, stats). */
+static const int rs_counters[] = {SATIN_PC_BACKOFFS};
 
 static void rs_attempt(satin_policy *p)
 {
@@ -37,10 +33,8 @@ static void rs_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njob
 {
     p->reply_flags = flags;
     (void)victim, (void)flags;
-    if (!satin_policy_sync_reply(p, id, njobs)) {
-        p->count[SATIN_PC_LATE_REPLIES]++;
-        return;
-    }
+    if (!satin_policy_sync_reply(p, id, njobs))
+        return; /* not ours (any more): ignored */
     if (njobs <= 0)
         satin_policy_idle_failed(p, p->nothers, rs_attempt);
 }

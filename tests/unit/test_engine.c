@@ -238,7 +238,7 @@ static void test_stats_round(void)
     ok(f.nout == 1 && f.out[0].to == 3 && f.out[0].m->type == SATIN_MSG_STATS_REPLY &&
            f.out[0].m->job_id == 7 &&
            satin_kvlist_i64(&f.out[0].m->stats, "steal_attempts_lan", &v) == 0 && v == 0 &&
-           satin_kvlist_find(&f.out[0].m->stats, "policy.load_reports") != NULL,
+           satin_kvlist_find(&f.out[0].m->stats, "policy.loads_received") != NULL,
        "stats: answered with the engine's and the policy's counters");
     forget_sent(&f);
     satin_msg *r = from(2, SATIN_MSG_STATS_REPLY);
@@ -311,6 +311,201 @@ static void test_cancel_follows(void)
     satin_engine_destroy(&e);
 }
 
+/* A STEAL_REPLY from `victim` to our request `id`, with `njobs` records of its own. */
+static satin_msg *reply_from(int victim, uint64_t id, int njobs)
+{
+    satin_msg *m = from(victim, SATIN_MSG_STEAL_REPLY);
+    m->request_id = id;
+    m->victim = (uint32_t)victim;
+    int64_t arg = 20;
+    for (int i = 0; i < njobs; i++)
+        satin_msg_add_jobrec(m, (uint32_t)victim, 100 + (uint64_t)i, 0, "fib", 8, &arg,
+                             sizeof arg);
+    return m;
+}
+
+/* The k-th message sent of `type` (0: the first), or NULL. */
+static const sent *sent_of(const fake *f, int type, int k)
+{
+    for (int i = 0; i < f->nout; i++)
+        if (f->out[i].m->type == type && k-- == 0)
+            return &f->out[i];
+    return NULL;
+}
+
+/* The names of the policy's counters among the node's, each followed by a space. */
+static const char *policy_counters(satin_engine *e)
+{
+    static char names[256];
+    satin_kvlist l;
+    satin_kvlist_init(&l);
+    satin_engine_counters(e, &l);
+    names[0] = 0;
+    for (size_t i = 0; i < l.n; i++)
+        if (strncmp(l.items[i].name, "policy.", 7) == 0)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s ", l.items[i].name);
+    satin_kvlist_free(&l);
+    return names;
+}
+
+/* How a steal ends is counted once, by the engine: a success by the
+ * victim's cluster, a time-out as a failure, and the reply that comes
+ * after its time-out as late (its job runs all the same). */
+static void test_counts_steal_outcomes(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "rs");
+    f.idle = 1;
+    satin_engine_on_dry(e, 0);
+    const sent *s = sent_of(&f, SATIN_MSG_STEAL, 0);
+    if (!ok(s != NULL, "outcomes: a dry node steals"))
+        return;
+    int victim = s->to, wan = kit_cluster_of[victim] != kit_cluster_of[0];
+    uint64_t id = s->m->request_id;
+    forget_sent(&f);
+    f.idle = 0;
+    deliver(e, MS, reply_from(victim, id, 1));
+    is_i64(kit_counter(e, wan ? "steal_successes_wan" : "steal_successes_lan"), 1,
+           "outcomes: a reply with a job is a success, %s", wan ? "wide-area" : "local");
+    is_i64(kit_counter(e, wan ? "steal_successes_lan" : "steal_successes_wan"), 0,
+           "outcomes: and not one of the other kind");
+    is_i64(kit_counter(e, "steal_failures") + kit_counter(e, "late_replies"), 0,
+           "outcomes: no failure, no late reply");
+
+    f.idle = 1;
+    satin_engine_on_dry(e, 2 * MS);
+    s = sent_of(&f, SATIN_MSG_STEAL, 0);
+    if (!ok(s != NULL, "outcomes: idle again: the next steal"))
+        return;
+    victim = s->to, id = s->m->request_id;
+    forget_sent(&f);
+    satin_engine_on_tick(e, 2 * MS + 5 * S + 1);
+    is_i64(kit_counter(e, "steal_timeouts"), 1, "outcomes: it times out");
+    is_i64(kit_counter(e, "steal_failures"), 1, "outcomes: counted as a failure");
+    f.idle = 0;
+    deliver(e, 6 * S, reply_from(victim, id, 1));
+    is_i64(kit_counter(e, "late_replies"), 1, "outcomes: its reply is late");
+    is_i64(kit_counter(e, "steal_successes_lan") + kit_counter(e, "steal_successes_wan"), 1,
+           "outcomes: and no success");
+    is_i64(kit_counter(e, "jobs_received"), 2, "outcomes: its job runs all the same");
+    is_i64(kit_counter(e, "steal_attempts_lan") + kit_counter(e, "steal_attempts_wan"), 3,
+           "outcomes: 3 requests sent (the time-out's retry too)");
+    is_str(policy_counters(e), "policy.backoffs ",
+           "outcomes: RS reports only its back-offs; the engine counts the rest");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* CHS on node 0, root of {0, 1}: its own cancelled steal and the cancel it
+ * passes on are told apart; the reply to the cancelled one is late, not a
+ * steal. */
+static void test_counts_chs_cancels(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "chs");
+    rec a = {.arg = 7};
+    f.queue[0] = &a, f.nqueue = 1, f.active = 1;
+    deliver(e, MS, steal_from(2, 5, SATIN_STEAL_SYNC | SATIN_STEAL_WAN));
+    uint64_t given = f.out[0].m->jobrecs[0].record_id;
+    forget_sent(&f);
+    f.idle = 1;
+    satin_engine_on_dry(e, 2 * MS);
+    const sent *s = sent_of(&f, SATIN_MSG_STEAL, 0);
+    if (!ok(s != NULL && s->to == 1, "chs counts: idle root 0 asks its child 1"))
+        return;
+    uint64_t id = s->m->request_id;
+    forget_sent(&f);
+    f.idle = 0;
+    satin_msg *res = from(2, SATIN_MSG_JOB_RESULT);
+    res->owner = 0, res->record_id = given, res->status = SATIN_STATUS_OK;
+    int64_t v = 13;
+    satin_msg_set_data(res, &v, sizeof v);
+    deliver(e, 3 * MS, res);
+    s = sent_of(&f, SATIN_MSG_STEAL_CANCEL, 0);
+    ok(s && s->to == 1 && s->m->steal_id == id, "chs counts: a result made it busy: it cancels");
+    is_i64(kit_counter(e, "steal_cancels"), 1, "chs counts: one own steal withdrawn");
+    forget_sent(&f);
+    deliver(e, 4 * MS, reply_from(1, id, 1));
+    is_i64(kit_counter(e, "late_replies"), 1, "chs counts: the reply to it is late");
+    is_i64(kit_counter(e, "steal_successes_lan"), 0, "chs counts: not a steal");
+    is_i64(kit_counter(e, "steal_failures"), 0, "chs counts: nor a failure");
+
+    /* Remote thief 3 asks; root 0 has nothing and walks its tree (to 1). */
+    f.active = 0;
+    deliver(e, 5 * MS, steal_from(3, 9, SATIN_STEAL_SYNC | SATIN_STEAL_WAN));
+    s = sent_of(&f, SATIN_MSG_STEAL, 0);
+    ok(s && s->to == 1 && s->m->thief == 3, "chs counts: 3's request goes on to 1");
+    is_i64(kit_counter(e, "requests_forwarded"), 1, "chs counts: one request forwarded");
+    is_i64(kit_counter(e, "requests_served"), 1, "chs counts: one answered (2's, earlier)");
+    forget_sent(&f);
+    satin_msg *c = from(3, SATIN_MSG_STEAL_CANCEL);
+    c->thief = 3, c->steal_id = 9;
+    deliver(e, 6 * MS, c);
+    s = sent_of(&f, SATIN_MSG_STEAL_CANCEL, 0);
+    ok(s && s->to == 1 && s->m->steal_id == 9, "chs counts: 3's cancel follows its request");
+    is_i64(kit_counter(e, "steal_cancels_received"), 1, "chs counts: one cancel received");
+    is_i64(kit_counter(e, "steal_cancels_forwarded"), 1, "chs counts: one passed on");
+    is_i64(kit_counter(e, "steal_cancels"), 1, "chs counts: not one of our own");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* The events RP and CLS act on are counted by the engine too: pushes in,
+ * their acks, a prefetch and its success. */
+static void test_counts_pushes_and_prefetches(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "rp");
+    int64_t arg = 4;
+    satin_msg *p = from(1, SATIN_MSG_PUSH);
+    satin_msg_add_jobrec(p, 1, 12, 0, "fib", 8, &arg, sizeof arg);
+    deliver(e, MS, p);
+    deliver(e, 2 * MS, from(2, SATIN_MSG_PUSH_ACK));
+    is_i64(kit_counter(e, "pushes_received"), 1, "rp counts: one push received");
+    is_i64(kit_counter(e, "push_acks"), 1, "rp counts: one ack received");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+
+    e = make(&f, "cls");
+    f.idle = 1;
+    satin_engine_on_dry(e, 0);
+    const sent *s = sent_of(&f, SATIN_MSG_STEAL, 0);
+    for (int k = 1; s && !(s->m->flags & SATIN_STEAL_PREFETCH); k++)
+        s = sent_of(&f, SATIN_MSG_STEAL, k);
+    if (!ok(s != NULL, "cls counts: idle coordinator 0 prefetches"))
+        return;
+    int victim = s->to;
+    uint64_t id = s->m->request_id;
+    is_i64(kit_counter(e, "prefetches"), 1, "cls counts: one prefetch");
+    forget_sent(&f);
+    deliver(e, MS, reply_from(victim, id, 1));
+    is_i64(kit_counter(e, "prefetch_successes"), 1, "cls counts: one prefetch success");
+    is_i64(kit_counter(e, "steal_successes_wan"), 1, "cls counts: a wide-area success too");
+    is_i64(kit_counter(e, "prefetches"), 2,
+           "cls counts: the job runs, the queue stays empty: the next prefetch at once");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* What each policy still counts itself: only what the engine cannot see. */
+static void test_policy_counters(void)
+{
+    static const char *const want[][2] = {
+        {"rs", "policy.backoffs "},
+        {"rp", ""},
+        {"chs", "policy.backoffs policy.walks_stopped "},
+        {"cls", "policy.loads_received policy.backoffs "},
+        {"crs", "policy.backoffs policy.wan_backoffs "},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        fake f;
+        satin_engine *e = make(&f, want[i][0]);
+        is_str(policy_counters(e), want[i][1], "policy counters: %s reports only its own",
+               want[i][0]);
+        satin_engine_destroy(&e);
+    }
+}
+
 int main(void)
 {
     test_steal_timeout();
@@ -321,5 +516,9 @@ int main(void)
     test_cancel_and_drain();
     test_stats_round();
     test_cancel_follows();
+    test_counts_steal_outcomes();
+    test_counts_chs_cancels();
+    test_counts_pushes_and_prefetches();
+    test_policy_counters();
     return done_testing();
 }

@@ -24,23 +24,23 @@ static void thief_cycle(void)
     uint64_t id = expect_steal(fe, 3, SYNC, "node 1 idle: ask the first child (3) for its subtree");
     ops->on_idle(p);
     expect_none(fe, "one request at a time");
-    ops->on_steal_reply(p, 4, id, 0, SYNC | FWD);
+    fake_on_steal_reply(fe, ops, p, 4, id, 0, SYNC | FWD);
     id = expect_steal(fe, 0, SYNC, "subtree empty: then the parent (0)");
-    ops->on_steal_reply(p, 0, id, 0, SYNC);
+    fake_on_steal_reply(fe, ops, p, 0, id, 0, SYNC);
     expect_timer(fe, SATIN_TIMER_BACKOFF, 1 * MS, "whole cycle failed: back off 1 ms");
     fake_fire_next(fe, ops, p);
     id = expect_steal(fe, 3, SYNC, "after 1 ms: children first again");
-    ops->on_steal_reply(p, 4, id, 0, SYNC | FWD);
+    fake_on_steal_reply(fe, ops, p, 4, id, 0, SYNC | FWD);
     id = expect_steal(fe, 0, SYNC, "then the parent");
-    ops->on_steal_reply(p, 0, id, 0, SYNC);
+    fake_on_steal_reply(fe, ops, p, 0, id, 0, SYNC);
     expect_timer(fe, SATIN_TIMER_BACKOFF, 2 * MS, "second failed cycle: 2 ms");
     fake_fire_next(fe, ops, p);
     id = expect_steal(fe, 3, SYNC, "children");
-    ops->on_steal_reply(p, 5, id, 1, SYNC | FWD);
+    fake_on_steal_reply(fe, ops, p, 5, id, 1, SYNC | FWD);
     expect_none(fe, "a job from deep in the subtree: done");
     ops->on_idle(p);
     id = expect_steal(fe, 3, SYNC, "next idle period");
-    ops->on_steal_reply(p, 3, id, 0, SYNC);
+    fake_on_steal_reply(fe, ops, p, 3, id, 0, SYNC);
     expect_steal(fe, 0, SYNC, "parent");
     ops->destroy(p);
     free(fe);
@@ -52,7 +52,7 @@ static void thief_cycle(void)
     ops->on_idle(p);
     id = expect_steal(fe, 2, SYNC, "leaf 5: straight to its parent (2)");
     fe->idle = 0;
-    ops->on_steal_reply(p, 2, id, 0, SYNC);
+    fake_on_steal_reply(fe, ops, p, 2, id, 0, SYNC);
     expect_none(fe, "busy again when the empty reply comes: stop");
     ops->destroy(p);
     free(fe);
@@ -67,19 +67,19 @@ static void root_goes_wide_area(void)
     ops->on_idle(p);
     uint64_t id = expect_steal(fe, 1, SYNC, "root idle: its subtree first (child 1)");
     FAKE_DRAWS(fe, 1);
-    ops->on_steal_reply(p, 6, id, 0, SYNC | FWD);
+    fake_on_steal_reply(fe, ops, p, 6, id, 0, SYNC | FWD);
     id = expect_steal(fe, 10, SYNC | WAN,
                       "whole cluster idle: synchronous wide-area steal from a random root (10)");
-    ops->on_steal_reply(p, 11, id, 0, SYNC | WAN | FWD);
+    fake_on_steal_reply(fe, ops, p, 11, id, 0, SYNC | WAN | FWD);
     expect_timer(fe, SATIN_TIMER_BACKOFF, 1 * MS, "nothing anywhere: back off");
     FAKE_DRAWS(fe, 0);
     fake_fire_next(fe, ops, p);
     id = expect_steal(fe, 1, SYNC, "retry: subtree");
-    ops->on_steal_reply(p, 6, id, 0, SYNC | FWD);
+    fake_on_steal_reply(fe, ops, p, 6, id, 0, SYNC | FWD);
     id = expect_steal(fe, 7, SYNC | WAN, "then the root of cluster 1 (draw 0)");
-    ops->on_steal_reply(p, 9, id, 1, SYNC | WAN | FWD);
-    is_i64(fake_stat(ops, p, "steal_successes_wan"), 1, "a wide-area success");
-    is_i64(fake_stat(ops, p, "steal_requests_sent_wan"), 2, "2 wide-area requests");
+    fake_on_steal_reply(fe, ops, p, 9, id, 1, SYNC | WAN | FWD);
+    is_i64(fake_node_stat(fe, "steal_successes_wan"), 1, "a wide-area success");
+    is_i64(fake_node_stat(fe, "steal_attempts_wan"), 2, "2 wide-area requests");
     ops->destroy(p);
     free(fe);
 
@@ -89,7 +89,7 @@ static void root_goes_wide_area(void)
     p = fake_create(ops, &ft, fe, NULL);
     ops->on_idle(p);
     id = expect_steal(fe, 1, SYNC, "single cluster root: child 1");
-    ops->on_steal_reply(p, 2, id, 0, SYNC | FWD);
+    fake_on_steal_reply(fe, ops, p, 2, id, 0, SYNC | FWD);
     expect_timer(fe, SATIN_TIMER_BACKOFF, 1 * MS, "then back-off, no wide-area steal");
     ops->destroy(p);
     free(fe);
@@ -165,34 +165,34 @@ static void cancel_on_result(void)
     expect_none(fe, "a result that leaves the node idle: keep the request");
     fe->idle = 0;
     ops->on_result(p);
-    expect_cancel(fe, 3, id, "a result made it busy: cancel the request sent to 3");
-    ops->on_steal_reply(p, 4, id, 1, SYNC | FWD);
+    expect_cancel(fe, 3, 1, id, "a result made it busy: cancel the request sent to 3");
+    fake_on_steal_reply(fe, ops, p, 4, id, 1, SYNC | FWD);
     expect_none(fe, "the reply to the cancelled request is ignored");
-    is_i64(fake_stat(ops, p, "steal_successes"), 0, "and not counted as a success");
-    is_i64(fake_stat(ops, p, "late_replies"), 1, "but as a late reply");
-    is_i64(fake_stat(ops, p, "cancels"), 1, "one cancel");
+    is_i64(fake_node_successes(fe), 0, "and not counted as a success");
+    is_i64(fake_node_stat(fe, "late_replies"), 1, "but as a late reply");
+    is_i64(fake_node_stat(fe, "steal_cancels"), 1, "one cancel");
 
     fe->idle = 1;
     ops->on_idle(p);
     id = expect_steal(fe, 3, SYNC, "idle again: a new cycle");
-    ops->on_steal_reply(p, 4, id, 0, SYNC | FWD);
+    fake_on_steal_reply(fe, ops, p, 4, id, 0, SYNC | FWD);
     uint64_t up = expect_steal(fe, 0, SYNC, "parent");
     fe->idle = 0;
     ops->on_result(p);
-    expect_cancel(fe, 0, up, "result while asking the parent: cancel the request sent to 0");
+    expect_cancel(fe, 0, 1, up, "result while asking the parent: cancel the request sent to 0");
     ops->on_result(p);
     expect_none(fe, "nothing outstanding: no second cancel");
-    ops->on_steal_reply(p, 0, up, 0, SYNC);
+    fake_on_steal_reply(fe, ops, p, 0, up, 0, SYNC);
     expect_none(fe, "late empty reply: ignored, no retry");
     fe->idle = 1;
     ops->on_idle(p);
     id = expect_steal(fe, 3, SYNC, "next idle period starts with the children");
-    ops->on_steal_reply(p, 0, up, 0, SYNC);
+    fake_on_steal_reply(fe, ops, p, 0, up, 0, SYNC);
     expect_none(fe, "an old reply does not disturb the new request");
-    ops->on_steal_reply(p, 3, id, 1, SYNC);
-    is_i64(fake_stat(ops, p, "steal_successes"), 1, "the current request succeeds");
-    ops->on_cancel(p, 3, 9);
-    is_i64(fake_stat(ops, p, "cancels_received"), 1, "a cancel received is counted");
+    fake_on_steal_reply(fe, ops, p, 3, id, 1, SYNC);
+    is_i64(fake_node_successes(fe), 1, "the current request succeeds");
+    fake_on_cancel(fe, ops, p, 3, 9);
+    is_i64(fake_node_stat(fe, "steal_cancels_received"), 1, "a cancel received is counted");
     expect_none(fe, "one for a request not seen yet sends nothing");
     ops->destroy(p);
     free(fe);
@@ -208,18 +208,18 @@ static void cancel_follows_walk(void)
     satin_policy *p = fake_create(ops, &ft, fe, NULL);
     ops->on_steal_request(p, 1, 1, 7, SYNC);
     expect_forward(fe, 4, 1, 7, SYNC | FWD, "3 has nothing: thief 1's request on to 4");
-    ops->on_cancel(p, 1, 7);
-    expect_cancel(fe, 4, 7, "1 cancels it: 3 passes the cancel on to 4");
+    fake_on_cancel(fe, ops, p, 1, 7);
+    expect_cancel(fe, 4, 1, 7, "1 cancels it: 3 passes the cancel on to 4 (thief 1's request)");
     expect_none(fe, "(only that)");
-    ops->on_cancel(p, 1, 7);
+    fake_on_cancel(fe, ops, p, 1, 7);
     expect_none(fe, "a second cancel for it goes nowhere");
     fe->queue = 1;
     ops->on_steal_request(p, 1, 1, 8, SYNC);
     expect_reply(fe, 1, 8, SYNC, 1, "3 has a job now: the next request is answered here");
-    ops->on_cancel(p, 1, 8);
+    fake_on_cancel(fe, ops, p, 1, 8);
     expect_none(fe, "its cancel ends here: the walk ended here");
-    is_i64(fake_stat(ops, p, "cancels_received"), 3, "three cancels received");
-    is_i64(fake_stat(ops, p, "cancels_forwarded"), 1, "one passed on");
+    is_i64(fake_node_stat(fe, "steal_cancels_received"), 3, "three cancels received");
+    is_i64(fake_node_stat(fe, "steal_cancels_forwarded"), 1, "one passed on");
     ops->destroy(p);
     free(fe);
 
@@ -228,7 +228,7 @@ static void cancel_follows_walk(void)
     fe = fake_new();
     p = fake_create(ops, &ft, fe, NULL);
     fe->queue = 1;
-    ops->on_cancel(p, 3, 7);
+    fake_on_cancel(fe, ops, p, 3, 7);
     expect_none(fe, "a cancel ahead of its request: nothing to send yet");
     ops->on_steal_request(p, 3, 1, 7, SYNC | FWD);
     expect_reply(fe, 1, 7, SYNC | FWD, 0, "the request comes: an empty reply to thief 1");
@@ -244,7 +244,7 @@ static void cancel_follows_walk(void)
     fake_topo_init(&ft, 1, 3, sizes);
     fe = fake_new();
     p = fake_create(ops, &ft, fe, NULL);
-    ops->on_cancel(p, 0, 5);
+    fake_on_cancel(fe, ops, p, 0, 5);
     ops->on_steal_request(p, 0, 0, 5, SYNC);
     expect_reply(fe, 0, 5, SYNC, 0, "1 does not search its subtree for a withdrawn request");
     expect_none(fe, "nothing goes to 3");
@@ -312,11 +312,11 @@ static void net_deliver(net *w, int i, int k)
         w->fe[a.node]->queue += a.result;
         if (a.result)
             w->fe[a.node]->idle = 0;
-        ops->on_steal_reply(w->p[a.node], i, a.id, a.result, a.flags);
+        fake_on_steal_reply(w->fe[a.node], ops, w->p[a.node], i, a.id, a.result, a.flags);
         break;
     case FAKE_CANCEL:
         net_note(w, "%dx%d ", i, a.node);
-        ops->on_cancel(w->p[a.node], i, a.id);
+        fake_on_cancel(w->fe[a.node], ops, w->p[a.node], i, a.id);
         break;
     default:
         break;
@@ -412,7 +412,7 @@ static void grid(void)
     for (int i = 1; i < 20; i++)
         good &= seen[i] == 1;
     ok(good && seen[0] == 0, "20-node tree: nodes 1..19 each receive the root's request once");
-    is_i64(fake_stat(ops, w->p[0], "steal_failures"), 1, "one empty reply reaches the root");
+    is_i64(fake_node_stat(w->fe[0], "steal_failures"), 1, "one empty reply reaches the root");
     net_free(w);
     free(w);
 
@@ -439,7 +439,7 @@ static void grid(void)
                         : "0>1 1~3 0x1 1x3 3~4 3x4 4~2 4x2 2~5 2x5 5~6 5x6 6.0 ",
                overtake ? "a cancel that reaches 4 first: 4 ends the walk, 2, 5, 6 see nothing"
                         : "in order: the cancel follows the walk hop by hop to 6, which answered");
-        is_i64(fake_stat(ops, w->p[0], "late_replies"), 1, "the thief ignores the empty reply");
+        is_i64(fake_node_stat(w->fe[0], "late_replies"), 1, "the thief ignores the empty reply");
         net_free(w);
         free(w);
     }

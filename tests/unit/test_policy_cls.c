@@ -55,13 +55,13 @@ static void load_reports(void)
     expect_none(fe, "0 already reported: nothing at the end of the period");
     ops->on_idle(p);
     expect_none(fe, "idle again, load still 0, steal in flight: nothing");
-    is_i64(fake_stat(ops, p, "load_reports"), 6, "6 reports");
+    is_i64(fake_node_stat(fe, "load_reports"), 6, "6 reports");
     FAKE_DRAWS(fe, 0);
-    ops->on_steal_reply(p, 2, id, 0, SATIN_STEAL_SYNC);
+    fake_on_steal_reply(fe, ops, p, 2, id, 0, SATIN_STEAL_SYNC);
     expect_steal(fe, 0, SATIN_STEAL_SYNC, "local failure: retry in the cluster (node 0)");
     ops->on_load(p, 2, 0);
     expect_none(fe, "a node that is not the coordinator ignores load reports");
-    is_i64(fake_stat(ops, p, "prefetches"), 0, "and never prefetches");
+    is_i64(fake_node_stat(fe, "prefetches"), 0, "and never prefetches");
     ops->destroy(p);
     free(fe);
 }
@@ -93,10 +93,10 @@ static void coordinator_prefetches(void)
     ops->on_queue_length(p, 0);
     expect_none(fe, "a prefetch in flight: no second one");
     fe->queue = 1; /* the node queued the prefetched job */
-    ops->on_steal_reply(p, 7, pf, 1, SATIN_STEAL_WAN | SATIN_STEAL_PREFETCH);
+    fake_on_steal_reply(fe, ops, p, 7, pf, 1, SATIN_STEAL_WAN | SATIN_STEAL_PREFETCH);
     expect_none(fe, "the job is queued here: load 1, no more prefetching");
-    is_i64(fake_stat(ops, p, "prefetch_successes"), 1, "a prefetch success");
-    is_i64(fake_stat(ops, p, "steal_successes_wan"), 1, "counted as a wide-area success");
+    is_i64(fake_node_stat(fe, "prefetch_successes"), 1, "a prefetch success");
+    is_i64(fake_node_stat(fe, "steal_successes_wan"), 1, "counted as a wide-area success");
 
     /* A thief in the cluster takes it; the queue runs dry again. */
     fake_check_answers_once(fe, ops, p, 2, SATIN_STEAL_SYNC, 1, "cls coordinator, local thief");
@@ -108,7 +108,7 @@ static void coordinator_prefetches(void)
     int good = 1;
     for (int f = 1; f <= 6; f++) {
         FAKE_DRAWS(fe, 0, 0);
-        ops->on_steal_reply(p, 3, pf, 0, SATIN_STEAL_WAN | SATIN_STEAL_PREFETCH);
+        fake_on_steal_reply(fe, ops, p, 3, pf, 0, SATIN_STEAL_WAN | SATIN_STEAL_PREFETCH);
         const fake_action *a = &fe->act[fe->nact - 1];
         if (f < 5) {
             good &= a->kind == FAKE_STEAL && a->at == 0;
@@ -125,11 +125,11 @@ static void coordinator_prefetches(void)
     fake_skip(fe);
     fe->queue = 0;
     ops->on_load(p, 1, 4);
-    ops->on_steal_reply(p, 3, pf, 0, SATIN_STEAL_WAN | SATIN_STEAL_PREFETCH);
+    fake_on_steal_reply(fe, ops, p, 3, pf, 0, SATIN_STEAL_WAN | SATIN_STEAL_PREFETCH);
     expect_timer(fe, SATIN_TIMER_PREFETCH, 1 * MS, "failure 7: 1 ms (doubles after 10)");
     fake_fire_next(fe, ops, p);
     expect_none(fe, "the cluster got load 4 meanwhile: no prefetch when the timer fires");
-    is_i64(fake_stat(ops, p, "steal_requests_sync"), 0, "prefetches are never synchronous");
+    is_i64(fake_node_stat(fe, "steal_attempts_sync"), 0, "prefetches are never synchronous");
     ops->destroy(p);
     free(fe);
 }
@@ -182,7 +182,7 @@ static void one_cluster_is_rs(void)
             if (a->kind == FAKE_SET_TIMER)
                 fake_fire_next(fe, os[k], ps[k]);
             else
-                os[k]->on_steal_reply(ps[k], a->node, a->id, 0, a->flags);
+                fake_on_steal_reply(fe, os[k], ps[k], a->node, a->id, 0, a->flags);
         }
     }
     int same = fes[0]->nact == fes[1]->nact && fes[0]->nact >= 6;

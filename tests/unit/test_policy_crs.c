@@ -22,18 +22,18 @@ static void figure3(void)
     expect_none(fe, "nothing else");
 
     FAKE_DRAWS(fe, 0);
-    ops->on_steal_reply(p, 2, loc, 0, SATIN_STEAL_SYNC);
+    fake_on_steal_reply(fe, ops, p, 2, loc, 0, SATIN_STEAL_SYNC);
     loc = expect_steal(fe, 0, SATIN_STEAL_SYNC,
                        "local failure: retry locally at once, no second wide-area steal");
-    ops->on_steal_reply(p, 0, loc, 0, SATIN_STEAL_SYNC);
+    fake_on_steal_reply(fe, ops, p, 0, loc, 0, SATIN_STEAL_SYNC);
     expect_timer(fe, SATIN_TIMER_BACKOFF, 1 * MS, "a round of 2 local failures: wait 1 ms");
     FAKE_DRAWS(fe, 1);
     fake_fire_next(fe, ops, p);
     loc = expect_steal(fe, 2, SATIN_STEAL_SYNC, "timer: local steal only, the flag is still set");
-    ops->on_steal_reply(p, 5, wan, 0, SATIN_STEAL_WAN);
+    fake_on_steal_reply(fe, ops, p, 5, wan, 0, SATIN_STEAL_WAN);
     expect_timer(fe, SATIN_TIMER_WAN, 1 * MS,
                  "empty wide-area reply from an idle victim: the next one after its own 1 ms");
-    ops->on_steal_reply(p, 2, loc, 0, SATIN_STEAL_SYNC);
+    fake_on_steal_reply(fe, ops, p, 2, loc, 0, SATIN_STEAL_SYNC);
     expect_timer(fe, SATIN_TIMER_BACKOFF, 1 * MS, "third local failure: 1 ms");
     FAKE_DRAWS(fe, 0);
     is_i64(fake_fire_next(fe, ops, p), SATIN_TIMER_BACKOFF, "both due: the local timer first");
@@ -47,18 +47,18 @@ static void figure3(void)
     is_i64(fe->clock, 2 * MS, "at 2 ms");
 
     /* Local success: the wide-area steal is not cancelled. */
-    ops->on_steal_reply(p, 0, loc, 1, SATIN_STEAL_SYNC);
+    fake_on_steal_reply(fe, ops, p, 0, loc, 1, SATIN_STEAL_SYNC);
     expect_none(fe, "local success: no cancel, nothing else");
     FAKE_DRAWS(fe, 1);
     ops->on_idle(p);
     loc = expect_steal(fe, 2, SATIN_STEAL_SYNC, "idle again with the flag set: local only");
     fe->idle = 0;
-    ops->on_steal_reply(p, 6, wan, 1, SATIN_STEAL_WAN);
+    fake_on_steal_reply(fe, ops, p, 6, wan, 1, SATIN_STEAL_WAN);
     expect_none(fe, "wide-area jobs arrive and the node is busy: nothing to do (it queued them)");
-    is_i64(fake_stat(ops, p, "steal_successes_wan"), 1, "counted as a wide-area success");
-    is_i64(fake_stat(ops, p, "steal_requests_sent_wan"), 2, "2 wide-area requests in all");
-    is_i64(fake_stat(ops, p, "steal_requests_async"), 2, "both asynchronous");
-    is_i64(fake_stat(ops, p, "steal_requests_sync"), 5, "5 local synchronous ones");
+    is_i64(fake_node_stat(fe, "steal_successes_wan"), 1, "counted as a wide-area success");
+    is_i64(fake_node_stat(fe, "steal_attempts_wan"), 2, "2 wide-area requests in all");
+    is_i64(fake_node_stat(fe, "steal_attempts_async"), 2, "both asynchronous");
+    is_i64(fake_node_stat(fe, "steal_attempts_sync"), 5, "5 local synchronous ones");
     is_i64(fake_stat(ops, p, "wan_backoffs"), 1, "1 wide-area back-off");
     is_i64(fake_stat(ops, p, "backoffs"), 2, "2 local back-offs");
     is_i64(fe->unscripted, 0, "every draw was scripted");
@@ -87,7 +87,7 @@ static void wan_reply_rules(void)
     int good = 1;
     for (size_t i = 0; i < sizeof delays / sizeof delays[0]; i++) {
         int from = fe->nact;
-        ops->on_steal_reply(p, fe->act[fe->nact - 1].node, wan, 0, SATIN_STEAL_WAN);
+        fake_on_steal_reply(fe, ops, p, fe->act[fe->nact - 1].node, wan, 0, SATIN_STEAL_WAN);
         good &= fe->nact == from + 1 && fe->act[from].kind == FAKE_SET_TIMER &&
                 fe->act[from].node == SATIN_TIMER_WAN && fe->act[from].value == delays[i] * MS;
         FAKE_DRAWS(fe, 0, 0);
@@ -103,10 +103,10 @@ static void wan_reply_rules(void)
     fake_skip(fe);
 
     FAKE_DRAWS(fe, 0, 1);
-    ops->on_steal_reply(p, 1, wan, 0, SATIN_STEAL_WAN | SATIN_STEAL_VICTIM_BUSY);
+    fake_on_steal_reply(fe, ops, p, 1, wan, 0, SATIN_STEAL_WAN | SATIN_STEAL_VICTIM_BUSY);
     wan = expect_steal(fe, 2, SATIN_STEAL_WAN, "an empty reply from a busy victim: the next one at once");
     expect_none(fe, "no timer");
-    ops->on_steal_reply(p, 2, wan, 0, SATIN_STEAL_WAN);
+    fake_on_steal_reply(fe, ops, p, 2, wan, 0, SATIN_STEAL_WAN);
     expect_timer(fe, SATIN_TIMER_WAN, 100 * MS,
                  "a busy victim is no success: the next idle victim's reply still waits 100 ms");
     FAKE_DRAWS(fe, 0, 0);
@@ -114,9 +114,9 @@ static void wan_reply_rules(void)
     wan = expect_steal(fe, 1, SATIN_STEAL_WAN, "timer: steal");
 
     FAKE_DRAWS(fe, 0, 1);
-    ops->on_steal_reply(p, 1, wan, 1, SATIN_STEAL_WAN);
+    fake_on_steal_reply(fe, ops, p, 1, wan, 1, SATIN_STEAL_WAN);
     wan = expect_steal(fe, 2, SATIN_STEAL_WAN, "a reply with jobs while still idle: the next at once");
-    ops->on_steal_reply(p, 2, wan, 0, SATIN_STEAL_WAN);
+    fake_on_steal_reply(fe, ops, p, 2, wan, 0, SATIN_STEAL_WAN);
     expect_timer(fe, SATIN_TIMER_WAN, 1 * MS, "the success reset the wide-area back-off: 1 ms");
 
     fe->idle = 0;
@@ -126,7 +126,7 @@ static void wan_reply_rules(void)
     FAKE_DRAWS(fe, 0, 0);
     ops->on_idle(p);
     wan = expect_steal(fe, 1, SATIN_STEAL_WAN, "the next idle period steals across at once");
-    ops->on_steal_reply(p, 1, wan, 0, SATIN_STEAL_WAN);
+    fake_on_steal_reply(fe, ops, p, 1, wan, 0, SATIN_STEAL_WAN);
     expect_timer(fe, SATIN_TIMER_WAN, 2 * MS, "second failure since the success: 2 ms");
     fe->idle = 0;
     ops->on_steal_request(p, 1, 1, 77, SATIN_STEAL_WAN);
@@ -137,7 +137,7 @@ static void wan_reply_rules(void)
     expect_clear(fe, SATIN_TIMER_WAN, "a new idle period drops the wide-area back-off...");
     wan = expect_steal(fe, 2, SATIN_STEAL_WAN, "...and steals across at once");
     fe->idle = 0;
-    ops->on_steal_reply(p, 2, wan, 0, SATIN_STEAL_WAN);
+    fake_on_steal_reply(fe, ops, p, 2, wan, 0, SATIN_STEAL_WAN);
     expect_none(fe, "an empty reply while busy: nothing now");
     fe->idle = 1;
     FAKE_DRAWS(fe, 0, 0);
@@ -167,7 +167,7 @@ static void idle_grid_is_quiet(void)
             if (a->kind != FAKE_STEAL)
                 continue;
             *(a->flags & SATIN_STEAL_WAN ? &wan : &local) += 1;
-            ops->on_steal_reply(p, a->node, a->id, 0, a->flags);
+            fake_on_steal_reply(fe, ops, p, a->node, a->id, 0, a->flags);
         }
         if (fake_fire_next(fe, ops, p) < 0)
             break;
@@ -209,7 +209,7 @@ static void never_two_wan_in_flight(void)
             out_id[k] = out_id[nout - 1], out_node[k] = out_node[nout - 1];
             out_wan[k] = out_wan[nout - 1];
             nout--;
-            ops->on_steal_reply(p, node, id, (r >> 12) % 7 == 0,
+            fake_on_steal_reply(fe, ops, p, node, id, (r >> 12) % 7 == 0,
                                 (r >> 16) % 3 == 0 ? SATIN_STEAL_VICTIM_BUSY : 0);
         }
         for (int i = from; i < fe->nact; i++) {
@@ -267,11 +267,11 @@ static void one_cluster_is_rs(void)
                 continue;
             }
             if (i == 6) {
-                o->on_steal_reply(p, a->node, a->id, 1, a->flags);
+                fake_on_steal_reply(fe, o, p, a->node, a->id, 1, a->flags);
                 o->on_steal_request(p, 0, 0, 555, SATIN_STEAL_SYNC);
                 o->on_idle(p);
             } else {
-                o->on_steal_reply(p, a->node, a->id, 0, a->flags);
+                fake_on_steal_reply(fe, o, p, a->node, a->id, 0, a->flags);
             }
         }
     }
@@ -303,7 +303,7 @@ static void victim_side(void)
     fe->queue = 2;
     fake_check_answers_once(fe, ops, p, 0, SATIN_STEAL_WAN, 4, "crs, wide-area thief");
     fake_check_answers_once(fe, ops, p, 2, SATIN_STEAL_SYNC, 3, "crs, local thief");
-    is_i64(fake_stat(ops, p, "jobs_given"), 2, "2 jobs given");
+    is_i64(fake_node_stat(fe, "jobs_given"), 2, "2 jobs given");
     ops->destroy(p);
     free(fe);
 }

@@ -9,6 +9,9 @@
  * goes on with a fixed xorshift sequence.  The queue length and the idle
  * flag are plain fields; reply() and push() take jobs from `queue`.
  *
+ * It also counts what the node engine counts at the policy's boundary
+ * (fake_node_stat, below): a policy counts only what the node cannot see.
+ *
  * White-box on purpose: the timer ids come from policy_internal.h.
  */
 #ifndef TEST_POLICY_FAKE_H
@@ -34,12 +37,14 @@ typedef struct fake_action {
     int kind;
     int node;        /* steal/cancel: victim; reply: thief; forward: to; push: target;
                         load: coordinator; set/clear_timer: timer id */
-    int thief;       /* forward: the original thief */
+    int thief;       /* forward/cancel: the request's thief */
     uint64_t id;     /* steal: the id handed out; reply/forward/cancel: the request's */
     unsigned flags;  /* steal/reply/forward */
     int64_t value;   /* reply: max_jobs; load: the load; set_timer: the delay */
     int result;      /* reply: jobs sent; push: 1 if a job went */
     int64_t at;      /* fake clock when asked */
+    int answered;    /* steal: a reply to it was delivered */
+    int withdrawn;   /* steal: the policy cancelled it */
 } fake_action;
 
 #define FAKE_MAX_ACTIONS 4096
@@ -60,6 +65,10 @@ typedef struct fake_env {
     int unscripted;      /* draws taken after the script ran out */
     uint64_t rng;
     int64_t due[FAKE_MAX_TIMERS]; /* -1: not set */
+    const satin_policy_topology *topo; /* set by fake_create: what WAN and "own" mean */
+    /* The events fake_on_*() delivered, counted as the node counts them. */
+    int64_t successes_lan, successes_wan, failures, late_replies, prefetch_successes;
+    int64_t cancels_received, pushes_received, push_acks;
 } fake_env;
 
 static fake_action *fake_record_(fake_env *fe, int kind)
@@ -111,11 +120,34 @@ static void fake_forward_(void *ctx, int to, int thief, uint64_t id, unsigned fl
     a->flags = flags;
 }
 
-static void fake_cancel_(void *ctx, int victim, uint64_t id)
+/* The steal request `id` this fake handed out, or NULL. */
+static fake_action *fake_find_steal_(fake_env *fe, uint64_t id)
 {
-    fake_action *a = fake_record_(ctx, FAKE_CANCEL);
+    for (int i = 0; i < fe->nact; i++)
+        if (fe->act[i].kind == FAKE_STEAL && fe->act[i].id == id)
+            return &fe->act[i];
+    return NULL;
+}
+
+static int fake_self_(const fake_env *fe)
+{
+    return fe->topo ? fe->topo->self : -1;
+}
+
+static void fake_cancel_(void *ctx, int victim, int thief, uint64_t id)
+{
+    fake_env *fe = ctx;
+    fake_action *a = fake_record_(fe, FAKE_CANCEL);
     a->node = victim;
+    a->thief = thief;
     a->id = id;
+    fake_action *s = thief == fake_self_(fe) ? fake_find_steal_(fe, id) : NULL;
+    /* As the node does: an own request still out is marked (its reply will
+     * be late) and the cancel counted; result says so. */
+    if (s && !s->answered) {
+        s->withdrawn = 1;
+        a->result = 1;
+    }
 }
 
 static int fake_push_(void *ctx, int target)
@@ -251,6 +283,7 @@ static satin_policy *fake_create(const satin_policy_ops *ops, const fake_topo *f
         satin_policy_params_default(&def);
         pp = &def;
     }
+    fe->topo = &ft->t;
     satin_policy *p = ops->create(&ft->t, pp, &fe->env);
     if (!p)
         abort();
@@ -353,11 +386,13 @@ static void expect_forward(fake_env *fe, int to, int thief, uint64_t id, unsigne
         ok(0, "%s: forwards request %" PRIu64 ", not %" PRIu64, what, id, a->id);
 }
 
-static void expect_cancel(fake_env *fe, int victim, uint64_t id, const char *what)
+static void expect_cancel(fake_env *fe, int victim, int thief, uint64_t id, const char *what)
 {
     const fake_action *a = fake_expect_(fe, FAKE_CANCEL, victim, 0, 0, 0, 0, what);
     if (a && a->id != id)
         ok(0, "%s: cancels request %" PRIu64 ", not %" PRIu64, what, id, a->id);
+    if (a && a->thief != thief)
+        ok(0, "%s: cancels thief %d's request, not %d's", what, thief, a->thief);
 }
 
 static void expect_push(fake_env *fe, int target, const char *what)
@@ -415,6 +450,131 @@ static int64_t fake_stat(const satin_policy_ops *ops, const satin_policy *p, con
     return -1;
 }
 
+/* ---- what the node counts -------------------------------------------------
+ * The node engine counts every action a policy takes and every event it feeds
+ * one (daemon/engine/README.md, "Counters"); a policy counts only what the
+ * node cannot see.  The fake counts the same facts the same way, under the
+ * node's names: actions from the log, events as the fake_on_*() below hand
+ * them to the policy.  Unlike the node, fake_on_steal_reply also hands over
+ * a reply to a request that is not out (counted as late, as the node does),
+ * so that a test can check that the policy ignores it. */
+
+static int fake_remote_(const fake_env *fe, int node)
+{
+    const satin_policy_topology *t = fe->topo;
+    if (!t || node < 0 || node >= t->nnodes) {
+        ok(0, "fake: node %d has no cluster (fake_create sets the topology)", node);
+        return 0;
+    }
+    return t->cluster_of[node] != t->cluster_of[t->self];
+}
+
+/* The node counter `name` as the node would count this fake's log and
+ * events; -1 for a name the node does not count at the boundary. */
+static int64_t fake_node_stat(const fake_env *fe, const char *name)
+{
+    int64_t lan = 0, wan = 0, sync = 0, async = 0, prefetches = 0, served = 0, given = 0;
+    int64_t forwarded = 0, cancels = 0, cancels_forwarded = 0, pushes = 0, loads = 0;
+    for (int i = 0; i < fe->nact; i++) {
+        const fake_action *a = &fe->act[i];
+        switch (a->kind) {
+        case FAKE_STEAL:
+            *(fake_remote_(fe, a->node) ? &wan : &lan) += 1;
+            *((a->flags & SATIN_STEAL_SYNC) ? &sync : &async) += 1;
+            prefetches += !!(a->flags & SATIN_STEAL_PREFETCH);
+            break;
+        case FAKE_REPLY:
+            served++;
+            given += a->result;
+            break;
+        case FAKE_FORWARD:
+            forwarded++;
+            break;
+        case FAKE_CANCEL:
+            if (a->thief != fake_self_(fe))
+                cancels_forwarded++;
+            else
+                cancels += a->result;
+            break;
+        case FAKE_PUSH:
+            pushes += a->result;
+            given += a->result;
+            break;
+        case FAKE_LOAD:
+            loads++;
+            break;
+        }
+    }
+    const struct { const char *name; int64_t value; } all[] = {
+        {"steal_attempts_lan", lan}, {"steal_attempts_wan", wan},
+        {"steal_attempts_sync", sync}, {"steal_attempts_async", async},
+        {"steal_successes_lan", fe->successes_lan}, {"steal_successes_wan", fe->successes_wan},
+        {"steal_failures", fe->failures}, {"late_replies", fe->late_replies},
+        {"steal_cancels", cancels}, {"requests_served", served},
+        {"requests_forwarded", forwarded}, {"steal_cancels_received", fe->cancels_received},
+        {"steal_cancels_forwarded", cancels_forwarded}, {"jobs_given", given},
+        {"pushes", pushes}, {"pushes_received", fe->pushes_received},
+        {"push_acks", fe->push_acks}, {"load_reports", loads}, {"prefetches", prefetches},
+        {"prefetch_successes", fe->prefetch_successes},
+    };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(all[i].name, name) == 0)
+            return all[i].value;
+    return -1;
+}
+
+/* steal_successes_lan + steal_successes_wan: replies that brought jobs. */
+static int64_t fake_node_successes(const fake_env *fe)
+{
+    return fake_node_stat(fe, "steal_successes_lan") + fake_node_stat(fe, "steal_successes_wan");
+}
+
+/* steal_attempts_lan + steal_attempts_wan: steal requests sent. */
+static int64_t fake_node_attempts(const fake_env *fe)
+{
+    return fake_node_stat(fe, "steal_attempts_lan") + fake_node_stat(fe, "steal_attempts_wan");
+}
+
+/* The reply of `victim` to our request `id`, as the node settles it: late
+ * when the request is not out (never sent, answered already) or was
+ * withdrawn; else a success (with jobs) or a failure. */
+static void fake_on_steal_reply(fake_env *fe, const satin_policy_ops *ops, satin_policy *p,
+                                int victim, uint64_t id, int njobs, unsigned flags)
+{
+    fake_action *s = fake_find_steal_(fe, id);
+    if (!s || s->answered || s->withdrawn) {
+        fe->late_replies++;
+    } else if (njobs <= 0) {
+        fe->failures++;
+    } else {
+        *(fake_remote_(fe, victim) ? &fe->successes_wan : &fe->successes_lan) += 1;
+        fe->prefetch_successes += !!(s->flags & SATIN_STEAL_PREFETCH);
+    }
+    if (s)
+        s->answered = 1;
+    ops->on_steal_reply(p, victim, id, njobs, flags);
+}
+
+static void fake_on_cancel(fake_env *fe, const satin_policy_ops *ops, satin_policy *p, int from,
+                           uint64_t id)
+{
+    fe->cancels_received++;
+    ops->on_cancel(p, from, id);
+}
+
+static void fake_on_push(fake_env *fe, const satin_policy_ops *ops, satin_policy *p, int from)
+{
+    fe->pushes_received++;
+    ops->on_push(p, from);
+}
+
+static void fake_on_push_ack(fake_env *fe, const satin_policy_ops *ops, satin_policy *p,
+                             int target)
+{
+    fe->push_acks++;
+    ops->on_push_ack(p, target);
+}
+
 /* Delivers `n` requests (ids 9001..) from `thief` and checks each got exactly
  * one answer (a reply or a forward) carrying its id. */
 static void fake_check_answers_once(fake_env *fe, const satin_policy_ops *ops, satin_policy *p,
@@ -444,6 +604,8 @@ static inline void fake_unused_(void)
     (void)expect_none, (void)fake_skip, (void)fake_count, (void)fake_stat;
     (void)fake_check_answers_once, (void)fake_advance, (void)fake_fire_next;
     (void)fake_draws_left, (void)fake_create, (void)fake_topo_init, (void)fake_new;
+    (void)fake_node_stat, (void)fake_node_successes, (void)fake_node_attempts;
+    (void)fake_on_steal_reply, (void)fake_on_cancel, (void)fake_on_push, (void)fake_on_push_ack;
 }
 
 #endif

@@ -34,16 +34,16 @@ static void pushes_above_threshold(void)
     ops->on_queue_length(p, 30);
     expect_none(fe, "still 8 in transit: no push");
     FAKE_DRAWS(fe, 4);
-    ops->on_push_ack(p, 4);
+    fake_on_push_ack(fe, ops, p, 4);
     expect_push(fe, 5, "an ack frees one slot: the long queue pushes again at once");
     expect_none(fe, "and only one");
-    is_i64(fake_stat(ops, p, "pushes"), 9, "9 pushes");
-    is_i64(fake_stat(ops, p, "push_acks"), 1, "1 ack");
+    is_i64(fake_node_stat(fe, "pushes"), 9, "9 pushes");
+    is_i64(fake_node_stat(fe, "push_acks"), 1, "1 ack");
 
     /* push() finding the queue empty (workers took the jobs) stops the loop. */
     fe->queue = 0;
     for (int i = 0; i < 8; i++)
-        ops->on_push_ack(p, 1);
+        fake_on_push_ack(fe, ops, p, 1);
     fake_skip(fe);
     fe->queue = 1;
     FAKE_DRAWS(fe, 0, 0);
@@ -51,7 +51,7 @@ static void pushes_above_threshold(void)
     ok(fake_count(fe, 0, FAKE_PUSH) > 0 && fe->act[fe->nact - 1].kind == FAKE_PUSH &&
            fe->act[fe->nact - 1].result == 0 && fe->act[fe->nact - 2].result == 1,
        "an empty push ends the loop");
-    is_i64(fake_stat(ops, p, "pushes"), 10, "only the job that went is counted");
+    is_i64(fake_node_stat(fe, "pushes"), 10, "only the job that went is counted");
     ops->destroy(p);
     free(fe);
 }
@@ -81,13 +81,13 @@ static void never_exceeds_bound_never_steals(void)
         case 2:
             if (in_transit > 0) { /* acks only for pushes that went */
                 in_transit--;
-                ops->on_push_ack(p, 0);
+                fake_on_push_ack(fe, ops, p, 0);
             }
             break;
         default:
             fe->idle = (r >> 5) & 1;
             ops->on_idle(p);
-            ops->on_push(p, 1);
+            fake_on_push(fe, ops, p, 1);
         }
         for (int i = from; i < fe->nact; i++)
             if (fe->act[i].kind == FAKE_PUSH && fe->act[i].result) {
@@ -102,7 +102,7 @@ static void never_exceeds_bound_never_steals(void)
     is_i64(worst, 3, "3000 random events: never more than rp_max_in_transit (3) unacknowledged");
     ok(pushes > 100, "and it did push (%d)", pushes);
     is_i64(pushed_to_self, 0, "never to itself");
-    is_i64(fake_stat(ops, p, "steal_requests_sent"), -1, "RP has no steal counters");
+    is_i64(fake_stat(ops, p, "backoffs"), -1, "RP has no steal counters (no back-offs)");
     int steals = 0;
     for (int i = 0; i < fe->nact; i++)
         steals += fe->act[i].kind == FAKE_STEAL;
@@ -121,8 +121,8 @@ static void idle_waits_and_requests_get_empty_replies(void)
     expect_none(fe, "idle with an empty queue: wait");
     fake_advance(fe, ops, p, 1000000000);
     expect_none(fe, "a second later: still nothing (no timers)");
-    ops->on_push(p, 0);
-    is_i64(fake_stat(ops, p, "pushes_received"), 1, "a received push is counted");
+    fake_on_push(fe, ops, p, 0);
+    is_i64(fake_node_stat(fe, "pushes_received"), 1, "a received push is counted");
     fe->queue = 3;
     fake_check_answers_once(fe, ops, p, 0, SATIN_STEAL_SYNC, 3, "rp");
     ok(fe->act[fe->nact - 1].value == 0 && fe->queue == 3, "the replies are empty (max 0 jobs)");

@@ -94,7 +94,7 @@ static void uniform_victims_and_wan_flag(void)
             ops->on_idle(p);
             ok(fe->seen == fe->nact, "a second idle event while waiting sends nothing");
         }
-        ops->on_steal_reply(p, victim[i], id, 0, 0);
+        fake_on_steal_reply(fe, ops, p, victim[i], id, 0, 0);
     }
     expect_timer(fe, SATIN_TIMER_BACKOFF, 1 * MS, "a full round of 5 failures: wait 1 ms");
     expect_none(fe, "nothing else");
@@ -106,13 +106,13 @@ static void uniform_victims_and_wan_flag(void)
     fake_fire_next(fe, ops, p);
     uint64_t id = expect_steal(fe, 3, SATIN_STEAL_SYNC | SATIN_STEAL_WAN, "draw 7 -> node 3");
     ok(fe->act[fe->seen - 1].at == 1 * MS, "sent when the 1 ms timer fired");
-    ops->on_steal_reply(p, 3, id, 1, SATIN_STEAL_SYNC | SATIN_STEAL_WAN);
+    fake_on_steal_reply(fe, ops, p, 3, id, 1, SATIN_STEAL_SYNC | SATIN_STEAL_WAN);
     expect_none(fe, "success: no retry, no timer");
-    is_i64(fake_stat(ops, p, "steal_requests_sent"), 6, "6 requests counted");
-    is_i64(fake_stat(ops, p, "steal_requests_sent_wan"), 4, "4 of them wide-area");
-    is_i64(fake_stat(ops, p, "steal_requests_sync"), 6, "all synchronous");
-    is_i64(fake_stat(ops, p, "steal_successes"), 1, "1 success");
-    is_i64(fake_stat(ops, p, "steal_successes_wan"), 1, "from a remote node");
+    is_i64(fake_node_attempts(fe), 6, "6 requests counted");
+    is_i64(fake_node_stat(fe, "steal_attempts_wan"), 4, "4 of them wide-area");
+    is_i64(fake_node_stat(fe, "steal_attempts_sync"), 6, "all synchronous");
+    is_i64(fake_node_successes(fe), 1, "1 success");
+    is_i64(fake_node_stat(fe, "steal_successes_wan"), 1, "from a remote node");
     is_i64(fake_stat(ops, p, "backoffs"), 1, "1 back-off");
     ops->on_idle(p);
     expect_steal(fe, 0, SATIN_STEAL_SYNC, "draw 10 -> node 0, LAN");
@@ -141,7 +141,7 @@ static void uniform_over_a_cycle_of_draws(void)
         wan_ok &= !!(a->flags & SATIN_STEAL_WAN) == (a->node < 3);
         if (fake_draws_left(fe) == 0)
             break;
-        ops->on_steal_reply(p, a->node, a->id, 0, a->flags);
+        fake_on_steal_reply(fe, ops, p, a->node, a->id, 0, a->flags);
     }
     ok(hits[0] == 200 && hits[1] == 200 && hits[2] == 200 && hits[4] == 200 && hits[5] == 200,
        "1000 draws: 200 steals to each of the 5 other nodes (%d %d %d - %d %d)", hits[0],
@@ -170,7 +170,7 @@ static void backoff_doubles_and_resets(void)
     for (int f = 1; f <= (int)(sizeof want / sizeof want[0]); f++) {
         const fake_action *s = &fe->act[fe->nact - 1];
         good &= s->kind == FAKE_STEAL && s->at == expect_clock;
-        ops->on_steal_reply(p, s->node, s->id, 0, SATIN_STEAL_SYNC);
+        fake_on_steal_reply(fe, ops, p, s->node, s->id, 0, SATIN_STEAL_SYNC);
         const fake_action *a = &fe->act[fe->nact - 1];
         if (want[f - 1] == 0) {
             good &= a->kind == FAKE_STEAL;
@@ -192,14 +192,14 @@ static void backoff_doubles_and_resets(void)
 
     /* Success resets: the next failure retries at once again. */
     const fake_action *s = &fe->act[fe->nact - 1];
-    ops->on_steal_reply(p, s->node, s->id, 2, SATIN_STEAL_SYNC);
+    fake_on_steal_reply(fe, ops, p, s->node, s->id, 2, SATIN_STEAL_SYNC);
     expect_none(fe, "success: nothing more");
     FAKE_DRAWS(fe, 0, 1, 1, 0);
     ops->on_idle(p);
     uint64_t id = expect_steal(fe, 1, SATIN_STEAL_SYNC, "idle: steal from 1");
-    ops->on_steal_reply(p, 1, id, 0, 0);
+    fake_on_steal_reply(fe, ops, p, 1, id, 0, 0);
     id = expect_steal(fe, 2, SATIN_STEAL_SYNC, "after a success the first failure retries at once");
-    ops->on_steal_reply(p, 2, id, 0, 0);
+    fake_on_steal_reply(fe, ops, p, 2, id, 0, 0);
     expect_timer(fe, SATIN_TIMER_BACKOFF, 1 * MS, "second failure: 1 ms again");
 
     /* The timer fires while the node is busy: no steal. */
@@ -211,12 +211,12 @@ static void backoff_doubles_and_resets(void)
     ops->on_idle(p);
     id = expect_steal(fe, 2, SATIN_STEAL_SYNC, "idle again: steal from 2");
     fe->idle = 0;
-    ops->on_steal_reply(p, 2, id, 0, 0);
+    fake_on_steal_reply(fe, ops, p, 2, id, 0, 0);
     expect_none(fe, "failure while busy: no retry, no timer");
     fe->idle = 1;
     ops->on_idle(p);
     id = expect_steal(fe, 1, SATIN_STEAL_SYNC, "next idle period: steal from 1");
-    ops->on_steal_reply(p, 1, id, 0, 0);
+    fake_on_steal_reply(fe, ops, p, 1, id, 0, 0);
     expect_timer(fe, SATIN_TIMER_BACKOFF, 2 * MS, "failure 4 since the success: 2 ms");
     ops->destroy(p);
     free(fe);
@@ -235,14 +235,15 @@ static void busy_victim_keeps_polling(void)
     for (int f = 1; f <= 12; f++) {
         const fake_action *s = &fe->act[fe->nact - 1];
         good &= s->kind == FAKE_STEAL;
-        ops->on_steal_reply(p, s->node, s->id, 0, SATIN_STEAL_SYNC | SATIN_STEAL_VICTIM_BUSY);
+        fake_on_steal_reply(fe, ops, p, s->node, s->id, 0,
+                            SATIN_STEAL_SYNC | SATIN_STEAL_VICTIM_BUSY);
         const fake_action *a = &fe->act[fe->nact - 1];
         good &= a->kind == FAKE_SET_TIMER && a->node == SATIN_TIMER_BACKOFF && a->value == 1 * MS;
         fake_fire_next(fe, ops, p);
     }
     ok(good, "12 empty replies from a busy victim: each followed by a 1 ms wait, never longer");
     const fake_action *s = &fe->act[fe->nact - 1];
-    ops->on_steal_reply(p, s->node, s->id, 0, SATIN_STEAL_SYNC);
+    fake_on_steal_reply(fe, ops, p, s->node, s->id, 0, SATIN_STEAL_SYNC);
     expect_steal(fe, 1, SATIN_STEAL_SYNC,
                  "then an idle victim: the normal back-off starts from scratch (retry at once)");
     ops->destroy(p);
@@ -262,7 +263,8 @@ static void busy_victim_polls_are_bounded(void)
     int64_t delays[SATIN_BUSY_POLLS_MAX + 12];
     for (int f = 0; f < SATIN_BUSY_POLLS_MAX + 12; f++) {
         const fake_action *s = &fe->act[fe->nact - 1];
-        ops->on_steal_reply(p, s->node, s->id, 0, SATIN_STEAL_SYNC | SATIN_STEAL_VICTIM_BUSY);
+        fake_on_steal_reply(fe, ops, p, s->node, s->id, 0,
+                            SATIN_STEAL_SYNC | SATIN_STEAL_VICTIM_BUSY);
         const fake_action *a = &fe->act[fe->nact - 1];
         delays[f] = a->kind == FAKE_SET_TIMER ? a->value : 0;
         fake_fire_next(fe, ops, p);
@@ -291,16 +293,16 @@ static void idle_during_backoff_steals_now(void)
     satin_policy *p = fake_create(ops, &ft, fe, NULL);
     ops->on_idle(p);
     uint64_t id = expect_steal(fe, 1, SATIN_STEAL_SYNC, "steal from the only other node");
-    ops->on_steal_reply(p, 1, id, 0, 0);
+    fake_on_steal_reply(fe, ops, p, 1, id, 0, 0);
     expect_timer(fe, SATIN_TIMER_BACKOFF, 1 * MS, "round of 1: wait 1 ms");
     ops->on_idle(p); /* work came and went meanwhile: a new idle period */
     expect_clear(fe, SATIN_TIMER_BACKOFF, "new idle period: the back-off timer goes");
     id = expect_steal(fe, 1, SATIN_STEAL_SYNC, "and it steals at once");
     ok(fake_fire_next(fe, ops, p) == -1, "no timer left");
-    ops->on_steal_reply(p, 1, id + 77, 0, 0);
+    fake_on_steal_reply(fe, ops, p, 1, id + 77, 0, 0);
     expect_none(fe, "a reply to an unknown request is ignored");
-    is_i64(fake_stat(ops, p, "late_replies"), 1, "and counted as late");
-    ops->on_steal_reply(p, 1, id, 0, 0);
+    is_i64(fake_node_stat(fe, "late_replies"), 1, "and counted as late");
+    fake_on_steal_reply(fe, ops, p, 1, id, 0, 0);
     expect_timer(fe, SATIN_TIMER_BACKOFF, 2 * MS, "second round fails: 2 ms");
     ops->destroy(p);
     free(fe);
@@ -316,8 +318,8 @@ static void victim_side(void)
     fe->idle = 0;
     fake_check_answers_once(fe, ops, p, 0, SATIN_STEAL_SYNC | SATIN_STEAL_WAN, 5, "rs");
     is_i64(fe->queue, 0, "3 jobs given, one per request");
-    is_i64(fake_stat(ops, p, "jobs_given"), 3, "jobs_given 3");
-    is_i64(fake_stat(ops, p, "requests_answered"), 5, "requests_answered 5");
+    is_i64(fake_node_stat(fe, "jobs_given"), 3, "jobs_given 3");
+    is_i64(fake_node_stat(fe, "requests_served"), 5, "requests_served 5");
     ok(fe->act[0].kind == FAKE_REPLY && fe->act[0].node == 0 && fe->act[0].value == 1 &&
            fe->act[0].flags == (SATIN_STEAL_SYNC | SATIN_STEAL_WAN),
        "reply goes to the thief with max 1 job and the request's flags");

@@ -152,13 +152,13 @@ static void cls_prefetched_job_is_stolen(void)
     uint64_t id = expect_steal(fe, 2, SATIN_STEAL_WAN | SATIN_STEAL_PREFETCH,
                                "cls: the cluster's load is 0: coordinator 0 prefetches from 2");
     satin_job *pre = arrive(7);
-    ops->on_steal_reply(p, 2, id, 1, SATIN_STEAL_WAN | SATIN_STEAL_PREFETCH);
+    fake_on_steal_reply(fe, ops, p, 2, id, 1, SATIN_STEAL_WAN | SATIN_STEAL_PREFETCH);
     is_i64(satin_pool_queue_length(pool), 1, "cls: the prefetched job waits in 0's queue");
     ops->on_steal_request(p, 1, 1, 55, SATIN_STEAL_SYNC);
     expect_reply(fe, 1, 55, SATIN_STEAL_SYNC, 1, "cls: idle member 1 asks coordinator 0");
     ok(fe->act[fe->seen - 1].result == 1 && ngiven == 1 && satin_record_job(given[0]) == pre,
        "cls: and gets the prefetched job while 0's worker is busy");
-    is_i64(fake_stat(ops, p, "jobs_given"), 1, "cls: counted as given");
+    is_i64(fake_node_stat(fe, "jobs_given"), 1, "cls: counted as given");
     is_i64(satin_pool_queue_length(pool), 0, "cls: 0's queue is empty again");
     result_comes_back(0, pre, 7, "cls: 1's result ends the prefetched job on 0");
     is_i64(atomic_load(&standins_done), 1, "cls: so 0 can send the result to 2");
@@ -205,7 +205,7 @@ static void rp_pushes_a_pushed_job_on(void)
     satin_job *in[6];
     for (int i = 0; i < 6; i++) {
         in[i] = arrive(100 + i);
-        ops->on_push(p, 1);
+        fake_on_push(fe, ops, p, 1);
     }
     FAKE_DRAWS(fe, 0, 1);
     ops->on_queue_length(p, satin_pool_queue_length(pool));
@@ -215,7 +215,7 @@ static void rp_pushes_a_pushed_job_on(void)
     ok(ngiven == 2 && satin_record_job(given[0]) == in[0] && satin_record_job(given[1]) == in[1],
        "rp: the two pushed on are the oldest jobs that were pushed here");
     is_i64(satin_pool_queue_length(pool), 4, "rp: four stay");
-    is_i64(fake_stat(ops, p, "pushes"), 2, "rp: two pushes counted");
+    is_i64(fake_node_stat(fe, "pushes"), 2, "rp: two pushes counted");
     result_comes_back(0, in[0], 100, "rp: 1's result ends the first stand-in");
     result_comes_back(1, in[1], 101, "rp: 2's result ends the second");
     ops->destroy(p);
