@@ -1,16 +1,18 @@
 /*
  * test_client_endpoints.c - a libsatin client with several endpoints,
  * without daemons: the endpoint list (order, repeats, failures, the final
- * error), which outcomes count as a dead node, and the failover itself
- * against scripted fake nodes (ROUTER sockets on threads of this test): a
- * node that dies after accepting, one that answers too late (its late
- * RESULT must never reach the caller), and a list whose every node dies.
+ * error), which outcomes count as a dead node, satin-submit's endpoints
+ * from a topology file, and the failover itself against scripted fake
+ * nodes (ROUTER sockets on threads of this test): a node that dies after
+ * accepting, one that answers too late (its late RESULT must never reach
+ * the caller), and a list whose every node dies.
  */
 #include "../tap.h"
 #include "client_internal.h"
 #include "endpoint_list.h"
 #include "satin_client.h"
 #include "satin_proto.h"
+#include "submit_endpoints.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -110,6 +112,56 @@ static void test_node_gone(void)
     ok(!failover_node_gone(SATIN_CLIENT_PROTOCOL, 0, 1, NULL, why, sizeof why),
        "a protocol error does not");
     ok(!failover_node_gone(SATIN_CLIENT_OK, 0, 0, NULL, why, sizeof why), "success does not");
+}
+
+/* ---- satin-submit's endpoints from a topology ------------------------------------- */
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_topology(void)
+{
+    char path[300], note[256], err[512];
+    snprintf(path, sizeof path, "%s/t.yaml", dir);
+    write_file(path, "grid: t\nsecurity: none\nclusters:\n  - name: A\n    nodes:\n"
+                     "      - {id: n0, endpoint: 'tcp://127.0.0.1:7101', client: /tmp/n0.sock}\n"
+                     "      - {id: n1, endpoint: 'tcp://127.0.0.1:7102'}\n"
+                     "      - {id: n2, endpoint: 'tcp://127.0.0.1:7103', "
+                     "client: 'tcp://127.0.0.1:7203'}\n");
+    submit_endpoints e = {0};
+    submit_endpoints_add(&e, "ipc:///tmp/first.sock");
+    is_i64(submit_endpoints_from_topology(&e, path, note, sizeof note, err, sizeof err), 0,
+           "a topology with client endpoints");
+    is_i64(e.n, 3, "--socket first, then two nodes");
+    is_str(e.items[1], "ipc:///tmp/n0.sock", "n0's client endpoint, normalised");
+    is_str(e.items[2], "tcp://127.0.0.1:7203", "n2's (tcp is fine without CURVE)");
+    ok(e.items[3] == NULL, "NULL-terminated");
+    is_str(note, "left out, without a client endpoint: n1", "the note names the node left out");
+    submit_endpoints_free(&e);
+
+    write_file(path, "grid: t\nsecurity: none\nclusters:\n  - name: A\n    nodes:\n"
+                     "      - {id: n0, endpoint: 'tcp://127.0.0.1:7101'}\n");
+    is_i64(submit_endpoints_from_topology(&e, path, note, sizeof note, err, sizeof err), -1,
+           "a topology without client endpoints is refused");
+    ok(strstr(err, "--socket") != NULL, "saying to give --socket (%s)", err);
+    submit_endpoints_free(&e);
+
+    write_file(path, "grid: t\nclusters:\n  - name: A\n    nodes:\n"
+                     "      - {id: n0, endpoint: 'tcp://10.0.0.1:7101', "
+                     "client: 'tcp://10.0.0.1:7201'}\n");
+    is_i64(submit_endpoints_from_topology(&e, path, note, sizeof note, err, sizeof err), -1,
+           "tcp client endpoints under CURVE are not used");
+    ok(strstr(err, "CURVE") != NULL, "saying why (%s)", err);
+    submit_endpoints_free(&e);
+
+    is_i64(submit_endpoints_from_topology(&e, "/nonexistent/t.yaml", note, sizeof note, err,
+                                          sizeof err),
+           -1, "a missing file is an error");
+    submit_endpoints_free(&e);
 }
 
 /* ---- fake nodes ---------------------------------------------------------------------- */
@@ -412,6 +464,7 @@ int main(void)
     }
     test_list();
     test_node_gone();
+    test_topology();
     test_new_multi_errors();
     test_node_dies();
     test_node_late();
