@@ -48,7 +48,10 @@ RUNTIME_SRC := $(wildcard daemon/runtime/*.c)
 ENGINE_SRC  := $(wildcard daemon/engine/*.c) $(wildcard daemon/policy/*.c)
 APPS_SRC    := $(wildcard daemon/apps/*.c)
 DAEMON_SRC  := $(filter-out daemon/satind.c,$(wildcard daemon/*.c))
-CLIENT_SRC  := $(filter-out client/satin_submit.c client/satin_keygen.c,$(wildcard client/*.c))
+# satin-submit's own files: its endpoints come from a topology file too,
+# which libsatin does not read (it would need the YAML loader).
+SUBMIT_SRC  := client/satin_submit.c client/submit_endpoints.c
+CLIENT_SRC  := $(filter-out $(SUBMIT_SRC) client/satin_keygen.c,$(wildcard client/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 INTEG_C_SRC := $(wildcard tests/integration/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
@@ -108,7 +111,7 @@ $(LIB_CLIENT): $(call obj,$(CLIENT_SRC) $(PROTO_SRC) $(COMMON_CLIENT_SRC))
 
 $(SATIND): $(call obj,daemon/satind.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(SUBMIT): $(call obj,client/satin_submit.c) $(LIB_CLIENT)
+$(SUBMIT): $(call obj,$(SUBMIT_SRC)) $(LIB_CLIENT) $(LIB_COMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(KEYGEN): $(call obj,client/satin_keygen.c)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -117,7 +120,10 @@ $(WANEM): $(call obj,$(SHIM_SRC)) $(LIB_COMMON) $(LIB_PROTO)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
+# The unit test of satin-submit's endpoint list links its object (objects
+# go before the libraries in the rule above).
+$(BUILD)/tests/test_client_endpoints.t: $(call obj,client/submit_endpoints.c)
 $(BUILD)/tests/integration/%.t: $(call obj,tests/integration/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

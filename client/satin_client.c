@@ -10,6 +10,11 @@
  * arrive while we wait for something else are kept in a mailbox, everything
  * else that nobody waits for any more is dropped.
  *
+ * A client with several endpoints (satin_client_new_multi) has one such
+ * connection at a time; client_failover.c replaces it when its node dies
+ * and submits the jobs again, and this file asks it whether an outcome
+ * means that (failover_node_gone) wherever a call could see a dead node.
+ *
  * Why the ZeroMQ set-up below: ZeroMQ connects lazily and retries forever,
  * which would turn "no daemon" into "hang".  So satin_client_new() checks
  * an ipc socket file exists, then waits (bounded) for the ZMTP handshake
@@ -25,7 +30,7 @@
  * half of the runs.  What IMMEDIATE would add (sends to a peer that is not
  * there fail) the handshake wait and the monitor already give us.
  */
-#include "satin_client.h"
+#include "client_internal.h"
 #include "satin_endpoint.h"
 #include "satin_wire.h"
 #include "zframes.h"
@@ -41,38 +46,17 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 #include <zmq.h>
 #include <czmq.h>
 
-#define ENDPOINT_MAX    512
 #define GRACE_MS        250                 /* replies still in flight after a disconnect */
 #define HEARTBEAT_IVL   5000
 #define HEARTBEAT_TTL   15000
 #define MAX_FRAME_BYTES (16 * 1024 * 1024)  /* ZeroMQ drops bigger frames unread */
 
-typedef struct conv {
-    uint64_t rid;       /* request id of the SUBMIT or WAIT */
-    uint64_t job_id;
-} conv;
-
-struct satin_client {
-    void *ctx, *sock, *mon;
-    /* CurveZMQ (tcp:// endpoints of a secured grid): Z85 keys, "" = off. */
-    char public_key[41], secret_key[41], server_key[41];
-    char endpoint[ENDPOINT_MAX];
-    uint64_t next_rid;
-    int request_timeout_ms;
-    int lost;                 /* the connection went away: every call fails */
-    conv *convs;
-    size_t nconv, capconv;
-    satin_msg **mail;         /* replies for live conversations, oldest first */
-    size_t nmail, capmail;
-};
-
 /* ---- small helpers ----------------------------------------------------------- */
 
-static int64_t now_ms(void)
+int64_t client_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -96,9 +80,7 @@ static void cut_utf8(char *s, size_t cap)
     }
 }
 
-static int fail(satin_client_error *err, int code, int proto_code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(satin_client_error *err, int code, int proto_code, const char *fmt, ...)
+int client_fail(satin_client_error *err, int code, int proto_code, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
@@ -112,7 +94,7 @@ static int fail(satin_client_error *err, int code, int proto_code, const char *f
     return code;
 }
 
-static void clear_error(satin_client_error *err)
+void client_clear_error(satin_client_error *err)
 {
     if (err) {
         err->code = SATIN_CLIENT_OK;
@@ -141,29 +123,23 @@ static conv *conv_by_rid(satin_client *c, uint64_t rid)
     return NULL;
 }
 
-static conv *conv_by_job(satin_client *c, uint64_t job_id)
+conv *client_conv_by_id(satin_client *c, uint64_t id)
 {
     for (size_t i = 0; i < c->nconv; i++)
-        if (c->convs[i].job_id == job_id)
+        if (c->convs[i].id == id)
             return &c->convs[i];
     return NULL;
 }
 
-static void conv_add(satin_client *c, uint64_t rid, uint64_t job_id)
+void client_conv_add(satin_client *c, const conv *cv)
 {
     if (c->nconv == c->capconv)
         c->convs = grow(c->convs, &c->capconv, sizeof *c->convs);
-    c->convs[c->nconv++] = (conv){rid, job_id};
+    c->convs[c->nconv++] = *cv;
 }
 
-/* Ends a conversation and throws away whatever it left in the mailbox. */
-static void conv_end(satin_client *c, uint64_t rid)
+static void mail_drop(satin_client *c, uint64_t rid)
 {
-    for (size_t i = 0; i < c->nconv; i++)
-        if (c->convs[i].rid == rid) {
-            c->convs[i] = c->convs[--c->nconv];
-            break;
-        }
     size_t k = 0;
     for (size_t i = 0; i < c->nmail; i++) {
         if (c->mail[i]->request_id == rid)
@@ -172,6 +148,20 @@ static void conv_end(satin_client *c, uint64_t rid)
             c->mail[k++] = c->mail[i];
     }
     c->nmail = k;
+}
+
+/* Ends the conversation of job `id` and throws away whatever it left in
+ * the mailbox. */
+static void conv_end(satin_client *c, uint64_t id)
+{
+    for (size_t i = 0; i < c->nconv; i++)
+        if (c->convs[i].id == id) {
+            mail_drop(c, c->convs[i].rid);
+            satin_msg_destroy(&c->convs[i].record);
+            free(c->convs[i].outcome);
+            c->convs[i] = c->convs[--c->nconv];
+            break;
+        }
 }
 
 static void mail_put(satin_client *c, satin_msg *m)
@@ -198,8 +188,8 @@ static satin_msg *mail_take(satin_client *c, uint64_t rid)
 static int lost_error(satin_client *c, satin_client_error *err)
 {
     c->lost = 1;
-    return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "lost connection to satind at %s",
-                c->endpoint);
+    return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "lost connection to satind at %s",
+                       c->endpoint);
 }
 
 /* Handles the monitor events that are waiting; -1 (c->lost set) when one
@@ -208,7 +198,9 @@ static int check_events(satin_client *c)
 {
     int ev;
     uint32_t val;
-    while (satin_zmonitor_read(c->mon, &ev, &val))
+    if (!c->mon)              /* a failover client that ran out of endpoints */
+        c->lost = 1;
+    while (!c->lost && satin_zmonitor_read(c->mon, &ev, &val))
         if (ev == ZMQ_EVENT_DISCONNECTED)
             c->lost = 1;
     return c->lost ? -1 : 0;
@@ -219,7 +211,7 @@ static int check_events(satin_client *c)
 static int wait_connected(satin_client *c, int timeout_ms, satin_client_error *err)
 {
     const char *ipc = satin_endpoint_ipc_path(c->endpoint);
-    int64_t deadline = now_ms() + timeout_ms;
+    int64_t deadline = client_now_ms() + timeout_ms;
     int refused = 0;
     for (;;) {
         int ev;
@@ -234,39 +226,40 @@ static int wait_connected(satin_client *c, int timeout_ms, satin_client_error *e
                 if (ipc && access(ipc, F_OK) < 0)
                     /* satind removes its socket file when it stops, and
                      * while it refuses connections at its open-file limit. */
-                    return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
-                                "cannot reach satind at %s: no socket file (satind is not "
-                                "running, or refuses connections for now: see its log)",
-                                c->endpoint);
+                    return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                                       "cannot reach satind at %s: no socket file (satind is not "
+                                       "running, or refuses connections for now: see its log)",
+                                       c->endpoint);
                 if (ipc)
-                    return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
-                                "cannot reach satind at %s: %s", c->endpoint,
-                                strerror(ECONNREFUSED));
+                    return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                                       "cannot reach satind at %s: %s", c->endpoint,
+                                       strerror(ECONNREFUSED));
                 refused = 1;
                 break;
             case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
-                return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
-                            "cannot reach satind at %s: it refused our key (not one of the "
-                            "grid's clients)", c->endpoint);
+                return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                                   "cannot reach satind at %s: it refused our key (not one of the "
+                                   "grid's clients)", c->endpoint);
             case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
             case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
-                return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
-                            "cannot reach satind at %s: handshake failed (%s)", c->endpoint,
-                            c->server_key[0] ? "is it the right node and server key?"
+                return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                                   "cannot reach satind at %s: handshake failed (%s)", c->endpoint,
+                                   c->server_key[0] ? "is it the right node and server key?"
                                              : "does it want CURVE? give --key and --server-key");
             default:
                 break;
             }
         }
-        int64_t left = deadline - now_ms();
+        int64_t left = deadline - client_now_ms();
         if (left <= 0)
-            return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
-                        c->endpoint,
-                        refused ? strerror(ECONNREFUSED) : "no connection within the timeout");
+            return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
+                               c->endpoint,
+                               refused ? strerror(ECONNREFUSED)
+                                       : "no connection within the timeout");
         zmq_pollitem_t it = {c->mon, 0, ZMQ_POLLIN, 0};
         if (zmq_poll(&it, 1, (long)left) < 0 && zmq_errno() != EINTR)
-            return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
-                        c->endpoint, zmq_strerror(zmq_errno()));
+            return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
+                               c->endpoint, zmq_strerror(zmq_errno()));
     }
 }
 
@@ -279,32 +272,39 @@ static int set_int(void *sock, int opt, int v)
 
 static int open_sockets(satin_client *c, satin_client_error *err)
 {
-    char mon_ep[64];
+    char mon_ep[96];
     int64_t maxmsg = MAX_FRAME_BYTES;
     c->ctx = zmq_ctx_new();
     if (!c->ctx)
-        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_ctx_new: %s",
-                    zmq_strerror(zmq_errno()));
+        return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_ctx_new: %s",
+                           zmq_strerror(zmq_errno()));
     c->sock = zmq_socket(c->ctx, ZMQ_DEALER);
     c->mon = zmq_socket(c->ctx, ZMQ_PAIR);
     if (!c->sock || !c->mon)
-        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_socket: %s",
-                    zmq_strerror(zmq_errno()));
-    /* Options are set before connecting: ZeroMQ reads most of them then. */
+        return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_socket: %s",
+                           zmq_strerror(zmq_errno()));
+    /* Options are set before connecting: ZeroMQ reads most of them then.
+     * A failover client wants a dead node noticed soon, and takes every
+     * PROGRESS it asked for (no receive limit) so that a job nobody waits
+     * for yet cannot fill the daemon's queue and have its RESULT dropped. */
+    int failover = c->eps != NULL;
     set_int(c->mon, ZMQ_LINGER, 0);
     if (set_int(c->sock, ZMQ_LINGER, 0) < 0 || set_int(c->sock, ZMQ_IMMEDIATE, 0) < 0 ||
         set_int(c->sock, ZMQ_SNDTIMEO, SATIN_CLIENT_DEFAULT_TIMEOUT_MS) < 0 ||
-        set_int(c->sock, ZMQ_HEARTBEAT_IVL, HEARTBEAT_IVL) < 0 ||
-        set_int(c->sock, ZMQ_HEARTBEAT_TIMEOUT, HEARTBEAT_TTL) < 0 ||
+        set_int(c->sock, ZMQ_HEARTBEAT_IVL,
+                failover ? FAILOVER_HEARTBEAT_IVL_MS : HEARTBEAT_IVL) < 0 ||
+        set_int(c->sock, ZMQ_HEARTBEAT_TIMEOUT,
+                failover ? FAILOVER_HEARTBEAT_TIMEOUT_MS : HEARTBEAT_TTL) < 0 ||
+        (failover && set_int(c->sock, ZMQ_RCVHWM, 0) < 0) ||
         zmq_setsockopt(c->sock, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg) < 0)
-        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_setsockopt: %s",
-                    zmq_strerror(zmq_errno()));
+        return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_setsockopt: %s",
+                           zmq_strerror(zmq_errno()));
     if (c->server_key[0] &&
         (zmq_setsockopt(c->sock, ZMQ_CURVE_SERVERKEY, c->server_key, 40) < 0 ||
          zmq_setsockopt(c->sock, ZMQ_CURVE_PUBLICKEY, c->public_key, 40) < 0 ||
          zmq_setsockopt(c->sock, ZMQ_CURVE_SECRETKEY, c->secret_key, 40) < 0))
-        return fail(err, SATIN_CLIENT_INVALID, 0, "cannot use the CURVE keys: %s",
-                    zmq_strerror(zmq_errno()));
+        return client_fail(err, SATIN_CLIENT_INVALID, 0, "cannot use the CURVE keys: %s",
+                           zmq_strerror(zmq_errno()));
     /* The monitor's PAIR must be connected before the DEALER connects, or
      * the first events are dropped. */
     snprintf(mon_ep, sizeof mon_ep, "inproc://satin-client-monitor-%p", (void *)c);
@@ -314,11 +314,11 @@ static int open_sockets(satin_client *c, satin_client_error *err)
                                ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
                                ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) < 0 ||
         zmq_connect(c->mon, mon_ep) < 0)
-        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_socket_monitor: %s",
-                    zmq_strerror(zmq_errno()));
+        return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_socket_monitor: %s",
+                           zmq_strerror(zmq_errno()));
     if (zmq_connect(c->sock, c->endpoint) < 0)
-        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
-                    c->endpoint, zmq_strerror(zmq_errno()));
+        return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
+                           c->endpoint, zmq_strerror(zmq_errno()));
     return SATIN_CLIENT_OK;
 }
 
@@ -332,28 +332,28 @@ static int read_key(const char *given, int want_secret, char pub[41], char sec[4
     if (!want_secret && strlen(given) == 40 && !strchr(given, '/')) {
         unsigned char bin[32];
         if (!zmq_z85_decode(bin, given))
-            return fail(err, SATIN_CLIENT_INVALID, 0, "'%s' is not a Z85 public key", given);
+            return client_fail(err, SATIN_CLIENT_INVALID, 0, "'%s' is not a Z85 public key", given);
         snprintf(pub, 41, "%s", given);
         return SATIN_CLIENT_OK;
     }
     struct stat st;
     if (stat(given, &st) < 0)
-        return fail(err, SATIN_CLIENT_INVALID, 0, "%s: %s", given, strerror(errno));
+        return client_fail(err, SATIN_CLIENT_INVALID, 0, "%s: %s", given, strerror(errno));
     if (want_secret && (st.st_mode & 077))
-        return fail(err, SATIN_CLIENT_INVALID, 0,
-                    "refusing the secret key %s: its mode %04o lets other users read it "
-                    "(run 'chmod 600 %s')", given, (unsigned)(st.st_mode & 07777), given);
+        return client_fail(err, SATIN_CLIENT_INVALID, 0,
+                           "refusing the secret key %s: its mode %04o lets other users read it "
+                           "(run 'chmod 600 %s')", given, (unsigned)(st.st_mode & 07777), given);
     zcert_t *cert = zcert_load(given);
     if (!cert)
-        return fail(err, SATIN_CLIENT_INVALID, 0,
-                    "%s is not a key file (expected what satin-keygen writes)", given);
+        return client_fail(err, SATIN_CLIENT_INVALID, 0,
+                           "%s is not a key file (expected what satin-keygen writes)", given);
     snprintf(pub, 41, "%s", zcert_public_txt(cert));
     if (sec)
         snprintf(sec, 41, "%s", zcert_secret_txt(cert));
     zcert_destroy(&cert);
     if (want_secret && strcmp(sec, "0000000000000000000000000000000000000000") == 0)
-        return fail(err, SATIN_CLIENT_INVALID, 0,
-                    "%s holds no secret key (give the .key file, not the .pub)", given);
+        return client_fail(err, SATIN_CLIENT_INVALID, 0,
+                           "%s holds no secret key (give the .key file, not the .pub)", given);
     return SATIN_CLIENT_OK;
 }
 
@@ -365,13 +365,14 @@ satin_client *satin_client_new_curve(const char *endpoint, const char *key_file,
         err = &e2;
     char pub[41] = "", sec[41] = "", srv[41] = "";
     if (!key_file || !server_key || !*key_file || !*server_key) {
-        fail(err, SATIN_CLIENT_INVALID, 0, "CURVE needs both this client's key file and the "
-                                           "daemon's public key");
+        client_fail(err, SATIN_CLIENT_INVALID, 0,
+                    "CURVE needs both this client's key file and the daemon's public key");
         return NULL;
     }
     if (!endpoint || strncmp(endpoint, "tcp://", 6) != 0) {
-        fail(err, SATIN_CLIENT_INVALID, 0, "CURVE keys are for tcp:// endpoints (an ipc socket "
-                                           "is guarded by its file permissions)");
+        client_fail(err, SATIN_CLIENT_INVALID, 0,
+                    "CURVE keys are for tcp:// endpoints (an ipc socket is guarded by its "
+                    "file permissions)");
         return NULL;
     }
     if (read_key(key_file, 1, pub, sec, err) != SATIN_CLIENT_OK ||
@@ -414,11 +415,11 @@ static int check_ipc(satin_client *c, const char *path, satin_client_error *err)
     char dir[4096], text[1024], who[64];
     struct stat st;
     if (satin_endpoint_socket_dir(path, dir, sizeof dir) < 0)
-        return fail(err, SATIN_CLIENT_INVALID, 0, "socket path %s is too long", path);
+        return client_fail(err, SATIN_CLIENT_INVALID, 0, "socket path %s is too long", path);
     int flags = satin_endpoint_is_default_dir(dir) ? SATIN_DIR_DEFAULT : 0;
     if (satin_endpoint_check_dir(dir, flags, text, sizeof text) < 0)
-        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "refusing to connect to satind at %s: %s",
-                    c->endpoint, text);
+        return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                           "refusing to connect to satind at %s: %s", c->endpoint, text);
     if (stat(path, &st) < 0) {
         int e = errno;
         /* The first directory on the way that we may not enter. */
@@ -429,64 +430,52 @@ static int check_ipc(satin_client *c, const char *path, satin_client_error *err)
                 struct stat ds;
                 if (stat(dir, &ds) == 0 && access(dir, X_OK) < 0) {
                     who_may(&ds, who, sizeof who);
-                    return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
-                                "cannot reach satind at %s: permission denied on %s (%s)",
-                                c->endpoint, dir, who);
+                    return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                                       "cannot reach satind at %s: permission denied on %s (%s)",
+                                       c->endpoint, dir, who);
                 }
                 *s = '/';
             }
         }
-        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
-                    c->endpoint, strerror(e));
+        return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
+                           c->endpoint, strerror(e));
     }
     if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) < 0 && errno == EACCES) {
         who_may(&st, who, sizeof who);
-        return fail(err, SATIN_CLIENT_UNREACHABLE, 0,
-                    "cannot reach satind at %s: permission denied on %s (%s)", c->endpoint,
-                    path, who);
+        return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                           "cannot reach satind at %s: permission denied on %s (%s)", c->endpoint,
+                           path, who);
     }
     return SATIN_CLIENT_OK;
 }
 
-static satin_client *client_new(const char *endpoint, const char *pub, const char *sec,
-                                const char *srv, satin_client_error *err)
+satin_client *client_alloc(void)
 {
-    char text[128];
     satin_client *c = calloc(1, sizeof *c);
     if (!c)
         abort();
-    clear_error(err);
-    snprintf(c->public_key, sizeof c->public_key, "%s", pub);
-    snprintf(c->secret_key, sizeof c->secret_key, "%s", sec);
-    snprintf(c->server_key, sizeof c->server_key, "%s", srv);
     c->next_rid = 1;
     c->request_timeout_ms = SATIN_CLIENT_DEFAULT_TIMEOUT_MS;
-    if (!endpoint || !*endpoint)
-        satin_endpoint_default(c->endpoint, sizeof c->endpoint);
-    else if (satin_endpoint_normalise(endpoint, c->endpoint, sizeof c->endpoint, text,
-                                      sizeof text) < 0) {
-        fail(err, SATIN_CLIENT_INVALID, 0, "%s", text);
-        satin_client_destroy(&c);
-        return NULL;
-    }
-    const char *path = satin_endpoint_ipc_path(c->endpoint);
-    if (path && check_ipc(c, path, err) != SATIN_CLIENT_OK) {
-        satin_client_destroy(&c);
-        return NULL;
-    }
-    if (open_sockets(c, err) != SATIN_CLIENT_OK ||
-        wait_connected(c, SATIN_CLIENT_DEFAULT_TIMEOUT_MS, err) != SATIN_CLIENT_OK) {
-        satin_client_destroy(&c);
-        return NULL;
-    }
     return c;
 }
 
-void satin_client_destroy(satin_client **self)
+int client_connect(satin_client *c, const char *endpoint, satin_client_error *err)
 {
-    satin_client *c = self ? *self : NULL;
-    if (!c)
-        return;
+    snprintf(c->endpoint, sizeof c->endpoint, "%s", endpoint);
+    c->lost = 0;
+    const char *path = satin_endpoint_ipc_path(c->endpoint);
+    int rc = path ? check_ipc(c, path, err) : SATIN_CLIENT_OK;
+    if (rc == SATIN_CLIENT_OK)
+        rc = open_sockets(c, err);
+    if (rc == SATIN_CLIENT_OK)
+        rc = wait_connected(c, SATIN_CLIENT_DEFAULT_TIMEOUT_MS, err);
+    if (rc != SATIN_CLIENT_OK)
+        client_disconnect(c);
+    return rc;
+}
+
+void client_disconnect(satin_client *c)
+{
     if (c->sock) {
         zmq_socket_monitor(c->sock, NULL, 0);
         zmq_close(c->sock);
@@ -495,10 +484,46 @@ void satin_client_destroy(satin_client **self)
         zmq_close(c->mon);
     if (c->ctx)
         zmq_ctx_term(c->ctx);
+    c->sock = c->mon = c->ctx = NULL;
     for (size_t i = 0; i < c->nmail; i++)
         satin_msg_destroy(&c->mail[i]);
+    c->nmail = 0;
+}
+
+static satin_client *client_new(const char *endpoint, const char *pub, const char *sec,
+                                const char *srv, satin_client_error *err)
+{
+    char text[128], ep[CLIENT_ENDPOINT_MAX];
+    satin_client *c = client_alloc();
+    client_clear_error(err);
+    snprintf(c->public_key, sizeof c->public_key, "%s", pub);
+    snprintf(c->secret_key, sizeof c->secret_key, "%s", sec);
+    snprintf(c->server_key, sizeof c->server_key, "%s", srv);
+    if (!endpoint || !*endpoint)
+        satin_endpoint_default(ep, sizeof ep);
+    else if (satin_endpoint_normalise(endpoint, ep, sizeof ep, text, sizeof text) < 0) {
+        client_fail(err, SATIN_CLIENT_INVALID, 0, "%s", text);
+        satin_client_destroy(&c);
+        return NULL;
+    }
+    if (client_connect(c, ep, err) != SATIN_CLIENT_OK)
+        satin_client_destroy(&c);
+    return c;
+}
+
+void satin_client_destroy(satin_client **self)
+{
+    satin_client *c = self ? *self : NULL;
+    if (!c)
+        return;
+    client_disconnect(c);
     free(c->mail);
+    for (size_t i = 0; i < c->nconv; i++) {
+        satin_msg_destroy(&c->convs[i].record);
+        free(c->convs[i].outcome);
+    }
     free(c->convs);
+    satin_endpoint_list_destroy(&c->eps);
     explicit_bzero(c->secret_key, sizeof c->secret_key);
     free(c);
     *self = NULL;
@@ -525,7 +550,7 @@ static int send_msg(satin_client *c, satin_msg *m, satin_client_error *err)
     m->request_id = c->next_rid++;
     if (satin_msg_encode(m, &hdr, &hlen, &body, &blen) < 0) {
         satin_msg_check(m, &perr);
-        return fail(err, SATIN_CLIENT_INVALID, perr.code, "%s", perr.text);
+        return client_fail(err, SATIN_CLIENT_INVALID, perr.code, "%s", perr.text);
     }
     int rc = zmq_send(c->sock, hdr, hlen, ZMQ_SNDMORE);
     /* ZeroMQ sends the frames of a message atomically: once the first one
@@ -541,11 +566,11 @@ static int send_msg(satin_client *c, satin_msg *m, satin_client_error *err)
         if (e == EAGAIN)
             return check_events(c) < 0
                        ? lost_error(c, err)
-                       : fail(err, SATIN_CLIENT_UNREACHABLE, 0,
-                              "cannot send to satind at %s: it takes no messages",
-                              c->endpoint);
-        return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot send to satind at %s: %s",
-                    c->endpoint, zmq_strerror(e));
+                       : client_fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                                     "cannot send to satind at %s: it takes no messages",
+                                     c->endpoint);
+        return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot send to satind at %s: %s",
+                           c->endpoint, zmq_strerror(e));
     }
     return SATIN_CLIENT_OK;
 }
@@ -559,6 +584,7 @@ static int recv_one(satin_client *c, satin_msg **out, satin_proto_error *perr)
     *out = NULL;
     if (nframes == 0)
         return 0;
+    c->last_heard = client_now_ms();   /* any message, even a bad one, is a sign of life */
     if (nframes + extra != 2) {
         memset(perr, 0, sizeof *perr);
         perr->code = SATIN_PROTO_BAD_MESSAGE;
@@ -587,8 +613,8 @@ static int drain(satin_client *c, uint64_t rid, satin_msg **out, satin_client_er
              * nothing; one that may be our reply ends the wait. */
             if (perr.have_header && perr.request_id != rid)
                 continue;
-            return -fail(err, SATIN_CLIENT_PROTOCOL, perr.code, "bad message from satind: %s",
-                         perr.text);
+            return -client_fail(err, SATIN_CLIENT_PROTOCOL, perr.code,
+                                "bad message from satind: %s", perr.text);
         }
         /* An ERROR without a request id is the daemon's answer to a message
          * whose header it could not read: that can only be the one we wait on. */
@@ -605,7 +631,7 @@ static int drain(satin_client *c, uint64_t rid, satin_msg **out, satin_client_er
     }
 }
 
-/* The next message for request `rid`, waiting until `deadline` (now_ms()
+/* The next message for request `rid`, waiting until `deadline` (client_now_ms()
  * time; < 0: forever).  SATIN_CLIENT_TIMEOUT when it passes. */
 static int next_reply(satin_client *c, uint64_t rid, int64_t deadline, satin_msg **out,
                       satin_client_error *err)
@@ -621,28 +647,28 @@ static int next_reply(satin_client *c, uint64_t rid, int64_t deadline, satin_msg
             return r > 0 ? SATIN_CLIENT_OK : -r;
         long left = -1;
         if (deadline >= 0) {
-            int64_t l = deadline - now_ms();
+            int64_t l = deadline - client_now_ms();
             if (l <= 0)
-                return fail(err, SATIN_CLIENT_TIMEOUT, 0, "timed out");
+                return client_fail(err, SATIN_CLIENT_TIMEOUT, 0, "timed out");
             left = (long)l;
         }
         zmq_pollitem_t it[2] = {{c->sock, 0, ZMQ_POLLIN, 0}, {c->mon, 0, ZMQ_POLLIN, 0}};
         if (zmq_poll(it, 2, left) < 0) {
             if (zmq_errno() == EINTR)
                 continue;
-            return fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_poll: %s",
-                        zmq_strerror(zmq_errno()));
+            return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "zmq_poll: %s",
+                               zmq_strerror(zmq_errno()));
         }
         if ((it[1].revents & ZMQ_POLLIN) && check_events(c) < 0) {
             /* The monitor runs on its own socket: a reply the daemon sent
              * just before it went may still be on its way to ours. */
-            int64_t grace = now_ms() + GRACE_MS;
+            int64_t grace = client_now_ms() + GRACE_MS;
             do {
                 r = drain(c, rid, out, err);
                 if (r != 0)
                     return r > 0 ? SATIN_CLIENT_OK : -r;
                 zmq_poll(it, 1, GRACE_MS / 5);
-            } while (now_ms() < grace);
+            } while (client_now_ms() < grace);
             return lost_error(c, err);
         }
     }
@@ -650,35 +676,40 @@ static int next_reply(satin_client *c, uint64_t rid, int64_t deadline, satin_msg
 
 /* Sends a short request and returns its reply (ERROR turned into
  * SATIN_CLIENT_REJECTED).  `m` is consumed. */
-static int request(satin_client *c, satin_msg *m, satin_msg **reply, satin_client_error *err)
+int client_request(satin_client *c, satin_msg *m, satin_msg **reply, satin_client_error *err)
 {
     *reply = NULL;
-    if (check_events(c) < 0) {
-        satin_msg_destroy(&m);
+    if (check_events(c) < 0)
         return lost_error(c, err);
-    }
     int rc = send_msg(c, m, err);
-    uint64_t rid = m->request_id;
     const char *what = satin_msg_type_name(m->type);
     if (rc == SATIN_CLIENT_OK) {
-        rc = next_reply(c, rid, now_ms() + c->request_timeout_ms, reply, err);
+        rc = next_reply(c, m->request_id, client_now_ms() + c->request_timeout_ms, reply, err);
         if (rc == SATIN_CLIENT_TIMEOUT)
-            rc = fail(err, SATIN_CLIENT_UNREACHABLE, 0,
-                      "satind at %s did not answer %s within %.1f s", c->endpoint, what,
-                      c->request_timeout_ms / 1000.0);
+            rc = client_fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                             "satind at %s did not answer %s within %.1f s", c->endpoint, what,
+                             c->request_timeout_ms / 1000.0);
     }
     if (rc == SATIN_CLIENT_OK && (*reply)->type == SATIN_MSG_ERROR) {
-        rc = fail(err, SATIN_CLIENT_REJECTED, (*reply)->code, "%s", (*reply)->error);
+        rc = client_fail(err, SATIN_CLIENT_REJECTED, (*reply)->code, "%s", (*reply)->error);
         satin_msg_destroy(reply);
     }
+    return rc;
+}
+
+/* A short request to the daemon in use, or for a failover client to the
+ * first node that answers; `m` is consumed. */
+static int request(satin_client *c, satin_msg *m, satin_msg **reply, satin_client_error *err)
+{
+    int rc = c->eps ? failover_request(c, m, reply, err) : client_request(c, m, reply, err);
     satin_msg_destroy(&m);
     return rc;
 }
 
-static int unexpected(satin_msg **m, const char *request, satin_client_error *err)
+int client_unexpected(satin_msg **m, const char *request, satin_client_error *err)
 {
-    int rc = fail(err, SATIN_CLIENT_PROTOCOL, SATIN_PROTO_BAD_MESSAGE,
-                  "satind answered %s with %s", request, satin_msg_type_name((*m)->type));
+    int rc = client_fail(err, SATIN_CLIENT_PROTOCOL, SATIN_PROTO_BAD_MESSAGE,
+                         "satind answered %s with %s", request, satin_msg_type_name((*m)->type));
     satin_msg_destroy(m);
     return rc;
 }
@@ -689,8 +720,8 @@ static int check_text(const char *s, const char *what, const char *name,
                       satin_client_error *err)
 {
     if (!satin_wire_utf8_ok((const unsigned char *)s, strlen(s)))
-        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
-                    "%s '%s' is not valid UTF-8", what, name);
+        return client_fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                           "%s '%s' is not valid UTF-8", what, name);
     return SATIN_CLIENT_OK;
 }
 
@@ -700,31 +731,31 @@ static int add_param(satin_msg *m, const char *kv, satin_client_error *err)
 {
     const char *eq = strchr(kv, '=');
     if (!eq)
-        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
-                    "parameter '%s' is not key=value", kv);
+        return client_fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                           "parameter '%s' is not key=value", kv);
     size_t klen = (size_t)(eq - kv);
     if (klen == 0)
-        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
-                    "parameter '%s' has an empty key", kv);
+        return client_fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                           "parameter '%s' has an empty key", kv);
     if (klen > SATIN_PROTO_NAME_MAX)
-        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
-                    "parameter key '%.*s...' is longer than %d bytes", 20, kv,
-                    SATIN_PROTO_NAME_MAX);
+        return client_fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                           "parameter key '%.*s...' is longer than %d bytes", 20, kv,
+                           SATIN_PROTO_NAME_MAX);
     if (strlen(eq + 1) > SATIN_PROTO_STR_MAX)
-        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
-                    "value of parameter '%.*s' is longer than %d bytes", (int)klen, kv,
-                    SATIN_PROTO_STR_MAX);
+        return client_fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                           "value of parameter '%.*s' is longer than %d bytes", (int)klen, kv,
+                           SATIN_PROTO_STR_MAX);
     char key[SATIN_PROTO_NAME_MAX + 1];
     memcpy(key, kv, klen);
     key[klen] = '\0';
     if (check_text(kv, "parameter", kv, err) != SATIN_CLIENT_OK)
         return err ? err->code : SATIN_CLIENT_INVALID;
     if (satin_msg_param_value(m, key))
-        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
-                    "parameter '%s' is given twice", key);
+        return client_fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                           "parameter '%s' is given twice", key);
     if (satin_msg_add_param(m, key, eq + 1) < 0)
-        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
-                    "too many parameters (at most %d)", SATIN_PROTO_MAX_PARAMS);
+        return client_fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                           "too many parameters (at most %d)", SATIN_PROTO_MAX_PARAMS);
     return SATIN_CLIENT_OK;
 }
 
@@ -733,8 +764,8 @@ static int build_submit(satin_msg *m, const char *kind, const char *const *param
 {
     size_t klen = kind ? strlen(kind) : 0;
     if (klen == 0 || klen > SATIN_PROTO_NAME_MAX)
-        return fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_UNKNOWN_KIND,
-                    "job kind must be 1..%d bytes long", SATIN_PROTO_NAME_MAX);
+        return client_fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_UNKNOWN_KIND,
+                           "job kind must be 1..%d bytes long", SATIN_PROTO_NAME_MAX);
     int rc = check_text(kind, "job kind", kind, err);
     if (rc != SATIN_CLIENT_OK)
         return rc;
@@ -750,20 +781,24 @@ int satin_client_submit(satin_client *self, const char *kind, const char *const 
                         unsigned flags, uint64_t *job_id, satin_client_error *err)
 {
     satin_msg *m = satin_msg_new(SATIN_MSG_SUBMIT), *reply;
-    clear_error(err);
+    client_clear_error(err);
     *job_id = 0;
     int rc = build_submit(m, kind, params, flags, err);
     if (rc != SATIN_CLIENT_OK) {
         satin_msg_destroy(&m);
         return rc;
     }
-    rc = request(self, m, &reply, err);
+    if (self->eps)
+        return failover_submit(self, m, job_id, err);
+    rc = client_request(self, m, &reply, err);
+    satin_msg_destroy(&m);
     if (rc != SATIN_CLIENT_OK)
         return rc;
     if (reply->type != SATIN_MSG_ACCEPTED || reply->job_id == 0)
-        return unexpected(&reply, "SUBMIT", err);
+        return client_unexpected(&reply, "SUBMIT", err);
     /* From now on the job's PROGRESS and RESULT come with this request id. */
-    conv_add(self, reply->request_id, reply->job_id);
+    client_conv_add(self, &(conv){.rid = reply->request_id, .id = reply->job_id,
+                                  .job_id = reply->job_id});
     *job_id = reply->job_id;
     satin_msg_destroy(&reply);
     return SATIN_CLIENT_OK;
@@ -934,29 +969,90 @@ static int take_result(const satin_msg *m, satin_job_report *r, satin_client_err
     values_from_kvlist(&r->stats, &m->stats);
     if (r->ok)
         return SATIN_CLIENT_OK;
-    return fail(err, SATIN_CLIENT_JOB_FAILED, 0, "%s", r->error);
+    return client_fail(err, SATIN_CLIENT_JOB_FAILED, 0, "%s", r->error);
 }
 
-/* The conversation that will bring job_id's RESULT: the SUBMIT's own, or a
- * new WAIT.  0 with *rid set, or an error. */
-static int attach(satin_client *c, uint64_t job_id, int progress, uint64_t *rid,
-                  satin_client_error *err)
+/* The conversation that will bring job `id`'s RESULT: the SUBMIT's own, or
+ * a new WAIT.  A failover client's ids are its own: it waits only for the
+ * jobs it submitted. */
+static int attach(satin_client *c, uint64_t id, int progress, satin_client_error *err)
 {
-    conv *cv = conv_by_job(c, job_id);
-    if (cv) {
-        *rid = cv->rid;
+    if (client_conv_by_id(c, id))
         return SATIN_CLIENT_OK;
-    }
+    if (c->eps)
+        return client_fail(err, SATIN_CLIENT_REJECTED, SATIN_PROTO_UNKNOWN_JOB,
+                           "job %llu is not a job of this client that is still running",
+                           (unsigned long long)id);
     if (check_events(c) < 0)
         return lost_error(c, err);
     satin_msg *m = satin_msg_new(SATIN_MSG_WAIT);
-    m->job_id = job_id;
+    m->job_id = id;
     m->flags = progress ? SATIN_FLAG_PROGRESS : 0;
     int rc = send_msg(c, m, err);
-    *rid = m->request_id;
-    satin_msg_destroy(&m);
     if (rc == SATIN_CLIENT_OK)
-        conv_add(c, *rid, job_id);
+        client_conv_add(c, &(conv){.rid = m->request_id, .id = id, .job_id = id});
+    satin_msg_destroy(&m);
+    return rc;
+}
+
+/* A failover client also stops waiting when its node has been silent too
+ * long: it asked for PROGRESS, which a live node sends about once a second. */
+static int64_t wait_deadline(const satin_client *c, int64_t deadline)
+{
+    if (!c->eps)
+        return deadline;
+    int64_t silent = c->last_heard + FAILOVER_SILENCE_MS;
+    return deadline < 0 || silent < deadline ? silent : deadline;
+}
+
+/* For a failover client: whether what next_reply() gave (rc, and *m when
+ * OK) means the node is gone; 1 with the cause in why. */
+static int node_gone(const satin_client *c, int rc, const satin_msg *m,
+                     const satin_client_error *err, char *why, size_t len)
+{
+    if (!c->eps)
+        return 0;
+    if (rc == SATIN_CLIENT_TIMEOUT) {   /* not the caller's deadline: silence */
+        snprintf(why, len, "no reply for %d s", FAILOVER_SILENCE_MS / 1000);
+        return 1;
+    }
+    if (rc != SATIN_CLIENT_OK)
+        return failover_node_gone(rc, c->lost, err ? err->proto_code : 0, NULL, why, len);
+    /* A stopping satind cancels its jobs ("cancelled: satind is shutting
+     * down"), or past its drain deadline answers their waiters with ERROR. */
+    if (m->type == SATIN_MSG_ERROR)
+        return failover_node_gone(SATIN_CLIENT_REJECTED, 0, m->code, NULL, why, len);
+    return m->type == SATIN_MSG_RESULT && m->status != SATIN_STATUS_OK &&
+           failover_node_gone(SATIN_CLIENT_JOB_FAILED, 0, 0, m->error, why, len);
+}
+
+/* A failover client's job that ended here, not on a node: its report. */
+static int settled(satin_client *c, conv *cv, satin_job_report *r, satin_client_error *err)
+{
+    r->job_id = cv->id;
+    snprintf(r->kind, sizeof r->kind, "%s", cv->record ? cv->record->kind : "");
+    r->ok = 0;
+    r->error = dup_text(cv->outcome);
+    int rc = client_fail(err, SATIN_CLIENT_JOB_FAILED, 0, "%s", r->error);
+    conv_end(c, cv->id);
+    return rc;
+}
+
+/* The job's RESULT (or the daemon's ERROR for a WAIT): the report. */
+static int finish(satin_client *c, uint64_t id, satin_msg *m, satin_job_report *report,
+                  satin_client_error *err)
+{
+    uint64_t node_job_id = client_conv_by_id(c, id)->job_id;
+    conv_end(c, id);
+    int rc;
+    if (m->type == SATIN_MSG_RESULT && m->job_id == node_job_id) {
+        rc = take_result(m, report, err);
+        report->job_id = id;
+    } else if (m->type == SATIN_MSG_ERROR)
+        rc = client_fail(err, SATIN_CLIENT_REJECTED, m->code, "%s", m->error);
+    else
+        return client_unexpected(&m, "WAIT", err);
+    satin_msg_destroy(&m);
     return rc;
 }
 
@@ -964,40 +1060,44 @@ int satin_client_wait(satin_client *self, uint64_t job_id, int timeout_ms,
                       satin_job_report *report, satin_progress_fn *progress, void *arg,
                       satin_client_error *err)
 {
-    uint64_t rid = 0;
     report_init(report);
-    clear_error(err);
+    client_clear_error(err);
     if (job_id == 0)
-        return fail(err, SATIN_CLIENT_INVALID, 0, "job id 0 does not exist");
-    int rc = attach(self, job_id, progress != NULL, &rid, err);
+        return client_fail(err, SATIN_CLIENT_INVALID, 0, "job id 0 does not exist");
+    int rc = attach(self, job_id, progress != NULL, err);
     if (rc != SATIN_CLIENT_OK)
         return rc;
-    int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+    int64_t deadline = timeout_ms < 0 ? -1 : client_now_ms() + timeout_ms;
     for (;;) {
-        satin_msg *m;
-        rc = next_reply(self, rid, deadline, &m, err);
-        if (rc == SATIN_CLIENT_TIMEOUT)
-            return fail(err, SATIN_CLIENT_TIMEOUT, 0, "job %llu did not finish within %.1f s",
-                        (unsigned long long)job_id, timeout_ms / 1000.0);
+        /* Looked up each time: a failover gives the job a new request id. */
+        conv *cv = client_conv_by_id(self, job_id);
+        if (cv->outcome)
+            return settled(self, cv, report, err);
+        satin_msg *m = NULL;
+        char why[128];
+        rc = next_reply(self, cv->rid, wait_deadline(self, deadline), &m, err);
+        if (rc == SATIN_CLIENT_TIMEOUT && deadline >= 0 && client_now_ms() >= deadline)
+            return client_fail(err, SATIN_CLIENT_TIMEOUT, 0,
+                               "job %llu did not finish within %.1f s",
+                               (unsigned long long)job_id, timeout_ms / 1000.0);
+        if (node_gone(self, rc, m, err, why, sizeof why)) {
+            satin_msg_destroy(&m);
+            client_clear_error(err);
+            rc = failover_move(self, why, err);
+            if (rc == SATIN_CLIENT_OK)
+                continue;
+        }
         if (rc != SATIN_CLIENT_OK) {
-            conv_end(self, rid);
+            conv_end(self, job_id);
             return rc;
         }
-        if (m->type == SATIN_MSG_PROGRESS && m->job_id == job_id) {
+        if (m->type == SATIN_MSG_PROGRESS && m->job_id == cv->job_id) {
             if (progress)
                 progress(job_id, m->elapsed_ms, m->jobs_run, arg);
             satin_msg_destroy(&m);
             continue;
         }
-        conv_end(self, rid);
-        if (m->type == SATIN_MSG_RESULT && m->job_id == job_id)
-            rc = take_result(m, report, err);
-        else if (m->type == SATIN_MSG_ERROR)
-            rc = fail(err, SATIN_CLIENT_REJECTED, m->code, "%s", m->error);
-        else
-            return unexpected(&m, "WAIT", err);
-        satin_msg_destroy(&m);
-        return rc;
+        return finish(self, job_id, m, report, err);
     }
 }
 
@@ -1005,14 +1105,16 @@ int satin_client_wait(satin_client *self, uint64_t job_id, int timeout_ms,
 
 int satin_client_cancel(satin_client *self, uint64_t job_id, satin_client_error *err)
 {
+    client_clear_error(err);
+    if (self->eps)
+        return failover_cancel(self, job_id, err);
     satin_msg *m = satin_msg_new(SATIN_MSG_CANCEL), *reply;
-    clear_error(err);
     m->job_id = job_id;
     int rc = request(self, m, &reply, err);
     if (rc != SATIN_CLIENT_OK)
         return rc;
     if (reply->type != SATIN_MSG_OK || reply->job_id != job_id)
-        return unexpected(&reply, "CANCEL", err);
+        return client_unexpected(&reply, "CANCEL", err);
     satin_msg_destroy(&reply);
     return SATIN_CLIENT_OK;
 }
@@ -1020,13 +1122,13 @@ int satin_client_cancel(satin_client *self, uint64_t job_id, satin_client_error 
 int satin_client_status(satin_client *self, satin_client_values *out, satin_client_error *err)
 {
     satin_msg *reply;
-    clear_error(err);
+    client_clear_error(err);
     memset(out, 0, sizeof *out);
     int rc = request(self, satin_msg_new(SATIN_MSG_STATUS), &reply, err);
     if (rc != SATIN_CLIENT_OK)
         return rc;
     if (reply->type != SATIN_MSG_STATUS_REPLY)
-        return unexpected(&reply, "STATUS", err);
+        return client_unexpected(&reply, "STATUS", err);
     values_from_kvlist(out, &reply->info);
     satin_msg_destroy(&reply);
     return SATIN_CLIENT_OK;
@@ -1036,13 +1138,13 @@ int satin_client_list_kinds(satin_client *self, satin_client_kinds *kinds,
                             satin_client_error *err)
 {
     satin_msg *reply;
-    clear_error(err);
+    client_clear_error(err);
     memset(kinds, 0, sizeof *kinds);
     int rc = request(self, satin_msg_new(SATIN_MSG_LIST_KINDS), &reply, err);
     if (rc != SATIN_CLIENT_OK)
         return rc;
     if (reply->type != SATIN_MSG_KINDS)
-        return unexpected(&reply, "LIST_KINDS", err);
+        return client_unexpected(&reply, "LIST_KINDS", err);
     kinds_from_msg(kinds, reply);
     satin_msg_destroy(&reply);
     return SATIN_CLIENT_OK;

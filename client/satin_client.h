@@ -31,7 +31,9 @@
  * Lost connections: when the daemon goes away while the client waits
  * (ZeroMQ reports the disconnect), the call returns SATIN_CLIENT_UNREACHABLE
  * ("lost connection to satind") instead of waiting forever; every later
- * call on that client fails the same way.  Make a new client to reconnect.
+ * call on that client fails the same way.  Make a new client to reconnect,
+ * or make the client with several endpoints (satin_client_new_multi) to
+ * have its jobs re-submitted to the next one when a node dies.
  *
  * This header and libc's are all a program needs: the types below are
  * libsatin's own, not the codec's, so the wire code can change without
@@ -190,11 +192,82 @@ satin_client *satin_client_new(const char *endpoint, satin_client_error *err);
 satin_client *satin_client_new_curve(const char *endpoint, const char *key_file,
                                      const char *server_key, satin_client_error *err);
 
+/* A client with an ordered list of endpoints (NULL-terminated; "" stands
+ * for the default endpoint, and an endpoint given twice counts once) that
+ * moves its jobs on when a node dies.  It connects to the first endpoint
+ * that answers; NULL with SATIN_CLIENT_INVALID for a malformed endpoint or
+ * an empty list, SATIN_CLIENT_UNREACHABLE ("every endpoint failed: ...",
+ * one reason per endpoint) when none does.  Plain endpoints only (ipc, or
+ * tcp to a grid under `security: none`): no CURVE yet.
+ *
+ * The guarantee.  A job submitted through it is sent to the node in use;
+ * when that node dies before its RESULT arrives, the same job record
+ * (kind and parameters) is submitted again to the next endpoint of the
+ * list that answers, and so on down the list.  A node counts as dead when:
+ *   - its connection closes (the process died or was killed: noticed at
+ *     once through the socket monitor);
+ *   - it stops answering ZeroMQ heartbeats (a ping every 1 s; a frozen
+ *     process or a vanished host is dropped within about 4 s);
+ *   - it sends nothing for 10 s while a job runs (satind sends PROGRESS
+ *     about once a second, which this client always asks for);
+ *   - it does not accept a submission within the request timeout
+ *     (satin_client_set_request_timeout, default 5 s);
+ *   - it is shutting down (it refuses the job, or ends it "cancelled:
+ *     satind is shutting down").
+ * What that means:
+ *   - the job starts again from scratch on the next node: nothing of the
+ *     first run is kept, and its statistics are lost (the report's are the
+ *     last run's alone);
+ *   - a node that was slow rather than dead may still finish its copy: the
+ *     job then ran twice (harmless, as a job is a pure function of its
+ *     argument bytes), but the caller never sees that copy;
+ *   - exactly one result: satin_client_wait() returns one report per job,
+ *     from the run that finished on the node in use.  The connection to a
+ *     node given up is closed before its jobs move, so a late RESULT from it
+ *     cannot arrive; on the new connection each job has a new request id and
+ *     only the current one is matched;
+ *   - each endpoint is tried once, in order; a failure is final only when
+ *     every endpoint has failed (SATIN_CLIENT_UNREACHABLE, "every endpoint
+ *     failed: ..." with each one's reason);
+ *   - death is noticed while the client is inside a call (submit, wait,
+ *     status, list kinds); jobs move then, all of them at once;
+ *   - a failed job (RESULT status error, other than a shutdown) is a
+ *     result, not a death: it is not re-run.
+ *
+ * Job ids.  A job that moves gets a new id on every node, so such a client
+ * numbers its jobs itself (1, 2, 3, ... in submission order): the id from
+ * satin_client_submit() is the client's, and satin_client_wait(),
+ * satin_client_cancel(), progress callbacks and the report's job_id use it.
+ * It waits for and cancels only jobs it submitted (REJECTED with proto_code
+ * 5 for any other id, and for its own once their report was returned).
+ * satin_client_endpoint() names the node in use. */
+satin_client *satin_client_new_multi(const char *const *endpoints, satin_client_error *err);
+
+/* What a failover client tells when it re-submits a job. */
+typedef struct satin_client_failover {
+    uint64_t job_id;        /* the client's id for the job */
+    uint64_t node_job_id;   /* its id on the node left behind; 0 if that node never
+                               accepted it */
+    const char *from;       /* the endpoint left behind */
+    const char *cause;      /* why: "connection lost", "no reply for 10 s", "no answer
+                               in time", "shutting down" */
+    const char *to;         /* the endpoint the job is submitted to now */
+} satin_client_failover;
+
+typedef void satin_failover_fn(const satin_client_failover *event, void *arg);
+
+/* Calls fn(event, arg) each time a job is re-submitted, before it is sent
+ * (fn NULL: no calls).  fn runs inside a call on the client and must not
+ * call the client itself.  No effect on a single-endpoint client. */
+void satin_client_set_failover_fn(satin_client *self, satin_failover_fn *fn, void *arg);
+
 /* Closes the connection and frees the client; sets *self to NULL.  Jobs
  * submitted through it keep running on the daemon.  NULL is a no-op. */
 void satin_client_destroy(satin_client **self);
 
-/* The normalised endpoint this client is connected to ("ipc:///..."). */
+/* The normalised endpoint this client is connected to ("ipc:///..."); for
+ * a failover client the node in use (the last one tried once every
+ * endpoint has failed). */
 const char *satin_client_endpoint(const satin_client *self);
 
 /* Sets the reply timeout of short requests (see above); ms <= 0 restores

@@ -10,6 +10,7 @@
  */
 #include "json.h"
 #include "satin_client.h"
+#include "submit_endpoints.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -36,7 +37,8 @@ enum {
 typedef enum { MODE_SUBMIT, MODE_WAIT, MODE_CANCEL, MODE_STATUS, MODE_LIST_KINDS } mode;
 
 typedef struct options {
-    const char *socket;        /* NULL: the default endpoint */
+    submit_endpoints eps;      /* --socket and --topology in order; none: the default */
+    int failover;              /* several endpoints, or --topology: a failover client */
     const char *key;           /* --key: our CURVE key pair (tcp:// endpoints) */
     const char *server_key;    /* --server-key: the daemon node's public key */
     mode mode;
@@ -63,8 +65,11 @@ static void usage(FILE *f)
         "Options:\n"
         "  --socket ENDPOINT  satind's endpoint: ipc:///path, a path, or tcp://host:port\n"
         "                     (default: $SATIN_SOCKET, else $XDG_RUNTIME_DIR/satin/satind.sock,\n"
-        "                     else /run/satin/satind.sock for root, /tmp/satin-UID/satind.sock)\n"
+        "                     else /run/satin/satind.sock for root, /tmp/satin-UID/satind.sock);\n"
+        "                     give it several times for failover (below)\n"
         "  --server ENDPOINT  the same as --socket (for tcp://host:port)\n"
+        "  --topology FILE    the client endpoints ('client:') of FILE's nodes, in file order,\n"
+        "                     as if each were given with --socket\n"
         "  --key FILE         this client's CURVE key pair (satin-keygen NAME writes\n"
         "                     NAME.key), for a tcp:// endpoint of a grid under CURVE\n"
         "  --server-key KEY   the daemon node's public key: 40 Z85 characters or its\n"
@@ -77,6 +82,16 @@ static void usage(FILE *f)
         "                     for --cancel/--status/--list-kinds: the reply timeout (default 5)\n"
         "  -h, --help         this text\n"
         "  -V, --version      the version\n"
+        "\n"
+        "Failover (several --socket, or --topology): the job goes to the first endpoint\n"
+        "that answers.  If that node dies before the result comes (its connection closes,\n"
+        "it misses heartbeats for ~4 s, sends nothing for 10 s, or is shutting down), the\n"
+        "same job is submitted again, from scratch, to the next endpoint, and so on; a line\n"
+        "on stderr says so.  Exactly one result is printed: the run that finished (--stats\n"
+        "shows its statistics alone).  A node that was slow, not dead, may run the job a\n"
+        "second time unseen.  Exit 69 once every endpoint has failed.  --status asks every\n"
+        "endpoint; --list-kinds the first that answers; --wait, --cancel, --no-wait and\n"
+        "--key take a single endpoint.\n"
         "\n"
         "Exit status: 0 ok, 1 job failed, 2 usage or bad parameters,\n"
         "             69 daemon unreachable, 124 timeout.\n",
@@ -128,8 +143,22 @@ static void set_mode(options *o, mode m)
     o->nmodes++;
 }
 
-enum { OPT_SOCKET = 256, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE, OPT_JSON, OPT_STATS, OPT_TIMEOUT,
-       OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS };
+enum { OPT_SOCKET = 256, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
+       OPT_JSON, OPT_STATS, OPT_TIMEOUT, OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS };
+
+/* --topology FILE: its nodes' client endpoints join the list. */
+static int add_topology(options *o, const char *file)
+{
+    char note[600], err[1024];
+    if (submit_endpoints_from_topology(&o->eps, file, note, sizeof note, err, sizeof err) < 0) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        return -1;
+    }
+    if (note[0])
+        fprintf(stderr, "%s: %s: %s\n", prog, file, note);
+    o->failover = 1;
+    return 0;
+}
 
 /* Fills *o from argv.  0 to go on, or an exit status (-1: exit 0 after
  * --help or --version). */
@@ -138,6 +167,7 @@ static int parse_args(int argc, char **argv, options *o)
     static const struct option longopts[] = {
         {"socket", required_argument, NULL, OPT_SOCKET},
         {"server", required_argument, NULL, OPT_SOCKET},
+        {"topology", required_argument, NULL, OPT_TOPOLOGY},
         {"key", required_argument, NULL, OPT_KEY},
         {"server-key", required_argument, NULL, OPT_SERVER_KEY},
         {"no-wait", no_argument, NULL, OPT_NO_WAIT},
@@ -159,7 +189,11 @@ static int parse_args(int argc, char **argv, options *o)
     opterr = 0;   /* our own messages, with the --help hint */
     while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_SOCKET: o->socket = optarg; break;
+        case OPT_SOCKET: submit_endpoints_add(&o->eps, optarg); break;
+        case OPT_TOPOLOGY:
+            if (add_topology(o, optarg) < 0)
+                return EXIT_USAGE;
+            break;
         case OPT_KEY: o->key = optarg; break;
         case OPT_SERVER_KEY: o->server_key = optarg; break;
         case OPT_NO_WAIT: o->no_wait = 1; break;
@@ -187,6 +221,7 @@ static int parse_args(int argc, char **argv, options *o)
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
+    o->failover = o->failover || o->eps.n > 1;
     if (optind < argc) {
         o->kind = argv[optind];
         o->params = (const char *const *)&argv[optind + 1];  /* argv[argc] is NULL */
@@ -199,6 +234,15 @@ static int check_args(const options *o)
 {
     if (!o->key != !o->server_key)
         return usage_error("--key and --server-key go together");
+    if (o->failover && o->key)
+        return usage_error("--key takes a single endpoint (CURVE with several is not "
+                           "supported yet)");
+    if (o->failover && (o->mode == MODE_WAIT || o->mode == MODE_CANCEL))
+        return usage_error("--wait and --cancel take a single endpoint: a job id names a "
+                           "job on one node");
+    if (o->failover && o->no_wait)
+        return usage_error("--no-wait takes a single endpoint: with several, nothing would "
+                           "stay to submit the job again if its node died");
     if (o->nmodes > 1)
         return usage_error("--wait, --cancel, --status and --list-kinds exclude each other");
     if (o->mode == MODE_SUBMIT && !o->kind)
@@ -402,16 +446,26 @@ static void progress_clear(progress_line *p)
 
 /* ---- the modes -------------------------------------------------------------------- */
 
+/* A failover client re-submits the job: one line that says so (the
+ * wording is documented and tested). */
+static void on_failover(const satin_client_failover *ev, void *arg)
+{
+    progress_clear(arg);
+    fprintf(stderr, "%s: node at %s stopped answering (%s); re-submitting job %" PRIu64
+                    " to %s\n",
+            prog, ev->from, ev->cause, ev->job_id, ev->to);
+}
+
 /* Waits for job_id and prints what came of it. */
-static int wait_and_print(satin_client *c, const options *o, uint64_t job_id)
+static int wait_and_print(satin_client *c, const options *o, uint64_t job_id,
+                          progress_line *pl)
 {
     satin_job_report r;
     satin_client_error err;
-    progress_line pl = {o->kind, 0};
     int show = isatty(STDERR_FILENO);
-    int rc = satin_client_wait(c, job_id, o->timeout_ms, &r, show ? on_progress : NULL, &pl,
+    int rc = satin_client_wait(c, job_id, o->timeout_ms, &r, show ? on_progress : NULL, pl,
                                &err);
-    progress_clear(&pl);
+    progress_clear(pl);
     if (rc == SATIN_CLIENT_OK || rc == SATIN_CLIENT_JOB_FAILED) {
         if (o->json)
             print_report_json(&r);
@@ -437,7 +491,7 @@ static int wait_and_print(satin_client *c, const options *o, uint64_t job_id)
     return exit_code(rc, &err);
 }
 
-static int do_submit(satin_client *c, const options *o)
+static int do_submit(satin_client *c, const options *o, progress_line *pl)
 {
     satin_client_error err;
     uint64_t job_id;
@@ -446,7 +500,7 @@ static int do_submit(satin_client *c, const options *o)
     if (rc != SATIN_CLIENT_OK)
         return report_error(rc, &err);
     if (!o->no_wait)
-        return wait_and_print(c, o, job_id);
+        return wait_and_print(c, o, job_id, pl);
     if (o->parsable)
         printf("%" PRIu64 "\n", job_id);
     else if (o->json) {
@@ -584,23 +638,91 @@ static int do_list_kinds(satin_client *c, const options *o)
     return 0;
 }
 
+/* One endpoint's status for --status with several: as a table under the
+ * endpoint, or as {endpoint, status} / {endpoint, error} into j.  Returns
+ * satin-submit's exit status for it. */
+static int status_of(const options *o, const char *endpoint, satin_json *j)
+{
+    satin_client_error err;
+    satin_client_values info = {0, NULL};
+    satin_client *c = satin_client_new(endpoint, &err);
+    if (c && o->timeout_ms > 0)
+        satin_client_set_request_timeout(c, o->timeout_ms);
+    int rc = c ? satin_client_status(c, &info, &err) : err.code;
+    const char *ep = c ? satin_client_endpoint(c) : endpoint;
+    if (o->json) {
+        satin_json_object_begin(j);
+        satin_json_key(j, "endpoint");
+        satin_json_str(j, ep);
+        satin_json_key(j, rc == SATIN_CLIENT_OK ? "status" : "error");
+        if (rc == SATIN_CLIENT_OK)
+            json_values(j, &info);
+        else
+            satin_json_str(j, err.text);
+        satin_json_object_end(j);
+    } else {
+        printf("%s:\n", ep);
+        print_table(&info, "  ");
+    }
+    if (rc != SATIN_CLIENT_OK)
+        fprintf(stderr, "%s: %s\n", prog, err.text);
+    satin_client_values_free(&info);
+    satin_client_destroy(&c);
+    return exit_code(rc, &err);
+}
+
+/* --status with several endpoints: every node's in turn, each under its
+ * endpoint (as JSON, one array).  Exit 0 when all answered, else the first
+ * failure's status. */
+static int status_all(const options *o)
+{
+    int status = 0;
+    satin_json j;
+    satin_json_init(&j);
+    satin_json_array_begin(&j);
+    for (size_t i = 0; i < o->eps.n; i++) {
+        if (i && !o->json)
+            printf("\n");
+        int s = status_of(o, o->eps.items[i], &j);
+        status = status ? status : s;
+    }
+    satin_json_array_end(&j);
+    if (o->json)
+        print_json(&j);
+    else
+        satin_json_free(&j);
+    return status;
+}
+
+static satin_client *connect_client(const options *o, satin_client_error *err)
+{
+    if (o->failover)
+        return satin_client_new_multi((const char *const *)o->eps.items, err);
+    const char *ep = o->eps.n ? o->eps.items[0] : NULL;   /* NULL: the default */
+    return o->key ? satin_client_new_curve(ep, o->key, o->server_key, err)
+                  : satin_client_new(ep, err);
+}
+
 static int run(const options *o)
 {
     satin_client_error err;
-    satin_client *c = o->key ? satin_client_new_curve(o->socket, o->key, o->server_key, &err)
-                             : satin_client_new(o->socket, &err);
+    if (o->failover && o->mode == MODE_STATUS)
+        return status_all(o);
+    satin_client *c = connect_client(o, &err);
     if (!c)
         return report_error(err.code, &err);
+    progress_line pl = {o->kind, 0};
+    satin_client_set_failover_fn(c, on_failover, &pl);
     /* A given --timeout also bounds the replies of the short requests. */
     if (o->timeout_ms > 0 && o->mode != MODE_SUBMIT && o->mode != MODE_WAIT)
         satin_client_set_request_timeout(c, o->timeout_ms);
     int status;
     switch (o->mode) {
-    case MODE_WAIT: status = wait_and_print(c, o, o->job_id); break;
+    case MODE_WAIT: status = wait_and_print(c, o, o->job_id, &pl); break;
     case MODE_CANCEL: status = do_cancel(c, o); break;
     case MODE_STATUS: status = do_status(c, o); break;
     case MODE_LIST_KINDS: status = do_list_kinds(c, o); break;
-    default: status = do_submit(c, o); break;
+    default: status = do_submit(c, o, &pl); break;
     }
     satin_client_destroy(&c);
     return status;
@@ -616,6 +738,7 @@ int main(int argc, char **argv)
         status = run(&o);
     else if (status < 0)
         status = 0;
+    submit_endpoints_free(&o.eps);
     /* Output that did not reach its destination is a failure, not a success. */
     if (fflush(stdout) != 0 || ferror(stdout)) {
         if (status == 0) {

@@ -1,0 +1,79 @@
+/*
+ * submit_endpoints.c - satin-submit's endpoints from --socket and --topology
+ * (submit_endpoints.h).
+ */
+#include "submit_endpoints.h"
+#include "topology.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void submit_endpoints_add(submit_endpoints *self, const char *endpoint)
+{
+    if (self->n + 1 >= self->cap) {
+        size_t cap = self->cap ? self->cap * 2 : 8;
+        char **items = realloc(self->items, cap * sizeof *items);
+        if (!items)
+            abort();
+        self->items = items;
+        self->cap = cap;
+    }
+    self->items[self->n] = strdup(endpoint);
+    if (!self->items[self->n])
+        abort();
+    self->items[++self->n] = NULL;
+}
+
+void submit_endpoints_free(submit_endpoints *self)
+{
+    for (size_t i = 0; i < self->n; i++)
+        free(self->items[i]);
+    free(self->items);
+    memset(self, 0, sizeof *self);
+}
+
+/* Appends ", ID" (or "ID" first) to a list of node ids being built. */
+static void add_id(char *buf, size_t len, const char *id)
+{
+    size_t off = strlen(buf);
+    if (off < len)
+        snprintf(buf + off, len - off, "%s%s", off ? ", " : "", id);
+}
+
+int submit_endpoints_from_topology(submit_endpoints *self, const char *file, char *note,
+                                   size_t notelen, char *err, size_t errlen)
+{
+    char none[256] = "", curve[256] = "";
+    satin_topology *t = satin_topology_load(file, err, errlen);
+    if (!t)
+        return -1;
+    size_t before = self->n;
+    for (int i = 0; i < t->nnodes; i++) {
+        const satin_node_def *nd = &t->nodes[i];
+        if (!nd->client[0])
+            add_id(none, sizeof none, nd->id);
+        else if (!t->security_none && strncmp(nd->client, "tcp://", 6) == 0)
+            add_id(curve, sizeof curve, nd->id);
+        else
+            submit_endpoints_add(self, nd->client);
+    }
+    if (notelen)
+        snprintf(note, notelen, "%s%s%s%s%s",
+                 none[0] ? "left out, without a client endpoint: " : "", none,
+                 none[0] && curve[0] ? "; " : "",
+                 curve[0] ? "left out, tcp:// under CURVE (not supported with several "
+                            "endpoints): " : "",
+                 curve);
+    int rc = 0;
+    if (self->n == before) {
+        snprintf(err, errlen,
+                 "%s: no node has a client endpoint satin-submit can use (%s); give the "
+                 "nodes' endpoints with --socket (satin-grid up prints them)",
+                 file, curve[0] ? "tcp:// under CURVE is not supported with several endpoints"
+                                : "no node gives 'client:'");
+        rc = -1;
+    }
+    satin_topology_destroy(&t);
+    return rc;
+}
