@@ -248,6 +248,9 @@ static void peer_died(satin_engine *e, int peer, const char *why)
                           satin_engine_node_name(e, peer), why);
         park_standins_of(e, peer);
         redo_records_of(e, peer);
+        settle_steals_to(e, peer);
+        e->ops->on_peer(e->policy, peer, 0);
+        return;
     }
     settle_steals_to(e, peer);
 }
@@ -269,6 +272,7 @@ static void peer_back(satin_engine *e, int peer, int64_t silent)
                       satin_engine_node_name(e, peer), (double)silent / 1e9);
     send_held_to(e, peer);
     resume_parked_for(e, peer);
+    e->ops->on_peer(e->policy, peer, 1);
 }
 
 /* A new run of the peer: the old one is dead, whatever it held is lost,
@@ -287,6 +291,7 @@ static void check_epoch(satin_engine *e, int peer)
         drop_held_for(e, peer);
         drop_parked_for(e, peer);
         w->state = SATIN_PEER_ALIVE;
+        e->ops->on_peer(e->policy, peer, 1);
         satin_engine_logf(e, SATIN_ENGINE_LOG_WARN, "node %s runs again",
                           satin_engine_node_name(e, peer));
     }

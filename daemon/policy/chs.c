@@ -303,5 +303,6 @@ const satin_policy_ops satin_policy_chs = {
     .on_load = satin_policy_ignore_load,
     .on_result = chs_on_result,
     .on_timer = chs_on_timer,
+    .on_peer = satin_policy_ignore_peer,
     .stats = chs_stats,
 };

@@ -12,13 +12,18 @@
  * the cluster's nodes steal it.  Failed prefetches back off like idle
  * stealing (one round = every remote node) so that an idle grid stays quiet.
  * With one cluster there is neither reporting nor prefetching: CLS is RS.
+ * When the coordinator dies the next member this node believes alive takes
+ * over (each node decides alone; they agree once they see the same deaths):
+ * it starts from zero loads, and members report theirs to it afresh.
  */
 #include "policy_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct cls_state {
-    int coordinator;          /* node id */
+    int coordinator;          /* node id: the first member of the cluster not dead */
+    unsigned char *dead;      /* [nnodes] 1: the node took it for dead */
     /* every node but the coordinator: reporting */
     int64_t load;             /* latest known queue length */
     int64_t reported;         /* last value sent (the coordinator starts from 0) */
@@ -97,7 +102,8 @@ static satin_policy *cls_create(const satin_policy_topology *topo,
     cls_state *st = p->priv;
     st->coordinator = p->members[p->cluster][0];
     st->loads = calloc((size_t)p->cluster_size[p->cluster], sizeof(int64_t));
-    if (!st->loads) {
+    st->dead = calloc((size_t)p->nnodes, 1);
+    if (!st->loads || !st->dead) {
         satin_policy_base_destroy(p);
         return NULL;
     }
@@ -106,8 +112,10 @@ static satin_policy *cls_create(const satin_policy_topology *topo,
 
 static void cls_destroy(satin_policy *p)
 {
-    if (p)
+    if (p) {
         free(((cls_state *)p->priv)->loads);
+        free(((cls_state *)p->priv)->dead);
+    }
     satin_policy_base_destroy(p);
 }
 
@@ -187,6 +195,36 @@ static void cls_on_timer(satin_policy *p, int timer_id)
     }
 }
 
+static void cls_on_peer(satin_policy *p, int peer, int alive)
+{
+    cls_state *st = p->priv;
+    if (peer < 0 || peer >= p->nnodes || peer == p->self)
+        return;
+    st->dead[peer] = !alive;
+    if (satin_policy_is_remote(p, peer))
+        return;
+    int next = p->self;
+    for (int i = 0; i < p->cluster_size[p->cluster]; i++) {
+        int m = p->members[p->cluster][i];
+        if (m == p->self || !st->dead[m]) {
+            next = m;
+            break;
+        }
+    }
+    if (next == st->coordinator)
+        return;
+    st->coordinator = next;
+    /* A new coordinator knows no loads: it starts from zero, and every
+     * member reports what it has now. */
+    memset(st->loads, 0, (size_t)p->cluster_size[p->cluster] * sizeof *st->loads);
+    st->others_total = 0;
+    st->reported = 0;
+    if (is_coordinator(p))
+        cls_consider_prefetch(p);
+    else if (st->load != 0 && p->nremotes > 0)
+        cls_send_load(p, st->load);
+}
+
 static int cls_stats(const satin_policy *p, const char **names, int64_t *values, int max)
 {
     return satin_policy_report(p, cls_counters,
@@ -221,5 +259,6 @@ const satin_policy_ops satin_policy_cls = {
     .on_load = cls_on_load,
     .on_result = satin_policy_ignore_result,
     .on_timer = cls_on_timer,
+    .on_peer = cls_on_peer,
     .stats = cls_stats,
 };

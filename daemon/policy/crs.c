@@ -166,5 +166,6 @@ const satin_policy_ops satin_policy_crs = {
     .on_load = satin_policy_ignore_load,
     .on_result = satin_policy_ignore_result,
     .on_timer = crs_on_timer,
+    .on_peer = satin_policy_ignore_peer,
     .stats = crs_stats,
 };

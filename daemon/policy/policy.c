@@ -347,6 +347,11 @@ void satin_policy_ignore_load(satin_policy *p, int from, int64_t load)
     (void)p, (void)from, (void)load;
 }
 
+void satin_policy_ignore_peer(satin_policy *p, int peer, int alive)
+{
+    (void)p, (void)peer, (void)alive;
+}
+
 void satin_policy_ignore_result(satin_policy *p)
 {
     (void)p;

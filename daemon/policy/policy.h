@@ -115,6 +115,11 @@ typedef struct satin_policy_ops {
      * again (CHS cancels its outstanding request then). */
     void (*on_result)(satin_policy *self);
     void (*on_timer)(satin_policy *self, int timer_id);
+    /* The node took `peer` for dead (alive 0: silent past its failure
+     * time-out, restarted) or heard it again (alive 1).  Steal requests to a
+     * dead node already end at once, empty; a policy whose structure names
+     * nodes (CLS's coordinator) picks another. */
+    void (*on_peer)(satin_policy *self, int peer, int alive);
     /* Counters the node adds to its statistics (name, value); returns count.
      * Only facts the node cannot see: every action above and every event
      * the node feeds in, the node counts itself (daemon/engine/README.md,
@@ -132,6 +137,9 @@ void satin_policy_ignore_queue_length(satin_policy *p, int64_t length);
 /* The on_idle of policies that wait for work to come (RP, with
  * SATIN_POLICY_WAITS_FOR_WORK). */
 void satin_policy_ignore_idle(satin_policy *p);
+
+/* The on_peer of policies to which every node is alike. */
+void satin_policy_ignore_peer(satin_policy *p, int peer, int alive);
 
 /* The registry: every policy, NULL-terminated, in the order their names
  * are listed to users (rs, rp, chs, cls, crs). */

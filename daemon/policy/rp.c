@@ -101,5 +101,6 @@ const satin_policy_ops satin_policy_rp = {
     .on_load = satin_policy_ignore_load,
     .on_result = satin_policy_ignore_result,
     .on_timer = rp_on_timer,
+    .on_peer = satin_policy_ignore_peer,
     .stats = rp_stats,
 };

@@ -69,5 +69,6 @@ const satin_policy_ops satin_policy_rs = {
     .on_load = satin_policy_ignore_load,
     .on_result = satin_policy_ignore_result,
     .on_timer = rs_on_timer,
+    .on_peer = satin_policy_ignore_peer,
     .stats = rs_stats,
 };

@@ -199,11 +199,52 @@ static void one_cluster_is_rs(void)
     }
 }
 
+/* The coordinator a0 dies: a1, the next member, takes over (it prefetches
+ * for the cluster and counts the loads); a2 reports to a1, and to a0 again
+ * once a0 is back.  A death in another cluster changes nothing. */
+static void coordinator_dies(void)
+{
+    fake_topo ft;
+    fake_topo_init(&ft, 1, 2, (const int[]){3, 3});
+    fake_env *fe = fake_new();
+    satin_policy *p = fake_create(ops, &ft, fe, NULL);
+    fe->idle = 0;
+    fe->queue = 0;
+    ops->on_peer(p, 3, 0);
+    expect_none(fe, "a1: a death in the other cluster changes nothing");
+    ops->on_peer(p, 0, 0);
+    const fake_action *a = fe->seen < fe->nact ? &fe->act[fe->nact - 1] : NULL;
+    ok(a && a->kind == FAKE_STEAL && (a->flags & SATIN_STEAL_PREFETCH) && a->node >= 3,
+       "a1: a0 dead: a1 coordinates, and its empty cluster prefetches across");
+    fake_skip(fe);
+    ops->on_load(p, 2, 5);
+    is_i64(fake_stat(ops, p, "loads_received"), 1, "a1 takes a2's load report in");
+    ops->destroy(p);
+    free(fe);
+
+    fake_topo_init(&ft, 2, 2, (const int[]){3, 3});
+    fe = fake_new();
+    p = fake_create(ops, &ft, fe, NULL);
+    fe->idle = 0;
+    ops->on_queue_length(p, 4);
+    expect_load(fe, 0, 4, "a2 reports its load to a0");
+    fake_skip(fe);
+    ops->on_peer(p, 0, 0);
+    expect_load(fe, 1, 4, "a0 dead: a2 reports its load to a1 at once");
+    fake_skip(fe);
+    ops->on_peer(p, 0, 1);
+    expect_load(fe, 0, 4, "a0 back: a2 reports to a0 again");
+    fake_skip(fe);
+    ops->destroy(p);
+    free(fe);
+}
+
 int main(void)
 {
     load_reports();
     coordinator_prefetches();
     threshold();
     one_cluster_is_rs();
+    coordinator_dies();
     return done_testing();
 }

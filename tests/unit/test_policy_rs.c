@@ -68,7 +68,7 @@ static void tunables_registered_per_policy(void)
         const satin_policy_ops *o = satin_policy_registry[i];
         ok(o->create && o->destroy && o->on_idle && o->on_steal_request && o->on_steal_reply &&
                o->on_cancel && o->on_queue_length && o->on_push && o->on_push_ack &&
-               o->on_load && o->on_result && o->on_timer && o->stats,
+               o->on_load && o->on_result && o->on_timer && o->on_peer && o->stats,
            "%s: every handler is set", o->name);
     }
 }
