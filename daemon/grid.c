@@ -229,11 +229,13 @@ static void env_note_bad(void *ctx, int node, const char *what)
 static void env_log(void *ctx, int level, const char *text)
 {
     satin_grid *g = ctx;
-    /* Warnings come from what peers do (or fail to do): rate-limited. */
-    if (level <= SATIN_ENGINE_LOG_WARN)
-        satin_log_limited(&g->engine_log_limit, 1.0, (satin_log_level)level, "%s", text);
+    satin_log_level l = (satin_log_level)SATIN_ENGINE_LOG_LEVEL(level);
+    /* Warnings come from what peers do (or fail to do): rate-limited, but
+     * for the engine's own bounded events (a peer's death, its return). */
+    if (l <= SATIN_LOG_WARN && !(level & SATIN_ENGINE_LOG_EVENT))
+        satin_log_limited(&g->engine_log_limit, 1.0, l, "%s", text);
     else
-        satin_log((satin_log_level)level, "%s", text);
+        satin_log(l, "%s", text);
 }
 
 /* ---- events ---------------------------------------------------------------------- */

@@ -37,7 +37,7 @@ void satin_engine_logf(const satin_engine *e, int level, const char *fmt, ...)
 {
     /* A steal's every reply has a debug line: formatting it unasked would
      * cost the hot path of a busy node. */
-    if (!e->env.log || level > e->cfg.log_level)
+    if (!e->env.log || SATIN_ENGINE_LOG_LEVEL(level) > e->cfg.log_level)
         return;
     char text[256];
     va_list ap;

@@ -63,6 +63,11 @@ typedef struct satin_engine_outcome {
 
 enum { SATIN_ENGINE_LOG_ERROR, SATIN_ENGINE_LOG_WARN, SATIN_ENGINE_LOG_INFO,
        SATIN_ENGINE_LOG_DEBUG };
+/* Or'ed into a level: a line the engine itself bounds (one per change of a
+ * peer's state, at most one per failure time-out), which a driver's rate
+ * limit for what peers trigger must not swallow. */
+#define SATIN_ENGINE_LOG_EVENT 0x100
+#define SATIN_ENGINE_LOG_LEVEL(l) ((l) & 0xff)
 
 /* The driver's side.  Every function is called on the caller's thread,
  * from inside an engine call; none may call back into the engine. */

@@ -243,7 +243,7 @@ static void peer_died(satin_engine *e, int peer, const char *why)
         w->state = SATIN_PEER_DEAD;
         w->ever_dead = 1;
         e->c.peers_dead++;
-        satin_engine_logf(e, SATIN_ENGINE_LOG_WARN,
+        satin_engine_logf(e, SATIN_ENGINE_LOG_WARN | SATIN_ENGINE_LOG_EVENT,
                           "node %s is dead (%s): the records it held for us run again here",
                           satin_engine_node_name(e, peer), why);
         park_standins_of(e, peer);
@@ -265,11 +265,13 @@ static void send_held_to(satin_engine *e, int peer)
     }
 }
 
-static void peer_back(satin_engine *e, int peer, int64_t silent)
+/* `heard`: what ended the silence. */
+static void peer_back(satin_engine *e, int peer, int64_t heard)
 {
     e->c.peers_back++;
-    satin_engine_logf(e, SATIN_ENGINE_LOG_WARN, "node %s is back after %.1f s of silence",
-                      satin_engine_node_name(e, peer), (double)silent / 1e9);
+    satin_engine_logf(e, SATIN_ENGINE_LOG_WARN | SATIN_ENGINE_LOG_EVENT,
+                      "node %s is back after %.1f s of silence", satin_engine_node_name(e, peer),
+                      (double)(heard - e->peers[peer].quiet_since) / 1e9);
     send_held_to(e, peer);
     resume_parked_for(e, peer);
     e->ops->on_peer(e->policy, peer, 1);
@@ -292,7 +294,7 @@ static void check_epoch(satin_engine *e, int peer)
         drop_parked_for(e, peer);
         w->state = SATIN_PEER_ALIVE;
         e->ops->on_peer(e->policy, peer, 1);
-        satin_engine_logf(e, SATIN_ENGINE_LOG_WARN, "node %s runs again",
+        satin_engine_logf(e, SATIN_ENGINE_LOG_WARN | SATIN_ENGINE_LOG_EVENT, "node %s runs again",
                           satin_engine_node_name(e, peer));
     }
     w->epoch = epoch;
@@ -319,18 +321,20 @@ static void watch_one(satin_engine *e, int peer)
     satin_peer_watch *w = &e->peers[peer];
     check_epoch(e, peer);
     int64_t heard = last_heard(e, peer);
-    int64_t silent = e->now - (heard > e->started ? heard : e->started);
+    int64_t since = heard > e->started ? heard : e->started;
+    int64_t silent = e->now - since;
     satin_peer_state was = w->state, now = state_after(w, silent);
     if (now == SATIN_PEER_DEAD && was != SATIN_PEER_DEAD) {
         char why[96];
         snprintf(why, sizeof why,
                  heard || w->heard_any ? "silent for %.1f s" : "not heard in %.1f s",
                  (double)silent / 1e9);
+        w->quiet_since = since;
         peer_died(e, peer, why);
     } else if (now != SATIN_PEER_DEAD) {
         w->state = now;
         if (was == SATIN_PEER_DEAD)
-            peer_back(e, peer, silent);
+            peer_back(e, peer, heard);
     }
     /* A quiet link says "still here" four times per time-out (a dead
      * peer's once, in case it is only cut off). */
@@ -443,7 +447,7 @@ void satin_engine_peer_leaving(satin_engine *e, int peer)
     if (e->peers[peer].leaving)
         return;
     e->peers[peer].leaving = 1;
-    satin_engine_logf(e, SATIN_ENGINE_LOG_INFO, "node %s is leaving",
+    satin_engine_logf(e, SATIN_ENGINE_LOG_INFO | SATIN_ENGINE_LOG_EVENT, "node %s is leaving",
                       satin_engine_node_name(e, peer));
     /* It may stop before it reads them: nothing waits for their time-out. */
     settle_steals_to(e, peer);

@@ -29,6 +29,7 @@ typedef struct satin_peer_watch {
     int64_t heard;                /* the last message the engine was given from it */
     int heard_any;                /* 1 once anything came (virtual time may start at 0) */
     int leaving;                  /* it said it is stopping: no more work for it */
+    int64_t quiet_since;          /* dead: when it was last heard before (or our start) */
     int64_t last_sent;            /* our last message to it */
     int64_t timeout_ns;           /* its failure time-out (0: never dead) */
 } satin_peer_watch;

@@ -166,7 +166,7 @@ static uint64_t f_peer_epoch(void *ctx, int peer)
 static void f_log(void *ctx, int level, const char *text)
 {
     fake *f = ctx;
-    if (level != SATIN_ENGINE_LOG_WARN)
+    if (SATIN_ENGINE_LOG_LEVEL(level) != SATIN_ENGINE_LOG_WARN)
         return;
     f->warns++;
     snprintf(f->last_log, sizeof f->last_log, "%s", text);
