@@ -60,6 +60,11 @@ int main(int argc, char **argv)
     void *s = zmq_socket(ctx, ZMQ_DEALER);
     int linger = 2000;
     zmq_setsockopt(s, ZMQ_LINGER, &linger, sizeof linger);
+    /* A refused handshake (a key the grid does not list) ends the
+     * connection, and a DEALER without one blocks in send for ever: a send
+     * that cannot go in 2 s is dropped (the test reads the daemon's side). */
+    int sndtimeo = 2000;
+    zmq_setsockopt(s, ZMQ_SNDTIMEO, &sndtimeo, sizeof sndtimeo);
     int steals = argc == 7 ? atoi(argv[6]) : 1;
     if (argc >= 6) {
         zcert_t *cert = zcert_load(argv[5]);
