@@ -22,8 +22,9 @@
  * seen to restart, is dead.  Records it held for us run again here (exactly
  * one result counts: the first, whether the re-run's or a late one); steal
  * requests to it end at once; results of records it gave us wait for it to
- * come back.  Every quiet link carries a HEARTBEAT, so silence means death,
- * not idleness.
+ * come back.  Only peers that work ties to this node are watched, and
+ * their quiet links carry HEARTBEATs, so silence there means death, not
+ * idleness; an untied peer's silence means nothing.
  */
 #ifndef SATIN_ENGINE_H
 #define SATIN_ENGINE_H

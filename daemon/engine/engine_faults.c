@@ -1,8 +1,8 @@
 /*
- * engine_faults.c - peers that die: silence watched against each peer's
- * failure time-out, heartbeats on quiet links, records a dead node held
- * for us run again here, and results for a dead node held until it comes
- * back (engine.h, "Failures").
+ * engine_faults.c - peers that die: the silence of peers that work ties us
+ * to, watched against their failure time-out, heartbeats on those quiet
+ * links, records a dead node held for us run again here, and results for a
+ * dead node held until it comes back (engine.h, "Failures").
  *
  * Why silence and not the transport's disconnects: a connection can drop
  * and come back (ZeroMQ reconnects) and a peer can be alive but slow, so
@@ -29,7 +29,8 @@ void satin_engine_faults_init(satin_engine *e)
         if (shortest[i] > 0 && shortest[i] / 8 < e->watch_every)
             e->watch_every = shortest[i] / 8 > 0 ? shortest[i] / 8 : 1;
     e->peers = calloc((size_t)n, sizeof *e->peers);
-    if (!e->peers)
+    e->related = calloc((size_t)n, 1);
+    if (!e->peers || !e->related)
         abort();
     for (int p = 0; p < n; p++) {
         int wan = satin_engine_is_remote(e, p);
@@ -37,6 +38,7 @@ void satin_engine_faults_init(satin_engine *e)
         e->peers[p].last_sent = e->now;
     }
     e->started = e->now;
+    e->last_watch = e->now;
     e->next_watch = e->now + e->watch_every;
 }
 
@@ -48,6 +50,7 @@ void satin_engine_faults_free(satin_engine *e)
     for (size_t i = 0; i < e->nparked; i++)
         satin_ledger_free_rec(&e->parked[i].rec);
     free(e->parked);
+    free(e->related);
     free(e->peers);
 }
 
@@ -316,35 +319,95 @@ static satin_peer_state state_after(const satin_peer_watch *w, int64_t silent)
     return silent > w->timeout_ns ? SATIN_PEER_DEAD : SATIN_PEER_SUSPECTED;
 }
 
-static void watch_one(satin_engine *e, int peer)
+/* "; 2 records of ours there, 1 of its here, 1 steal request out" */
+static void describe_ties(const satin_engine *e, int peer, char *out, size_t len)
+{
+    const satin_ledger *l = &e->ledger;
+    int given = 0, held = 0, asked = 0;
+    for (size_t i = 0; i < l->ngiven; i++)
+        given += l->given[i].holder == peer && !l->given[i].redoing;
+    for (size_t i = 0; i < l->nstandins; i++)
+        held += l->standins[i].owner == peer && !l->standins[i].parked;
+    for (size_t i = 0; i < l->npending; i++)
+        asked += l->pending[i].victim == peer;
+    if (given + held + asked)
+        snprintf(out, len, "; %d record(s) of ours there, %d of its here, %d steal request(s) out",
+                 given, held, asked);
+}
+
+static void send_heartbeat(satin_engine *e, int peer)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_HEARTBEAT);
+    satin_engine_send(e, peer, m);
+    satin_msg_destroy(&m);
+    e->c.heartbeats_sent++;
+    e->peers[peer].greeted = 1;
+}
+
+/* `related`: work ties this node to the peer (records given to it, run for
+ * it, a steal request out to it).  Only then does its silence mean death,
+ * and only then does our link to it need heartbeats: the peer has the same
+ * tie to us, or answers us at once.  A peer never heard since we started
+ * is taken for absent after the time-out all the same. */
+static void watch_one(satin_engine *e, int peer, int related)
 {
     satin_peer_watch *w = &e->peers[peer];
     check_epoch(e, peer);
     int64_t heard = last_heard(e, peer);
+    int ever = heard || w->heard_any;
+    /* Silence before the tie (an idle peer we had no reason to hear from)
+     * says nothing: a tie gets a whole time-out, from the last watch before
+     * it at the latest. */
+    if (related && !w->tied)
+        w->tied_since = e->last_watch;
+    w->tied = related;
     int64_t since = heard > e->started ? heard : e->started;
+    if (related && ever && w->tied_since > since)
+        since = w->tied_since;
     int64_t silent = e->now - since;
-    satin_peer_state was = w->state, now = state_after(w, silent);
-    if (now == SATIN_PEER_DEAD && was != SATIN_PEER_DEAD) {
-        char why[96];
-        snprintf(why, sizeof why,
-                 heard || w->heard_any ? "silent for %.1f s" : "not heard in %.1f s",
-                 (double)silent / 1e9);
-        w->quiet_since = since;
-        peer_died(e, peer, why);
-    } else if (now != SATIN_PEER_DEAD) {
-        w->state = now;
-        if (was == SATIN_PEER_DEAD)
+    if (w->state == SATIN_PEER_DEAD) {
+        if (ever && heard > w->quiet_since) {
+            w->state = SATIN_PEER_ALIVE;
             peer_back(e, peer, heard);
+        }
+    } else if (related || !ever) {
+        satin_peer_state now = state_after(w, silent);
+        if (now == SATIN_PEER_DEAD) {
+            char why[160];
+            int n = snprintf(why, sizeof why, ever ? "silent for %.3f s" : "not heard in %.3f s",
+                             (double)silent / 1e9);
+            describe_ties(e, peer, why + n, sizeof why - (size_t)n);
+            w->quiet_since = since;
+            peer_died(e, peer, why);
+        } else {
+            w->state = now;
+        }
+    } else {
+        w->state = SATIN_PEER_ALIVE; /* nothing to lose to it: nothing to suspect */
     }
-    /* A quiet link says "still here" four times per time-out (a dead
-     * peer's once, in case it is only cut off). */
-    int64_t every = w->state == SATIN_PEER_DEAD ? w->timeout_ns : w->timeout_ns / 4;
-    if (w->timeout_ns > 0 && e->now - w->last_sent >= every) {
-        satin_msg *m = satin_msg_new(SATIN_MSG_HEARTBEAT);
-        satin_engine_send(e, peer, m);
-        satin_msg_destroy(&m);
-        e->c.heartbeats_sent++;
-    }
+    if (w->timeout_ns <= 0)
+        return;
+    /* Every peer hears from us once (so that none takes us for absent); a
+     * quiet tied link says "still here" four times per time-out; a dead
+     * peer hears once per time-out, in case it was only cut off. */
+    int64_t gap = e->now - w->last_sent;
+    if (!w->greeted || (w->state == SATIN_PEER_DEAD && gap >= w->timeout_ns) ||
+        (w->state != SATIN_PEER_DEAD && related && gap >= w->timeout_ns / 4))
+        send_heartbeat(e, peer);
+}
+
+/* Marks in rel[] the peers this node has work with. */
+static void mark_related(const satin_engine *e, unsigned char *rel)
+{
+    const satin_ledger *l = &e->ledger;
+    for (size_t i = 0; i < l->ngiven; i++)
+        if (!l->given[i].redoing)
+            rel[l->given[i].holder] = 1;
+    for (size_t i = 0; i < l->nstandins; i++)
+        if (l->standins[i].owner != e->topo.self && !l->standins[i].parked)
+            rel[l->standins[i].owner] = 1;
+    for (size_t i = 0; i < l->npending; i++)
+        rel[l->pending[i].victim] = 1;
 }
 
 /* A stopping node watches and beats on: it still waits for results, and
@@ -353,9 +416,12 @@ void satin_engine_watch(satin_engine *e)
 {
     if (e->now >= e->next_watch) {
         e->next_watch = e->now + e->watch_every;
+        memset(e->related, 0, (size_t)e->topo.nnodes);
+        mark_related(e, e->related);
         for (int p = 0; p < e->topo.nnodes; p++)
             if (p != e->topo.self)
-                watch_one(e, p);
+                watch_one(e, p, e->related[p]);
+        e->last_watch = e->now;
     }
     if (e->dead_victims) {
         e->dead_victims = 0;

@@ -30,6 +30,9 @@ typedef struct satin_peer_watch {
     int heard_any;                /* 1 once anything came (virtual time may start at 0) */
     int leaving;                  /* it said it is stopping: no more work for it */
     int64_t quiet_since;          /* dead: when it was last heard before (or our start) */
+    int greeted;                  /* it had a HEARTBEAT from us (so it knows we are here) */
+    int tied;                     /* work tied us to it at the last watch */
+    int64_t tied_since;           /* since when: its silence counts from there at the earliest */
     int64_t last_sent;            /* our last message to it */
     int64_t timeout_ns;           /* its failure time-out (0: never dead) */
 } satin_peer_watch;
@@ -99,8 +102,10 @@ struct satin_engine {
     satin_peer_watch *peers;      /* [nnodes] */
     int64_t started;
     int64_t next_watch;
+    int64_t last_watch;
     int64_t watch_every;          /* an eighth of the shortest time-out, at most WATCH_NS */
     int dead_victims;             /* steal requests to dead nodes wait to be settled */
+    unsigned char *related;       /* [nnodes] scratch of the watch: work ties us to it */
     satin_held_result *held;
     size_t nheld, capheld;
     satin_parked *parked;         /* records of dead owners, to start again if they come back */

@@ -49,17 +49,38 @@ static void run_hearing(satin_engine *e, int64_t *now, int64_t until, int silent
     }
 }
 
+/* Gives record `r` to `thief` with request `id`; returns its record id. */
+static uint64_t give(fake *f, satin_engine *e, int64_t now, int thief, rec *r)
+{
+    f->queue[0] = r, f->nqueue = 1, f->active = 1;
+    deliver(e, now, steal_from(thief, 100 + (uint64_t)thief, SATIN_STEAL_SYNC));
+    uint64_t id = f->nout ? f->out[f->nout - 1].m->jobrecs[0].record_id : 0;
+    forget_sent(f);
+    return id;
+}
+
+static satin_msg *result(int from_node, uint64_t id, int64_t v)
+{
+    satin_msg *res = from(from_node, SATIN_MSG_JOB_RESULT);
+    res->owner = 0, res->record_id = id, res->status = SATIN_STATUS_OK;
+    satin_msg_set_data(res, &v, sizeof v);
+    return res;
+}
+
 static void test_detection(void)
 {
     fake f;
     satin_engine *e = make_watching(&f, "rs", TIMEOUT);
     int64_t now = 0;
     int64_t heard;
-    deliver(e, 0, from(1, SATIN_MSG_HEARTBEAT));
+    rec a = {.arg = 9};
+    give(&f, e, 0, 1, &a); /* a1 holds a record of ours: its silence matters */
     is_i64(satin_engine_peer_state(e, 1, &heard), SATIN_PEER_ALIVE, "detect: a1 alive at first");
     run_hearing(e, &now, 1 * S, 1);
-    is_i64(sent_to(&f, 1, SATIN_MSG_HEARTBEAT), 1,
-           "detect: a quiet link gets a heartbeat within a quarter of the time-out, once");
+    /* The watch looks every 100 ms: a greeting at the first look (100 ms),
+     * then one each quarter time-out the tied link is quiet (900 ms). */
+    is_i64(sent_to(&f, 1, SATIN_MSG_HEARTBEAT), 2,
+           "detect: a greeting, then a heartbeat per quarter time-out on the quiet tied link");
     is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_ALIVE, "detect: silent 1 s: alive");
     run_hearing(e, &now, 1600 * MS, 1);
     is_i64(satin_engine_peer_state(e, 1, &heard), SATIN_PEER_SUSPECTED,
@@ -71,8 +92,9 @@ static void test_detection(void)
     run_hearing(e, &now, 3100 * MS, 1);
     is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_DEAD, "detect: dead past 3 s");
     is_i64(f.warns, 1, "detect: logged once");
-    ok(strstr(f.last_log, "node a1 is dead (silent for 3.1 s)") != NULL, "detect: %s",
-       f.last_log);
+    ok(strstr(f.last_log, "node a1 is dead (silent for 3.100 s; 1 record(s) of ours there") !=
+           NULL,
+       "detect: %s", f.last_log);
     is_i64(kit_counter(e, "peers_dead"), 1, "detect: counted once");
     run_hearing(e, &now, 5 * S, 1);
     is_i64(f.warns, 1, "detect: still logged once 2 s later");
@@ -90,6 +112,24 @@ static void test_detection(void)
     satin_engine_destroy(&e);
 }
 
+/* A peer this node has no work with may be quiet for ever (an idle node
+ * under RP sends nothing): it is greeted once and then left alone, and its
+ * silence means nothing. */
+static void test_untied_quiet(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rp", TIMEOUT);
+    int64_t now = 0;
+    deliver(e, 0, from(1, SATIN_MSG_HEARTBEAT));
+    run_hearing(e, &now, 10 * S, 1);
+    is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_ALIVE,
+           "untied: a1, quiet 10 s and owing us nothing, is alive");
+    is_i64(sent_to(&f, 1, SATIN_MSG_HEARTBEAT), 1, "untied: it had one greeting, no more");
+    is_i64(kit_counter(e, "peers_dead"), 0, "untied: nobody dead");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
 /* A node never heard since this one started is dead after the time-out
  * (a node listed but not running): others need not wait for it. */
 static void test_absent(void)
@@ -101,7 +141,7 @@ static void test_absent(void)
     for (int p = 1; p < 4; p++)
         is_i64(satin_engine_peer_state(e, p, NULL), SATIN_PEER_DEAD, "absent: %s dead",
                kit_names[p]);
-    ok(strstr(f.last_log, "(not heard in 3.1 s)") != NULL, "absent: %s", f.last_log);
+    ok(strstr(f.last_log, "(not heard in 3.100 s)") != NULL, "absent: %s", f.last_log);
     /* Steals to the dead end empty at once, without a message. */
     forget_sent(&f);
     f.idle = 1;
@@ -114,24 +154,6 @@ static void test_absent(void)
        "absent: settled as steals to the dead, not as time-outs");
     forget_sent(&f);
     satin_engine_destroy(&e);
-}
-
-/* Gives record `r` to `thief` with request `id`; returns its record id. */
-static uint64_t give(fake *f, satin_engine *e, int64_t now, int thief, rec *r)
-{
-    f->queue[0] = r, f->nqueue = 1, f->active = 1;
-    deliver(e, now, steal_from(thief, 100 + (uint64_t)thief, SATIN_STEAL_SYNC));
-    uint64_t id = f->nout ? f->out[f->nout - 1].m->jobrecs[0].record_id : 0;
-    forget_sent(f);
-    return id;
-}
-
-static satin_msg *result(int from_node, uint64_t id, int64_t v)
-{
-    satin_msg *res = from(from_node, SATIN_MSG_JOB_RESULT);
-    res->owner = 0, res->record_id = id, res->status = SATIN_STATUS_OK;
-    satin_msg_set_data(res, &v, sizeof v);
-    return res;
 }
 
 /* a1 holds a record of ours and dies: it runs again here, as a stand-in
@@ -337,6 +359,7 @@ static void test_leaving(void)
 int main(void)
 {
     test_detection();
+    test_untied_quiet();
     test_absent();
     test_redo();
     test_first_result_wins();

@@ -515,7 +515,12 @@ static outcome run_grid(const char *policy, uint64_t seed, int64_t crash_after)
             if (j != i && j != s.crash_node &&
                 (satin_engine_peer_state(s.node[i].e, j, NULL) == SATIN_PEER_DEAD ||
                  kit_counter(s.node[i].e, "peers_back") > 0))
+            {
                 o.false_dead++;
+                diag("node %d: peer %d %s, peers_back %lld", i, j,
+                     satin_peer_state_name(satin_engine_peer_state(s.node[i].e, j, NULL)),
+                     (long long)kit_counter(s.node[i].e, "peers_back"));
+            }
     }
     /* What is still in flight when the job ends (steals of idle nodes). */
     while (s.nheap) {
