@@ -39,6 +39,7 @@ void satin_engine_faults_init(satin_engine *e)
     }
     e->started = e->now;
     e->last_watch = e->now;
+    e->unsettled = n - 1;
     e->next_watch = e->now + e->watch_every;
 }
 
@@ -415,12 +416,21 @@ static void mark_related(const satin_engine *e, unsigned char *rel)
 void satin_engine_watch(satin_engine *e)
 {
     if (e->now >= e->next_watch) {
+        /* After a sleep (nothing to watch) a tie that formed since is new. */
+        if (e->now - e->last_watch > 2 * e->watch_every)
+            e->last_watch = e->now;
         e->next_watch = e->now + e->watch_every;
         memset(e->related, 0, (size_t)e->topo.nnodes);
         mark_related(e, e->related);
-        for (int p = 0; p < e->topo.nnodes; p++)
-            if (p != e->topo.self)
-                watch_one(e, p, e->related[p]);
+        e->unsettled = 0;
+        for (int p = 0; p < e->topo.nnodes; p++) {
+            if (p == e->topo.self)
+                continue;
+            watch_one(e, p, e->related[p]);
+            const satin_peer_watch *w = &e->peers[p];
+            e->unsettled += !w->greeted || w->state != SATIN_PEER_ALIVE ||
+                            !(w->heard_any || last_heard(e, p));
+        }
         e->last_watch = e->now;
     }
     if (e->dead_victims) {
@@ -436,6 +446,11 @@ int64_t satin_engine_watch_deadline(const satin_engine *e)
     if (e->dead_victims)
         return e->now + 1;
     if (e->cfg.failure_timeout_lan_ns <= 0 && e->cfg.failure_timeout_wan_ns <= 0)
+        return INT64_MAX;
+    /* An idle node whose peers are all heard, greeted and alive has nothing
+     * to watch: it sleeps until work ties it to someone. */
+    const satin_ledger *l = &e->ledger;
+    if (!e->unsettled && !l->ngiven && !l->nstandins && !l->npending)
         return INT64_MAX;
     return e->next_watch;
 }

@@ -103,6 +103,7 @@ struct satin_engine {
     int64_t started;
     int64_t next_watch;
     int64_t last_watch;
+    int unsettled;                /* peers not yet greeted, heard, or alive: keep watching */
     int64_t watch_every;          /* an eighth of the shortest time-out, at most WATCH_NS */
     int dead_victims;             /* steal requests to dead nodes wait to be settled */
     unsigned char *related;       /* [nnodes] scratch of the watch: work ties us to it */

@@ -126,6 +126,8 @@ static void test_untied_quiet(void)
            "untied: a1, quiet 10 s and owing us nothing, is alive");
     is_i64(sent_to(&f, 1, SATIN_MSG_HEARTBEAT), 1, "untied: it had one greeting, no more");
     is_i64(kit_counter(e, "peers_dead"), 0, "untied: nobody dead");
+    is_i64(satin_engine_next_deadline(e), INT64_MAX,
+           "untied: every peer heard and greeted, no work: the idle node sleeps");
     forget_sent(&f);
     satin_engine_destroy(&e);
 }
