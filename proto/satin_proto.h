@@ -96,6 +96,7 @@ typedef enum {
 /* STEAL / STEAL_REPLY flags: SATIN_STEAL_* of satin_steal_flags.h. */
 /* HEARTBEAT flags. */
 #define SATIN_HEARTBEAT_LEAVING 0x1   /* the sender is stopping: ask it for no more work */
+#define SATIN_HEARTBEAT_GREETING 0x2  /* the sender has not heard the receiver yet: answer */
 
 /* STATS_REQUEST / STATS_REPLY phase. */
 #define SATIN_STATS_PHASE_START 0

@@ -456,6 +456,8 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
     case SATIN_MSG_HEARTBEAT:
         if (m->flags & SATIN_HEARTBEAT_LEAVING)
             satin_engine_peer_leaving(e, (int)m->sender);
+        if (m->flags & SATIN_HEARTBEAT_GREETING)
+            satin_engine_answer_greeting(e, (int)m->sender);
         break; /* else hearing it was the point */
     default:
         break; /* HELLO and the rest are the transport's */

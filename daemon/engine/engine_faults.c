@@ -336,13 +336,19 @@ static void describe_ties(const satin_engine *e, int peer, char *out, size_t len
                  given, held, asked);
 }
 
-static void send_heartbeat(satin_engine *e, int peer)
+static void send_heartbeat(satin_engine *e, int peer, unsigned flags)
 {
     satin_msg *m = satin_msg_new(SATIN_MSG_HEARTBEAT);
+    m->flags = flags;
     satin_engine_send(e, peer, m);
     satin_msg_destroy(&m);
     e->c.heartbeats_sent++;
     e->peers[peer].greeted = 1;
+}
+
+void satin_engine_answer_greeting(satin_engine *e, int peer)
+{
+    send_heartbeat(e, peer, 0);
 }
 
 /* `related`: work ties this node to the peer (records given to it, run for
@@ -388,13 +394,20 @@ static void watch_one(satin_engine *e, int peer, int related)
     }
     if (w->timeout_ns <= 0)
         return;
-    /* Every peer hears from us once (so that none takes us for absent); a
+    /* A peer not heard yet is greeted (it answers: each then knows the
+     * other is there), again each quarter time-out until it is heard; a
      * quiet tied link says "still here" four times per time-out; a dead
      * peer hears once per time-out, in case it was only cut off. */
     int64_t gap = e->now - w->last_sent;
-    if (!w->greeted || (w->state == SATIN_PEER_DEAD && gap >= w->timeout_ns) ||
-        (w->state != SATIN_PEER_DEAD && related && gap >= w->timeout_ns / 4))
-        send_heartbeat(e, peer);
+    if (w->state == SATIN_PEER_DEAD) {
+        if (gap >= w->timeout_ns)
+            send_heartbeat(e, peer, 0);
+    } else if (!ever) {
+        if (!w->greeted || gap >= w->timeout_ns / 4)
+            send_heartbeat(e, peer, SATIN_HEARTBEAT_GREETING);
+    } else if (related && gap >= w->timeout_ns / 4) {
+        send_heartbeat(e, peer, 0);
+    }
 }
 
 /* Marks in rel[] the peers this node has work with. */
@@ -428,8 +441,7 @@ void satin_engine_watch(satin_engine *e)
                 continue;
             watch_one(e, p, e->related[p]);
             const satin_peer_watch *w = &e->peers[p];
-            e->unsettled += !w->greeted || w->state != SATIN_PEER_ALIVE ||
-                            !(w->heard_any || last_heard(e, p));
+            e->unsettled += w->state != SATIN_PEER_ALIVE || !(w->heard_any || last_heard(e, p));
         }
         e->last_watch = e->now;
     }

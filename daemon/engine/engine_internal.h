@@ -133,6 +133,8 @@ int satin_engine_peer_dead(const satin_engine *e, int peer);
 int satin_engine_peer_gone(const satin_engine *e, int peer);
 /* A HEARTBEAT came with LEAVING. */
 void satin_engine_peer_leaving(satin_engine *e, int peer);
+/* A HEARTBEAT with GREETING came: the sender has not heard us yet. */
+void satin_engine_answer_greeting(satin_engine *e, int peer);
 /* This node stops: every peer is told. */
 void satin_engine_say_leaving(satin_engine *e);
 /* Watches silence, sends heartbeats, settles steals to the dead. */

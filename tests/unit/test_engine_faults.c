@@ -77,10 +77,10 @@ static void test_detection(void)
     give(&f, e, 0, 1, &a); /* a1 holds a record of ours: its silence matters */
     is_i64(satin_engine_peer_state(e, 1, &heard), SATIN_PEER_ALIVE, "detect: a1 alive at first");
     run_hearing(e, &now, 1 * S, 1);
-    /* The watch looks every 100 ms: a greeting at the first look (100 ms),
-     * then one each quarter time-out the tied link is quiet (900 ms). */
-    is_i64(sent_to(&f, 1, SATIN_MSG_HEARTBEAT), 2,
-           "detect: a greeting, then a heartbeat per quarter time-out on the quiet tied link");
+    /* a1 spoke first (it stole): no greeting; the watch looks every 100 ms
+     * and the tied link, quiet since our reply at 0, gets one at 800 ms. */
+    is_i64(sent_to(&f, 1, SATIN_MSG_HEARTBEAT), 1,
+           "detect: a heartbeat per quarter time-out on the quiet tied link");
     is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_ALIVE, "detect: silent 1 s: alive");
     run_hearing(e, &now, 1600 * MS, 1);
     is_i64(satin_engine_peer_state(e, 1, &heard), SATIN_PEER_SUSPECTED,
@@ -124,7 +124,13 @@ static void test_untied_quiet(void)
     run_hearing(e, &now, 10 * S, 1);
     is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_ALIVE,
            "untied: a1, quiet 10 s and owing us nothing, is alive");
-    is_i64(sent_to(&f, 1, SATIN_MSG_HEARTBEAT), 1, "untied: it had one greeting, no more");
+    is_i64(sent_to(&f, 1, SATIN_MSG_HEARTBEAT), 0,
+           "untied: it spoke first, so it needs no greeting, and gets no heartbeat");
+    satin_msg *g = from(1, SATIN_MSG_HEARTBEAT);
+    g->flags = SATIN_HEARTBEAT_GREETING;
+    deliver(e, now, g);
+    ok(sent_to(&f, 1, SATIN_MSG_HEARTBEAT) == 1 && first_to(&f, 1, SATIN_MSG_HEARTBEAT)->flags == 0,
+       "untied: its greeting is answered with a heartbeat");
     is_i64(kit_counter(e, "peers_dead"), 0, "untied: nobody dead");
     is_i64(satin_engine_next_deadline(e), INT64_MAX,
            "untied: every peer heard and greeted, no work: the idle node sleeps");
@@ -143,6 +149,10 @@ static void test_absent(void)
     for (int p = 1; p < 4; p++)
         is_i64(satin_engine_peer_state(e, p, NULL), SATIN_PEER_DEAD, "absent: %s dead",
                kit_names[p]);
+    const satin_msg *g = first_to(&f, 1, SATIN_MSG_HEARTBEAT);
+    ok(g && g->flags == SATIN_HEARTBEAT_GREETING && sent_to(&f, 1, SATIN_MSG_HEARTBEAT) >= 4,
+       "absent: greeted each quarter time-out until it was taken for absent (%d)",
+       sent_to(&f, 1, SATIN_MSG_HEARTBEAT));
     ok(strstr(f.last_log, "(not heard in 3.100 s)") != NULL, "absent: %s", f.last_log);
     /* Steals to the dead end empty at once, without a message. */
     forget_sent(&f);
