@@ -5,7 +5,9 @@
 #   - under every policy, b1 is killed (SIGKILL) at a seeded random moment;
 #   - a1 and b1 are killed at once;
 #   - b1 is killed and started again while the job runs (it joins at once);
-#   - b1 leaves with SIGTERM while the job runs (nothing runs twice).
+#   - b1 leaves with SIGTERM while the job runs (nothing runs twice);
+#   - behind satin-wanem, clusters A and B are partitioned for longer than
+#     the time-out and b1 is killed meanwhile; the partition heals.
 # Asserts outcomes and what the nodes say, never times.
 set -u
 . "$(dirname "$0")/grid_kit.sh" faults
@@ -15,11 +17,14 @@ RANDOM=$seed
 echo "# seed $seed (SATIN_FAULTS_SEED=$seed repeats these moments)"
 
 policy=crs
+emulate=false
 topology() {   # topology BASE FILE
     cat >"$2" <<Y
 grid: faults-test
 policy: $policy
 security: none
+emulate: $emulate
+wan: {latency_ms: 5, bandwidth_kBps: 10000, shim_base_port: $(($1 + 10))}
 failure_timeout: {lan_ms: 1000, wan_ms: 1500}
 clusters:
   - name: A
@@ -117,6 +122,22 @@ like "$(tail -1 "$tmpdir/g/b1.log")" "stopped" "b1 stopped cleanly"
 like "$(cat "$tmpdir/g/a0.log")" "node b1 is leaving" "a0 heard b1 leave"
 is "$(json_get 'd["stats"]["grid.records_redone"]' "$job_out")" 0 \
     "nothing b1 held ran again: it finished its records before it left"
+grid_down
+
+emulate=true
+grid_up topology 32000 info
+start_job
+pause
+run "$build/satin-wanem" ctl --control "$tmpdir/g/wanem.ctl" partition A B
+is "$rc" 0 "clusters A and B partitioned"
+sleep 1
+kill -KILL "$(cat "$tmpdir/g/b1.pid")"
+sleep 1.5   # longer than the wide-area time-out, counted from the partition
+run "$build/satin-wanem" ctl --control "$tmpdir/g/wanem.ctl" restore A B
+is "$rc" 0 "the partition heals"
+finish_job "b1 killed during a partition that then heals"
+cat "$tmpdir"/g/a0.log "$tmpdir"/g/a1.log "$tmpdir"/g/b0.log >"$tmpdir/all.log"
+like "$(cat "$tmpdir/all.log")" "is back after" "a node taken for dead in the partition was heard again"
 grid_down
 
 echo "1..$n"
