@@ -88,6 +88,8 @@ struct satin_control {
      * and unbinds the endpoint while too many descriptors are in use. */
     void *mon;                    /* PAIR: the client router's monitor events */
     long fd_limit, fd_pause, fd_resume;
+    long fd_estimate;             /* descriptors in use: the last count, plus accepts since,
+                                   * minus disconnects since (cheap, for floods) */
     enum { CLIENTS_LISTENING, CLIENTS_CLOSING, CLIENTS_PAUSED } listen_state;
     char bound[sizeof ((satind_options *)0)->endpoint]; /* what zmq_bind bound (for zmq_unbind) */
     int64_t paused_until;         /* ns: the earliest time to listen again */

@@ -204,6 +204,7 @@ int control_bind_clients(satin_control *ctl)
             return -1;
     }
     ctl->listen_state = CLIENTS_LISTENING;
+    ctl->fd_estimate = open_fds();
     return 0;
 }
 
@@ -238,6 +239,7 @@ void control_pace_clients(satin_control *ctl, int accept_failed)
     long used = open_fds();
     if (used < 0)
         return;
+    ctl->fd_estimate = used;
     if (ctl->listen_state == CLIENTS_LISTENING && (used >= ctl->fd_pause || accept_failed)) {
         if (zmq_unbind(ctl->router, ctl->bound) < 0) {
             log_error("cannot stop listening on %s: %s", ctl->bound, zmq_strerror(errno));
@@ -269,6 +271,18 @@ void control_on_client_events(satin_control *ctl)
             ctl->listen_state = CLIENTS_PAUSED;   /* the listener (and its file) is gone */
         if (ev == ZMQ_EVENT_ACCEPT_FAILED && (val == EMFILE || val == ENFILE))
             failed = 1;
+        /* During a flood the events keep coming while we drain them: keep a
+         * running estimate (a count of /proc/self/fd per event would fall
+         * behind the I/O thread) and stop listening as soon as it reaches
+         * the threshold, not once the queue is empty, or the I/O thread
+         * accepts past the limit meanwhile (libzmq's IPC accept asserts on
+         * EMFILE). */
+        if (ev == ZMQ_EVENT_ACCEPTED)
+            ctl->fd_estimate++;
+        else if (ev == ZMQ_EVENT_DISCONNECTED && ctl->fd_estimate > 0)
+            ctl->fd_estimate--;
+        if (ctl->listen_state == CLIENTS_LISTENING && ctl->fd_estimate >= ctl->fd_pause)
+            control_pace_clients(ctl, 1);
         check = 1;
     }
     if (check)

@@ -397,11 +397,12 @@ static void watch_one(satin_engine *e, int peer, int related)
     /* A peer not heard yet is greeted (it answers: each then knows the
      * other is there), again each quarter time-out until it is heard; a
      * quiet tied link says "still here" four times per time-out; a dead
-     * peer hears once per time-out, in case it was only cut off. */
+     * peer is greeted once per time-out, in case it was only cut off (its
+     * answer brings it back even when nothing else would make it speak). */
     int64_t gap = e->now - w->last_sent;
     if (w->state == SATIN_PEER_DEAD) {
         if (gap >= w->timeout_ns)
-            send_heartbeat(e, peer, 0);
+            send_heartbeat(e, peer, SATIN_HEARTBEAT_GREETING);
     } else if (!ever) {
         if (!w->greeted || gap >= w->timeout_ns / 4)
             send_heartbeat(e, peer, SATIN_HEARTBEAT_GREETING);
