@@ -2,6 +2,8 @@
 # The test sets $tmpdir before sourcing; each check prints one TAP line.
 # `run CMD...` leaves rc, out and err for the checks that follow.
 
+. "$(dirname "${BASH_SOURCE[0]}")/python.sh"
+
 n=0
 failures=0
 
