@@ -35,7 +35,8 @@
 
 static const char *const top_keys[] = {"grid", "policy", "policy_params", "security",
                                        "allow_insecure_network", "keys", "clients", "emulate",
-                                       "wan", "failure_timeout", "clusters", NULL};
+                                       "wan", "failure_timeout", "orphan_saving", "clusters",
+                                       NULL};
 static const char *const failure_keys[] = {"lan_ms", "wan_ms", NULL};
 static const char *const client_keys[] = {"name", "public_key", NULL};
 static const char *const wan_keys[] = {"latency_ms", "jitter_ms", "bandwidth_kBps", "links",
@@ -1033,6 +1034,9 @@ static int parse_root(parse_ctx *c, const yaml_node_t *root)
         return -1;
     if ((v = map_opt(c, root, "failure_timeout")) && parse_failure_timeout(c, v) < 0)
         return -1;
+    if ((v = map_opt(c, root, "orphan_saving")) &&
+        want_bool(c, v, "orphan_saving", &t->orphan_saving) < 0)
+        return -1;
     if ((v = map_opt(c, root, "security"))) {
         if (want_choice(c, v, "security", security_names, &i) < 0)
             return -1;
@@ -1129,6 +1133,7 @@ satin_topology *satin_topology_parse(const char *name, const char *text, size_t 
     snprintf(t->shim_host, sizeof t->shim_host, "127.0.0.1");
     t->shim_base_port = 20000;
     t->failure_timeout_lan_ms = SATIN_FAILURE_TIMEOUT_LAN_MS;
+    t->orphan_saving = 1;
     t->failure_timeout_wan_ms = SATIN_FAILURE_TIMEOUT_WAN_MS;
 
     if (!yaml_parser_initialize(&parser)) {

@@ -76,6 +76,8 @@ typedef struct satin_topology {
     double failure_timeout_lan_ms;       /* failure_timeout.lan_ms: a peer of this cluster
                                           * silent this long is dead */
     double failure_timeout_wan_ms;       /* failure_timeout.wan_ms: the same across clusters */
+    int orphan_saving;                   /* orphan_saving (default true): results of records
+                                          * whose owner died are kept for the re-run */
     satin_link_def *links;               /* per directed pair overrides */
     int nlinks;
     satin_cluster_def *clusters;

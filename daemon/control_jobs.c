@@ -290,6 +290,8 @@ static job_entry *add_entry(satin_control *ctl, const satin_kind *kind, const sa
     e->id = ctl->next_id++;
     e->kind = kind;
     e->job = satin_job_new(kind, arg->data, arg->len);
+    if (ctl->grid)
+        satin_grid_place_job(ctl->grid, e->job, e->id);
     e->accepted_ns = satin_now_ns();
     e->run_at_start = satin_pool_jobs_run(ctl->pool);
     add_waiter(e, rid, rid_len, m->request_id, (m->flags & SATIN_FLAG_PROGRESS) != 0);

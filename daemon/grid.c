@@ -8,11 +8,13 @@
 #include "engine/engine.h"
 #include "kinds.h"
 #include "log.h"
+#include "satin_digest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 
@@ -36,6 +38,7 @@ struct satin_grid {
     satin_engine *engine;
     satin_log_limit engine_log_limit;
     int64_t *asked;               /* [node] oldest request unanswered since (see env_send) */
+    uint64_t run;                 /* this run of the node, in its jobs' root places */
 };
 
 /* ---- the engine's environment -------------------------------------------------- */
@@ -61,6 +64,8 @@ static void env_describe(void *ctx, void *record, satin_engine_record *out)
     out->kind = satin_record_kind(r)->name;
     out->arg = satin_record_arg(r, &out->arg_len);
     out->result_cap = satin_record_result_cap(r);
+    out->place = satin_record_place(r);
+    satin_record_ancestry(r, out->ancestry);
 }
 
 static int env_take(void *ctx, satin_engine_record *out, int max, int push)
@@ -141,9 +146,37 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
     s->item.deliver = deliver_standin;
     s->grid = g;
     s->job = satin_job_new_with_cap(kind, jr->arg, jr->arg_len, jr->result_cap);
+    satin_job_set_place(s->job, jr->place);
+    satin_job_set_remote(s->job);
+    satin_job_set_ancestry(s->job, jr->ancestry);
     *job = s->job;
     satin_pool_start(g->pool, s->job, standin_done, s);
     return s;
+}
+
+static void env_orphan(void *ctx, int status, int holder, uint64_t place, uint64_t digest,
+                       const void *data, size_t len, uint64_t runs)
+{
+    satin_grid *g = ctx;
+    if (status == SATIN_ORPHAN_RESULT)
+        satin_pool_add_orphan(g->pool, place, digest, data, len, runs);
+    else if (status == SATIN_ORPHAN_RUNNING)
+        satin_pool_expect_orphan(g->pool, place, digest, holder);
+    else
+        satin_pool_abandon_orphans(g->pool, holder, place, digest, 0);
+}
+
+static void env_promised(void *ctx, void *handle)
+{
+    (void)ctx;
+    standin *s = handle;
+    satin_job_set_promised(s->job);
+}
+
+static void env_orphans_void(void *ctx, int holder)
+{
+    satin_grid *g = ctx;
+    satin_pool_abandon_orphans(g->pool, holder, 0, 0, 1);
 }
 
 static void env_cancel(void *ctx, void *handle, const char *why)
@@ -195,6 +228,16 @@ static void env_counters(void *ctx, satin_kvlist *out)
     const satin_link_counters *lan = satin_peers_counters(g->peers, 0);
     const satin_link_counters *wan = satin_peers_counters(g->peers, 1);
     satin_kvlist_add_f64(out, "idle_s", satin_pool_idle_seconds(g->pool));
+    satin_orphan_stats os;
+    satin_pool_expire_orphans(g->pool);
+    satin_pool_orphan_stats(g->pool, &os);
+    satin_kvlist_add_i64(out, "orphans_held", (int64_t)os.held);
+    satin_kvlist_add_i64(out, "orphans_used", (int64_t)os.used);
+    satin_kvlist_add_i64(out, "orphans_waited", (int64_t)os.waited);
+    satin_kvlist_add_i64(out, "orphan_waits_given_up", (int64_t)os.gave_up);
+    satin_kvlist_add_i64(out, "orphan_promises_void", (int64_t)os.abandoned);
+    satin_kvlist_add_i64(out, "orphan_runs_saved", (int64_t)os.runs_saved);
+    satin_kvlist_add_i64(out, "orphans_expired", (int64_t)(os.expired + os.evicted));
     satin_kvlist_add_i64(out, "msgs_lan", (int64_t)lan->msgs_sent);
     satin_kvlist_add_i64(out, "bytes_lan", (int64_t)lan->bytes_sent);
     satin_kvlist_add_i64(out, "msgs_wan", (int64_t)wan->msgs_sent);
@@ -285,6 +328,11 @@ void satin_grid_request_stats(satin_grid *g, uint64_t job_id, int phase)
 int satin_grid_collected(satin_grid *g, uint64_t job_id, int phase, satin_kvlist *out)
 {
     return satin_engine_collected(g->engine, job_id, phase, out);
+}
+
+void satin_grid_place_job(satin_grid *g, satin_job *job, uint64_t job_id)
+{
+    satin_job_set_place(job, satin_place_root((uint32_t)g->self, g->run, job_id));
 }
 
 void satin_grid_forget(satin_grid *g, uint64_t job_id)
@@ -461,6 +509,7 @@ static satin_engine *make_engine(satin_grid *g, size_t max_record)
     cfg.log_level = (int)satin_log_get_level();
     cfg.failure_timeout_lan_ns = (int64_t)(t->failure_timeout_lan_ms * 1e6);
     cfg.failure_timeout_wan_ns = (int64_t)(t->failure_timeout_wan_ms * 1e6);
+    cfg.orphan_saving = t->orphan_saving;
     satin_engine_env env = {
         .ctx = g,
         .send = env_send,
@@ -479,6 +528,9 @@ static satin_engine *make_engine(satin_grid *g, size_t max_record)
         .describe = env_describe,
         .last_heard = env_last_heard,
         .peer_epoch = env_peer_epoch,
+        .orphan = env_orphan,
+        .orphans_void = env_orphans_void,
+        .promised = env_promised,
     };
     satin_engine *e = satin_engine_new(&cfg, &env, satin_now_ns());
     free_policy_topology(&ptopo);
@@ -502,6 +554,8 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
     g->mailbox = mailbox;
     g->sec = security;
     g->hungry_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (getrandom(&g->run, sizeof g->run, 0) != (ssize_t)sizeof g->run)
+        g->run = (uint64_t)satin_now_ns() ^ ((uint64_t)getpid() << 40);
     g->asked = calloc((size_t)topo->nnodes, sizeof *g->asked);
     if (!g->asked)
         abort();

@@ -42,6 +42,9 @@ void satin_grid_request_stats(satin_grid *self, uint64_t job_id, int phase);
  * how many answered.  `out` has one list per node. */
 int satin_grid_collected(satin_grid *self, uint64_t job_id, int phase, satin_kvlist *out);
 void satin_grid_forget(satin_grid *self, uint64_t job_id);
+/* Gives a job submitted here its root place in the grid's spawn trees
+ * (unique: this node, its run, the job), before it starts. */
+void satin_grid_place_job(satin_grid *self, satin_job *job, uint64_t job_id);
 /* Asks the nodes running stolen parts of `job` to stop them. */
 void satin_grid_cancel_job(satin_grid *self, satin_job *job);
 /* Graceful stop: no more steal requests (nor the policy's timers); steal

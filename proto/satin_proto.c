@@ -39,6 +39,7 @@ static const char *const type_names[] = {
     [SATIN_MSG_STATS_REQUEST] = "STATS_REQUEST",
     [SATIN_MSG_STATS_REPLY] = "STATS_REPLY",
     [SATIN_MSG_HEARTBEAT] = "HEARTBEAT",
+    [SATIN_MSG_ORPHAN] = "ORPHAN",
 };
 #define NTYPES (sizeof type_names / sizeof type_names[0])
 
@@ -55,7 +56,7 @@ int satin_msg_is_request(int type)
 
 int satin_msg_is_peer(int type)
 {
-    return type >= SATIN_MSG_HELLO && type <= SATIN_MSG_HEARTBEAT;
+    return type >= SATIN_MSG_HELLO && type <= SATIN_MSG_ORPHAN;
 }
 
 const char *satin_msg_type_name(int type)
@@ -403,6 +404,9 @@ static void enc_jobrec(satin_wire_wr *w, const satin_msg_jobrec *j, const char *
     enc_node(w, j->owner, "%s.owner", pre);
     satin_wire_put_u64(w, j->record_id);
     satin_wire_put_u64(w, j->job_id);
+    satin_wire_put_u64(w, j->place);
+    satin_wire_put_u64(w, j->ancestry[0]);
+    satin_wire_put_u64(w, j->ancestry[1]);
     satin_wire_put_str(w, j->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "%s.kind",
                        pre);
     satin_wire_put_u32(w, j->result_cap);
@@ -525,6 +529,22 @@ static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
             satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "HEARTBEAT: flags 0x%lx do not fit a byte",
                              (unsigned long)m->flags);
         satin_wire_put_u8(w, (uint8_t)m->flags);
+        break;
+    case SATIN_MSG_ORPHAN:
+        satin_wire_put_u64(w, m->place);
+        satin_wire_put_u64(w, m->arg_digest);
+        satin_wire_put_str(w, m->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "kind");
+        if (m->status > SATIN_ORPHAN_GONE)
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "ORPHAN: status %u is not 0, 1 or 2",
+                             (unsigned)m->status);
+        satin_wire_put_u8(w, m->status);
+        satin_wire_put_u64(w, m->jobs_run);
+        if (!m->data && m->data_len > 0) {
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "ORPHAN: result is NULL with %zu bytes",
+                             m->data_len);
+            return;
+        }
+        satin_wire_put_bytes(w, m->data, m->data_len, "result");
         break;
     }
 }
@@ -704,8 +724,9 @@ int satin_msg_encode(const satin_msg *m, unsigned char **hdr, size_t *hlen,
 #define MIN_KV          (3 + 1 + 2)       /* name, type, empty str */
 #define MIN_KIND        (3 + 2 + 2)       /* name, summary, nparams */
 #define MIN_KIND_PARAM  (3 + 2 + 1 + 2)   /* name, default, flags, help */
-#define MIN_JOBREC      (4 + 8 + 8 + 3 + 4 + 4)  /* owner, record id, job id, kind,
-                                                   result_cap, empty arg */
+#define MIN_JOBREC      (4 + 8 + 8 + 8 + 16 + 3 + 4 + 4)  /* owner, record id, job id, place,
+                                                            ancestry, kind, result_cap,
+                                                            empty arg */
 #define MIN_RECORD_ID   8
 
 static int dec_kvlist(satin_wire_rd *r, satin_kvlist *l, const char *name)
@@ -867,6 +888,9 @@ static int dec_jobrec(satin_wire_rd *r, satin_msg_jobrec *j, size_t max_size, co
     if (dec_node(r, &j->owner, "%s.owner", pre) < 0 ||
         satin_wire_u64(r, &j->record_id, "%s.record_id", pre) < 0 ||
         satin_wire_u64(r, &j->job_id, "%s.job_id", pre) < 0 ||
+        satin_wire_u64(r, &j->place, "%s.place", pre) < 0 ||
+        satin_wire_u64(r, &j->ancestry[0], "%s.ancestry", pre) < 0 ||
+        satin_wire_u64(r, &j->ancestry[1], "%s.ancestry", pre) < 0 ||
         satin_wire_str(r, &j->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "%s.kind",
                        pre) < 0 ||
         satin_wire_u32(r, &j->result_cap, "%s.result_cap", pre) < 0)
@@ -887,7 +911,7 @@ static int dec_jobrecs(satin_wire_rd *r, satin_msg *m, size_t n, size_t max_size
     char pre[32];
     if (n == 0)
         return 0;
-    m->jobrecs = xcalloc(n, sizeof *m->jobrecs);   /* n <= 1024 and n * 31 <= bytes left */
+    m->jobrecs = xcalloc(n, sizeof *m->jobrecs);   /* n <= 1024 and n * 55 <= bytes left */
     m->njobrecs = n;
     for (size_t i = 0; i < n; i++) {
         jobrec_prefix(pre, sizeof pre, m->type, i);
@@ -1009,6 +1033,25 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
         m->flags = f;
         return 0;
     }
+    case SATIN_MSG_ORPHAN: {
+        const unsigned char *d;
+        size_t len;
+        if (satin_wire_u64(r, &m->place, "place") < 0 ||
+            satin_wire_u64(r, &m->arg_digest, "arg digest") < 0 ||
+            satin_wire_str(r, &m->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "kind") < 0 ||
+            satin_wire_u8(r, &m->status, "status") < 0)
+            return -1;
+        if (m->status > SATIN_ORPHAN_GONE)
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "ORPHAN: status %u is not 0, 1 or 2",
+                                   (unsigned)m->status);
+        if (satin_wire_u64(r, &m->jobs_run, "jobs run") < 0 ||
+            satin_wire_bytes(r, &d, &len, "result") < 0)
+            return -1;
+        m->data = copy_bytes(d, len);
+        m->data_len = len;
+        return 0;
+    }
     }
     return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d", m->type);
 }
@@ -1115,7 +1158,7 @@ satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
             satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE,
                             "unknown message type %u (peer range %d..%d, this end knows %d..%d)",
                             (unsigned)type, SATIN_MSG_PEER_FIRST, SATIN_MSG_PEER_LAST,
-                            SATIN_MSG_HELLO, SATIN_MSG_HEARTBEAT);
+                            SATIN_MSG_HELLO, SATIN_MSG_ORPHAN);
         else
             satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %u",
                             (unsigned)type);

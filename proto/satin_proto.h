@@ -12,7 +12,7 @@
  * error code and a short text that a daemon can send back in an ERROR.
  *
  * Two families of messages share the framing: client <-> daemon (types
- * 1..12) and daemon <-> daemon, the "peer" messages (types 32..42, in the
+ * 1..12) and daemon <-> daemon, the "peer" messages (types 32..44, in the
  * range 32..63 reserved for them).
  *
  * Memory exhaustion aborts the process, as in satin_kv.
@@ -28,6 +28,13 @@
 
 #define SATIN_PROTO_MAGIC        0x5354u  /* "ST" */
 #define SATIN_PROTO_VERSION      1
+
+/* ORPHAN status: the result follows; the sender is still running the
+ * record (its result follows in another ORPHAN); or the sender stopped it
+ * without a result (none will follow). */
+#define SATIN_ORPHAN_RESULT  0
+#define SATIN_ORPHAN_RUNNING 1
+#define SATIN_ORPHAN_GONE    2
 #define SATIN_PROTO_HEADER_SIZE  16
 
 /* Limits (PROTOCOL.md, "Limits").  Encoders refuse to produce, and decoders
@@ -46,7 +53,7 @@
 #define SATIN_PROTO_MAX_RECORD_IDS   1024      /* JOB_CANCEL record ids */
 
 /* Message types (header byte 3).  32..63 are reserved for daemon-to-daemon
- * (peer) messages; 32..42 are defined, the rest of the range is rejected
+ * (peer) messages; 32..44 are defined, the rest of the range is rejected
  * as unknown like any other unassigned value. */
 typedef enum {
     SATIN_MSG_SUBMIT       = 1,   /* c->d */
@@ -74,6 +81,7 @@ typedef enum {
     SATIN_MSG_STATS_REQUEST = 41, /* d->d: start/end of a job's statistics */
     SATIN_MSG_STATS_REPLY  = 42,  /* d->d: a node's counters for that job */
     SATIN_MSG_HEARTBEAT    = 43,  /* d->d: "still here", on a link that was quiet */
+    SATIN_MSG_ORPHAN       = 44,  /* d->d: a result whose owner died, for whoever runs it again */
     SATIN_MSG_PEER_LAST    = 63,
 } satin_msg_type;
 
@@ -148,6 +156,8 @@ typedef struct satin_msg_jobrec {
     uint32_t owner;          /* node index that spawned it; gets the JOB_RESULT */
     uint64_t record_id;      /* the owner's handle, opaque to everybody else */
     uint64_t job_id;         /* the owner's job (the client's SUBMIT) */
+    uint64_t place;          /* its place in its job's spawn tree (satin_digest.h) */
+    uint64_t ancestry[2];    /* the records it descends from that crossed nodes (satin_ancestry) */
     char *kind;              /* the registered kind, 1..63 bytes */
     uint32_t result_cap;     /* largest result the owner accepts, bytes */
     unsigned char *arg;      /* argument bytes; never NULL once set or decoded */
@@ -172,11 +182,11 @@ typedef struct satin_msg {
     uint32_t flags;         /* SUBMIT WAIT: SATIN_FLAG_*; STEAL STEAL_REPLY:
                                SATIN_STEAL_*; HELLO: u16, reserved (0);
                                HEARTBEAT: u8, SATIN_HEARTBEAT_* */
-    uint8_t status;         /* RESULT JOB_RESULT: SATIN_STATUS_* */
+    uint8_t status;         /* RESULT JOB_RESULT: SATIN_STATUS_*; ORPHAN: SATIN_ORPHAN_* */
     uint16_t code;          /* ERROR: satin_proto_code */
     uint64_t elapsed_ms;    /* PROGRESS */
-    uint64_t jobs_run;      /* PROGRESS */
-    char *kind;             /* SUBMIT RESULT */
+    uint64_t jobs_run;      /* PROGRESS; ORPHAN: invocations the result stands for */
+    char *kind;             /* SUBMIT RESULT ORPHAN */
     char *error;            /* RESULT JOB_RESULT: the error ("" when ok); ERROR: the message */
     size_t nparams;         /* SUBMIT */
     satin_msg_param *params;
@@ -201,7 +211,9 @@ typedef struct satin_msg {
     uint8_t phase;          /* STATS_REQUEST STATS_REPLY: SATIN_STATS_PHASE_* */
     size_t njobrecs;        /* STEAL_REPLY: 0..1024; PUSH: exactly 1 */
     satin_msg_jobrec *jobrecs;
-    unsigned char *data;    /* JOB_RESULT: the result bytes; non-NULL once set */
+    uint64_t place;         /* ORPHAN: the record's place in its job's spawn tree */
+    uint64_t arg_digest;    /* ORPHAN: satin_digest of its kind and argument bytes */
+    unsigned char *data;    /* JOB_RESULT ORPHAN: the result bytes; non-NULL once set */
     size_t data_len;        /*   or decoded, even when data_len is 0 */
     size_t nrecord_ids;     /* JOB_CANCEL: 0..1024 */
     uint64_t *record_ids;

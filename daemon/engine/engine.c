@@ -59,6 +59,7 @@ void satin_engine_config_default(satin_engine_config *c)
     c->log_level = SATIN_ENGINE_LOG_INFO;
     c->failure_timeout_lan_ns = FAILURE_TIMEOUT_LAN_NS;
     c->failure_timeout_wan_ns = FAILURE_TIMEOUT_WAN_NS;
+    c->orphan_saving = 1;
 }
 
 static int copy_topology(satin_engine *e, const satin_policy_topology *t)
@@ -138,6 +139,7 @@ void satin_engine_destroy(satin_engine **self)
     satin_engine_free_collected(e);
     if (e->peers)
         satin_engine_faults_free(e);
+    satin_engine_orphans_free(e);
     satin_ledger_free(&e->ledger);
     free(e);
     *self = NULL;
@@ -211,9 +213,14 @@ void satin_engine_on_standin_done(satin_engine *e, int64_t now, void *standin,
     if (s.owner == e->topo.self)
         satin_engine_redo_done(e, &s, outcome);
     else if (s.parked && !outcome->ok)
-        satin_engine_park(e, &s);  /* stopped by its owner's death */
-    else
-        send_result(e, s.owner, s.record_id, outcome, 1);
+        satin_engine_park(e, &s);  /* stopped by its owner's death (no orphan saving) */
+    else {
+        satin_engine_orphan_done(e, &s, outcome);
+        if (s.orphan == 2)
+            e->c.held_results_dropped++;   /* its owner restarted: nobody to send it to */
+        else
+            send_result(e, s.owner, s.record_id, outcome, 1);   /* held while it is dead */
+    }
     satin_ledger_free_rec(&s.rec);
 }
 
@@ -452,6 +459,9 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
         break;
     case SATIN_MSG_STATS_REPLY:
         satin_engine_on_stats_reply(e, m);
+        break;
+    case SATIN_MSG_ORPHAN:
+        satin_engine_on_orphan(e, m);
         break;
     case SATIN_MSG_HEARTBEAT:
         if (m->flags & SATIN_HEARTBEAT_LEAVING)

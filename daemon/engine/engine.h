@@ -51,6 +51,8 @@ typedef struct satin_engine_record {
     const void *arg;
     size_t arg_len;
     size_t result_cap;      /* bytes its parent's result slot holds */
+    uint64_t place;         /* in its job's spawn tree (proto/satin_digest.h) */
+    uint64_t ancestry[2];   /* the records it descends from that crossed nodes */
 } satin_engine_record;
 
 /* How a record run on another node, or a stand-in run here, ended. */
@@ -110,6 +112,20 @@ typedef struct satin_engine_env {
      * engine counts only the messages it is given, and sees no restart. */
     int64_t (*last_heard)(void *ctx, int peer);
     uint64_t (*peer_epoch)(void *ctx, int peer);
+    /* Optional: news of an orphan, the run of a record at `place` whose
+     * kind and argument bytes digest to `digest`, for an owner that died,
+     * on node `holder`: its result (SATIN_ORPHAN_RESULT), which an
+     * invocation of this node may take instead of running
+     * (satin_pool_add_orphan; `runs`: the invocations it stands for); a
+     * promise of it (RUNNING: satin_pool_expect_orphan); or the promise
+     * withdrawn (GONE).  orphans_void: every promise of `holder` is void
+     * (it died). */
+    void (*orphan)(void *ctx, int status, int holder, uint64_t place, uint64_t digest,
+                   const void *data, size_t len, uint64_t runs);
+    void (*orphans_void)(void *ctx, int holder);
+    /* Optional: the stand-in's result is now promised to other nodes
+     * (satin_job_set_promised). */
+    void (*promised)(void *ctx, void *standin);
 } satin_engine_env;
 
 typedef struct satin_engine_config {
@@ -125,6 +141,11 @@ typedef struct satin_engine_config {
     /* A peer of this cluster, or of another, silent this long is dead (3 s
      * and 10 s; 0: never).  Heartbeats go on links quiet for a quarter of it. */
     int64_t failure_timeout_lan_ns, failure_timeout_wan_ns;
+    /* Orphan saving (1, the default): records of a dead owner run on and
+     * their results, and those sent to it shortly before, are told to
+     * every live node for the re-run to use.  0: they are stopped and
+     * parked until the owner comes back. */
+    int orphan_saving;
 } satin_engine_config;
 
 /* Defaults for everything but topo, names and policy. */

@@ -102,6 +102,8 @@ static int redo(satin_engine *e, size_t i, const char *holder)
         .owner = (uint32_t)e->topo.self,
         .record_id = g->record_id,
         .job_id = (uint64_t)(uintptr_t)g->job,
+        .place = rec.place,
+        .ancestry = {rec.ancestry[0], rec.ancestry[1]},
         .kind = (char *)rec.kind,
         .result_cap = (uint32_t)rec.result_cap,
         .arg = (unsigned char *)rec.arg,
@@ -250,7 +252,11 @@ static void peer_died(satin_engine *e, int peer, const char *why)
         satin_engine_logf(e, SATIN_ENGINE_LOG_WARN | SATIN_ENGINE_LOG_EVENT,
                           "node %s is dead (%s): the records it held for us run again here",
                           satin_engine_node_name(e, peer), why);
-        park_standins_of(e, peer);
+        satin_engine_orphans_void(e, peer);
+        if (e->cfg.orphan_saving)
+            satin_engine_orphans_of(e, peer);
+        else
+            park_standins_of(e, peer);
         redo_records_of(e, peer);
         settle_steals_to(e, peer);
         e->ops->on_peer(e->policy, peer, 0);
@@ -294,6 +300,7 @@ static void check_epoch(satin_engine *e, int peer)
     w->leaving = 0;
     if (w->epoch) {
         peer_died(e, peer, "it restarted");
+        satin_engine_orphans_disowned(e, peer);
         drop_held_for(e, peer);
         drop_parked_for(e, peer);
         w->state = SATIN_PEER_ALIVE;
@@ -412,7 +419,7 @@ static void watch_one(satin_engine *e, int peer, int related)
 }
 
 /* Marks in rel[] the peers this node has work with. */
-static void mark_related(const satin_engine *e, unsigned char *rel)
+static void mark_related(satin_engine *e, unsigned char *rel)
 {
     const satin_ledger *l = &e->ledger;
     for (size_t i = 0; i < l->ngiven; i++)
@@ -423,6 +430,7 @@ static void mark_related(const satin_engine *e, unsigned char *rel)
             rel[l->standins[i].owner] = 1;
     for (size_t i = 0; i < l->npending; i++)
         rel[l->pending[i].victim] = 1;
+    satin_engine_orphan_ties(e, rel);
 }
 
 /* A stopping node watches and beats on: it still waits for results, and
@@ -463,7 +471,7 @@ int64_t satin_engine_watch_deadline(const satin_engine *e)
     /* An idle node whose peers are all heard, greeted and alive has nothing
      * to watch: it sleeps until work ties it to someone. */
     const satin_ledger *l = &e->ledger;
-    if (!e->unsettled && !l->ngiven && !l->nstandins && !l->npending)
+    if (!e->unsettled && !l->ngiven && !l->nstandins && !l->npending && !e->npromises)
         return INT64_MAX;
     return e->next_watch;
 }

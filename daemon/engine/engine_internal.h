@@ -50,6 +50,26 @@ typedef struct satin_held_result {
     satin_msg *m;                 /* the JOB_RESULT */
 } satin_held_result;
 
+/* A result sent to its owner, kept a while: should the owner die, it is
+ * told as an orphan (engine_orphans.c).  kind NULL: already told. */
+typedef struct satin_sent_result {
+    int to;
+    int64_t at;
+    uint64_t place, digest, runs;
+    char *kind;
+    unsigned char *data;
+    size_t len;
+} satin_sent_result;
+#define SATIN_ENGINE_SENT_LOG 1024
+
+/* A promise a peer told us (ORPHAN RUNNING): until its result or its
+ * withdrawal comes, we may wait for it, so its holder's silence matters. */
+typedef struct satin_promise {
+    int holder;
+    uint64_t place, digest;
+    int64_t since;
+} satin_promise;
+
 typedef struct satin_collected {
     uint64_t job_id;
     int phase;
@@ -73,6 +93,7 @@ typedef struct satin_engine_tally {
     uint64_t records_redone, redo_results, late_results_used, late_results_dropped;
     uint64_t results_held, held_results_sent, held_results_dropped;
     uint64_t standins_parked, parked_resumed, parked_dropped;
+    uint64_t standins_orphaned, orphans_told, orphans_promised, orphan_messages, orphans_received;
     int64_t wan_wait_ns;          /* synchronous wide-area steals: time waited */
 } satin_engine_tally;
 
@@ -111,6 +132,11 @@ struct satin_engine {
     size_t nheld, capheld;
     satin_parked *parked;         /* records of dead owners, to start again if they come back */
     size_t nparked, capparked;
+
+    satin_sent_result *sentlog;   /* a ring of SATIN_ENGINE_SENT_LOG, allocated on first use */
+    size_t sentlog_head, nsentlog, sentlog_bytes;
+    satin_promise *promises;
+    size_t npromises, cappromises;
 
     satin_ledger ledger;
     satin_collected *coll;
@@ -153,6 +179,35 @@ void satin_engine_fault_counters(const satin_engine *e, satin_kvlist *out);
 void satin_engine_send_result(satin_engine *e, int owner, satin_msg *m);
 /* The redo stand-in of given record `id`, cancelled (its job stopped). */
 void satin_engine_cancel_redo(satin_engine *e, uint64_t record_id, const char *why);
+
+/* engine_orphans.c */
+void satin_engine_orphans_free(satin_engine *e);
+/* A stand-in's result is ready while its owner is dead: every live node
+ * (and this one) is told; a failed one withdraws its promise.  `rec` NULL:
+ * nothing (our own re-run). */
+void satin_engine_orphan_result(satin_engine *e, const satin_msg_jobrec *rec,
+                                const satin_engine_outcome *o);
+/* A stand-in's result went to its live owner: kept a while in case the
+ * owner dies before it uses it. */
+void satin_engine_remember_sent(satin_engine *e, int owner, const satin_msg_jobrec *rec,
+                                const satin_engine_outcome *o);
+/* `peer` died: the results sent to it lately are told as orphans, and
+ * its stand-ins here run on, to be told when they are ready. */
+void satin_engine_orphans_of(satin_engine *e, int peer);
+/* `peer` died: its promises to this node are void. */
+void satin_engine_orphans_void(satin_engine *e, int peer);
+/* `peer` restarted: results of its orphans here go to nobody but the table. */
+void satin_engine_orphans_disowned(satin_engine *e, int peer);
+/* A stand-in for another node ended with outcome `o`, before its result
+ * goes home: told as an orphan if its owner died, else remembered. */
+void satin_engine_orphan_done(satin_engine *e, const satin_standin *s,
+                              const satin_engine_outcome *o);
+void satin_engine_on_orphan(satin_engine *e, const satin_msg *m);
+/* Marks in rel[] the peers orphans tie us to: holders of promises we may
+ * wait for, and, while a record of a dead owner still runs here (promised
+ * to every live peer), every live peer. */
+void satin_engine_orphan_ties(satin_engine *e, unsigned char *rel);
+void satin_engine_orphan_counters(const satin_engine *e, satin_kvlist *out);
 
 /* engine_stats.c */
 void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m);

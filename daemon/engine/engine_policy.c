@@ -70,6 +70,9 @@ int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max, 
         satin_msg_add_jobrec(m, (uint32_t)e->topo.self, id, (uint64_t)(uintptr_t)recs[i].job,
                              recs[i].kind, (uint32_t)recs[i].result_cap, recs[i].arg,
                              recs[i].arg_len);
+        m->jobrecs[m->njobrecs - 1].place = recs[i].place;
+        m->jobrecs[m->njobrecs - 1].ancestry[0] = recs[i].ancestry[0];
+        m->jobrecs[m->njobrecs - 1].ancestry[1] = recs[i].ancestry[1];
         e->c.jobs_given++;
         e->c.bytes_jobs_out += recs[i].arg_len;
     }

@@ -34,6 +34,7 @@ void satin_engine_counters(const satin_engine *e, satin_kvlist *out)
     satin_kvlist_add_i64(out, "job_bytes_out", (int64_t)c->bytes_jobs_out);
     satin_kvlist_add_i64(out, "job_bytes_in", (int64_t)c->bytes_jobs_in);
     satin_kvlist_add_i64(out, "results_sent", (int64_t)c->results_sent);
+    satin_kvlist_add_i64(out, "results_received", (int64_t)c->results_received);
     satin_kvlist_add_i64(out, "pushes", (int64_t)c->pushes_sent);
     satin_kvlist_add_i64(out, "pushes_received", (int64_t)c->pushes_received);
     satin_kvlist_add_i64(out, "push_acks", (int64_t)c->push_acks);
@@ -43,6 +44,7 @@ void satin_engine_counters(const satin_engine *e, satin_kvlist *out)
     satin_kvlist_add_i64(out, "idle_events", (int64_t)c->idle_events);
     satin_kvlist_add_f64(out, "wan_wait_s", (double)c->wan_wait_ns / 1e9);
     satin_engine_fault_counters(e, out);
+    satin_engine_orphan_counters(e, out);
     if (e->env.counters)
         e->env.counters(e->env.ctx, out);
     const char *names[32];

@@ -113,7 +113,7 @@ void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t
 {
     l->standins = grow(l->standins, &l->capstandins, l->nstandins, sizeof *l->standins);
     l->standins[l->nstandins++] =
-        (satin_standin){handle, owner, record_id, job, rec ? satin_ledger_copy_rec(rec) : NULL, 0};
+        (satin_standin){handle, owner, record_id, job, rec ? satin_ledger_copy_rec(rec) : NULL, 0, 0};
 }
 
 int satin_ledger_take_standin(satin_ledger *l, void *handle, satin_standin *out)

@@ -29,6 +29,8 @@ typedef struct satin_standin {
     const void *job;        /* the driver's job it runs as (records taken from it carry it) */
     satin_msg_jobrec *rec;  /* a copy of the record, to start it again; NULL for ours */
     int parked;             /* its owner died: cancelled, and started again if it comes back */
+    int orphan;             /* its owner died (1) or restarted (2): it runs on, and its result
+                             * is told to every node for the re-run (engine_orphans.c) */
 } satin_standin;
 
 typedef struct satin_pending {

@@ -37,6 +37,27 @@ satin_job *satin_job_new_with_cap(const satin_kind *kind, const void *arg, size_
     return job;
 }
 
+void satin_job_set_place(satin_job *job, uint64_t place)
+{
+    job->root->place = place;
+}
+
+void satin_job_set_remote(satin_job *job)
+{
+    job->remote = 1;
+}
+
+void satin_job_set_promised(satin_job *job)
+{
+    atomic_store_explicit(&job->promised, 1, memory_order_relaxed);
+}
+
+void satin_job_set_ancestry(satin_job *job, const uint64_t ancestry[2])
+{
+    job->ancestry.w[0] = ancestry[0];
+    job->ancestry.w[1] = ancestry[1];
+}
+
 void satin_job_destroy(satin_job **self)
 {
     satin_job *job = *self;

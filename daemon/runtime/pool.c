@@ -293,6 +293,7 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
     atomic_init(&pool->injected, 0);
     atomic_init(&pool->parked, 0);
     pool->spawn_reserve = 4;
+    satin_orphans_init(pool);
 
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -331,6 +332,7 @@ void satin_pool_destroy(satin_pool **self)
         satin_deque_free(&pool->workers[i].deque);
         satin_arena_free(&pool->workers[i].arena);
     }
+    satin_orphans_free(pool);
     pthread_mutex_destroy(&pool->lock);
     pthread_cond_destroy(&pool->wake);
     free(pool->workers);

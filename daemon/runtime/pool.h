@@ -45,6 +45,20 @@ satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len);
 satin_job *satin_job_new_with_cap(const satin_kind *kind, const void *arg, size_t len,
                                   size_t result_cap);
 void satin_job_destroy(satin_job **self);
+/* The place of the job's root in the grid's spawn trees (before it starts;
+ * default 0): a fresh one per submitted job, the JOBREC's for a record
+ * from another node, so that its children get the places they had there. */
+void satin_job_set_place(satin_job *job, uint64_t place);
+/* The job runs a record of another node (a stand-in, or a record run again
+ * for a dead holder): its work may be part of a record another node has
+ * promised as an orphan, which decides who may wait for such promises. */
+void satin_job_set_remote(satin_job *job);
+/* The records that crossed nodes which the job's root descends from, as
+ * its JOBREC says (proto/satin_digest.h). */
+void satin_job_set_ancestry(satin_job *job, const uint64_t ancestry[2]);
+/* Other nodes may wait for the job's result (an orphan promised to them):
+ * no worker of this node waits for a promise above it (any thread). */
+void satin_job_set_promised(satin_job *job);
 /* Starts the job; `done` is called once when the root invocation has
  * finished (successfully, failed or cancelled): from a worker thread, or
  * from the thread that called satin_record_complete() when the root was
@@ -91,6 +105,11 @@ int satin_pool_take_for_push(satin_pool *self, satin_record **out, int max);
 const satin_kind *satin_record_kind(const satin_record *r);
 const void *satin_record_arg(const satin_record *r, size_t *len);
 size_t satin_record_result_cap(const satin_record *r);
+/* Its place in its job's spawn tree (proto/satin_digest.h). */
+uint64_t satin_record_place(const satin_record *r);
+/* The records it descends from that crossed nodes, for its JOBREC: its
+ * job's, and the job's root if that came from another node. */
+void satin_record_ancestry(const satin_record *r, uint64_t out[2]);
 satin_job *satin_record_job(const satin_record *r);
 /* The result of a record run elsewhere came back: copies it into the slot
  * its parent named (or fails the job with `error`) and releases the parent;
@@ -117,5 +136,48 @@ int64_t satin_pool_queue_length(satin_pool *self);
 void satin_pool_on_hungry(satin_pool *self, void (*fn)(void *arg), void *arg);
 /* 1 while some worker is dry and the node has no queued work. */
 int satin_pool_is_hungry(satin_pool *self);
+
+/* ---- orphans: results computed on this node or elsewhere for a record
+ * whose owner died (PROTOCOL.md 14.12b) ----
+ * An invocation about to run at the same place with the same kind and
+ * argument bytes takes the result instead (once), so that the re-run of
+ * the dead owner's record does not compute it again.  Entries expire
+ * after SATIN_ORPHAN_TTL_NS; the table holds at most SATIN_ORPHAN_MAX
+ * entries and SATIN_ORPHAN_MAX_BYTES of results (the oldest go first).
+ * While it is empty, invocations pay one relaxed load for it. */
+#define SATIN_ORPHAN_TTL_NS (600LL * 1000000000LL)
+#define SATIN_ORPHAN_MAX 65536
+#define SATIN_ORPHAN_MAX_BYTES ((size_t)64 << 20)
+void satin_pool_add_orphan(satin_pool *self, uint64_t place, uint64_t digest, const void *result,
+                           size_t len, uint64_t runs);
+/* A promise: node `holder` still runs the record at `place` for its dead
+ * owner and will tell its result.  An invocation here that meets it waits
+ * for that result (running other work meanwhile) instead of running. */
+void satin_pool_expect_orphan(satin_pool *self, uint64_t place, uint64_t digest, int holder);
+/* `holder` will not tell the promised result (it died, or stopped that
+ * record): its promise for (place, digest), or all of them, are dropped
+ * and whoever waits for one runs the record itself. */
+void satin_pool_abandon_orphans(satin_pool *self, int holder, uint64_t place, uint64_t digest,
+                                int all);
+/* The longest an invocation waits for a promised orphan before it runs the
+ * record itself (default SATIN_ORPHAN_WAIT_NS).  Waits are bounded because
+ * a wait can close a cycle the rules in spawn.c do not see: a node waiting
+ * above a record another node waits for, at a sync of its own, above the
+ * promised record. */
+#define SATIN_ORPHAN_WAIT_NS (2LL * 1000000000LL)
+void satin_pool_set_orphan_wait(satin_pool *self, int64_t ns);
+/* Drops expired orphans (adding and taking one do it too). */
+void satin_pool_expire_orphans(satin_pool *self);
+typedef struct satin_orphan_stats {
+    uint64_t held;        /* results and promises kept now */
+    uint64_t promises;    /* of them, promises */
+    uint64_t added, used, expired, evicted;
+    uint64_t promised;    /* promises received */
+    uint64_t waited;      /* invocations that waited for a promise */
+    uint64_t gave_up;     /* of them, those that ran the record after the longest wait */
+    uint64_t abandoned;   /* promises dropped: their holder died or gave up */
+    uint64_t runs_saved;  /* invocations the used ones stood for */
+} satin_orphan_stats;
+void satin_pool_orphan_stats(satin_pool *self, satin_orphan_stats *out);
 
 #endif

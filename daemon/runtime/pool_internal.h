@@ -8,6 +8,7 @@
 #include "arena.h"
 #include "deque.h"
 #include "pool.h"
+#include "satin_digest.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,10 +28,13 @@ typedef struct satin_record {
     void *result;                /* the slot the parent named */
     size_t result_cap, result_len;
     size_t len;
+    uint64_t place;              /* in its job's spawn tree (satin_digest.h) */
     uint32_t flags;
     _Atomic int done;            /* release-set when result is written */
     _Alignas(16) unsigned char arg[];
 } satin_record;
+
+#define SATIN_STACK_JOBS 32
 
 typedef struct satin_worker {
     satin_pool *pool;
@@ -42,6 +46,11 @@ typedef struct satin_worker {
     uintptr_t stack_base;        /* the lowest address of the worker's stack */
     uintptr_t stack_low;         /* the deepest invocation frame since the last release */
     int depth;                   /* nesting of running invocations */
+    /* The jobs of the records running on this worker's stack, outermost
+     * first (only the first SATIN_STACK_JOBS are kept; njobs counts all):
+     * whether a promised orphan may be waited for depends on them (spawn.c). */
+    satin_job *jobs[SATIN_STACK_JOBS];
+    int njobs;
     uint64_t rng;
 
     /* Per-job counters, kept here without atomics and flushed into the job
@@ -75,6 +84,11 @@ struct satin_pool {
      * every spawn then runs in place, timed.  Next to spawn_reserve, which
      * satin_spawn reads anyway, so the check costs no extra cache line. */
     struct satin_trace *trace;
+    /* Non-zero while orphan results wait here (orphans.c): only then does
+     * an invocation look for one.  On the same line, for the same reason. */
+    _Atomic int orphans;
+    struct satin_orphans *orphan_table;
+    _Atomic int64_t orphan_wait_ns;  /* the longest wait for a promised orphan */
     _Atomic int parked;          /* workers waiting on `wake` with a timeout */
     _Atomic uint64_t wake_seq;   /* bumped by every satin_pool_notify */
     _Atomic int hungry;          /* a worker found no local work */
@@ -84,6 +98,9 @@ struct satin_pool {
 
 struct satin_job {
     const satin_kind *kind;
+    int remote;                  /* runs another node's record (satin_job_set_remote) */
+    _Atomic int promised;        /* its result is promised to other nodes (satin_job_set_promised) */
+    satin_ancestry ancestry;     /* of its root (satin_job_set_ancestry) */
     satin_record *root;          /* argument bytes follow it */
     unsigned char *result;       /* the root's result slot */
     _Atomic int stop;            /* cancelled or failed */
@@ -109,6 +126,8 @@ struct satin_ctx {
     int64_t base;                /* deque head when the frame began */
     satin_arena_mark mark;
     uint32_t nspawned, nran;
+    uint64_t place;              /* of this invocation in its job's spawn tree */
+    uint32_t nchildren;          /* spawns so far, across syncs: the next child's index */
 };
 
 struct satin_out {
@@ -139,6 +158,20 @@ satin_record *satin_pool_take_injected(satin_pool *pool);
 void satin_worker_pause(satin_worker *w, unsigned *round);
 /* Wakes parked workers: new work or a remote result has arrived. */
 void satin_pool_notify(satin_pool *pool);
+
+/* orphans.c: the table of results computed for dead owners. */
+void satin_orphans_init(satin_pool *pool);
+void satin_orphans_free(satin_pool *pool);
+/* An orphan for the invocation about to run at `place`: TAKEN, its result
+ * copied into `slot` (*len set); PROMISED, another node still runs it and
+ * the caller `can_wait` (ask again later; *waited is set the first time,
+ * for the statistics); NONE.  Called only while pool->orphans is set. */
+enum { SATIN_ORPHAN_NONE, SATIN_ORPHAN_TAKEN, SATIN_ORPHAN_PROMISED };
+/* A waiter gave up on a promise after pool->orphan_wait_ns (statistics). */
+void satin_orphans_gave_up(satin_pool *pool);
+int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_kind *kind,
+                       const void *arg, size_t arg_len, void *slot, size_t cap, size_t *len,
+                       int can_wait, int *waited);
 
 /* The trace hook (trace.c), around an invocation that a traced spawn runs
  * in place: enter fails the job and returns -1 when the recording failed. */

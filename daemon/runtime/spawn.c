@@ -4,6 +4,7 @@
  * the common path (a spawned record that its own worker takes back).
  */
 #include "pool_internal.h"
+#include "satin_digest.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ __attribute__((noinline, cold)) static void fail_too_large(satin_job *job, const
 }
 
 static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, const void *arg,
-                     size_t len, void *slot, size_t cap);
+                     size_t len, void *slot, size_t cap, uint64_t place, int spawned);
 static void count_run(satin_worker *w);
 
 /* A spawn under tracing (trace.c): the child runs at once, in place, between
@@ -38,9 +39,10 @@ __attribute__((noinline, cold)) static void traced_spawn(satin_ctx *c, const sat
     w->n_spawned++;
     c->nspawned++;
     c->nran++;
+    uint64_t place = satin_place_child(c->place, ++c->nchildren);
     if (satin_trace_enter(w->pool->trace, c->job) < 0)
         return;
-    size_t got = invoke(w, c->job, kind, arg, len, result, result_cap);
+    size_t got = invoke(w, c->job, kind, arg, len, result, result_cap, place, 1);
     satin_trace_leave(w->pool->trace, got);
     count_run(w);
 }
@@ -76,7 +78,8 @@ void satin_spawn(satin_ctx *c, const satin_kind *kind, const void *arg, size_t l
         w->n_spawned++;
         c->nspawned++;
         c->nran++;
-        invoke(w, job, kind, arg, len, result, result_cap);
+        invoke(w, job, kind, arg, len, result, result_cap,
+               satin_place_child(c->place, ++c->nchildren), 1);
         count_run(w);
         return;
     }
@@ -91,6 +94,7 @@ void satin_spawn(satin_ctx *c, const satin_kind *kind, const void *arg, size_t l
     r->result_cap = result_cap;
     r->result_len = 0;
     r->len = len;
+    r->place = satin_place_child(c->place, ++c->nchildren);
     r->flags = 0;
     atomic_store_explicit(&r->done, 0, memory_order_relaxed);
     if (len)
@@ -102,36 +106,103 @@ void satin_spawn(satin_ctx *c, const satin_kind *kind, const void *arg, size_t l
     satin_deque_push(&w->deque, r);
 }
 
+/* One step of waiting for something another worker or node will provide:
+ * run other work when it is safe, else back off. */
+static void help_once(satin_worker *w, unsigned *round)
+{
+    /* Helping nests other work on this stack; leave room for it.  Jobs that
+     * came from other nodes count as help too: a child stolen by a remote
+     * node may take a wide-area round trip to come back. */
+    satin_record *other = NULL;
+    if (!stack_exhausted(w)) {
+        /* Our own deque first: what is left there belongs to outer frames
+         * (this frame's children are all gone), and running one now is
+         * what their sync would do later anyway. */
+        other = satin_deque_take(&w->deque);
+        if (!other)
+            other = satin_worker_steal(w);
+        if (!other)
+            other = satin_pool_take_injected(w->pool);
+    }
+    if (other) {
+        if (atomic_load_explicit(&w->pool->hungry, memory_order_relaxed))
+            atomic_store_explicit(&w->pool->hungry, 0, memory_order_relaxed);
+        satin_record_run(w, other);
+        *round = 0;
+    } else {
+        /* Blocked with nothing local to run: as in Satin, the node may
+         * steal from other nodes meanwhile. */
+        satin_pool_report_hungry(w->pool);
+        satin_worker_pause(w, round);
+    }
+}
+
 /* Waits for a stolen child, running other work meanwhile when it is safe. */
 static void wait_for(satin_worker *w, satin_record *r)
 {
     unsigned round = 0;
-    while (!atomic_load_explicit(&r->done, memory_order_acquire)) {
-        /* Helping nests other work on this stack; leave room for it.  Jobs
-         * that came from other nodes count as help too: a child stolen by a
-         * remote node may take a wide-area round trip to come back. */
-        satin_record *other = NULL;
-        if (!stack_exhausted(w)) {
-            /* Our own deque first: what is left there belongs to outer
-             * frames (this frame's children are all gone), and running one
-             * now is what their sync would do later anyway. */
-            other = satin_deque_take(&w->deque);
-            if (!other)
-                other = satin_worker_steal(w);
-            if (!other)
-                other = satin_pool_take_injected(w->pool);
+    while (!atomic_load_explicit(&r->done, memory_order_acquire))
+        help_once(w, &round);
+}
+
+/* Whether an invocation of `job` may wait here for the promised orphan at
+ * `place` (a record another node still runs for its dead owner).  While it
+ * waits, every frame beneath it on this worker's stack waits too, so none
+ * may be something the promised record waits for, even through other
+ * workers and nodes:
+ *  - a record this node has itself promised (other nodes may wait for it,
+ *    and the promised record may be one of them: two such waits across two
+ *    nodes, each above the other's promise, would never end);
+ *  - a record descending from the promised one (the promised record waits
+ *    for its descendants): other nodes' records whose ancestry may hold its
+ *    place, or which are that record itself.
+ * Frames of the waiting job are its own ancestors; those of jobs submitted
+ * here descend from no other node's record. */
+static int may_wait(const satin_worker *w, const satin_job *job, uint64_t place)
+{
+    if (w->njobs > SATIN_STACK_JOBS)
+        return 0;
+    for (int i = 0; i < w->njobs; i++) {
+        const satin_job *below = w->jobs[i];
+        if (below == job || !below->remote)
+            continue;
+        if (atomic_load_explicit(&below->promised, memory_order_relaxed) ||
+            below->root->place == place || satin_ancestry_may_hold(&below->ancestry, place))
+            return 0;
+    }
+    return 1;
+}
+
+/* An orphan result for this invocation: taken (1, *got set), or none (0).
+ * A promised one is waited for by an invocation its parent spawned here
+ * (`spawned`) when may_wait allows it, for pool->orphan_wait_ns at most.  A
+ * job's root never waits: it may be the promised record itself, come back
+ * here or taken by a thief, and would wait for itself.  Those that may not
+ * wait, or waited the longest, run the record. */
+__attribute__((noinline, cold)) static int orphan_result(satin_worker *w, satin_job *job,
+                                                          uint64_t place, const satin_kind *kind,
+                                                          const void *arg, size_t len, void *slot,
+                                                          size_t cap, int spawned, size_t *got)
+{
+    unsigned round = 0;
+    int waited = 0;
+    int64_t since = 0;
+    for (;;) {
+        int r = satin_orphans_take(w->pool, place, kind, arg, len, slot, cap, got,
+                                   spawned && may_wait(w, job, place), &waited);
+        if (r == SATIN_ORPHAN_TAKEN)
+            return 1;
+        if (r == SATIN_ORPHAN_NONE || atomic_load_explicit(&job->stop, memory_order_relaxed))
+            return 0;
+        int64_t now = satin_now_ns();
+        if (!since)
+            since = now;
+        else if (now - since > atomic_load_explicit(&w->pool->orphan_wait_ns,
+                                                    memory_order_relaxed)) {
+            satin_orphans_gave_up(w->pool);
+            return 0;
         }
-        if (other) {
-            if (atomic_load_explicit(&w->pool->hungry, memory_order_relaxed))
-                atomic_store_explicit(&w->pool->hungry, 0, memory_order_relaxed);
-            satin_record_run(w, other);
-            round = 0;
-        } else {
-            /* Blocked at a sync with nothing local to run: as in Satin, the
-             * node may steal from other nodes meanwhile. */
-            satin_pool_report_hungry(w->pool);
-            satin_worker_pause(w, &round);
-        }
+        help_once(w, &round);
     }
 }
 
@@ -205,12 +276,19 @@ __attribute__((noinline, cold)) static void fail_too_deep(satin_worker *w, satin
 }
 
 /* Runs one invocation in a fresh frame on this worker; returns the length
- * of the result it wrote into `slot`. */
+ * of the result it wrote into `slot`.  An orphan result for the same
+ * place, kind and arguments (a run for an owner that died) is taken
+ * instead of running it again. */
 static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, const void *arg,
-                     size_t len, void *slot, size_t cap)
+                     size_t len, void *slot, size_t cap, uint64_t place, int spawned)
 {
     if (atomic_load_explicit(&job->stop, memory_order_relaxed))
         return 0;
+    if (__builtin_expect(atomic_load_explicit(&w->pool->orphans, memory_order_relaxed), 0)) {
+        size_t got;
+        if (orphan_result(w, job, place, kind, arg, len, slot, cap, spawned, &got))
+            return got;
+    }
     if (stack_exhausted(w)) {
         fail_too_deep(w, job);
         return 0;
@@ -223,6 +301,7 @@ static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, co
         .job = job,
         .base = satin_deque_head(&w->deque),
         .mark = satin_arena_get_mark(&w->arena),
+        .place = place,
     };
     satin_out out = {.slot = slot, .cap = cap, .job = job};
     w->depth++;
@@ -249,7 +328,12 @@ void satin_record_run(satin_worker *w, satin_record *r)
         switch_job(w, job);
     if (r->flags & RECORD_STOLEN)
         w->n_steals++;
-    r->result_len = invoke(w, job, r->kind, r->arg, r->len, r->result, r->result_cap);
+    if (w->njobs < SATIN_STACK_JOBS)
+        w->jobs[w->njobs] = job;
+    w->njobs++;
+    r->result_len = invoke(w, job, r->kind, r->arg, r->len, r->result, r->result_cap, r->place,
+                           !(r->flags & RECORD_ROOT));
+    w->njobs--;
     count_run(w);
     if (r->flags & (RECORD_STOLEN | RECORD_ROOT) || job != prev) {
         /* Counts must reach the job before anyone can see it finish. */
@@ -271,6 +355,22 @@ const void *satin_record_arg(const satin_record *r, size_t *len)
 {
     *len = r->len;
     return r->arg;
+}
+
+uint64_t satin_record_place(const satin_record *r)
+{
+    return r->place;
+}
+
+void satin_record_ancestry(const satin_record *r, uint64_t out[2])
+{
+    satin_ancestry a = r->job->ancestry;
+    /* A record of a job that came from another node descends from that
+     * job's root, unless it is that root (given on before it started). */
+    if (r->job->remote && !(r->flags & RECORD_ROOT))
+        satin_ancestry_add(&a, r->job->root->place);
+    out[0] = a.w[0];
+    out[1] = a.w[1];
 }
 
 size_t satin_record_result_cap(const satin_record *r)

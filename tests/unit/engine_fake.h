@@ -26,6 +26,7 @@ typedef struct sent {
 /* A record of the fake pool: an int64 argument. */
 typedef struct rec {
     int64_t arg;
+    uint64_t place;      /* in its job's spawn tree */
     const void *job;     /* NULL: the fake pool's one local job, 0x1 */
     int completed, ok;
     int64_t value;
@@ -47,6 +48,12 @@ typedef struct fake {
     uint64_t epoch[4];   /* each peer's run, as a transport would report it */
     satin_msg_jobrec started;   /* the last record started (kind and arg not kept) */
     int64_t started_arg;
+    int orphans;         /* env.orphan calls, and the last one's fields */
+    int orphan_status, orphan_holder;
+    uint64_t orphan_place, orphan_digest, orphan_runs;
+    int64_t orphan_value;
+    int voided[4];       /* env.orphans_void calls per holder */
+    int promised;        /* env.promised calls */
 } fake;
 
 static satin_msg *copy(const satin_msg *m)
@@ -74,7 +81,7 @@ static void f_describe(void *ctx, void *record, satin_engine_record *out)
     rec *r = record;
     *out = (satin_engine_record){.record = r, .job = r->job ? r->job : (void *)0x1,
                                  .kind = "fib", .arg = &r->arg, .arg_len = sizeof r->arg,
-                                 .result_cap = 8};
+                                 .result_cap = 8, .place = r->place};
 }
 
 static int f_take(void *ctx, satin_engine_record *out, int max, int push)
@@ -107,7 +114,8 @@ static void *f_start(void *ctx, const satin_msg_jobrec *jr, const void **job, ch
     fake *f = ctx;
     *job = (void *)0x51;   /* every stand-in here runs as job 0x51 */
     f->started = (satin_msg_jobrec){.owner = jr->owner, .record_id = jr->record_id,
-                                    .job_id = jr->job_id, .result_cap = jr->result_cap};
+                                    .job_id = jr->job_id, .place = jr->place,
+                                    .result_cap = jr->result_cap};
     if (jr->arg_len == sizeof f->started_arg)
         memcpy(&f->started_arg, jr->arg, sizeof f->started_arg);
     if (f->refuse_start) {
@@ -163,6 +171,32 @@ static uint64_t f_peer_epoch(void *ctx, int peer)
     return ((fake *)ctx)->epoch[peer];
 }
 
+static void f_orphan(void *ctx, int status, int holder, uint64_t place, uint64_t digest,
+                     const void *data, size_t len, uint64_t runs)
+{
+    fake *f = ctx;
+    f->orphans++;
+    f->orphan_status = status;
+    f->orphan_holder = holder;
+    f->orphan_place = place;
+    f->orphan_digest = digest;
+    f->orphan_runs = runs;
+    f->orphan_value = -1;
+    if (len == sizeof f->orphan_value)
+        memcpy(&f->orphan_value, data, len);
+}
+
+static void f_promised(void *ctx, void *standin)
+{
+    (void)standin;
+    ((fake *)ctx)->promised++;
+}
+
+static void f_orphans_void(void *ctx, int holder)
+{
+    ((fake *)ctx)->voided[holder]++;
+}
+
 static void f_log(void *ctx, int level, const char *text)
 {
     fake *f = ctx;
@@ -174,8 +208,9 @@ static void f_log(void *ctx, int level, const char *text)
 
 
 /* Node 0 of the kit's grid under `policy`; peers silent `failure_timeout`
- * (ns, both LAN and WAN) are dead, 0: never. */
-static satin_engine *make_watching(fake *f, const char *policy, int64_t failure_timeout)
+ * (ns, both LAN and WAN) are dead, 0: never; orphan saving on or off. */
+static satin_engine *make_watching_orphans(fake *f, const char *policy, int64_t failure_timeout,
+                                           int orphan_saving)
 {
     memset(f, 0, sizeof *f);
     satin_policy_topology topo = kit_topology(0);
@@ -186,12 +221,19 @@ static satin_engine *make_watching(fake *f, const char *policy, int64_t failure_
     cfg.policy = satin_policy_find(policy);
     cfg.max_record = 64;
     cfg.failure_timeout_lan_ns = cfg.failure_timeout_wan_ns = failure_timeout;
+    cfg.orphan_saving = orphan_saving;
     satin_engine_env env = {
         .ctx = f, .send = f_send, .take = f_take, .complete = f_complete, .start = f_start,
         .cancel = f_cancel, .release = f_release, .job_stopping = f_job_stopping, .queue_length = f_queue_length,
         .is_idle = f_is_idle, .active_jobs = f_active, .note_bad = f_note_bad, .log = f_log,
-        .describe = f_describe, .peer_epoch = f_peer_epoch};
+        .describe = f_describe, .peer_epoch = f_peer_epoch, .orphan = f_orphan,
+        .orphans_void = f_orphans_void, .promised = f_promised};
     return satin_engine_new(&cfg, &env, 0);
+}
+
+static inline satin_engine *make_watching(fake *f, const char *policy, int64_t failure_timeout)
+{
+    return make_watching_orphans(f, policy, failure_timeout, 1);
 }
 
 /* The rules one at a time: peers never die here (test_engine_faults.c

@@ -7,6 +7,7 @@
  * {b0,b1}; a1 is its LAN peer, b0 and b1 are across the WAN.
  */
 #include "engine_fake.h"
+#include "satin_digest.h"
 
 #define TIMEOUT (3 * S)
 
@@ -244,15 +245,15 @@ static void test_no_redo_when_stopped(void)
     satin_engine_destroy(&e);
 }
 
-/* We run two records for b1 (a chain: b1 stole their parent elsewhere);
- * b1 dies.  Both are stopped; one had finished already: its result waits
+/* Without orphan saving: we run two records for b1 (a chain: b1 stole
+ * their parent elsewhere); b1 dies.  Both are stopped; one had finished already: its result waits
  * for b1, the other waits parked.  b1 comes back in the same run: the
  * result goes and the parked record starts again.  b1 dies again and
  * restarts: what waited for its old run is dropped. */
 static void test_held_and_parked(void)
 {
     fake f;
-    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    satin_engine *e = make_watching_orphans(&f, "rs", TIMEOUT, 0);
     int64_t arg = 7, now = 0;
     f.epoch[3] = 41;
     for (uint64_t id = 55; id <= 56; id++) {
@@ -297,6 +298,208 @@ static void test_held_and_parked(void)
     ok(strstr(f.last_log, "node b1 runs again") != NULL, "held: %s", f.last_log);
     for (int i = 0; i < 3; i++)
         free(f.standin_handles[i]);
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* ORPHAN messages with `status` for `place` sent to `to` (with `value`
+ * for a result). */
+static int orphans_to(const fake *f, int to, int status, uint64_t place, int64_t value)
+{
+    int n = 0;
+    for (int i = 0; i < f->nout; i++) {
+        const satin_msg *m = f->out[i].m;
+        int64_t v = 0;
+        if (f->out[i].to != to || m->type != SATIN_MSG_ORPHAN || m->status != status ||
+            m->place != place)
+            continue;
+        if (status == SATIN_ORPHAN_RESULT &&
+            (m->data_len != sizeof v || !memcpy(&v, m->data, sizeof v) || v != value))
+            continue;
+        if (status != SATIN_ORPHAN_RESULT && m->data_len != 0)
+            continue;
+        n++;
+    }
+    return n;
+}
+
+/* To a1 and b0, the live peers, and to nobody else. */
+static int orphans_to_live(const fake *f, int status, uint64_t place, int64_t value)
+{
+    return orphans_to(f, 1, status, place, value) == 1 &&
+           orphans_to(f, 2, status, place, value) == 1 && sent_to(f, 3, SATIN_MSG_ORPHAN) == 0;
+}
+
+static satin_msg *push_from(int owner, uint64_t id, int64_t arg, uint64_t place)
+{
+    satin_msg *p = from(owner, SATIN_MSG_PUSH);
+    satin_msg_add_jobrec(p, (uint32_t)owner, id, 0, "fib", 8, &arg, sizeof arg);
+    p->jobrecs[0].place = place;
+    return p;
+}
+
+/* With orphan saving (the default), b1 pushes us three records and dies.
+ * The one whose result we had sent it shortly before is told at once as
+ * an orphan, to a1 and b0 (not to dead b1) and to our own table; the two
+ * still running are not stopped but promised.  The one that finishes is
+ * told with its place, digest and value, and held for b1 as before; the
+ * one that fails withdraws its promise.  b1 comes back: the held results
+ * go.  b1's own promises to us are void when it dies. */
+static void test_orphans(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    int64_t now = 0;
+    f.epoch[3] = 41;
+    deliver(e, now, push_from(3, 55, 7, 0x5555));
+    deliver(e, now, push_from(3, 56, 8, 0x5656));
+    deliver(e, now, push_from(3, 57, 9, 0x5757));
+    is_i64(f.starts, 3, "orphans: three records of b1 run here");
+    is_i64((int64_t)f.started.place, 0x5757, "orphans: a record starts with its place");
+    int64_t v57 = 34, v55 = 13;
+    satin_engine_outcome done57 = {.ok = 1, .error = "", .data = &v57, .len = 8, .run = 109};
+    satin_engine_on_standin_done(e, now + 1, f.standin_handles[2], &done57);
+    is_i64(sent_to(&f, 3, SATIN_MSG_JOB_RESULT), 1, "orphans: 57's result goes to b1, alive");
+    forget_sent(&f);
+    run_hearing(e, &now, 3100 * MS, 3);
+    is_i64(satin_engine_peer_state(e, 3, NULL), SATIN_PEER_DEAD, "orphans: b1 dead");
+    is_i64(f.voided[3], 1, "orphans: b1's promises to us are void");
+    is_i64(f.cancels, 0, "orphans: its records here are not stopped");
+    is_i64(kit_counter(e, "standins_orphaned"), 2, "orphans: standins_orphaned");
+    ok(orphans_to_live(&f, SATIN_ORPHAN_RESULT, 0x5757, 34),
+       "orphans: the result sent to b1 before it died is told to a1 and b0, not b1");
+    const satin_msg *o = first_to(&f, 1, SATIN_MSG_ORPHAN);
+    int64_t arg = 9;
+    ok(o && o->arg_digest == satin_digest("fib", &arg, sizeof arg) && o->jobs_run == 109 &&
+           strcmp(o->kind, "fib") == 0,
+       "orphans: with the digest of its kind and argument, and the work it stands for");
+    ok(orphans_to_live(&f, SATIN_ORPHAN_RUNNING, 0x5555, 0) &&
+           orphans_to_live(&f, SATIN_ORPHAN_RUNNING, 0x5656, 0),
+       "orphans: the two still running are promised to a1 and b0");
+    is_i64(f.promised, 2, "orphans: and their jobs here marked as promised");
+    is_i64(f.orphans, 3, "orphans: our own table hears of all three");
+    ok(f.orphan_status == SATIN_ORPHAN_RUNNING && f.orphan_holder == 0 &&
+           f.orphan_place == 0x5656 && f.orphan_digest == satin_digest("fib", &(int64_t){8}, 8),
+       "orphans: the last, a promise of ours for 56");
+    is_i64(kit_counter(e, "orphans_promised"), 2, "orphans: orphans_promised");
+    forget_sent(&f);
+
+    satin_engine_outcome done55 = {.ok = 1, .error = "", .data = &v55, .len = 8, .run = 41};
+    satin_engine_outcome failed = {.ok = 0, .error = "out of memory"};
+    satin_engine_on_standin_done(e, now + 1, f.standin_handles[0], &done55);
+    ok(orphans_to_live(&f, SATIN_ORPHAN_RESULT, 0x5555, 13) && f.orphans == 4 &&
+           f.orphan_status == SATIN_ORPHAN_RESULT && f.orphan_place == 0x5555 &&
+           f.orphan_value == 13 && f.orphan_runs == 41,
+       "orphans: a record of the dead b1 that finishes is told, here too");
+    satin_engine_on_standin_done(e, now + 1, f.standin_handles[1], &failed);
+    ok(orphans_to_live(&f, SATIN_ORPHAN_GONE, 0x5656, 0) && f.orphans == 5 &&
+           f.orphan_status == SATIN_ORPHAN_GONE && f.orphan_place == 0x5656,
+       "orphans: the failed one withdraws its promise");
+    is_i64(kit_counter(e, "orphans_told"), 2, "orphans: orphans_told");
+    is_i64(kit_counter(e, "orphan_messages"), 10, "orphans: orphan_messages (5 news, 2 peers)");
+    is_i64(kit_counter(e, "results_held"), 2, "orphans: both results still wait for b1");
+    forget_sent(&f);
+    deliver(e, now + 2, from(3, SATIN_MSG_HEARTBEAT));
+    run_hearing(e, &now, now + 400 * MS, -1);
+    is_i64(sent_to(&f, 3, SATIN_MSG_JOB_RESULT), 2, "orphans: b1 back: its results go");
+    is_i64(sent_to(&f, 3, SATIN_MSG_ORPHAN), 0, "orphans: b1 back: told nothing of orphans");
+    forget_sent(&f);
+
+    /* b1 dies again with a record of its here, and restarts: the result
+     * is told, and goes to nobody else. */
+    deliver(e, now, push_from(3, 58, 10, 0x5858));
+    run_hearing(e, &now, now + 3100 * MS, 3);
+    f.epoch[3] = 42;
+    deliver(e, now + 2, from(3, SATIN_MSG_HEARTBEAT));
+    int64_t v58 = 55;
+    satin_engine_outcome done58 = {.ok = 1, .error = "", .data = &v58, .len = 8, .run = 177};
+    satin_engine_on_standin_done(e, now + 3, f.standin_handles[3], &done58);
+    ok(orphans_to(&f, 1, SATIN_ORPHAN_RESULT, 0x5858, 55) == 1 &&
+           sent_to(&f, 3, SATIN_MSG_JOB_RESULT) == 0,
+       "orphans: b1 restarted: its record's result is told, not sent to the new run");
+
+    /* News from b0 goes to our table, with b0 as the holder. */
+    int before = f.orphans;
+    satin_msg *om = from(2, SATIN_MSG_ORPHAN);
+    om->place = 0xABC, om->arg_digest = 0xDEF, om->jobs_run = 5;
+    int64_t ov = 99;
+    satin_msg_set_kind(om, "fib");
+    satin_msg_set_data(om, &ov, sizeof ov);
+    deliver(e, now + 4, om);
+    ok(f.orphans == before + 1 && f.orphan_status == SATIN_ORPHAN_RESULT &&
+           f.orphan_holder == 2 && f.orphan_place == 0xABC && f.orphan_digest == 0xDEF &&
+           f.orphan_value == 99 && f.orphan_runs == 5,
+       "orphans: a result told by b0 is kept here");
+    om = from(2, SATIN_MSG_ORPHAN);
+    om->place = 0xABD, om->status = SATIN_ORPHAN_RUNNING;
+    satin_msg_set_kind(om, "fib");
+    deliver(e, now + 5, om);
+    ok(f.orphans == before + 2 && f.orphan_status == SATIN_ORPHAN_RUNNING &&
+           f.orphan_holder == 2 && f.orphan_place == 0xABD,
+       "orphans: and so is b0's promise");
+    is_i64(kit_counter(e, "orphans_received"), 2, "orphans: orphans_received");
+    for (int i = 0; i < 4; i++)
+        free(f.standin_handles[i]);
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
+/* A promise ties us to its holder: b0 promises a record and falls silent;
+ * untied it would only be absent-minded, promised it is dead after the
+ * time-out, and its promises are void.  And while we run a record of a
+ * dead owner, promised to all, every live link gets heartbeats. */
+static void test_promise_ties(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    int64_t now = 0;
+    for (int p = 1; p < 4; p++)
+        deliver(e, now, from(p, SATIN_MSG_HEARTBEAT));
+    satin_msg *om = from(2, SATIN_MSG_ORPHAN);
+    om->place = 0x77, om->status = SATIN_ORPHAN_RUNNING;
+    satin_msg_set_kind(om, "fib");
+    deliver(e, now, om);
+    run_hearing(e, &now, 3200 * MS, 2);
+    is_i64(satin_engine_peer_state(e, 2, NULL), SATIN_PEER_DEAD,
+           "promise tie: b0, silent past the time-out with a promise out, is dead");
+    is_i64(f.voided[2], 1, "promise tie: its promises are void");
+    is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_ALIVE, "promise tie: a1 is not");
+    satin_engine_destroy(&e);
+    forget_sent(&f);
+
+    e = make_watching(&f, "rs", TIMEOUT);
+    now = 0;
+    f.epoch[3] = 41;
+    deliver(e, now, push_from(3, 60, 7, 0x6060));
+    run_hearing(e, &now, 3100 * MS, 3);   /* b1 dies: its record runs on here */
+    forget_sent(&f);
+    run_hearing(e, &now, now + 1000 * MS, 3);
+    ok(sent_to(&f, 1, SATIN_MSG_HEARTBEAT) >= 1 && sent_to(&f, 2, SATIN_MSG_HEARTBEAT) >= 1,
+       "promise tie: the holder of a promise heartbeats every live peer (%d, %d)",
+       sent_to(&f, 1, SATIN_MSG_HEARTBEAT), sent_to(&f, 2, SATIN_MSG_HEARTBEAT));
+    forget_sent(&f);
+    satin_engine_destroy(&e);   /* its release frees the record still running */
+}
+
+/* The record a dead holder had runs again with the place it had, so that
+ * its children get theirs again (and orphans match them); without orphan
+ * saving, an ORPHAN that comes is not kept and none is told. */
+static void test_redo_keeps_place(void)
+{
+    fake f;
+    satin_engine *e = make_watching_orphans(&f, "rs", TIMEOUT, 0);
+    rec a = {.arg = 5, .place = 0xFEED};
+    int64_t now = 0;
+    give(&f, e, now, 1, &a);
+    run_hearing(e, &now, 3100 * MS, 1);
+    ok(f.starts == 1 && f.started.place == 0xFEED && f.started.owner == 0,
+       "redo place: the record runs again here at its place");
+    satin_msg *om = from(2, SATIN_MSG_ORPHAN);
+    om->place = 1;
+    satin_msg_set_kind(om, "fib");
+    deliver(e, now, om);
+    ok(f.orphans == 0 && sent_to(&f, 2, SATIN_MSG_ORPHAN) == 0,
+       "redo place: without orphan saving nothing is kept or told");
     forget_sent(&f);
     satin_engine_destroy(&e);
 }
@@ -377,6 +580,9 @@ int main(void)
     test_first_result_wins();
     test_no_redo_when_stopped();
     test_held_and_parked();
+    test_orphans();
+    test_promise_ties();
+    test_redo_keeps_place();
     test_restart();
     test_leaving();
     return done_testing();

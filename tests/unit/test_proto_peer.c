@@ -1,6 +1,6 @@
 /*
  * test_proto_peer.c - the peer (daemon <-> daemon) messages of the wire
- * codec, types 32..42: round trips of every type with every field at its
+ * codec, types 32..44: round trips of every type with every field at its
  * extremes, the exact bytes of the examples in PROTOCOL.md, truncation at
  * every offset, lying lengths and counts, every limit with its exact error
  * code, and pseudo-random garbage and mutations of peer messages.
@@ -28,13 +28,17 @@ static void b_header(buf *b, unsigned type, uint32_t sender, uint64_t rid)
     b_u64(b, rid);
 }
 
-/* A JOBREC whose arg length field says `len` but `n` bytes follow. */
+/* A JOBREC whose arg length field says `len` but `n` bytes follow (place
+ * 0x70 + rec, ancestry {rec, ~rec}). */
 static void b_jobrec_raw(buf *b, uint32_t owner, uint64_t rec, uint64_t job, const char *kind,
                          uint32_t cap, uint32_t len, const void *arg, size_t n)
 {
     b_u32(b, owner);
     b_u64(b, rec);
     b_u64(b, job);
+    b_u64(b, 0x70 + rec);
+    b_u64(b, rec);
+    b_u64(b, ~rec);
     b_str(b, kind);
     b_u32(b, cap);
     b_u32(b, len);
@@ -132,7 +136,8 @@ static int same_kvlist(const satin_kvlist *got, const satin_kvlist *want)
 static int same_jobrec(const satin_msg_jobrec *g, const satin_msg_jobrec *w)
 {
     return g->owner == w->owner && g->record_id == w->record_id && g->job_id == w->job_id &&
-           strcmp(g->kind, w->kind) == 0 && g->result_cap == w->result_cap &&
+           g->place == w->place && g->ancestry[0] == w->ancestry[0] &&
+           g->ancestry[1] == w->ancestry[1] && strcmp(g->kind, w->kind) == 0 && g->result_cap == w->result_cap &&
            g->arg_len == w->arg_len && g->arg != NULL &&
            (w->arg_len == 0 || memcmp(g->arg, w->arg, w->arg_len) == 0);
 }
@@ -164,15 +169,16 @@ static void test_names(void)
 {
     static const char *const names[] = {
         "HELLO", "STEAL", "STEAL_REPLY", "PUSH", "PUSH_ACK", "JOB_RESULT", "LOAD",
-        "STEAL_CANCEL", "JOB_CANCEL", "STATS_REQUEST", "STATS_REPLY", "HEARTBEAT",
+        "STEAL_CANCEL", "JOB_CANCEL", "STATS_REQUEST", "STATS_REPLY", "HEARTBEAT", "ORPHAN",
     };
-    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_HEARTBEAT; t++)
+    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_ORPHAN; t++)
         is_str(satin_msg_type_name(t), names[t - SATIN_MSG_HELLO], "type %d is %s", t,
                names[t - SATIN_MSG_HELLO]);
     is_i64(SATIN_MSG_HELLO, 32, "HELLO is 32");
     is_i64(SATIN_MSG_STATS_REPLY, 42, "STATS_REPLY is 42");
     is_i64(SATIN_MSG_HEARTBEAT, 43, "HEARTBEAT is 43");
-    is_str(satin_msg_type_name(44), "UNKNOWN", "type 44 unknown");
+    is_i64(SATIN_MSG_ORPHAN, 44, "ORPHAN is 44");
+    is_str(satin_msg_type_name(45), "UNKNOWN", "type 45 unknown");
     is_str(satin_msg_type_name(63), "UNKNOWN", "type 63 unknown");
 
     int peers = 0, requests = 0, all_new = 1, none_new = 1;
@@ -182,22 +188,22 @@ static void test_names(void)
         if (satin_msg_is_request(t) && satin_msg_is_peer(t))
             requests = 1000;
     }
-    is_i64(peers, 12, "twelve peer types");
-    ok(satin_msg_is_peer(32) && satin_msg_is_peer(43) && !satin_msg_is_peer(31) &&
-       !satin_msg_is_peer(44) && !satin_msg_is_peer(SATIN_MSG_SUBMIT), "peer range is 32..43");
+    is_i64(peers, 13, "thirteen peer types");
+    ok(satin_msg_is_peer(32) && satin_msg_is_peer(44) && !satin_msg_is_peer(31) &&
+       !satin_msg_is_peer(45) && !satin_msg_is_peer(SATIN_MSG_SUBMIT), "peer range is 32..44");
     is_i64(requests, 5, "still five client request types, none of them a peer type");
-    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_HEARTBEAT; t++) {
+    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_ORPHAN; t++) {
         satin_msg *m = satin_msg_new(t);
         all_new &= m != NULL && m->type == t;
         satin_msg_destroy(&m);
     }
-    for (int t = 44; t <= 64; t++) {
+    for (int t = 45; t <= 64; t++) {
         satin_msg *m = satin_msg_new(t);
         none_new &= m == NULL;
         satin_msg_destroy(&m);
     }
     ok(all_new, "every peer type can be made");
-    ok(none_new, "no message of types 44..64");
+    ok(none_new, "no message of types 45..64");
 }
 
 /* ---- the examples of PROTOCOL.md, byte for byte ----------------------------- */
@@ -230,6 +236,9 @@ static void test_golden(void)
         0, 0, 0, 1,                       /* owner 1 */
         0, 0, 0, 0, 0, 0, 0, 0x10,        /* record id */
         0, 0, 0, 0, 0, 0, 0, 7,           /* job id */
+        0x0f, 0xed, 0xcb, 0xa9, 0x87, 0x65, 0x43, 0x21,   /* place */
+        0, 0, 0, 0, 0, 0, 0, 0x11,        /* ancestry, first word */
+        0x80, 0, 0, 0, 0, 0, 0, 0,        /* ancestry, second word */
         0, 3, 'f', 'i', 'b',              /* kind */
         0, 0, 0, 8,                       /* result_cap */
         0, 0, 0, 8, 0x1c, 0, 0, 0, 0, 0, 0, 0,   /* arg: 8 opaque bytes */
@@ -241,6 +250,9 @@ static void test_golden(void)
     m->flags = 3;
     ok(satin_msg_add_jobrec(m, 1, 0x10, 7, "fib", 8, "\x1c\0\0\0\0\0\0\0", 8) == 0,
        "golden STEAL_REPLY: add the record");
+    m->jobrecs[0].place = 0x0fedcba987654321ULL;
+    m->jobrecs[0].ancestry[0] = 0x11;
+    m->jobrecs[0].ancestry[1] = 0x8000000000000000ULL;
     ok(satin_msg_encode(m, &h, &hl, &b, &bl) == 0, "golden STEAL_REPLY encodes");
     ok(h[3] == 34 && h[7] == 1 && h[15] == 5, "golden STEAL_REPLY header: type, sender, id");
     ok(bl == sizeof reply_b && memcmp(b, reply_b, bl) == 0, "golden STEAL_REPLY body bytes");
@@ -629,7 +641,7 @@ static void test_rejections(void)
     reply_start(5);
     b_jobrec(&B, 1, 10, "fib", "abc");
     reject_text(SATIN_PROTO_BAD_MESSAGE,
-                "truncated STEAL_REPLY: njobs 5 needs at least 155 bytes, 36 left",
+                "truncated STEAL_REPLY: njobs 5 needs at least 275 bytes, 60 left",
                 "njobs 5, one record follows");
     reply_start(1000);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "njobs 1000, nothing follows");
@@ -863,7 +875,7 @@ static void test_rejections(void)
 
     /* unknown peer types: code 1, called unknown, header reported */
     int unknown_ok = 1;
-    for (unsigned t = 44; t <= 63; t++) {
+    for (unsigned t = 45; t <= 63; t++) {
         b_header(&H, t, 1, 99);
         B.n = 0;
         d = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
@@ -874,7 +886,7 @@ static void test_rejections(void)
         }
         satin_msg_destroy(&d);
     }
-    ok(unknown_ok, "types 44..63: code 1, called unknown, header reported");
+    ok(unknown_ok, "types 45..63: code 1, called unknown, header reported");
     b_header(&H, 50, 1, 99);
     b_u64(&B, 1);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "peer type 50");
@@ -1118,12 +1130,112 @@ static void test_fuzz(void)
     ok(every, "the fuzzer got a message of every peer type accepted");
 }
 
+/* ORPHAN (44): every field both ways, byte for byte, and what a receiver
+ * refuses: a status past 2, an empty or too long kind, a short body. */
+static void test_orphan(void)
+{
+    static const unsigned char golden[] = {
+        0x0f, 0xed, 0xcb, 0xa9, 0x87, 0x65, 0x43, 0x21,   /* place */
+        0, 0, 0, 0, 0, 0, 0x12, 0x34,                     /* arg digest */
+        0, 3, 'f', 'i', 'b',                              /* kind */
+        1,                                                /* status: running */
+        0, 0, 0, 0, 0, 0, 0, 42,                          /* jobs run */
+        0, 0, 0, 2, 'o', 'k',                             /* result */
+    };
+    satin_msg *m = satin_msg_new(SATIN_MSG_ORPHAN);
+    m->sender = 2;
+    m->request_id = 9;
+    m->place = 0x0fedcba987654321ULL;
+    m->arg_digest = 0x1234;
+    m->status = SATIN_ORPHAN_RUNNING;
+    m->jobs_run = 42;
+    satin_msg_set_kind(m, "fib");
+    satin_msg_set_data(m, "ok", 2);
+    unsigned char *h, *b;
+    size_t hl, bl;
+    ok(satin_msg_encode(m, &h, &hl, &b, &bl) == 0 && h[3] == 44, "golden ORPHAN encodes");
+    ok(bl == sizeof golden && memcmp(b, golden, bl) == 0, "golden ORPHAN body bytes");
+    free(h);
+    free(b);
+    satin_msg_destroy(&m);
+
+    for (int status = 0; status <= 2; status++) {
+        m = satin_msg_new(SATIN_MSG_ORPHAN);
+        m->sender = 65535;
+        m->place = UINT64_MAX;
+        m->arg_digest = UINT64_MAX - 1;
+        m->status = (uint8_t)status;
+        m->jobs_run = UINT64_MAX;
+        satin_msg_set_kind(m, status == 1 ? name63 : "uts");
+        size_t len = status == 0 ? 100000 : 0;
+        unsigned char *data = malloc(len + 1);
+        for (size_t i = 0; i < len; i++)
+            data[i] = (unsigned char)(i * 7);
+        satin_msg_set_data(m, data, len);
+        satin_msg *d = roundtrip(m, status == 0 ? "ORPHAN result" : status == 1 ? "ORPHAN running"
+                                                                               : "ORPHAN gone");
+        ok(d && d->place == m->place && d->arg_digest == m->arg_digest && d->status == status &&
+               d->jobs_run == UINT64_MAX && strcmp(d->kind, m->kind) == 0 &&
+               d->data_len == len && d->data && (len == 0 || memcmp(d->data, data, len) == 0),
+           "ORPHAN status %d: every field back", status);
+        free(data);
+        satin_msg_destroy(&d);
+        satin_msg_destroy(&m);
+    }
+
+    m = satin_msg_new(SATIN_MSG_ORPHAN);
+    satin_msg_set_kind(m, "fib");
+    m->status = 3;
+    ok(satin_msg_encode(m, &h, &hl, &b, &bl) < 0, "ORPHAN status 3 is not encoded");
+    satin_msg_destroy(&m);
+
+    b_header(&H, SATIN_MSG_ORPHAN, 2, 1);
+    B.n = 0;
+    b_u64(&B, 1);
+    b_u64(&B, 2);
+    b_str(&B, "fib");
+    b_u8(&B, 3);
+    b_u64(&B, 0);
+    b_u32(&B, 0);
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "ORPHAN: status 3 is not 0, 1 or 2", "ORPHAN status 3");
+    B.n = 0;
+    b_u64(&B, 1);
+    b_u64(&B, 2);
+    b_str(&B, "");
+    b_u8(&B, 0);
+    b_u64(&B, 0);
+    b_u32(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "ORPHAN with an empty kind");
+    B.n = 0;
+    b_u64(&B, 1);
+    b_u64(&B, 2);
+    b_str(&B, name64);
+    b_u8(&B, 0);
+    b_u64(&B, 0);
+    b_u32(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "ORPHAN with a 64-byte kind");
+    B.n = 0;
+    b_u64(&B, 1);
+    b_u64(&B, 2);
+    b_str(&B, "fib");
+    b_u8(&B, 0);
+    b_u64(&B, 0);
+    b_u32(&B, 5);
+    b_raw(&B, "abc", 3);
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "truncated ORPHAN: result needs 5 bytes, 3 left",
+                "ORPHAN result cut short");
+    B.n = 0;
+    b_u64(&B, 1);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "ORPHAN cut after the place");
+}
+
 int main(void)
 {
     memset(name63, 'n', 63);
     memset(name64, 'l', 64);
     test_names();
     test_golden();
+    test_orphan();
     test_roundtrip();
     test_truncation();
     test_rejections();

@@ -498,7 +498,7 @@ static void test_bad(void)
     bad("unknown top-level key", "grid: g\ncluster: []\n",
         "bad.yaml:2:1: unknown key 'cluster' at the top level "
         "(expected grid, policy, policy_params, security, allow_insecure_network, keys, clients, "
-        "emulate, wan, failure_timeout, clusters)");
+        "emulate, wan, failure_timeout, orphan_saving, clusters)");
     bad("duplicate key", "grid: g\npolicy: rs\ngrid: h\n",
         "bad.yaml:3:1: duplicate key 'grid' at the top level (first given at 1:1)");
     bad("a key that is a sequence", "grid: g\n? [a, b]\n: c\n",
