@@ -2,7 +2,7 @@
 # The test sets $tmpdir before sourcing; each check prints one TAP line.
 # `run CMD...` leaves rc, out and err for the checks that follow.
 
-. "$(dirname "${BASH_SOURCE[0]}")/python.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/python.sh" "$tmpdir"
 
 n=0
 failures=0
