@@ -128,6 +128,17 @@ void satin_topology_digest(const satin_topology *t, unsigned char out[SATIN_TOPO
 void satin_topology_digest_hex(const unsigned char d[SATIN_TOPOLOGY_DIGEST_SIZE], char *buf,
                                size_t len);
 
+/* How the membership of `new` differs from that of `old` (topology_diff.c):
+ * one line per difference ("node c0 added (cluster C, tcp://...)", "node b1
+ * removed ...", "node a1: endpoint X -> Y", "node a1: public key ...", one
+ * line for all nodes whose index changed), each passed to fn (may be NULL);
+ * returns how many.  0 exactly when the membership digests are equal,
+ * except for a change of cluster names or order that moves no node, which
+ * is one line too. */
+typedef void (*satin_topology_diff_fn)(void *ctx, const char *line);
+int satin_topology_membership_diff(const satin_topology *old, const satin_topology *new,
+                                   satin_topology_diff_fn fn, void *ctx);
+
 /* The node with this id, or NULL. */
 const satin_node_def *satin_topology_node(const satin_topology *t, const char *id);
 /* The link parameters from cluster a to cluster b (the override or the default). */

@@ -88,6 +88,7 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
         return NULL;
     }
     if (topo) {
+        ctl->topo = topo;
         ctl->grid = satin_grid_new(ctl->zctx, topo, self, policy, pool, kinds,
                                    &ctl->mailbox, opt->max_record, ctl->sec, opt->peer_rate);
         if (!ctl->grid) {
@@ -160,12 +161,14 @@ static void abandon_running(satin_control *ctl)
     }
 }
 
-/* SIGHUP: logrotate moved the log file.  Nothing else is reloaded: a new
- * topology or key needs a restart (every node must agree on them). */
+/* SIGHUP: logrotate moved the log file, or the topology was edited: the log
+ * is reopened and the topology read again and checked (control_reload.c). */
 static void on_hangup(satin_control *ctl)
 {
     if (satin_log_reopen() < 0)
         log_error("SIGHUP: cannot reopen %s: %s", ctl->opt->log_file, strerror(errno));
+    if (ctl->topo)
+        control_reload_topology(ctl);
     log_info("SIGHUP: log reopened; %d job(s) running, %" PRIu64 " finished%s", ctl->running_jobs,
              ctl->finished_jobs, ctl->stopping ? ", stopping" : "");
 }

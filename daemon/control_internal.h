@@ -72,6 +72,8 @@ struct satin_control {
     int stopping;                 /* 1: draining; 2: cancelled after --stop-timeout */
     satin_log_limit bad_limit, key_limit;
     satin_grid *grid;             /* NULL for a daemon without a topology */
+    const satin_topology *topo;   /* the one it runs with (satind's main owns it) */
+    uint64_t reloads_refused;     /* SIGHUPs whose topology was invalid or changed membership */
     satin_security *sec;
     int client_curve;             /* tcp:// client endpoint under CURVE: check keys */
     int64_t watchdog_ns, next_watchdog;   /* systemd's WatchdogSec (0: none) */
@@ -116,6 +118,9 @@ void control_flush_collections(satin_control *ctl);
 
 /* control_listen.c */
 void control_size_fd_limits(satin_control *ctl, const satin_topology *topo);
+/* SIGHUP (control_reload.c): re-reads the topology file and logs how it
+ * differs; 0 (unchanged), 1 (membership changed, not applied) or -1 (invalid). */
+int control_reload_topology(satin_control *ctl);
 int control_bind_clients(satin_control *ctl);
 int control_watch_clients(satin_control *ctl);
 void control_pace_clients(satin_control *ctl, int accept_failed);

@@ -397,6 +397,7 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
         satin_kvlist_add_i64(&r->info, "grid_self", satin_grid_self(ctl->grid));
         satin_kvlist_add_str(&r->info, "policy", satin_grid_policy_name(ctl->grid));
         satin_kvlist_add_i64(&r->info, "records_held", satin_grid_running(ctl->grid));
+        satin_kvlist_add_i64(&r->info, "topology_reloads_refused", (int64_t)ctl->reloads_refused);
         satin_grid_counters(ctl->grid, &r->info);
         satin_grid_peers_status(ctl->grid, &r->info);
     }

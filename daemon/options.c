@@ -48,7 +48,8 @@ static void usage(FILE *out)
             "Logs go to stderr, one line per event.  SIGTERM or SIGINT stops the daemon\n"
             "gracefully: it takes no new jobs or steals, lets running jobs finish (up to\n"
             "--stop-timeout; then they end with an error result), and exits 0.  SIGHUP\n"
-            "reopens the --log-file and logs a status line; nothing else is reloaded.\n",
+            "reopens the --log-file, logs a status line, and checks the --config file\n"
+            "again: it logs errors or membership changes, but applies none (restart).\n",
             def, SATIN_MAX_RECORD_DEFAULT);
 }
 

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/signalfd.h>
@@ -121,6 +122,10 @@ int main(int argc, char **argv)
             return 1;
         }
         self = node->index;
+        /* SIGHUP reads the file again, after detach() went to "/". */
+        char abs[PATH_MAX];
+        if (realpath(opt.config, abs) && strlen(abs) < sizeof opt.config)
+            memcpy(opt.config, abs, strlen(abs) + 1);
         if (!opt.workers_given)
             opt.workers = node->workers;
         if (!opt.socket_given && node->client[0]) {

@@ -843,9 +843,80 @@ static void test_digest(void)
     is_str(shortd, "db0cf9980d9c", "digest: log form is its first 6 bytes in hex");
 }
 
+/* The lines satin_topology_membership_diff says for old -> new, joined by
+ * "; ", and its count. */
+static void join_line(void *ctx, const char *line)
+{
+    char *buf = ctx;
+    if (buf[0])
+        strncat(buf, "; ", 1023 - strlen(buf));
+    strncat(buf, line, 1023 - strlen(buf));
+}
+
+static int diff_of(const char *old_text, const char *new_text, char buf[1024])
+{
+    char err[512];
+    buf[0] = 0;
+    satin_topology *a = parse(old_text, err, sizeof err);
+    satin_topology *b = parse(new_text, err, sizeof err);
+    int n = -1;
+    if (a && b)
+        n = satin_topology_membership_diff(a, b, join_line, buf);
+    else
+        diag("%s", err);
+    satin_topology_destroy(&a);
+    satin_topology_destroy(&b);
+    return n;
+}
+
+static void test_membership_diff(void)
+{
+    char got[1024];
+    is_i64(diff_of(TWO_CLUSTERS, TWO_CLUSTERS "policy: crs\n", got), 0,
+           "diff: policy is not membership");
+    is_str(got, "", "diff: nothing said");
+    is_i64(diff_of(TWO_CLUSTERS,
+                   TWO_CLUSTERS "      - id: b1\n        endpoint: tcp://127.0.0.1:7103\n", got),
+           1, "diff: a node added at the end");
+    is_str(got, "node b1 added (cluster B, tcp://127.0.0.1:7103)", "diff: named with its place");
+    is_i64(diff_of(TWO_CLUSTERS "      - id: b1\n        endpoint: tcp://127.0.0.1:7103\n",
+                   TWO_CLUSTERS, got),
+           1, "diff: a node removed");
+    is_str(got, "node b1 removed (was in cluster B)", "diff: named");
+    /* a1 added first in the file: b0 moves from index 1 to 2. */
+    is_i64(diff_of(TWO_CLUSTERS,
+                   "grid: g\nclusters:\n  - name: A\n    nodes:\n      - id: a0\n"
+                   "        endpoint: tcp://127.0.0.1:7101\n      - id: a1\n"
+                   "        endpoint: tcp://127.0.0.1:7104\n  - name: B\n    nodes:\n"
+                   "      - id: b0\n        endpoint: tcp://127.0.0.1:7109\n",
+                   got),
+           3, "diff: added, endpoint changed, indexes moved");
+    is_str(got,
+           "node a1 added (cluster A, tcp://127.0.0.1:7104); "
+           "node b0: endpoint tcp://127.0.0.1:7102 -> tcp://127.0.0.1:7109; "
+           "1 node(s) change their index, the id the wire knows them by (first: b0, 1 -> 2)",
+           "diff: each said once, in that order");
+    is_i64(diff_of(TWO_CLUSTERS,
+                   "grid: h\nclusters:\n  - name: A\n    nodes:\n      - id: a0\n"
+                   "        endpoint: tcp://127.0.0.1:7101\n      - id: b0\n"
+                   "        endpoint: tcp://127.0.0.1:7102\n",
+                   got),
+           2, "diff: another grid name, a node moved to another cluster");
+    is_str(got, "grid name 'g' -> 'h'; node b0 moved from cluster B to A",
+           "diff: both said (b0 keeps index 1)");
+    is_i64(diff_of(TWO_CLUSTERS,
+                   "grid: g\nclusters:\n  - name: A\n    nodes:\n      - id: a0\n"
+                   "        endpoint: tcp://127.0.0.1:7101\n  - name: C\n    nodes:\n"
+                   "      - id: b0\n        endpoint: tcp://127.0.0.1:7102\n",
+                   got),
+           1, "diff: a cluster renamed");
+    is_str(got, "node b0 moved from cluster B to C", "diff: as its node's move");
+}
+
 int main(void)
 {
     test_digest();
+    test_membership_diff();
     test_security();
     test_insecure_network();
     test_local_2x2();
