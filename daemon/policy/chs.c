@@ -26,8 +26,20 @@
  * The cancel follows the request's walk: a node that forwarded the request
  * passes the cancel on to where it sent it, and a node the cancel reaches
  * first ends the request when it comes, with an empty reply to the thief.
+ *
+ * Dead nodes (on_peer) are stepped over, not cut out with their subtrees:
+ * a walk goes on to the next living node in preorder (a dead node's
+ * children are still searched), a request up goes to the nearest living
+ * ancestor, and a node with no living ancestor acts as its cluster's root
+ * (it steals across the WAN).  A wide-area request goes to the first living
+ * node of the other cluster in preorder, which searches the rest as a root
+ * would.  Each node steps over the nodes it knows are dead; one that does
+ * not know yet sends to the dead node, and the thief's steal time-out ends
+ * that request.
  */
 #include "policy_internal.h"
+
+#include <stdlib.h>
 
 enum { CHS_NONE, CHS_CHILDREN, CHS_UP, CHS_WAN };  /* cycle order */
 
@@ -61,6 +73,8 @@ typedef struct chs_state {
     int seen_next;
     chs_early early[CHS_EARLY];
     int early_next;
+    int *dead;        /* the nodes on_peer said are dead (few: a list, not a map) */
+    int ndead, capdead;
 } chs_state;
 
 /* The node counts the steals, replies, forwards and cancels, and the late
@@ -76,6 +90,21 @@ static int cluster_n(const satin_policy *p)
 static int node_at(const satin_policy *p, int index)
 {
     return p->members[p->cluster][index];
+}
+
+static int chs_dead(const satin_policy *p, int node)
+{
+    const chs_state *st = p->priv;
+    for (int i = 0; i < st->ndead; i++)
+        if (st->dead[i] == node)
+            return 1;
+    return 0;
+}
+
+/* Whether the node at tree index `index` of cluster `c` is dead. */
+static int dead_at(const satin_policy *p, int c, int index)
+{
+    return chs_dead(p, p->members[c][index]);
 }
 
 /* 1 if tree index a is a proper ancestor of index b. */
@@ -104,22 +133,43 @@ static int preorder_next(int cur, int scope, int n)
     return -1;
 }
 
+/* From tree index `from` of cluster c on, in preorder within `scope`'s
+ * subtree: the first living node's index, or -1. */
+static int living_from(const satin_policy *p, int c, int from, int scope)
+{
+    int n = p->cluster_size[c];
+    while (from >= 0 && dead_at(p, c, from))
+        from = preorder_next(from, scope, n);
+    return from;
+}
+
+/* The nearest living proper ancestor of our tree index, or -1. */
+static int living_ancestor(const satin_policy *p)
+{
+    for (int a = p->position; a > 0;) {
+        a = (a - 1) / 2;
+        if (!dead_at(p, p->cluster, a))
+            return a;
+    }
+    return -1;
+}
+
 /* Where a request from `thief` we cannot satisfy goes next; -1: reply empty. */
 static int next_hop(const satin_policy *p, int thief)
 {
     if (thief < 0 || thief >= p->nnodes || thief == p->self)
         return -1;
-    int n = cluster_n(p), me = p->position, next;
+    int n = cluster_n(p), me = p->position, next, c = p->cluster;
     if (satin_policy_is_remote(p, thief)) {
-        next = preorder_next(me, 0, n);           /* 2': search our whole tree */
+        next = living_from(p, c, preorder_next(me, 0, n), 0);      /* 2': our whole tree */
     } else {
         int t = p->index_of[thief];
         if (is_ancestor(t, me))
-            next = preorder_next(me, t, n);       /* 1: the rest of T's subtree */
+            next = living_from(p, c, preorder_next(me, t, n), t);  /* 1: rest of T's subtree */
         else if (is_ancestor(me, t))
-            next = me > 0 ? (me - 1) / 2 : -1;    /* 2: up to the root */
+            next = living_ancestor(p);                            /* 2: up to the root */
         else
-            next = -1;                            /* not a CHS path: just answer */
+            next = -1;                                            /* not a CHS path: answer */
     }
     return next < 0 ? -1 : node_at(p, next);
 }
@@ -145,18 +195,23 @@ static void chs_cycle_from(satin_policy *p, int done)
 {
     chs_state *st = p->priv;
     int me = p->position;
-    if (done < CHS_CHILDREN && 2 * me + 1 < cluster_n(p)) {
-        chs_send(p, CHS_CHILDREN, node_at(p, 2 * me + 1));
+    int child = 2 * me + 1 < cluster_n(p) ? living_from(p, p->cluster, 2 * me + 1, me) : -1;
+    if (done < CHS_CHILDREN && child >= 0) {
+        chs_send(p, CHS_CHILDREN, node_at(p, child));
         return;
     }
-    if (done < CHS_UP && me > 0) {
-        chs_send(p, CHS_UP, node_at(p, (me - 1) / 2));
+    int up = living_ancestor(p);
+    if (done < CHS_UP && up >= 0) {
+        chs_send(p, CHS_UP, node_at(p, up));
         return;
     }
-    if (done < CHS_UP && me == 0 && p->nremotes > 0) {
+    if (done < CHS_UP && up < 0 && p->nremotes > 0) {
         int c = satin_policy_pick(p, p->remotes, p->nremotes);
-        chs_send(p, CHS_WAN, p->members[c][0]);
-        return;
+        int first = living_from(p, c, 0, 0);
+        if (first >= 0) {
+            chs_send(p, CHS_WAN, p->members[c][first]);
+            return;
+        }
     }
     st->phase = CHS_NONE;
     satin_policy_idle_failed(p, 1, chs_start);
@@ -166,6 +221,37 @@ static satin_policy *chs_create(const satin_policy_topology *topo,
                                 const satin_policy_params *params, const satin_policy_env *env)
 {
     return satin_policy_base_create(&satin_policy_chs, topo, params, env, sizeof(chs_state));
+}
+
+static void chs_destroy(satin_policy *p)
+{
+    if (p)
+        free(((chs_state *)p->priv)->dead);
+    satin_policy_base_destroy(p);
+}
+
+static void chs_on_peer(satin_policy *p, int peer, int alive)
+{
+    chs_state *st = p->priv;
+    if (peer < 0 || peer >= p->nnodes || peer == p->self)
+        return;
+    for (int i = 0; i < st->ndead; i++)
+        if (st->dead[i] == peer) {
+            if (alive)
+                st->dead[i] = st->dead[--st->ndead];
+            return;
+        }
+    if (alive)
+        return;
+    if (st->ndead == st->capdead) {
+        int cap = st->capdead ? 2 * st->capdead : 8;
+        int *grown = realloc(st->dead, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return;   /* stepped onto, then: the steal time-out ends those requests */
+        st->dead = grown;
+        st->capdead = cap;
+    }
+    st->dead[st->ndead++] = peer;
 }
 
 static void chs_on_idle(satin_policy *p)
@@ -292,7 +378,7 @@ const satin_policy_ops satin_policy_chs = {
     .name = "chs",
     .tunables = chs_tunables,
     .create = chs_create,
-    .destroy = satin_policy_base_destroy,
+    .destroy = chs_destroy,
     .on_idle = chs_on_idle,
     .on_steal_request = chs_on_steal_request,
     .on_steal_reply = chs_on_steal_reply,
@@ -303,6 +389,6 @@ const satin_policy_ops satin_policy_chs = {
     .on_load = satin_policy_ignore_load,
     .on_result = chs_on_result,
     .on_timer = chs_on_timer,
-    .on_peer = satin_policy_ignore_peer,
+    .on_peer = chs_on_peer,
     .stats = chs_stats,
 };

@@ -599,6 +599,9 @@ static void handle(sim *s, event *ev)
 typedef struct outcome {
     int64_t result, end;
     uint64_t run[NNODES];
+    uint64_t run_crash[NNODES];  /* each node's tasks when the crash came */
+    int64_t dead_by[NNODES], wan_steals[NNODES];   /* peers_dead, steal_attempts_wan */
+    int64_t wan_crash[NNODES];   /* steal_attempts_wan when the crash came */
     long msgs[64], bytes;
     int64_t received, given, running, busy_ledger;
     int64_t redone, dead_seen, crash_at, false_dead;
@@ -606,6 +609,9 @@ typedef struct outcome {
     int64_t run_after_end;      /* tasks run by records of the dead after the job's result */
     long events;
 } outcome;
+
+/* The node run_grid crashes (b1 unless a test says otherwise). */
+static int crash_victim = CRASHED;
 
 /* crash_after < 0: nobody crashes; chain: b1 crashes only while records
  * it gave away are out (what orphan saving saves). */
@@ -615,7 +621,7 @@ static outcome run_grid(const char *policy, uint64_t seed, int64_t crash_after, 
     static sim s;
     memset(&s, 0, sizeof s);
     s.crash_in_chain = chain;
-    s.crash_node = crash_after >= 0 ? CRASHED : -1;
+    s.crash_node = crash_after >= 0 ? crash_victim : -1;
     s.crash_after = crash_after;
     satin_policy_topology topo = kit_topology(0);
     satin_engine_env env = {
@@ -661,8 +667,11 @@ static outcome run_grid(const char *policy, uint64_t seed, int64_t crash_after, 
         int crashed = s.crashed;
         maybe_crash(&s);
         if (s.crashed && !crashed)
-            for (int i = 0; i < NNODES; i++)
+            for (int i = 0; i < NNODES; i++) {
                 run_at_crash += i == s.crash_node ? 0 : s.node[i].run;
+                o.run_crash[i] = s.node[i].run;
+                o.wan_crash[i] = kit_counter(s.node[i].e, "steal_attempts_wan");
+            }
         handle(&s, &ev);
         o.events++;
     }
@@ -692,6 +701,8 @@ static outcome run_grid(const char *policy, uint64_t seed, int64_t crash_after, 
     for (int i = 0; i < NNODES; i++) {
         o.run[i] = s.node[i].run;
         o.received += kit_counter(s.node[i].e, "jobs_received");
+        o.dead_by[i] = kit_counter(s.node[i].e, "peers_dead");
+        o.wan_steals[i] = kit_counter(s.node[i].e, "steal_attempts_wan");
         o.given += kit_counter(s.node[i].e, "jobs_given");
         if (s.crashed && i == s.crash_node)
             continue;
@@ -792,6 +803,25 @@ int main(void)
         diag("%s crash: %" PRId64 " orphans told, %" PRId64 " used, saving %" PRId64
              " runs; %" PRId64 " tasks run by the others after the crash",
              pol, a.orphans_told, a.orphans_used, a.runs_saved, a.run_after_crash);
+    }
+    /* CHS with b0, cluster B's root, dead: b1 steps over it, acts as its
+     * cluster's root and steals across the WAN, instead of asking its dead
+     * parent for ever. */
+    {
+        crash_victim = 2;
+        outcome a = run_grid("chs", 42, 3000000, 0, 1);
+        crash_victim = CRASHED;
+        ok(a.crash_at >= 0, "chs root crash: b0 crashed at %.3f ms", (double)a.crash_at / 1e6);
+        is_i64(a.result, fib(FIB_N), "chs root crash: fib(%d) is still exact", FIB_N);
+        is_i64(a.false_dead, 0, "chs root crash: no living node was ever taken for dead");
+        is_i64(a.dead_by[3], 1, "chs root crash: b1 found its parent dead");
+        ok(a.wan_steals[3] > a.wan_crash[3],
+           "chs root crash: b1 then stole across the WAN (%lld wide-area request(s))",
+           (long long)(a.wan_steals[3] - a.wan_crash[3]));
+        is_i64(a.running, 0, "chs root crash: no stand-in left running");
+        diag("chs root crash: job ends at %.3f ms; tasks per node after the crash %" PRIu64
+             " %" PRIu64 " - %" PRIu64, (double)a.end / 1e6, a.run[0] - a.run_crash[0],
+             a.run[1] - a.run_crash[1], a.run[3] - a.run_crash[3]);
     }
     /* b1 dies while records it gave away are out (a chain): with orphan
      * saving their results are told and the re-run takes them; without,

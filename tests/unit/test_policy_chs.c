@@ -445,6 +445,79 @@ static void grid(void)
     }
 }
 
+/* check_hop with `ndead` nodes dead (on_peer) first. */
+static void check_hop_dead(int self, const int *dead, int ndead, int from, int thief,
+                           unsigned flags, int want_to, const char *what)
+{
+    fake_topo ft;
+    fake_topo_init(&ft, self, 3, sizes);
+    fake_env *fe = fake_new();
+    satin_policy *p = fake_create(ops, &ft, fe, NULL);
+    for (int i = 0; i < ndead; i++)
+        ops->on_peer(p, dead[i], 0);
+    ops->on_steal_request(p, from, thief, 42, flags);
+    if (want_to >= 0)
+        expect_forward(fe, want_to, thief, 42, flags | FWD, what);
+    else
+        expect_reply(fe, thief, 42, flags, 1, what);
+    expect_none(fe, "(only that)");
+    ops->destroy(p);
+    free(fe);
+}
+
+/* Dead nodes are stepped over, their subtrees still searched. */
+static void dead_peers(void)
+{
+    fake_topo ft;
+    fake_topo_init(&ft, 1, 3, sizes);
+    fake_env *fe = fake_new();
+    satin_policy *p = fake_create(ops, &ft, fe, NULL);
+    ops->on_peer(p, 3, 0);
+    ops->on_idle(p);
+    uint64_t id = expect_steal(fe, 4, SYNC, "node 1, first child 3 dead: the next of its subtree (4)");
+    fake_on_steal_reply(fe, ops, p, 4, id, 0, SYNC);
+    id = expect_steal(fe, 0, SYNC, "then its parent, alive");
+    fake_on_steal_reply(fe, ops, p, 0, id, 0, SYNC);
+    expect_timer(fe, SATIN_TIMER_BACKOFF, 1 * MS, "cycle failed: back off");
+    ops->on_peer(p, 0, 0);
+    fake_fire_next(fe, ops, p);
+    id = expect_steal(fe, 4, SYNC, "root 0 dead too: children first (4)");
+    FAKE_DRAWS(fe, 0);
+    fake_on_steal_reply(fe, ops, p, 4, id, 0, SYNC);
+    id = expect_steal(fe, 7, SYNC | WAN, "no living ancestor: node 1 acts as root, wide-area (7)");
+    fake_on_steal_reply(fe, ops, p, 8, id, 0, SYNC | WAN | FWD);
+    expect_timer(fe, SATIN_TIMER_BACKOFF, 2 * MS, "nothing: back off");
+    ops->on_peer(p, 7, 0);
+    ops->on_peer(p, 4, 0);
+    FAKE_DRAWS(fe, 0);
+    fake_fire_next(fe, ops, p);
+    id = expect_steal(fe, 8, SYNC | WAN,
+                      "children all dead; cluster 1's root dead: its first living node (8)");
+    fake_on_steal_reply(fe, ops, p, 8, id, 0, SYNC | WAN);
+    expect_timer(fe, SATIN_TIMER_BACKOFF, 4 * MS, "back off");
+    ops->on_peer(p, 0, 1);
+    ops->on_peer(p, 3, 1);
+    fake_fire_next(fe, ops, p);
+    id = expect_steal(fe, 3, SYNC, "3 and 0 back: the tree as it was (3)");
+    fake_on_steal_reply(fe, ops, p, 4, id, 0, SYNC | FWD);
+    expect_steal(fe, 0, SYNC, "then 0");
+    ops->destroy(p);
+    free(fe);
+
+    check_hop_dead(1, (const int[]){3}, 1, 0, 0, SYNC, 4,
+                   "node 1 searching 0's subtree, 3 dead: on to 4");
+    check_hop_dead(0, (const int[]){1}, 1, 7, 7, SYNC | WAN, 3,
+                   "root asked from cluster 1, its child 1 dead: down to 1's child 3");
+    check_hop_dead(4, (const int[]){2, 5}, 2, 3, 0, SYNC | FWD, 6,
+                   "leaf 4 searching 0's subtree, 2 and 5 dead: on to 6");
+    check_hop_dead(4, (const int[]){2, 5, 6}, 3, 3, 0, SYNC | FWD, -1,
+                   "leaf 4, the rest of the tree dead: empty reply");
+    check_hop_dead(1, (const int[]){0}, 1, 3, 3, SYNC, -1,
+                   "node 1 asked by its child 3, root 0 dead: no living ancestor, empty reply");
+    check_hop_dead(2, (const int[]){0}, 1, 5, 5, SYNC, -1,
+                   "node 2 asked by its child 5, 0 dead: empty reply");
+}
+
 int main(void)
 {
     thief_cycle();
@@ -453,5 +526,6 @@ int main(void)
     cancel_on_result();
     cancel_follows_walk();
     grid();
+    dead_peers();
     return done_testing();
 }
