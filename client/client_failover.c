@@ -54,6 +54,9 @@ static int connect_current(satin_client *c, satin_client_error *err)
     char summary[sizeof err->text];
     for (const char *ep; (ep = satin_endpoint_list_current(c->eps));) {
         satin_client_error e;
+        if (c->server_keys)
+            memcpy(c->server_key, c->server_keys[satin_endpoint_list_position(c->eps)],
+                   sizeof c->server_key);
         if (client_connect(c, ep, &e) == SATIN_CLIENT_OK) {
             c->last_heard = client_now_ms();
             return SATIN_CLIENT_OK;
@@ -65,18 +68,52 @@ static int connect_current(satin_client *c, satin_client_error *err)
     return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "%s", summary);
 }
 
-satin_client *satin_client_new_multi(const char *const *endpoints, satin_client_error *err)
+/* The list of endpoints (and, with `keys`, each one's server key, "" for
+ * none) into a new client; NULL with err on a bad endpoint or key. */
+static satin_client *multi_new(const char *const *endpoints, const char *const *keys,
+                               satin_client_error *err)
 {
     char text[256];
     satin_client *c = client_alloc();
     client_clear_error(err);
     c->eps = satin_endpoint_list_new();
+    size_t n = 0;
     for (const char *const *e = endpoints; e && *e; e++)
-        if (satin_endpoint_list_add(c->eps, *e, text, sizeof text) < 0) {
+        n++;
+    if (keys) {
+        c->server_keys = calloc(n ? n : 1, sizeof *c->server_keys);
+        if (!c->server_keys)
+            abort();
+    }
+    for (size_t i = 0; i < n; i++) {
+        int added = satin_endpoint_list_add(c->eps, endpoints[i], text, sizeof text);
+        if (added < 0) {
             client_fail(err, SATIN_CLIENT_INVALID, 0, "%s", text);
             satin_client_destroy(&c);
             return NULL;
         }
+        if (added != 0 || !keys || !keys[i] || !keys[i][0])
+            continue;   /* a duplicate, dropped; or no CURVE for this one */
+        const char *ep = satin_endpoint_list_at(c->eps, satin_endpoint_list_count(c->eps) - 1);
+        if (strncmp(ep, "tcp://", 6) != 0) {
+            client_fail(err, SATIN_CLIENT_INVALID, 0,
+                        "a server key for %s: CURVE keys are for tcp:// endpoints", ep);
+            satin_client_destroy(&c);
+            return NULL;
+        }
+        char pub[41];
+        if (client_read_key(keys[i], 0, pub, NULL, err) != SATIN_CLIENT_OK) {
+            satin_client_destroy(&c);
+            return NULL;
+        }
+        memcpy(c->server_keys[satin_endpoint_list_count(c->eps) - 1], pub, sizeof pub);
+    }
+    return c;
+}
+
+/* Connects a client multi_new made, or destroys it. */
+static satin_client *multi_connect(satin_client *c, satin_client_error *err)
+{
     if (satin_endpoint_list_count(c->eps) == 0) {
         client_fail(err, SATIN_CLIENT_INVALID, 0, "no endpoint given");
         satin_client_destroy(&c);
@@ -85,6 +122,34 @@ satin_client *satin_client_new_multi(const char *const *endpoints, satin_client_
     if (connect_current(c, err) != SATIN_CLIENT_OK)
         satin_client_destroy(&c);
     return c;
+}
+
+satin_client *satin_client_new_multi(const char *const *endpoints, satin_client_error *err)
+{
+    satin_client *c = multi_new(endpoints, NULL, err);
+    return c ? multi_connect(c, err) : NULL;
+}
+
+satin_client *satin_client_new_multi_curve(const char *const *endpoints,
+                                           const char *const *server_keys,
+                                           const char *key_file, satin_client_error *err)
+{
+    satin_client_error e2;
+    if (!err)
+        err = &e2;
+    if (!key_file || !*key_file || !server_keys) {
+        client_fail(err, SATIN_CLIENT_INVALID, 0,
+                    "CURVE needs this client's key file and the nodes' public keys");
+        return NULL;
+    }
+    satin_client *c = multi_new(endpoints, server_keys, err);
+    if (!c)
+        return NULL;
+    if (client_read_key(key_file, 1, c->public_key, c->secret_key, err) != SATIN_CLIENT_OK) {
+        satin_client_destroy(&c);
+        return NULL;
+    }
+    return multi_connect(c, err);
 }
 
 void satin_client_set_failover_fn(satin_client *self, satin_failover_fn *fn, void *arg)

@@ -44,6 +44,7 @@ struct satin_client {
     size_t nmail, capmail;
     /* Failover clients only (satin_client_new_multi); eps is NULL otherwise. */
     satin_endpoint_list *eps;
+    char (*server_keys)[41];  /* per endpoint of eps, "" = no CURVE (satin_client_new_multi_curve) */
     uint64_t next_job;        /* the last job id handed out */
     int64_t last_heard;       /* when the daemon in use last sent anything */
     satin_failover_fn *on_failover;
@@ -67,6 +68,10 @@ int client_fail(satin_client_error *err, int code, int proto_code, const char *f
     __attribute__((format(printf, 4, 5)));
 void client_clear_error(satin_client_error *err);
 satin_client *client_alloc(void);
+/* A key given as 40 Z85 characters (a public key) or as a file satin-keygen
+ * wrote; want_secret: the file's secret key too, into sec. */
+int client_read_key(const char *given, int want_secret, char pub[41], char sec[41],
+                    satin_client_error *err);
 /* Connects to `endpoint` (normalised) and waits for the handshake; on
  * failure the sockets are closed again and err says why. */
 int client_connect(satin_client *c, const char *endpoint, satin_client_error *err);

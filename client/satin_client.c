@@ -325,8 +325,7 @@ static int open_sockets(satin_client *c, satin_client_error *err)
 static satin_client *client_new(const char *endpoint, const char *pub, const char *sec,
                                 const char *srv, satin_client_error *err);
 
-/* A key given as 40 Z85 characters, or as a file satin-keygen wrote. */
-static int read_key(const char *given, int want_secret, char pub[41], char sec[41],
+int client_read_key(const char *given, int want_secret, char pub[41], char sec[41],
                     satin_client_error *err)
 {
     if (!want_secret && strlen(given) == 40 && !strchr(given, '/')) {
@@ -375,8 +374,8 @@ satin_client *satin_client_new_curve(const char *endpoint, const char *key_file,
                     "file permissions)");
         return NULL;
     }
-    if (read_key(key_file, 1, pub, sec, err) != SATIN_CLIENT_OK ||
-        read_key(server_key, 0, srv, NULL, err) != SATIN_CLIENT_OK)
+    if (client_read_key(key_file, 1, pub, sec, err) != SATIN_CLIENT_OK ||
+        client_read_key(server_key, 0, srv, NULL, err) != SATIN_CLIENT_OK)
         return NULL;
     return client_new(endpoint, pub, sec, srv, err);
 }
@@ -524,6 +523,7 @@ void satin_client_destroy(satin_client **self)
     }
     free(c->convs);
     satin_endpoint_list_destroy(&c->eps);
+    free(c->server_keys);
     explicit_bzero(c->secret_key, sizeof c->secret_key);
     free(c);
     *self = NULL;

@@ -198,7 +198,8 @@ satin_client *satin_client_new_curve(const char *endpoint, const char *key_file,
  * that answers; NULL with SATIN_CLIENT_INVALID for a malformed endpoint or
  * an empty list, SATIN_CLIENT_UNREACHABLE ("every endpoint failed: ...",
  * one reason per endpoint) when none does.  Plain endpoints only (ipc, or
- * tcp to a grid under `security: none`): no CURVE yet.
+ * tcp to a grid under `security: none`); satin_client_new_multi_curve()
+ * below for CURVE.
  *
  * The guarantee.  A job submitted through it is sent to the node in use;
  * when that node dies before its RESULT arrives, the same job record
@@ -242,6 +243,14 @@ satin_client *satin_client_new_curve(const char *endpoint, const char *key_file,
  * 5 for any other id, and for its own once their report was returned).
  * satin_client_endpoint() names the node in use. */
 satin_client *satin_client_new_multi(const char *const *endpoints, satin_client_error *err);
+
+/* The same under `security: curve`: server_keys[i] is the public key (40
+ * Z85 characters or a .pub file) of the node at endpoints[i], a tcp://
+ * endpoint; "" or NULL for an endpoint without CURVE (ipc).  key_file is
+ * this client's key pair, as for satin_client_new_curve(). */
+satin_client *satin_client_new_multi_curve(const char *const *endpoints,
+                                           const char *const *server_keys,
+                                           const char *key_file, satin_client_error *err);
 
 /* What a failover client tells when it re-submits a job. */
 typedef struct satin_client_failover {

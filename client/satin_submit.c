@@ -36,7 +36,14 @@ enum {
 
 typedef enum { MODE_SUBMIT, MODE_WAIT, MODE_CANCEL, MODE_STATUS, MODE_LIST_KINDS } mode;
 
+/* One --socket or --topology, in command-line order. */
+typedef struct endpoint_source {
+    int topology;
+    const char *value;
+} endpoint_source;
+
 typedef struct options {
+    endpoint_source *sources;  /* --socket and --topology as given (parse_args) */
     submit_endpoints eps;      /* --socket and --topology in order; none: the default */
     int failover;              /* several endpoints, or --topology: a failover client */
     const char *key;           /* --key: our CURVE key pair (tcp:// endpoints) */
@@ -90,8 +97,9 @@ static void usage(FILE *f)
         "on stderr says so.  Exactly one result is printed: the run that finished (--stats\n"
         "shows its statistics alone).  A node that was slow, not dead, may run the job a\n"
         "second time unseen.  Exit 69 once every endpoint has failed.  --status asks every\n"
-        "endpoint; --list-kinds the first that answers; --wait, --cancel, --no-wait and\n"
-        "--key take a single endpoint.\n"
+        "endpoint; --list-kinds the first that answers; --wait, --cancel and --no-wait\n"
+        "take a single endpoint.  Under CURVE: --key ME.key --topology FILE (each node's\n"
+        "public_key from FILE).\n"
         "\n"
         "Exit status: 0 ok, 1 job failed, 2 usage or bad parameters,\n"
         "             69 daemon unreachable, 124 timeout.\n",
@@ -146,11 +154,13 @@ static void set_mode(options *o, mode m)
 enum { OPT_SOCKET = 256, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
        OPT_JSON, OPT_STATS, OPT_TIMEOUT, OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS };
 
-/* --topology FILE: its nodes' client endpoints join the list. */
+/* --topology FILE: its nodes' client endpoints join the list (with their
+ * public keys when this client has a key: --key). */
 static int add_topology(options *o, const char *file)
 {
     char note[600], err[1024];
-    if (submit_endpoints_from_topology(&o->eps, file, note, sizeof note, err, sizeof err) < 0) {
+    if (submit_endpoints_from_topology(&o->eps, file, o->key != NULL, note, sizeof note, err,
+                                       sizeof err) < 0) {
         fprintf(stderr, "%s: %s\n", prog, err);
         return -1;
     }
@@ -187,12 +197,19 @@ static int parse_args(int argc, char **argv, options *o)
     memset(o, 0, sizeof *o);
     o->timeout_ms = -1;
     opterr = 0;   /* our own messages, with the --help hint */
+    /* --socket and --topology in command-line order, read once --key is
+     * known (a topology's CURVE endpoints need it). */
+    int nsources = 0;
+    o->sources = calloc((size_t)argc + 1, sizeof *o->sources);
+    if (!o->sources)
+        abort();
+    endpoint_source *sources = o->sources;
     while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_SOCKET: submit_endpoints_add(&o->eps, optarg); break;
+        case OPT_SOCKET:
         case OPT_TOPOLOGY:
-            if (add_topology(o, optarg) < 0)
-                return EXIT_USAGE;
+            sources[nsources].topology = c == OPT_TOPOLOGY;
+            sources[nsources++].value = optarg;
             break;
         case OPT_KEY: o->key = optarg; break;
         case OPT_SERVER_KEY: o->server_key = optarg; break;
@@ -221,6 +238,12 @@ static int parse_args(int argc, char **argv, options *o)
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
+    for (int i = 0; i < nsources; i++) {
+        if (!sources[i].topology)
+            submit_endpoints_add(&o->eps, sources[i].value);
+        else if (add_topology(o, sources[i].value) < 0)
+            return EXIT_USAGE;
+    }
     o->failover = o->failover || o->eps.n > 1;
     if (optind < argc) {
         o->kind = argv[optind];
@@ -232,11 +255,17 @@ static int parse_args(int argc, char **argv, options *o)
 /* Rejects combinations that make no sense, so nothing is silently ignored. */
 static int check_args(const options *o)
 {
-    if (!o->key != !o->server_key)
+    int keyed = 0;
+    for (size_t i = 0; i < o->eps.n; i++)
+        keyed += o->eps.keys[i][0] != 0;
+    if (o->failover && o->key && !o->server_key && !keyed)
+        return usage_error("with several endpoints, --key takes the nodes' public keys from "
+                           "--topology (none of its tcp:// client endpoints has one)");
+    if (o->failover && o->key && o->server_key)
+        return usage_error("--server-key takes a single endpoint: with several, the nodes' "
+                           "public keys come from --topology");
+    if (!o->key != !o->server_key && !(o->failover && o->key))
         return usage_error("--key and --server-key go together");
-    if (o->failover && o->key)
-        return usage_error("--key takes a single endpoint (CURVE with several is not "
-                           "supported yet)");
     if (o->failover && (o->mode == MODE_WAIT || o->mode == MODE_CANCEL))
         return usage_error("--wait and --cancel take a single endpoint: a job id names a "
                            "job on one node");
@@ -641,11 +670,14 @@ static int do_list_kinds(satin_client *c, const options *o)
 /* One endpoint's status for --status with several: as a table under the
  * endpoint, or as {endpoint, status} / {endpoint, error} into j.  Returns
  * satin-submit's exit status for it. */
-static int status_of(const options *o, const char *endpoint, satin_json *j)
+static int status_of(const options *o, const char *endpoint, const char *server_key,
+                     satin_json *j)
 {
     satin_client_error err;
     satin_client_values info = {0, NULL};
-    satin_client *c = satin_client_new(endpoint, &err);
+    satin_client *c = o->key && server_key[0]
+                          ? satin_client_new_curve(endpoint, o->key, server_key, &err)
+                          : satin_client_new(endpoint, &err);
     if (c && o->timeout_ms > 0)
         satin_client_set_request_timeout(c, o->timeout_ms);
     int rc = c ? satin_client_status(c, &info, &err) : err.code;
@@ -683,7 +715,7 @@ static int status_all(const options *o)
     for (size_t i = 0; i < o->eps.n; i++) {
         if (i && !o->json)
             printf("\n");
-        int s = status_of(o, o->eps.items[i], &j);
+        int s = status_of(o, o->eps.items[i], o->eps.keys[i], &j);
         status = status ? status : s;
     }
     satin_json_array_end(&j);
@@ -696,6 +728,9 @@ static int status_all(const options *o)
 
 static satin_client *connect_client(const options *o, satin_client_error *err)
 {
+    if (o->failover && o->key)
+        return satin_client_new_multi_curve((const char *const *)o->eps.items,
+                                            (const char *const *)o->eps.keys, o->key, err);
     if (o->failover)
         return satin_client_new_multi((const char *const *)o->eps.items, err);
     const char *ep = o->eps.n ? o->eps.items[0] : NULL;   /* NULL: the default */
@@ -739,6 +774,7 @@ int main(int argc, char **argv)
     else if (status < 0)
         status = 0;
     submit_endpoints_free(&o.eps);
+    free(o.sources);
     /* Output that did not reach its destination is a failure, not a success. */
     if (fflush(stdout) != 0 || ferror(stdout)) {
         if (status == 0) {

@@ -11,21 +11,23 @@
 
 typedef struct submit_endpoints {
     char **items;       /* NULL-terminated, as satin_client_new_multi() takes them */
+    char **keys;        /* keys[i]: the public key of items[i]'s node for CURVE, "" = none */
     size_t n, cap;
 } submit_endpoints;
 
-/* Appends a copy of `endpoint`. */
+/* Appends a copy of `endpoint` (no CURVE key). */
 void submit_endpoints_add(submit_endpoints *self, const char *endpoint);
 
 /* Appends the `client:` endpoint of every node of topology `file` that
  * gives one, in file order.  Nodes without one are left out (their default
  * endpoint is a path on their own machine, and satin-grid gives each node
- * a socket in its run directory instead), as are tcp:// client endpoints
- * of a grid under CURVE (a client with several endpoints does not do CURVE
- * yet); note (len > 0) then names them in one line, else it is "".
+ * a socket in its run directory instead).  A tcp:// client endpoint of a
+ * grid under CURVE needs this client's key: with `curve` set it comes with
+ * its node's public key (a node without one is left out), without it is
+ * left out.  note (len > 0) names what was left out in one line, else "".
  * 0, or -1 with the reason in err: the file is bad, or no node is left. */
-int submit_endpoints_from_topology(submit_endpoints *self, const char *file, char *note,
-                                   size_t notelen, char *err, size_t errlen);
+int submit_endpoints_from_topology(submit_endpoints *self, const char *file, int curve,
+                                   char *note, size_t notelen, char *err, size_t errlen);
 
 void submit_endpoints_free(submit_endpoints *self);
 

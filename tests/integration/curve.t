@@ -175,5 +175,33 @@ grep -q "node n1 sends more than 50 requests per second: dropping the excess" "$
 run "$submit" "${A[@]}" --key "$tmpdir/keys/alice.key" fib n=20
 like "$out" "value: 6765" "the grid still computes"
 
+# ---- failover under CURVE: --key with --topology ---------------------------------------------
+
+# The topology gives n0's tcp:// endpoint with n0's public key, then n1's ipc
+# socket (n2 has no client endpoint).  The job starts on n0 over CURVE; n0
+# is killed under it, and it ends on n1.
+"$submit" --key "$tmpdir/keys/alice.key" --topology "$tmpdir/grid.yaml" --json fib n=37 \
+    >"$tmpdir/fo.out" 2>"$tmpdir/fo.err" </dev/null &
+fo=$!
+pids+=("$fo")
+running=0
+for _ in $(seq 200); do
+    [ "$(status jobs_running)" -ge 1 ] 2>/dev/null && { running=1; break; }
+    sleep 0.05
+done
+is "$running" 1 "a failover client with --key --topology runs its job on n0 over CURVE"
+kill -KILL "${pids[0]}"
+wait "${pids[0]}" 2>/dev/null
+wait "$fo"
+is "$?" 0 "n0 killed under the job: it still ends well"
+out=$(cat "$tmpdir/fo.out")
+is "$(json_get 'd["result"]["value"]')" 24157817 "with the exact result, from n1"
+is "$(cat "$tmpdir/fo.err")" "satin-submit: $tmpdir/grid.yaml: left out, without a client endpoint: n2
+satin-submit: node at tcp://127.0.0.1:$((base + 9)) stopped answering (connection lost); re-submitting job 1 to ipc://$tmpdir/n1.sock" \
+    "stderr names the node left out and the re-submission"
+run "$submit" --topology "$tmpdir/grid.yaml" fib n=10
+like "$err" "left out, tcp:// under CURVE (give --key): n0" "without --key, n0's CURVE endpoint is left out and named"
+like "$out" "value: 55" "and the job runs on n1"
+
 echo "1..$n"
 [ "$failures" = 0 ]

@@ -134,7 +134,7 @@ static void test_topology(void)
                      "client: 'tcp://127.0.0.1:7203'}\n");
     submit_endpoints e = {0};
     submit_endpoints_add(&e, "ipc:///tmp/first.sock");
-    is_i64(submit_endpoints_from_topology(&e, path, note, sizeof note, err, sizeof err), 0,
+    is_i64(submit_endpoints_from_topology(&e, path, 0, note, sizeof note, err, sizeof err), 0,
            "a topology with client endpoints");
     is_i64(e.n, 3, "--socket first, then two nodes");
     is_str(e.items[1], "ipc:///tmp/n0.sock", "n0's client endpoint, normalised");
@@ -145,7 +145,7 @@ static void test_topology(void)
 
     write_file(path, "grid: t\nsecurity: none\nclusters:\n  - name: A\n    nodes:\n"
                      "      - {id: n0, endpoint: 'tcp://127.0.0.1:7101'}\n");
-    is_i64(submit_endpoints_from_topology(&e, path, note, sizeof note, err, sizeof err), -1,
+    is_i64(submit_endpoints_from_topology(&e, path, 0, note, sizeof note, err, sizeof err), -1,
            "a topology without client endpoints is refused");
     ok(strstr(err, "--socket") != NULL, "saying to give --socket (%s)", err);
     submit_endpoints_free(&e);
@@ -153,12 +153,30 @@ static void test_topology(void)
     write_file(path, "grid: t\nclusters:\n  - name: A\n    nodes:\n"
                      "      - {id: n0, endpoint: 'tcp://10.0.0.1:7101', "
                      "client: 'tcp://10.0.0.1:7201'}\n");
-    is_i64(submit_endpoints_from_topology(&e, path, note, sizeof note, err, sizeof err), -1,
-           "tcp client endpoints under CURVE are not used");
-    ok(strstr(err, "CURVE") != NULL, "saying why (%s)", err);
+    is_i64(submit_endpoints_from_topology(&e, path, 0, note, sizeof note, err, sizeof err), -1,
+           "tcp client endpoints under CURVE are not used without a key");
+    ok(strstr(err, "needs --key") != NULL, "saying why (%s)", err);
     submit_endpoints_free(&e);
 
-    is_i64(submit_endpoints_from_topology(&e, "/nonexistent/t.yaml", note, sizeof note, err,
+    /* With this client's key (--key): each CURVE endpoint comes with its node's key. */
+    write_file(path, "grid: t\nclusters:\n  - name: A\n    nodes:\n"
+                     "      - {id: n0, endpoint: 'tcp://10.0.0.1:7101', "
+                     "client: 'tcp://10.0.0.1:7201', "
+                     "public_key: 'rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7'}\n"
+                     "      - {id: n1, endpoint: 'tcp://10.0.0.2:7101', "
+                     "client: 'tcp://10.0.0.2:7201'}\n"
+                     "      - {id: n2, endpoint: 'tcp://10.0.0.3:7101', client: /tmp/n2.sock}\n");
+    is_i64(submit_endpoints_from_topology(&e, path, 1, note, sizeof note, err, sizeof err), 0,
+           "with a client key, CURVE endpoints are used");
+    is_i64(e.n, 2, "n0 (a key) and n2 (ipc)");
+    is_str(e.items[0], "tcp://10.0.0.1:7201", "n0's endpoint");
+    is_str(e.keys[0], "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7", "with n0's public key");
+    is_str(e.keys[1], "", "n2's ipc endpoint without one");
+    is_str(note, "left out, tcp:// under CURVE without a public_key: n1",
+           "n1 has no key: left out, and named");
+    submit_endpoints_free(&e);
+
+    is_i64(submit_endpoints_from_topology(&e, "/nonexistent/t.yaml", 0, note, sizeof note, err,
                                           sizeof err),
            -1, "a missing file is an error");
     submit_endpoints_free(&e);
