@@ -190,6 +190,10 @@ for _ in $(seq 200); do
     sleep 0.05
 done
 is "$running" 1 "a failover client with --key --topology runs its job on n0 over CURVE"
+if [ "$running" != 1 ]; then
+    sed 's/^/#   client: /' "$tmpdir/fo.err"
+    tail -5 "$tmpdir/n0.log" | sed 's/^/#   n0: /'
+fi
 kill -KILL "${pids[0]}"
 wait "${pids[0]}" 2>/dev/null
 wait "$fo"

@@ -472,6 +472,27 @@ static void test_new_multi_errors(void)
     ok(strncmp(err.text, "every endpoint failed: cannot reach satind at ipc://", 52) == 0 &&
            strstr(err.text, "none-a.sock") && strstr(err.text, "none-b.sock"),
        "naming both (%s)", err.text);
+
+    /* CURVE: one server key per endpoint, read before this client's own key
+     * file.  Z85 has '/' among its characters: a key with one is a key, not
+     * a path. */
+    char missing[300];
+    snprintf(missing, sizeof missing, "%s/none.key", dir);
+    const char *tcp[] = {"tcp://127.0.0.1:1", "ipc:///x.sock", NULL};
+    const char *keys[] = {"rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7", "", NULL};
+    ok(satin_client_new_multi_curve(tcp, keys, missing, &err) == NULL &&
+           err.code == SATIN_CLIENT_INVALID && strstr(err.text, "none.key") != NULL,
+       "curve: a server key with '/' is read as a key; the missing client key is the error (%s)",
+       err.text);
+    const char *badkey[] = {"tcp://127.0.0.1:1", NULL};
+    const char *notz85[] = {"not a key", NULL};
+    ok(satin_client_new_multi_curve(badkey, notz85, missing, &err) == NULL &&
+           err.code == SATIN_CLIENT_INVALID && strstr(err.text, "not a key") != NULL,
+       "curve: a server key that is neither a key nor a file is refused (%s)", err.text);
+    const char *ipc[] = {"ipc:///x.sock", NULL};
+    ok(satin_client_new_multi_curve(ipc, keys, missing, &err) == NULL &&
+           err.code == SATIN_CLIENT_INVALID && strstr(err.text, "tcp://") != NULL,
+       "curve: a server key for an ipc endpoint is refused (%s)", err.text);
 }
 
 int main(void)
