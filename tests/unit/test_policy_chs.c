@@ -95,14 +95,17 @@ static void root_goes_wide_area(void)
     free(fe);
 }
 
-/* What node `self` does with a request it cannot satisfy (queue empty). */
-static void check_hop(int self, int from, int thief, unsigned flags, int want_to,
-                      const char *what)
+/* What node `self` does with a request it cannot satisfy (queue empty),
+ * once on_peer said the `ndead` nodes in `dead` are dead. */
+static void check_hop_dead(int self, const int *dead, int ndead, int from, int thief,
+                           unsigned flags, int want_to, const char *what)
 {
     fake_topo ft;
     fake_topo_init(&ft, self, 3, sizes);
     fake_env *fe = fake_new();
     satin_policy *p = fake_create(ops, &ft, fe, NULL);
+    for (int i = 0; i < ndead; i++)
+        ops->on_peer(p, dead[i], 0);
     ops->on_steal_request(p, from, thief, 42, flags);
     if (want_to >= 0)
         expect_forward(fe, want_to, thief, 42, flags | FWD, what);
@@ -111,6 +114,12 @@ static void check_hop(int self, int from, int thief, unsigned flags, int want_to
     expect_none(fe, "(only that)");
     ops->destroy(p);
     free(fe);
+}
+
+static void check_hop(int self, int from, int thief, unsigned flags, int want_to,
+                      const char *what)
+{
+    check_hop_dead(self, NULL, 0, from, thief, flags, want_to, what);
 }
 
 static void forwarding(void)
@@ -443,26 +452,6 @@ static void grid(void)
         net_free(w);
         free(w);
     }
-}
-
-/* check_hop with `ndead` nodes dead (on_peer) first. */
-static void check_hop_dead(int self, const int *dead, int ndead, int from, int thief,
-                           unsigned flags, int want_to, const char *what)
-{
-    fake_topo ft;
-    fake_topo_init(&ft, self, 3, sizes);
-    fake_env *fe = fake_new();
-    satin_policy *p = fake_create(ops, &ft, fe, NULL);
-    for (int i = 0; i < ndead; i++)
-        ops->on_peer(p, dead[i], 0);
-    ops->on_steal_request(p, from, thief, 42, flags);
-    if (want_to >= 0)
-        expect_forward(fe, want_to, thief, 42, flags | FWD, what);
-    else
-        expect_reply(fe, thief, 42, flags, 1, what);
-    expect_none(fe, "(only that)");
-    ops->destroy(p);
-    free(fe);
 }
 
 /* Dead nodes are stepped over, their subtrees still searched. */
