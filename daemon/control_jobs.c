@@ -398,6 +398,10 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
         satin_kvlist_add_str(&r->info, "policy", satin_grid_policy_name(ctl->grid));
         satin_kvlist_add_i64(&r->info, "records_held", satin_grid_running(ctl->grid));
         satin_kvlist_add_i64(&r->info, "topology_reloads_refused", (int64_t)ctl->reloads_refused);
+        double lan, wan;
+        satin_grid_failure_timeouts(ctl->grid, &lan, &wan);
+        satin_kvlist_add_f64(&r->info, "failure_timeout_lan_ms", lan);
+        satin_kvlist_add_f64(&r->info, "failure_timeout_wan_ms", wan);
         satin_grid_counters(ctl->grid, &r->info);
         satin_grid_peers_status(ctl->grid, &r->info);
     }

@@ -8,9 +8,13 @@
  * the node keeps the membership it started with: node indexes are the
  * wire's node ids and HELLO's digest covers the membership, so a node that
  * took a new one alone would be cut off from the others (PROTOCOL.md 14.2);
- * a changed membership takes a restart of the grid's nodes.
+ * a changed membership takes a restart of the grid's nodes.  With the
+ * membership unchanged, new failure time-outs are applied (a node's own
+ * business: peers need not agree on them); every other setting takes a
+ * restart.
  */
 #include "control_internal.h"
+#include "grid.h"
 #include "log.h"
 #include "policy_config.h"
 
@@ -51,8 +55,18 @@ int control_reload_topology(satin_control *ctl)
                  "membership it started with; restart the grid's nodes to use them",
                  path, changes);
     } else {
-        log_info("SIGHUP: %s re-read: valid, membership unchanged (grid %s, %d nodes)", path,
-                 next->name, next->nnodes);
+        double lan, wan;
+        char applied[160] = "";
+        satin_grid_failure_timeouts(ctl->grid, &lan, &wan);
+        if (lan != next->failure_timeout_lan_ms || wan != next->failure_timeout_wan_ms) {
+            snprintf(applied, sizeof applied,
+                     "; failure_timeout lan %g -> %g ms, wan %g -> %g ms, applied", lan,
+                     next->failure_timeout_lan_ms, wan, next->failure_timeout_wan_ms);
+            satin_grid_set_failure_timeouts(ctl->grid, next->failure_timeout_lan_ms,
+                                            next->failure_timeout_wan_ms);
+        }
+        log_info("SIGHUP: %s re-read: valid, membership unchanged (grid %s, %d nodes)%s", path,
+                 next->name, next->nnodes, applied);
     }
     satin_topology_destroy(&next);
     return changes ? 1 : 0;

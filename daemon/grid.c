@@ -345,6 +345,20 @@ void satin_grid_cancel_job(satin_grid *g, satin_job *job)
     satin_engine_cancel_job(g->engine, satin_now_ns(), job);
 }
 
+void satin_grid_failure_timeouts(const satin_grid *g, double *lan_ms, double *wan_ms)
+{
+    int64_t lan, wan;
+    satin_engine_failure_timeouts(g->engine, &lan, &wan);
+    *lan_ms = (double)lan / 1e6;
+    *wan_ms = (double)wan / 1e6;
+}
+
+void satin_grid_set_failure_timeouts(satin_grid *g, double lan_ms, double wan_ms)
+{
+    satin_engine_set_failure_timeouts(g->engine, satin_now_ns(), (int64_t)(lan_ms * 1e6),
+                                      (int64_t)(wan_ms * 1e6));
+}
+
 int satin_grid_nnodes(const satin_grid *g)
 {
     return g->topo->nnodes;

@@ -60,6 +60,9 @@ int satin_grid_busy(const satin_grid *self);
 int satin_grid_stop(satin_grid *self);
 int satin_grid_running(const satin_grid *self);
 int satin_grid_nnodes(const satin_grid *self);
+/* The failure time-outs in use, in ms; and new ones (SIGHUP). */
+void satin_grid_failure_timeouts(const satin_grid *self, double *lan_ms, double *wan_ms);
+void satin_grid_set_failure_timeouts(satin_grid *self, double lan_ms, double wan_ms);
 /* Peers heard from since start (see satin_peers_alive). */
 int satin_grid_peers_heard(const satin_grid *self);
 /* 1 when `node` has not answered a request (a steal, a statistics request)

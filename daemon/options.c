@@ -49,7 +49,8 @@ static void usage(FILE *out)
             "gracefully: it takes no new jobs or steals, lets running jobs finish (up to\n"
             "--stop-timeout; then they end with an error result), and exits 0.  SIGHUP\n"
             "reopens the --log-file, logs a status line, and checks the --config file\n"
-            "again: it logs errors or membership changes, but applies none (restart).\n",
+            "again: it logs errors or membership changes (not applied: restart), and\n"
+            "applies a new failure_timeout when the membership is unchanged.\n",
             def, SATIN_MAX_RECORD_DEFAULT);
 }
 

@@ -195,6 +195,11 @@ typedef enum {
 /* What this node thinks of `peer`, and when it last heard it (0: never). */
 satin_peer_state satin_engine_peer_state(const satin_engine *e, int peer, int64_t *heard);
 const char *satin_peer_state_name(satin_peer_state s);   /* "alive", ... */
+/* The failure time-outs in use (0: that class of peer is not watched), and
+ * new ones taking effect at once for every peer (satind's SIGHUP). */
+void satin_engine_failure_timeouts(const satin_engine *e, int64_t *lan_ns, int64_t *wan_ns);
+void satin_engine_set_failure_timeouts(satin_engine *e, int64_t now, int64_t lan_ns,
+                                       int64_t wan_ns);
 
 /* ---- stopping ---- */
 /* No more steal requests nor policy timers; what others give us still runs.

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-void satin_engine_faults_init(satin_engine *e)
+/* The watch period and each peer's time-out, from cfg's time-outs. */
+static void apply_timeouts(satin_engine *e)
 {
-    int n = e->topo.nnodes;
     /* Heartbeats go out a quarter of a time-out apart, so the watch looks
      * twice as often as that. */
     e->watch_every = SATIN_ENGINE_WATCH_NS;
@@ -28,15 +28,40 @@ void satin_engine_faults_init(satin_engine *e)
     for (int i = 0; i < 2; i++)
         if (shortest[i] > 0 && shortest[i] / 8 < e->watch_every)
             e->watch_every = shortest[i] / 8 > 0 ? shortest[i] / 8 : 1;
+    for (int p = 0; p < e->topo.nnodes; p++) {
+        int wan = satin_engine_is_remote(e, p);
+        e->peers[p].timeout_ns = wan ? e->cfg.failure_timeout_wan_ns : e->cfg.failure_timeout_lan_ns;
+    }
+}
+
+void satin_engine_set_failure_timeouts(satin_engine *e, int64_t now, int64_t lan_ns,
+                                       int64_t wan_ns)
+{
+    e->now = now > e->now ? now : e->now;
+    e->cfg.failure_timeout_lan_ns = lan_ns;
+    e->cfg.failure_timeout_wan_ns = wan_ns;
+    apply_timeouts(e);
+    /* A shorter period takes effect at once, not after the old one. */
+    if (e->next_watch > e->now + e->watch_every)
+        e->next_watch = e->now + e->watch_every;
+}
+
+void satin_engine_failure_timeouts(const satin_engine *e, int64_t *lan_ns, int64_t *wan_ns)
+{
+    *lan_ns = e->cfg.failure_timeout_lan_ns;
+    *wan_ns = e->cfg.failure_timeout_wan_ns;
+}
+
+void satin_engine_faults_init(satin_engine *e)
+{
+    int n = e->topo.nnodes;
     e->peers = calloc((size_t)n, sizeof *e->peers);
     e->related = calloc((size_t)n, 1);
     if (!e->peers || !e->related)
         abort();
-    for (int p = 0; p < n; p++) {
-        int wan = satin_engine_is_remote(e, p);
-        e->peers[p].timeout_ns = wan ? e->cfg.failure_timeout_wan_ns : e->cfg.failure_timeout_lan_ns;
+    apply_timeouts(e);
+    for (int p = 0; p < n; p++)
         e->peers[p].last_sent = e->now;
-    }
     e->started = e->now;
     e->last_watch = e->now;
     e->unsettled = n - 1;

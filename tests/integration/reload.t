@@ -4,8 +4,9 @@
 # node keeps the membership it started with either way, and goes on
 # running jobs with its peer.  A 2-node grid; the file is rewritten and n0
 # is sent SIGHUP by its pid for each case: a YAML error (the message names
-# line and column), a file without n0, only the policy changed, a node
-# added and an endpoint changed.  Waits are bounded by counts of polls.
+# line and column), a file without n0, only the policy changed, new
+# failure time-outs (applied), a node added and an endpoint changed.
+# Waits are bounded by counts of polls.
 set -u
 . "$(dirname "$0")/grid_kit.sh" reload
 
@@ -71,6 +72,13 @@ topology "$base" "$file" crs
 hup "SIGHUP: .*membership unchanged"
 like "$line" "SIGHUP: $file re-read: valid, membership unchanged (grid reload-test, 2 nodes)" \
     "a file whose membership is the same is valid"
+
+echo "failure_timeout: {lan_ms: 2000, wan_ms: 5000}" >>"$file"
+hup "SIGHUP: .*failure_timeout"
+like "$line" "membership unchanged (grid reload-test, 2 nodes); failure_timeout lan 3000 -> 2000 ms, wan 10000 -> 5000 ms, applied" \
+    "new failure time-outs are applied"
+is "$(status_of "ipc://$tmpdir/g/n0.sock" failure_timeout_lan_ms)" 2000 "STATUS shows the new LAN time-out"
+is "$(status_of "ipc://$tmpdir/g/n0.sock" failure_timeout_wan_ms)" 5000 "and the new WAN one"
 
 topology "$base" "$file" rs n2 $((base + 5))
 hup "SIGHUP: .*not applied"

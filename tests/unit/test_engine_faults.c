@@ -113,6 +113,33 @@ static void test_detection(void)
     satin_engine_destroy(&e);
 }
 
+/* New failure time-outs (satind's SIGHUP) take effect at the next watch:
+ * a peer silent for 1.6 s is alive under 3 s, dead under 1.5 s. */
+static void test_timeouts_changed(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    int64_t now = 0, lan, wan;
+    rec a = {.arg = 9};
+    give(&f, e, 0, 1, &a);
+    run_hearing(e, &now, 1 * S, 1);
+    is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_ALIVE, "timeouts: silent 1 s of 3: alive");
+    satin_engine_set_failure_timeouts(e, now, 1500 * MS, 4 * S);
+    satin_engine_failure_timeouts(e, &lan, &wan);
+    ok(lan == 1500 * MS && wan == 4 * S, "timeouts: the new ones are in use");
+    run_hearing(e, &now, 1100 * MS, 1);
+    is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_SUSPECTED,
+           "timeouts: silent 1.1 s of 1.5: suspected at the next watch");
+    run_hearing(e, &now, 1600 * MS, 1);
+    is_i64(satin_engine_peer_state(e, 1, NULL), SATIN_PEER_DEAD, "timeouts: dead past 1.5 s");
+    is_i64(kit_counter(e, "peers_dead"), 1, "timeouts: counted");
+    for (int p = 2; p < 4; p++)
+        is_i64(satin_engine_peer_state(e, p, NULL), SATIN_PEER_ALIVE, "timeouts: %s alive",
+               kit_names[p]);
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
 /* A peer this node has no work with may be quiet for ever (an idle node
  * under RP sends nothing): it is greeted once and then left alone, and its
  * silence means nothing. */
@@ -574,6 +601,7 @@ static void test_leaving(void)
 int main(void)
 {
     test_detection();
+    test_timeouts_changed();
     test_untied_quiet();
     test_absent();
     test_redo();
