@@ -42,6 +42,16 @@ static void key_words(const char *z85, char *buf, size_t len)
         snprintf(buf, len, "%.8s...", z85);
 }
 
+/* Node `id` of t, looked for at `index` first: most nodes keep their place
+ * in an edited file, and this runs on the control thread (SIGHUP) for
+ * grids of up to 65536 nodes. */
+static const satin_node_def *node_near(const satin_topology *t, int index, const char *id)
+{
+    if (index < t->nnodes && strcmp(t->nodes[index].id, id) == 0)
+        return &t->nodes[index];
+    return satin_topology_node(t, id);
+}
+
 int satin_topology_membership_diff(const satin_topology *old, const satin_topology *new,
                                    satin_topology_diff_fn fn, void *ctx)
 {
@@ -49,14 +59,20 @@ int satin_topology_membership_diff(const satin_topology *old, const satin_topolo
     if (strcmp(old->name, new->name) != 0)
         say(fn, ctx, &count, "grid name '%s' -> '%s'", old->name, new->name);
 
+    /* Indexes are the wire's node ids: the nodes that kept their name but
+     * not their index get one line, after the others (adding one node early
+     * in the file moves every node after it). */
+    int moved = 0, moved_from = -1, moved_to = -1;
     for (int i = 0; i < new->nnodes; i++) {
         const satin_node_def *n = &new->nodes[i];
-        const satin_node_def *o = satin_topology_node(old, n->id);
+        const satin_node_def *o = node_near(old, i, n->id);
         if (!o) {
             say(fn, ctx, &count, "node %s added (cluster %s, %s)", n->id, cluster_of(new, n),
                 n->endpoint);
             continue;
         }
+        if (o->index != i && moved++ == 0)
+            moved_from = o->index, moved_to = i;
         if (strcmp(cluster_of(old, o), cluster_of(new, n)) != 0)
             say(fn, ctx, &count, "node %s moved from cluster %s to %s", n->id, cluster_of(old, o),
                 cluster_of(new, n));
@@ -71,23 +87,12 @@ int satin_topology_membership_diff(const satin_topology *old, const satin_topolo
     }
     for (int i = 0; i < old->nnodes; i++) {
         const satin_node_def *o = &old->nodes[i];
-        if (!satin_topology_node(new, o->id))
+        if (!node_near(new, i, o->id))
             say(fn, ctx, &count, "node %s removed (was in cluster %s)", o->id, cluster_of(old, o));
-    }
-
-    /* Indexes are the wire's node ids: one line for all the nodes that kept
-     * their name but not their index (adding one node early in the file
-     * moves every node after it). */
-    int moved = 0, first = -1;
-    for (int i = 0; i < new->nnodes; i++) {
-        const satin_node_def *o = satin_topology_node(old, new->nodes[i].id);
-        if (o && o->index != i && moved++ == 0)
-            first = i;
     }
     if (moved)
         say(fn, ctx, &count, "%d node(s) change their index, the id the wire knows them by "
-            "(first: %s, %d -> %d)", moved, new->nodes[first].id,
-            satin_topology_node(old, new->nodes[first].id)->index, first);
+            "(first: %s, %d -> %d)", moved, new->nodes[moved_to].id, moved_from, moved_to);
 
     /* Cluster names and order, when the nodes alone do not show it. */
     if (!count) {
