@@ -125,6 +125,16 @@ static void insert_locked(satin_pool *pool, struct satin_orphans *t, orphan *o)
     atomic_store_explicit(&pool->orphans, 1, memory_order_relaxed);
 }
 
+/* The entry for (place, digest), ready or promised, or NULL; the caller
+ * holds the lock. */
+static orphan *find_locked(struct satin_orphans *t, uint64_t place, uint64_t digest)
+{
+    for (orphan *o = t->bucket[bucket_of(place)]; o; o = o->next)
+        if (o->place == place && o->digest == digest)
+            return o;
+    return NULL;
+}
+
 static void expire_locked(satin_pool *pool, struct satin_orphans *t, int64_t now)
 {
     while (t->oldest && now - t->oldest->added_ns > SATIN_ORPHAN_TTL_NS) {
@@ -155,16 +165,14 @@ void satin_pool_add_orphan(satin_pool *pool, uint64_t place, uint64_t digest, co
     expire_locked(pool, t, o->added_ns);
     /* The same orphan told twice (by its runner and again after a
      * restart...) is kept once; its result replaces its promise. */
-    for (orphan *p = t->bucket[bucket_of(place)]; p; p = p->next)
-        if (p->place == place && p->digest == digest) {
-            if (p->ready) {
-                pthread_mutex_unlock(&t->lock);
-                free(o);
-                return;
-            }
-            drop(pool, t, p);
-            break;
-        }
+    orphan *known = find_locked(t, place, digest);
+    if (known && known->ready) {
+        pthread_mutex_unlock(&t->lock);
+        free(o);
+        return;
+    }
+    if (known)
+        drop(pool, t, known);
     while (t->oldest && (t->count >= SATIN_ORPHAN_MAX || t->bytes + len > SATIN_ORPHAN_MAX_BYTES)) {
         drop(pool, t, t->oldest);
         t->stats.evicted++;
@@ -187,12 +195,11 @@ void satin_pool_expect_orphan(satin_pool *pool, uint64_t place, uint64_t digest,
     o->added_ns = satin_now_ns();
     pthread_mutex_lock(&t->lock);
     expire_locked(pool, t, o->added_ns);
-    for (orphan *p = t->bucket[bucket_of(place)]; p; p = p->next)
-        if (p->place == place && p->digest == digest) {
-            pthread_mutex_unlock(&t->lock);
-            free(o);
-            return;
-        }
+    if (find_locked(t, place, digest)) {
+        pthread_mutex_unlock(&t->lock);
+        free(o);
+        return;
+    }
     while (t->oldest && t->count >= SATIN_ORPHAN_MAX) {
         drop(pool, t, t->oldest);
         t->stats.evicted++;
@@ -232,18 +239,13 @@ int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_kind *kind,
     uint64_t digest = satin_digest(kind->name, arg, arg_len);
     int found = SATIN_ORPHAN_NONE;
     pthread_mutex_lock(&t->lock);
-    for (orphan *o = t->bucket[bucket_of(place)]; o; o = o->next) {
-        if (o->place != place || o->digest != digest || o->len > cap)
-            continue;
-        if (!o->ready) {
-            if (can_wait) {
-                if (!*waited)
-                    t->stats.waited++;
-                *waited = 1;
-                found = SATIN_ORPHAN_PROMISED;
-            }
-            break;
-        }
+    orphan *o = find_locked(t, place, digest);   /* one entry per (place, digest) */
+    if (o && !o->ready && can_wait) {
+        if (!*waited)
+            t->stats.waited++;
+        *waited = 1;
+        found = SATIN_ORPHAN_PROMISED;
+    } else if (o && o->ready && o->len <= cap) {
         if (o->len)
             memcpy(slot, o->data, o->len);
         *len = o->len;
@@ -251,7 +253,6 @@ int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_kind *kind,
         t->stats.runs_saved += o->runs;
         drop(pool, t, o);
         found = SATIN_ORPHAN_TAKEN;
-        break;
     }
     expire_locked(pool, t, satin_now_ns());
     pthread_mutex_unlock(&t->lock);
