@@ -255,17 +255,20 @@ static int parse_args(int argc, char **argv, options *o)
 /* Rejects combinations that make no sense, so nothing is silently ignored. */
 static int check_args(const options *o)
 {
-    int keyed = 0;
-    for (size_t i = 0; i < o->eps.n; i++)
-        keyed += o->eps.keys[i][0] != 0;
-    if (o->failover && o->key && !o->server_key && !keyed)
-        return usage_error("with several endpoints, --key takes the nodes' public keys from "
-                           "--topology (none of its tcp:// client endpoints has one)");
-    if (o->failover && o->key && o->server_key)
-        return usage_error("--server-key takes a single endpoint: with several, the nodes' "
-                           "public keys come from --topology");
-    if (!o->key != !o->server_key && !(o->failover && o->key))
+    if (o->failover && o->key) {
+        /* Several endpoints under CURVE: each one's key comes with it. */
+        int keyed = 0;
+        for (size_t i = 0; i < o->eps.n; i++)
+            keyed += o->eps.keys[i][0] != 0;
+        if (o->server_key)
+            return usage_error("--server-key takes a single endpoint: with several, the nodes' "
+                               "public keys come from --topology");
+        if (!keyed)
+            return usage_error("with several endpoints, --key takes the nodes' public keys from "
+                               "--topology (none of its tcp:// client endpoints has one)");
+    } else if (!o->key != !o->server_key) {
         return usage_error("--key and --server-key go together");
+    }
     if (o->failover && (o->mode == MODE_WAIT || o->mode == MODE_CANCEL))
         return usage_error("--wait and --cancel take a single endpoint: a job id names a "
                            "job on one node");
