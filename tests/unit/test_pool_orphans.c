@@ -151,6 +151,18 @@ static void on_done(satin_job *job, void *arg)
     atomic_store(&finished, 1);
 }
 
+/* Starts tree(depth) at place ROOT in the background, the counters reset;
+ * on_done sets `finished`. */
+static satin_job *start_tree(satin_pool *pool, int64_t depth)
+{
+    atomic_store(&runs, 0);
+    atomic_store(&finished, 0);
+    satin_job *job = satin_job_new(&tree_kind, &depth, sizeof depth);
+    satin_job_set_place(job, ROOT);
+    satin_pool_start(pool, job, on_done, NULL);
+    return job;
+}
+
 /* satin_job_wait may return before the done callback has run. */
 static void wait_done(satin_job *job)
 {
@@ -172,12 +184,7 @@ static void test_promised(void)
     for (int withdrawn = 0; withdrawn <= 1; withdrawn++) {
         uint64_t place = satin_place_child(ROOT, 1);
         satin_pool_expect_orphan(pool, place, digest_of(9), 3);
-        atomic_store(&runs, 0);
-        atomic_store(&finished, 0);
-        int64_t depth = 10;
-        satin_job *job = satin_job_new(&tree_kind, &depth, sizeof depth);
-        satin_job_set_place(job, ROOT);
-        satin_pool_start(pool, job, on_done, NULL);
+        satin_job *job = start_tree(pool, 10);
         /* However slow the machine: the rest of the tree runs, then nothing. */
         for (int i = 0; i < 1000 && atomic_load(&runs) < 1024; i++)
             usleep(10000);
@@ -206,12 +213,7 @@ static void test_promised(void)
     /* A job's root at a promised place may be the promised record itself
      * (come back, or taken by a thief): it runs, it does not wait. */
     satin_pool_expect_orphan(pool, ROOT, digest_of(4), 3);
-    atomic_store(&runs, 0);
-    atomic_store(&finished, 0);
-    int64_t depth = 4;
-    satin_job *job = satin_job_new(&tree_kind, &depth, sizeof depth);
-    satin_job_set_place(job, ROOT);
-    satin_pool_start(pool, job, on_done, NULL);
+    satin_job *job = start_tree(pool, 4);
     for (int i = 0; i < 1000 && !atomic_load(&finished); i++)
         usleep(10000);
     int done = atomic_load(&finished);
@@ -328,12 +330,8 @@ static void test_wait_above_remote(int mode)
     satin_orphan_stats before, after;
     satin_pool_expect_orphan(pool, place, digest_of(3), 3);
     satin_pool_orphan_stats(pool, &before);
-    atomic_store(&finished, 0);
-    atomic_store(&runs, 0);
-    int64_t depth = 4, v = 100;
-    satin_job *y = satin_job_new(&tree_kind, &depth, sizeof depth);
-    satin_job_set_place(y, ROOT);
-    satin_pool_start(pool, y, on_done, NULL);
+    int64_t v = 100;
+    satin_job *y = start_tree(pool, 4);
     if (related) {
         for (int i = 0; i < 1000 && !atomic_load(&finished); i++)
             usleep(10000);
