@@ -62,7 +62,7 @@ void satin_engine_config_default(satin_engine_config *c)
     c->orphan_saving = 1;
 }
 
-static int copy_topology(satin_engine *e, const satin_policy_topology *t)
+int satin_engine_copy_topology(satin_engine *e, const satin_policy_topology *t)
 {
     if (!t || t->nnodes < 1 || t->self < 0 || t->self >= t->nnodes || t->nclusters < 1)
         return -1;
@@ -107,7 +107,7 @@ satin_engine *satin_engine_new(const satin_engine_config *config, const satin_en
     e->rng = config->seed ? config->seed : 1;
     e->next_request = 1;
     satin_ledger_init(&e->ledger);
-    if (copy_topology(e, config->topo) < 0) {
+    if (satin_engine_copy_topology(e, config->topo) < 0) {
         satin_engine_destroy(&e);
         return NULL;
     }
@@ -424,7 +424,8 @@ static void on_job_cancel(satin_engine *e, const satin_msg *m)
 void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
 {
     e->now = now;
-    if ((int)m->sender < 0 || (int)m->sender >= e->topo.nnodes || (int)m->sender == e->topo.self)
+    if ((int)m->sender < 0 || (int)m->sender >= e->topo.nnodes ||
+        (int)m->sender == e->topo.self || !e->peers[m->sender].member)
         return;
     satin_engine_heard(e, (int)m->sender);
     switch (m->type) {
@@ -476,7 +477,7 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
 
 /* ---- idleness and time -------------------------------------------------------- */
 
-static void tell_idle(satin_engine *e)
+void satin_engine_tell_idle(satin_engine *e)
 {
     e->c.idle_events++;
     e->last_idle_call = e->now;
@@ -487,7 +488,7 @@ void satin_engine_on_dry(satin_engine *e, int64_t now)
 {
     e->now = now;
     if (!e->draining && e->env.is_idle(e->env.ctx))
-        tell_idle(e);
+        satin_engine_tell_idle(e);
 }
 
 static int any_timer(const satin_engine *e)
@@ -585,7 +586,7 @@ void satin_engine_on_tick(satin_engine *e, int64_t now)
     fire_timers(e);
     scan_stopped_jobs(e);
     if (idle_recheck_waits(e) && now - e->last_idle_call > SATIN_ENGINE_IDLE_RECHECK_NS)
-        tell_idle(e);
+        satin_engine_tell_idle(e);
     expire_steals(e);
     sample_queue(e);
     satin_engine_watch(e);

@@ -201,6 +201,21 @@ void satin_engine_failure_timeouts(const satin_engine *e, int64_t *lan_ns, int64
 void satin_engine_set_failure_timeouts(satin_engine *e, int64_t now, int64_t lan_ns,
                                        int64_t wan_ns);
 
+/* ---- membership ---- */
+/* The grid's membership changed (satind's SIGHUP): `topo` numbers the
+ * nodes as before (self keeps its number, nnodes never shrinks, a new
+ * node gets a new number after the others) and marks a node that is no
+ * longer a member with cluster_of SATIN_POLICY_NOT_MEMBER.  A node that
+ * left is handled as dead (engine_members.c) and nothing from it is heard
+ * again unless it is a member again; a new one is watched like a node
+ * listed at start.  The policy is made again over the new membership.
+ * `names` as in the config.  0, or -1 (nothing changed) for a topo that
+ * breaks those rules. */
+int satin_engine_set_members(satin_engine *e, int64_t now, const satin_policy_topology *topo,
+                             const char *const *names);
+/* 1 when `node` is a member of the grid as this node knows it. */
+int satin_engine_is_member(const satin_engine *e, int node);
+
 /* ---- stopping ---- */
 /* No more steal requests nor policy timers; what others give us still runs.
  * Every peer is told (HEARTBEAT with LEAVING), so that none waits for a

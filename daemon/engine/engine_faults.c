@@ -19,7 +19,7 @@
 #include <string.h>
 
 /* The watch period and each peer's time-out, from cfg's time-outs. */
-static void apply_timeouts(satin_engine *e)
+void satin_engine_apply_timeouts(satin_engine *e)
 {
     /* Heartbeats go out a quarter of a time-out apart, so the watch looks
      * twice as often as that. */
@@ -40,7 +40,7 @@ void satin_engine_set_failure_timeouts(satin_engine *e, int64_t now, int64_t lan
     e->now = now > e->now ? now : e->now;
     e->cfg.failure_timeout_lan_ns = lan_ns;
     e->cfg.failure_timeout_wan_ns = wan_ns;
-    apply_timeouts(e);
+    satin_engine_apply_timeouts(e);
     /* A shorter period takes effect at once, not after the old one. */
     if (e->next_watch > e->now + e->watch_every)
         e->next_watch = e->now + e->watch_every;
@@ -59,9 +59,11 @@ void satin_engine_faults_init(satin_engine *e)
     e->related = calloc((size_t)n, 1);
     if (!e->peers || !e->related)
         abort();
-    apply_timeouts(e);
-    for (int p = 0; p < n; p++)
+    satin_engine_apply_timeouts(e);
+    for (int p = 0; p < n; p++) {
         e->peers[p].last_sent = e->now;
+        e->peers[p].member = e->topo.cluster_of[p] != SATIN_POLICY_NOT_MEMBER;
+    }
     e->started = e->now;
     e->last_watch = e->now;
     e->unsettled = n - 1;
@@ -87,7 +89,8 @@ int satin_engine_peer_dead(const satin_engine *e, int peer)
 
 int satin_engine_peer_gone(const satin_engine *e, int peer)
 {
-    return e->peers[peer].state == SATIN_PEER_DEAD || e->peers[peer].leaving;
+    return e->peers[peer].state == SATIN_PEER_DEAD || e->peers[peer].leaving ||
+           !e->peers[peer].member;
 }
 
 const char *satin_peer_state_name(satin_peer_state s)
@@ -290,6 +293,15 @@ static void peer_died(satin_engine *e, int peer, const char *why)
     settle_steals_to(e, peer);
 }
 
+void satin_engine_peer_left(satin_engine *e, int peer)
+{
+    peer_died(e, peer, "it left the grid's membership");
+    /* Results held for it, and its parked records, wait for it as for any
+     * dead node: should it become a member again in the same run, they go. */
+    e->peers[peer].quiet_since = e->now;
+    e->peers[peer].member = 0;
+}
+
 static void send_held_to(satin_engine *e, int peer)
 {
     for (satin_msg *m; (m = take_held(e, peer));) {
@@ -401,6 +413,8 @@ static void watch_one(satin_engine *e, int peer, int related)
         w->tied_since = e->last_watch;
     w->tied = related;
     int64_t since = heard > e->started ? heard : e->started;
+    if (w->joined > since)
+        since = w->joined;
     if (related && ever && w->tied_since > since)
         since = w->tied_since;
     int64_t silent = e->now - since;
@@ -471,7 +485,7 @@ void satin_engine_watch(satin_engine *e)
         mark_related(e, e->related);
         e->unsettled = 0;
         for (int p = 0; p < e->topo.nnodes; p++) {
-            if (p == e->topo.self)
+            if (p == e->topo.self || !e->peers[p].member)
                 continue;
             watch_one(e, p, e->related[p]);
             const satin_peer_watch *w = &e->peers[p];
@@ -553,6 +567,7 @@ void satin_engine_fault_counters(const satin_engine *e, satin_kvlist *out)
     const satin_engine_tally *c = &e->c;
     satin_kvlist_add_i64(out, "peers_dead", (int64_t)c->peers_dead);
     satin_kvlist_add_i64(out, "peers_back", (int64_t)c->peers_back);
+    satin_kvlist_add_i64(out, "membership_changes", (int64_t)c->membership_changes);
     satin_kvlist_add_i64(out, "heartbeats_sent", (int64_t)c->heartbeats_sent);
     satin_kvlist_add_i64(out, "steals_to_dead", (int64_t)c->steals_to_dead);
     satin_kvlist_add_i64(out, "records_redone", (int64_t)c->records_redone);

@@ -35,6 +35,8 @@ typedef struct satin_peer_watch {
     int64_t tied_since;           /* since when: its silence counts from there at the earliest */
     int64_t last_sent;            /* our last message to it */
     int64_t timeout_ns;           /* its failure time-out (0: never dead) */
+    int member;                   /* 0: it left the grid's membership (engine_members.c) */
+    int64_t joined;               /* when it joined the membership after our start (0: before) */
 } satin_peer_watch;
 
 /* A record another node gave us, stopped when that node died. */
@@ -94,6 +96,7 @@ typedef struct satin_engine_tally {
     uint64_t results_held, held_results_sent, held_results_dropped;
     uint64_t standins_parked, parked_resumed, parked_dropped;
     uint64_t standins_orphaned, orphans_told, orphans_promised, orphan_messages, orphans_received;
+    uint64_t membership_changes;
     int64_t wan_wait_ns;          /* synchronous wide-area steals: time waited */
 } satin_engine_tally;
 
@@ -151,6 +154,11 @@ int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max, 
 
 /* engine_faults.c */
 void satin_engine_faults_init(satin_engine *e);
+/* Each peer's failure time-out and the watch period, from cfg. */
+void satin_engine_apply_timeouts(satin_engine *e);
+/* `peer` left the grid's membership: a death it does not come back from
+ * until it is a member again. */
+void satin_engine_peer_left(satin_engine *e, int peer);
 void satin_engine_faults_free(satin_engine *e);
 /* Every message handed to the engine: it was heard, in its run. */
 void satin_engine_heard(satin_engine *e, int peer);
@@ -215,6 +223,10 @@ void satin_engine_on_stats_reply(satin_engine *e, const satin_msg *m);
 void satin_engine_free_collected(satin_engine *e);
 
 /* engine.c */
+/* e->topo and the arrays it points to, copied from t (and cfg.node_names). */
+int satin_engine_copy_topology(satin_engine *e, const satin_policy_topology *t);
+/* The policy's on_idle, counted. */
+void satin_engine_tell_idle(satin_engine *e);
 /* Every message to a peer goes through here (its link is not quiet). */
 void satin_engine_send(satin_engine *e, int to, const satin_msg *m);
 /* Runs another node's record here as a stand-in: 0, or -1 after sending

@@ -61,7 +61,7 @@ void satin_engine_request_stats(satin_engine *e, int64_t now, uint64_t job_id, i
 {
     e->now = now;
     for (int node = 0; node < e->topo.nnodes; node++) {
-        if (node == e->topo.self)
+        if (node == e->topo.self || !satin_engine_is_member(e, node))
             continue;
         satin_msg *m = satin_msg_new(SATIN_MSG_STATS_REQUEST);
         m->job_id = job_id;

@@ -94,7 +94,7 @@ static int topology_valid(const satin_policy_topology *t)
     if (!t || t->nnodes < 1 || t->nclusters < 1 || t->self < 0 || t->self >= t->nnodes ||
         !t->cluster_of || !t->cluster_size || !t->members)
         return 0;
-    int total = 0;
+    int total = 0, absent = 0;
     for (int c = 0; c < t->nclusters; c++) {
         if (t->cluster_size[c] < 0 || (t->cluster_size[c] > 0 && !t->members[c]))
             return 0;
@@ -105,7 +105,9 @@ static int topology_valid(const satin_policy_topology *t)
                 return 0;
         }
     }
-    return total == t->nnodes;
+    for (int n = 0; n < t->nnodes; n++)
+        absent += t->cluster_of[n] == SATIN_POLICY_NOT_MEMBER;
+    return total + absent == t->nnodes && t->cluster_of[t->self] != SATIN_POLICY_NOT_MEMBER;
 }
 
 satin_policy *satin_policy_base_create(const satin_policy_ops *ops,
@@ -157,7 +159,7 @@ satin_policy *satin_policy_base_create(const satin_policy_ops *ops,
             p->nremote_nodes += sz;
     }
     for (int n = 0; n < nn; n++)
-        if (n != p->self)
+        if (n != p->self && p->cluster_of[n] != SATIN_POLICY_NOT_MEMBER)
             p->others[p->nothers++] = n;
     for (int i = 0; i < p->cluster_size[p->cluster]; i++) {
         int n = p->members[p->cluster][i];

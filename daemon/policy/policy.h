@@ -26,12 +26,16 @@
 #include "satin_steal_flags.h"
 
 
-/* What a policy may know of the grid (a copy it must not outlive). */
+/* What a policy may know of the grid (a copy it must not outlive).  A node
+ * number whose cluster_of is SATIN_POLICY_NOT_MEMBER names no member: a
+ * node that left the grid while this one ran (its number is not reused),
+ * in no cluster's list; no event comes from it and no action may name it. */
+#define SATIN_POLICY_NOT_MEMBER (-1)
 typedef struct satin_policy_topology {
     int nnodes;
     int self;
     int nclusters;
-    const int *cluster_of;       /* [nnodes] */
+    const int *cluster_of;       /* [nnodes], a cluster or SATIN_POLICY_NOT_MEMBER */
     const int *cluster_size;     /* [nclusters] */
     const int *const *members;   /* [nclusters][cluster_size[c]] node numbers, topology order */
 } satin_policy_topology;

@@ -21,6 +21,17 @@ static inline satin_policy_topology kit_topology(int self)
                                    .cluster_size = kit_cluster_size, .members = kit_members};
 }
 
+/* The same grid without b1 (number 3 names no member: it left, or has not
+ * joined yet). */
+static const int kit_cluster_of_3[4] = {0, 0, 1, SATIN_POLICY_NOT_MEMBER};
+static const int kit_cluster_size_3[2] = {2, 1};
+static inline satin_policy_topology kit_topology_without_b1(int self)
+{
+    return (satin_policy_topology){.nnodes = 4, .self = self, .nclusters = 2,
+                                   .cluster_of = kit_cluster_of_3,
+                                   .cluster_size = kit_cluster_size_3, .members = kit_members};
+}
+
 /* One of the engine's counters; -1 when it reports none of that name. */
 static inline int64_t kit_counter(satin_engine *e, const char *name)
 {

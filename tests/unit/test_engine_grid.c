@@ -18,6 +18,10 @@
  * their results reach the re-run (every task has its place in the spawn
  * tree, and each node an orphan table, as satind's pool does), without it
  * they are stopped; both runs are exact, and the first does less work.
+ *
+ * And the membership changing mid-job: b1 joins a running grid (it is no
+ * member of the others' topology until then) and takes work at once; or
+ * the others drop b1 from their membership while it runs their records.
  */
 #include "../tap.h"
 #include "engine_kit.h"
@@ -122,7 +126,16 @@ struct sim {
     int done;
     int64_t result;
     int64_t end;
+    int changed;               /* the membership change (member_change) was made */
 };
+
+/* What run_grid does to the membership at MEMBER_CHANGE_AT: nothing, b1
+ * joins (the others start without it, and its engine starts then), or
+ * the others drop b1 (at the first moment after it that b1 runs their
+ * work) while it runs on. */
+enum { NO_CHANGE, B1_JOINS, B1_LEAVES };
+static int member_change = NO_CHANGE;
+#define MEMBER_CHANGE_AT 2000000LL
 
 
 #define CHUNK (1 << 20)
@@ -500,6 +513,8 @@ static void env_note_bad(void *ctx, int node, const char *what)
 
 static void after_event(simnode *n)
 {
+    if (!n->e)
+        return;   /* b1 before it joins */
     int64_t d = satin_engine_next_deadline(n->e);
     if (d == INT64_MAX)
         return;
@@ -548,7 +563,7 @@ static void maybe_crash(sim *s)
 static void handle(sim *s, event *ev)
 {
     simnode *n = &s->node[ev->node];
-    if (s->crashed && ev->node == s->crash_node) {
+    if ((s->crashed && ev->node == s->crash_node) || !n->e) {
         free(ev->hdr);
         free(ev->body);
         return;
@@ -596,6 +611,35 @@ static void handle(sim *s, event *ev)
     after_event(n);
 }
 
+static satin_engine *start_node(sim *s, int i, const char *policy, uint64_t seed,
+                                int64_t crash_after, int orphan_saving,
+                                const satin_policy_topology *topo);
+
+/* The membership change of member_change, once its time has come. */
+static void maybe_change(sim *s, const char *policy, uint64_t seed)
+{
+    if (member_change == NO_CHANGE || s->changed || s->now < MEMBER_CHANGE_AT)
+        return;
+    /* b1 leaves while it runs work of the others: what the change costs. */
+    if (member_change == B1_LEAVES && satin_engine_running(s->node[3].e) == 0)
+        return;
+    s->changed = 1;
+    for (int i = 0; i < NNODES - 1; i++) {
+        satin_policy_topology t =
+            member_change == B1_JOINS ? kit_topology(i) : kit_topology_without_b1(i);
+        ok(satin_engine_set_members(s->node[i].e, s->now, &t, kit_names) == 0,
+           "node %d takes the new membership", i);
+    }
+    if (member_change == B1_JOINS) {
+        satin_policy_topology t = kit_topology(3);
+        simnode *n = &s->node[3];
+        n->e = start_node(s, 3, policy, seed, -1, 1, &t);
+        n->told_dry = 1;
+        satin_engine_on_dry(n->e, s->now);
+        after_event(n);
+    }
+}
+
 typedef struct outcome {
     int64_t result, end;
     uint64_t run[NNODES];
@@ -608,6 +652,8 @@ typedef struct outcome {
     int64_t orphans_told, orphans_used, runs_saved, run_after_crash, waited, still_waiting;
     int64_t run_after_end;      /* tasks run by records of the dead after the job's result */
     long events;
+    int64_t jobs_received[NNODES];
+    int64_t member_changes, b1_member_at;   /* over a0, a1, b0 */
 } outcome;
 
 /* The node run_grid crashes (b1 unless a test says otherwise). */
@@ -623,35 +669,20 @@ static outcome run_grid(const char *policy, uint64_t seed, int64_t crash_after, 
     s.crash_in_chain = chain;
     s.crash_node = crash_after >= 0 ? crash_victim : -1;
     s.crash_after = crash_after;
-    satin_policy_topology topo = kit_topology(0);
-    satin_engine_env env = {
-        .send = env_send, .take = env_take, .complete = env_complete, .start = env_start,
-        .cancel = env_cancel, .job_stopping = env_job_stopping,
-        .queue_length = env_queue_length, .is_idle = env_is_idle,
-        .active_jobs = env_active_jobs, .note_bad = env_note_bad, .describe = env_describe,
-        .orphan = env_orphan, .orphans_void = env_orphans_void};
     for (int i = 0; i < NNODES; i++) {
         simnode *n = &s.node[i];
         n->s = &s;
         n->id = i;
         n->tick_at = -1;
-        topo.self = i;
-        satin_engine_config cfg;
-        satin_engine_config_default(&cfg);
-        cfg.topo = &topo;
-        cfg.node_names = kit_names;
-        cfg.policy = satin_policy_find(policy);
-        cfg.seed = seed * 0x9E3779B97F4A7C15ull + (uint64_t)i + 1;
-        if (crash_after >= 0) {
-            cfg.failure_timeout_lan_ns = CRASH_LAN_TIMEOUT_NS;
-            cfg.failure_timeout_wan_ns = CRASH_WAN_TIMEOUT_NS;
-        }
-        cfg.orphan_saving = orphan_saving;
-        env.ctx = n;
-        n->e = satin_engine_new(&cfg, &env, 0);
+        satin_policy_topology topo =
+            member_change == B1_JOINS ? kit_topology_without_b1(i) : kit_topology(i);
+        if (!(member_change == B1_JOINS && i == 3))
+            n->e = start_node(&s, i, policy, seed, crash_after, orphan_saving, &topo);
     }
     /* Every node but the first starts dry; the job starts on the first. */
     for (int i = 1; i < NNODES; i++) {
+        if (!s.node[i].e)
+            continue;
         s.node[i].told_dry = 1;
         satin_engine_on_dry(s.node[i].e, 0);
         after_event(&s.node[i]);
@@ -666,6 +697,7 @@ static outcome run_grid(const char *policy, uint64_t seed, int64_t crash_after, 
         s.now = ev.at;
         int crashed = s.crashed;
         maybe_crash(&s);
+        maybe_change(&s, policy, seed);
         if (s.crashed && !crashed)
             for (int i = 0; i < NNODES; i++) {
                 run_at_crash += i == s.crash_node ? 0 : s.node[i].run;
@@ -685,7 +717,8 @@ static outcome run_grid(const char *policy, uint64_t seed, int64_t crash_after, 
     while (s.done && s.nheap && o.events < MAX_EVENTS) {
         int busy = 0;
         for (int i = 0; i < NNODES; i++)
-            busy += !(s.crashed && i == s.crash_node) && satin_engine_running(s.node[i].e) > 0;
+            busy += !(s.crashed && i == s.crash_node) && s.node[i].e &&
+                    satin_engine_running(s.node[i].e) > 0;
         if (!busy)
             break;
         event ev = pop_event(&s);
@@ -700,6 +733,13 @@ static outcome run_grid(const char *policy, uint64_t seed, int64_t crash_after, 
     o.crash_at = s.crashed ? s.crash_at : -1;
     for (int i = 0; i < NNODES; i++) {
         o.run[i] = s.node[i].run;
+        if (!s.node[i].e)
+            continue;
+        o.jobs_received[i] = kit_counter(s.node[i].e, "jobs_received");
+        if (i < 3) {
+            o.member_changes += kit_counter(s.node[i].e, "membership_changes");
+            o.b1_member_at += satin_engine_is_member(s.node[i].e, 3);
+        }
         o.received += kit_counter(s.node[i].e, "jobs_received");
         o.dead_by[i] = kit_counter(s.node[i].e, "peers_dead");
         o.wan_steals[i] = kit_counter(s.node[i].e, "steal_attempts_wan");
@@ -716,8 +756,10 @@ static outcome run_grid(const char *policy, uint64_t seed, int64_t crash_after, 
         o.runs_saved += (int64_t)s.node[i].runs_saved;
         o.run_after_crash += (int64_t)s.node[i].run;
         o.dead_seen += kit_counter(s.node[i].e, "peers_dead");
-        for (int j = 0; j < NNODES; j++)
-            if (j != i && j != s.crash_node &&
+        /* b1 dropped by the others hears nothing from them: it is the one
+         * that takes them for dead, rightly. */
+        for (int j = 0; j < NNODES && !(member_change == B1_LEAVES && i == 3); j++)
+            if (j != i && j != s.crash_node && !(member_change == B1_LEAVES && j == 3) &&
                 (satin_engine_peer_state(s.node[i].e, j, NULL) == SATIN_PEER_DEAD ||
                  kit_counter(s.node[i].e, "peers_back") > 0))
             {
@@ -746,6 +788,30 @@ static outcome run_grid(const char *policy, uint64_t seed, int64_t crash_after, 
         free(s.chunks[i]);
     free(s.chunks);
     return o;
+}
+
+static satin_engine *start_node(sim *s, int i, const char *policy, uint64_t seed,
+                                int64_t crash_after, int orphan_saving,
+                                const satin_policy_topology *topo)
+{
+    satin_engine_env env = {
+        .ctx = &s->node[i], .send = env_send, .take = env_take, .complete = env_complete,
+        .start = env_start, .cancel = env_cancel, .job_stopping = env_job_stopping,
+        .queue_length = env_queue_length, .is_idle = env_is_idle,
+        .active_jobs = env_active_jobs, .note_bad = env_note_bad, .describe = env_describe,
+        .orphan = env_orphan, .orphans_void = env_orphans_void};
+    satin_engine_config cfg;
+    satin_engine_config_default(&cfg);
+    cfg.topo = topo;
+    cfg.node_names = kit_names;
+    cfg.policy = satin_policy_find(policy);
+    cfg.seed = seed * 0x9E3779B97F4A7C15ull + (uint64_t)i + 1;
+    if (crash_after >= 0 || member_change != NO_CHANGE) {
+        cfg.failure_timeout_lan_ns = CRASH_LAN_TIMEOUT_NS;
+        cfg.failure_timeout_wan_ns = CRASH_WAN_TIMEOUT_NS;
+    }
+    cfg.orphan_saving = orphan_saving;
+    return satin_engine_new(&cfg, &env, s->now);
 }
 
 static int64_t fib(int n)
@@ -804,6 +870,48 @@ int main(void)
              " runs; %" PRId64 " tasks run by the others after the crash",
              pol, a.orphans_told, a.orphans_used, a.runs_saved, a.run_after_crash);
     }
+    /* b1 joins the running grid 2 ms into the job: the others take the
+     * new membership, b1's engine starts then, and it takes work at once.
+     * Nothing is lost or done twice: exact, and every task ran once. */
+    member_change = B1_JOINS;
+    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+        const char *pol = policies[p];
+        outcome a = run_grid(pol, 42, -1, 0, 1);
+        uint64_t total = 0;
+        for (int i = 0; i < NNODES; i++)
+            total += a.run[i];
+        is_i64(a.result, fib(FIB_N), "%s join: fib(%d) is exact", pol, FIB_N);
+        is_i64((int64_t)total, (int64_t)tree_size(FIB_N), "%s join: every task ran exactly once",
+               pol);
+        ok(a.run[3] > 0 && a.jobs_received[3] > 0,
+           "%s join: b1 took work after joining (%" PRId64 " records, %" PRIu64 " tasks)", pol,
+           a.jobs_received[3], a.run[3]);
+        ok(a.member_changes == 3 && a.b1_member_at == 3 && a.dead_seen == 0 && a.false_dead == 0,
+           "%s join: the 3 others took the change, b1 is a member there, nobody taken for dead",
+           pol);
+        is_i64(a.running, 0, "%s join: no stand-in left running", pol);
+    }
+    /* The others drop b1 from the membership 2 ms in (at the first moment
+     * after that it runs their work), and b1 runs on: the operator removed
+     * it from the file before stopping it.  What it held for them runs
+     * again, and nothing it sends counts any more. */
+    member_change = B1_LEAVES;
+    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+        const char *pol = policies[p];
+        outcome a = run_grid(pol, 42, -1, 0, 1);
+        uint64_t before = 0;
+        for (int i = 0; i < NNODES - 1; i++)
+            before += a.run[i];
+        is_i64(a.result, fib(FIB_N), "%s leave: fib(%d) is exact", pol, FIB_N);
+        ok(a.member_changes == 3 && a.b1_member_at == 0,
+           "%s leave: the 3 others took the change; b1 is a member nowhere", pol);
+        ok(a.false_dead == 0, "%s leave: no other node was taken for dead", pol);
+        ok(a.redone >= 1, "%s leave: the records b1 held ran again (%" PRId64 ")", pol, a.redone);
+        is_i64(a.running, 0, "%s leave: no stand-in left running on the others", pol);
+        diag("%s leave: %" PRId64 " record(s) b1 held ran again; a0 a1 b0 ran %" PRIu64
+             " tasks of %" PRIu64, pol, a.redone, before, tree_size(FIB_N));
+    }
+    member_change = NO_CHANGE;
     /* CHS with b0, cluster B's root, dead: b1 steps over it, acts as its
      * cluster's root and steals across the WAN, instead of asking its dead
      * parent for ever. */

@@ -1,0 +1,123 @@
+/*
+ * engine_members.c - the grid's membership changing under a running node
+ * (satind's SIGHUP with an edited topology).
+ *
+ * Node numbers never change while a node runs: a node that joins gets the
+ * next number, and a node that leaves keeps its number, marked as no
+ * member, so that nothing the ledger, the orphan table or a pending steal
+ * holds has to be renumbered.  A node that leaves is handled as a death
+ * (what it held for us runs again here, what we run for it is told as
+ * orphans), except that nothing it says is heard any more.  The policy is
+ * made again over the new membership: its structure (CHS's trees, CLS's
+ * coordinators, CRS's clusters) is derived from the membership, and the
+ * nodes that keep running must agree on it.  Our own steal requests still
+ * out stay in the ledger: their replies bring their records as always, and
+ * the new policy, which never asked, ignores the reply itself.
+ */
+#include "engine_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void free_topology(satin_engine *e)
+{
+    for (int c = 0; e->members && c < e->topo.nclusters; c++)
+        free(e->members[c]);
+    free(e->members);
+    free(e->cluster_of);
+    free(e->cluster_size);
+    free(e->names);
+    e->members = NULL;
+    e->cluster_of = e->cluster_size = NULL;
+    e->names = NULL;
+}
+
+static int membership_valid(const satin_engine *e, const satin_policy_topology *t)
+{
+    if (!t || t->nnodes < e->topo.nnodes || t->self != e->topo.self || t->nclusters < 1 ||
+        !t->cluster_of || t->cluster_of[t->self] == SATIN_POLICY_NOT_MEMBER)
+        return 0;
+    for (int n = 0; n < t->nnodes; n++)
+        if (t->cluster_of[n] != SATIN_POLICY_NOT_MEMBER &&
+            (t->cluster_of[n] < 0 || t->cluster_of[n] >= t->nclusters))
+            return 0;
+    return 1;
+}
+
+/* Peers numbered from `from` on are new: nothing heard, nothing owed, and
+ * their silence counts from now (a node listed but not started yet is
+ * absent after its time-out, as at start). */
+static void grow_peers(satin_engine *e, int from, int n)
+{
+    satin_peer_watch *peers = realloc(e->peers, (size_t)n * sizeof *peers);
+    unsigned char *related = realloc(e->related, (size_t)n);
+    if (!peers || !related)
+        abort();
+    e->peers = peers;
+    e->related = related;
+    memset(e->peers + from, 0, (size_t)(n - from) * sizeof *e->peers);
+    for (int p = from; p < n; p++) {
+        e->peers[p].last_sent = e->now;
+        e->peers[p].joined = e->now;
+        e->peers[p].member = 1;
+    }
+}
+
+int satin_engine_set_members(satin_engine *e, int64_t now, const satin_policy_topology *topo,
+                             const char *const *names)
+{
+    e->now = now > e->now ? now : e->now;
+    if (!membership_valid(e, topo))
+        return -1;
+    /* Leaving is handled while the old policy still stands: it hears of
+     * the death like of any other. */
+    for (int p = 0; p < e->topo.nnodes; p++) {
+        if (p == e->topo.self || !e->peers[p].member ||
+            topo->cluster_of[p] != SATIN_POLICY_NOT_MEMBER)
+            continue;
+        satin_engine_peer_left(e, p);
+    }
+    int old_n = e->topo.nnodes;
+    free_topology(e);
+    e->cfg.node_names = names;
+    satin_policy_topology copy = *topo;
+    if (satin_engine_copy_topology(e, &copy) < 0)
+        abort();   /* membership_valid checked what copy_topology does */
+    if (topo->nnodes > old_n)
+        grow_peers(e, old_n, topo->nnodes);
+    for (int p = 0; p < topo->nnodes; p++) {
+        satin_peer_watch *w = &e->peers[p];
+        int member = topo->cluster_of[p] != SATIN_POLICY_NOT_MEMBER;
+        if (member && !w->member) {
+            /* Back in the membership: dead until heard, its silence
+             * counting from now. */
+            w->member = 1;
+            w->joined = e->now;
+            w->quiet_since = e->now;
+        }
+        w->member = member;
+    }
+    satin_engine_apply_timeouts(e);
+
+    e->ops->destroy(e->policy);
+    for (int id = 0; id < SATIN_ENGINE_MAX_TIMERS; id++)
+        e->timer[id] = 0;
+    e->policy = e->ops->create(&e->topo, &e->cfg.params, &e->penv);
+    if (!e->policy)
+        abort();   /* the same policy took a membership membership_valid accepts */
+    for (int p = 0; p < e->topo.nnodes; p++)
+        if (p != e->topo.self && e->peers[p].member && satin_engine_peer_dead(e, p))
+            e->ops->on_peer(e->policy, p, 0);
+    e->c.membership_changes++;
+    /* A watch soon: new peers are greeted, and the unsettled count is redone. */
+    e->next_watch = e->now;
+    e->unsettled = 1;
+    if (!e->draining && e->env.is_idle(e->env.ctx))
+        satin_engine_tell_idle(e);
+    return 0;
+}
+
+int satin_engine_is_member(const satin_engine *e, int node)
+{
+    return node >= 0 && node < e->topo.nnodes && e->peers[node].member;
+}
