@@ -44,7 +44,7 @@ static void key_words(const char *z85, char *buf, size_t len)
 
 /* Node `id` of t, looked for at `index` first: most nodes keep their place
  * in an edited file, and this runs on the control thread (SIGHUP) for
- * grids of up to 65536 nodes. */
+ * grids of up to 4096 nodes. */
 static const satin_node_def *node_near(const satin_topology *t, int index, const char *id)
 {
     if (index < t->nnodes && strcmp(t->nodes[index].id, id) == 0)

@@ -37,38 +37,48 @@ static const struct reason_row {
     [SATIN_REJECT_RATE] = {"rate_limited", 0,
         "node %s sends more than %s requests per second: dropping the excess"},
     [SATIN_REJECT_SENSELESS] = {"senseless", 1, "dropped a peer message: %s (from node %s)"},
+    [SATIN_REJECT_NOT_MEMBER] = {"not_member", 1,
+        "dropped %s from node %s, which is not in our topology's membership any more (it left "
+        "the grid, or reads a file that still lists it)"},
 };
 
 struct satin_admission {
-    const satin_topology *topo;
+    const satin_roster *roster;
     int self;
     size_t max_message;
     const satin_security *sec;
     satin_delivery *delivery;
     satin_admission_hooks hooks;
     /* Connections that said a good HELLO, by ROUTER routing id: a message
-     * is believed only on a connection that greeted us as its sender. */
-    struct conn { unsigned char rid[16]; size_t len; int node; } *conns;
+     * is believed only on a connection that greeted us as its sender.  The
+     * HELLO said which membership the sender reads (`m`), and its index
+     * there (`wire`), which its messages' node numbers are in. */
+    struct conn {
+        unsigned char rid[16];
+        size_t len;
+        int node;                       /* our slot for it */
+        int wire;
+        const satin_membership *m;
+    } *conns;
     size_t nconns, capconns;
     /* Per-node token buckets for requests. */
     double rate;
     char rate_text[32];
-    double *tokens;            /* [nnodes] */
-    int64_t *refilled;         /* [nnodes] ns */
+    double *tokens;            /* [ntokens], by slot */
+    int64_t *refilled;         /* [ntokens] ns */
+    int ntokens;
     uint64_t count[SATIN_REJECT_NREASONS];
     satin_log_limit limit[SATIN_REJECT_NREASONS];
     satin_log_limit restart_limit;
     uint64_t restarts_logged;
-    unsigned char digest[SATIN_TOPOLOGY_DIGEST_SIZE];  /* our membership (topology.h) */
 };
 
-void satin_node_rid(int node, unsigned char rid[SATIN_NODE_RID_SIZE])
+size_t satin_node_rid(const char *node_id, unsigned char rid[SATIN_NODE_RID_MAX])
 {
-    rid[0] = 'S';
-    rid[1] = (unsigned char)(node >> 24);
-    rid[2] = (unsigned char)(node >> 16);
-    rid[3] = (unsigned char)(node >> 8);
-    rid[4] = (unsigned char)node;
+    size_t n = strnlen(node_id, SATIN_NODE_RID_MAX - 1);
+    rid[0] = 'N';
+    memcpy(rid + 1, node_id, n);
+    return n + 1;
 }
 
 void satin_admit_ctx_init(satin_admit_ctx *c, int64_t now)
@@ -79,29 +89,45 @@ void satin_admit_ctx_init(satin_admit_ctx *c, int64_t now)
     c->node = -1;
 }
 
-satin_admission *satin_admission_new(const satin_topology *topo, int self, size_t max_message,
+satin_admission *satin_admission_new(const satin_roster *roster, size_t max_message,
                                      const satin_security *sec, satin_delivery *delivery,
                                      double request_rate, satin_admission_hooks hooks)
 {
     satin_admission *a = calloc(1, sizeof *a);
     if (!a)
         abort();
-    a->topo = topo;
-    a->self = self;
+    a->roster = roster;
+    a->self = satin_roster_self(roster);
     a->max_message = max_message;
     a->sec = sec;
     a->delivery = delivery;
     a->hooks = hooks;
     a->rate = request_rate;
     snprintf(a->rate_text, sizeof a->rate_text, "%.0f", request_rate);
-    a->tokens = calloc((size_t)topo->nnodes, sizeof *a->tokens);
-    a->refilled = calloc((size_t)topo->nnodes, sizeof *a->refilled);
-    if (!a->tokens || !a->refilled)
-        abort();
-    for (int i = 0; i < topo->nnodes; i++)
-        a->tokens[i] = request_rate;
-    satin_topology_digest(topo, a->digest);
+    satin_admission_membership_changed(a);
     return a;
+}
+
+void satin_admission_membership_changed(satin_admission *a)
+{
+    int n = satin_roster_nslots(a->roster);
+    if (n > a->ntokens) {
+        a->tokens = realloc(a->tokens, (size_t)n * sizeof *a->tokens);
+        a->refilled = realloc(a->refilled, (size_t)n * sizeof *a->refilled);
+        if (!a->tokens || !a->refilled)
+            abort();
+        for (int i = a->ntokens; i < n; i++) {
+            a->tokens[i] = a->rate;
+            a->refilled[i] = 0;
+        }
+        a->ntokens = n;
+    }
+    /* A node that left is heard no more, whatever it greeted us with. */
+    for (size_t i = 0; i < a->nconns;)
+        if (satin_roster_index(a->roster, a->conns[i].node) < 0)
+            a->conns[i] = a->conns[--a->nconns];
+        else
+            i++;
 }
 
 void satin_admission_destroy(satin_admission **self)
@@ -126,7 +152,8 @@ static struct conn *find_conn(satin_admission *a, const satin_frame *rid)
     return NULL;
 }
 
-static void bind_conn(satin_admission *a, const satin_frame *rid, int node)
+static void bind_conn(satin_admission *a, const satin_frame *rid, int node, int wire,
+                      const satin_membership *m)
 {
     struct conn *c = find_conn(a, rid);
     if (!c) {
@@ -143,6 +170,8 @@ static void bind_conn(satin_admission *a, const satin_frame *rid, int node)
         c->len = rid->len;
     }
     c->node = node;
+    c->wire = wire;
+    c->m = m;
 }
 
 static void unbind_conn(satin_admission *a, const satin_frame *rid)
@@ -155,11 +184,11 @@ static void unbind_conn(satin_admission *a, const satin_frame *rid)
 /* Delivery frames are believed only on a node's own connection (its fixed
  * routing id): a tool or an impostor speaking as that node elsewhere must
  * not acknowledge, or restart, the node's numbering. */
-static int own_connection(int node, const satin_frame *rid)
+static int own_connection(const satin_admission *a, int node, const satin_frame *rid)
 {
-    unsigned char want[SATIN_NODE_RID_SIZE];
-    satin_node_rid(node, want);
-    return rid->len == sizeof want && memcmp(rid->data, want, sizeof want) == 0;
+    unsigned char want[SATIN_NODE_RID_MAX];
+    size_t n = satin_node_rid(satin_roster_name(a->roster, node), want);
+    return rid->len == n && memcmp(rid->data, want, n) == 0;
 }
 
 /* Messages a peer can send unasked, which make us work. */
@@ -194,7 +223,7 @@ static void note_restarts(satin_admission *a, int node)
     satin_log_limited(&a->restart_limit, 10.0, SATIN_LOG_WARN,
                       "node %s restarted: messages queued for its previous run are dropped "
                       "(%llu so far); work it held for our jobs is lost",
-                      a->topo->nodes[node].id, (unsigned long long)dc->discarded);
+                      satin_roster_name(a->roster, node), (unsigned long long)dc->discarded);
 }
 
 /* What the delivery layer says of the message's stamp (SATIN_DELIVERY_TAKE
@@ -202,7 +231,7 @@ static void note_restarts(satin_admission *a, int node)
  * taken as unnumbered. */
 static int receive_stamp(satin_admission *a, const satin_admit_ctx *c)
 {
-    if (!own_connection(c->node, &c->frame[0]))
+    if (!own_connection(a, c->node, &c->frame[0]))
         return SATIN_DELIVERY_TAKE;
     int r = satin_delivery_receive(a->delivery, c->node, &c->stamp, c->bare, c->now);
     note_restarts(a, c->node);
@@ -222,7 +251,7 @@ static satin_admit_verdict refuse(satin_admit_ctx *c, satin_reject_reason reason
 
 static const char *node_id(const satin_admission *a, int node)
 {
-    return node >= 0 && node < a->topo->nnodes ? a->topo->nodes[node].id : "?";
+    return satin_roster_name(a->roster, node);
 }
 
 static satin_admit_verdict stage_shape(satin_admission *a, satin_admit_ctx *c)
@@ -261,30 +290,40 @@ static satin_admit_verdict identify_ack(satin_admission *a, satin_admit_ctx *c)
 {
     struct conn *k = find_conn(a, &c->frame[0]);
     snprintf(c->what, sizeof c->what, "an acknowledgement");
-    if (!k || !own_connection(k->node, &c->frame[0]))
+    if (!k || !own_connection(a, k->node, &c->frame[0]))
         return refuse(c, SATIN_REJECT_ACK_CONNECTION, NULL, NULL);
     c->node = k->node;
+    c->wire = k->wire;
+    c->membership = k->m;
     return SATIN_ADMIT_PASS;
 }
 
-/* Whether a HELLO's sender reads the topology we read: same grid, same
- * membership (the digest), and its id is the one our file has at its index.
- * Everything a HELLO must agree on is compared here. */
-static int hello_matches(const satin_admission *a, const satin_msg *hello)
+/* The membership a HELLO's sender reads, when it is one this node has read
+ * too (the current one or an earlier one: a node that has not re-read the
+ * file yet, or one we re-read before it did) and its id is the one that
+ * file has at its index; else NULL.  Everything a HELLO must agree on is
+ * compared here. */
+static const satin_membership *hello_membership(const satin_admission *a,
+                                                const satin_msg *hello)
 {
-    const satin_topology *t = a->topo;
-    return strcmp(hello->grid_name, t->name) == 0 && hello->node_count == (uint32_t)t->nnodes &&
-           memcmp(hello->digest, a->digest, sizeof a->digest) == 0 &&
-           hello->sender < (uint32_t)t->nnodes &&
-           strcmp(hello->node_id, t->nodes[hello->sender].id) == 0;
+    const satin_membership *m = satin_roster_find(a->roster, hello->digest);
+    if (!m)
+        return NULL;
+    const satin_topology *t = m->topo;
+    if (strcmp(hello->grid_name, t->name) != 0 || hello->node_count != (uint32_t)t->nnodes ||
+        hello->sender >= (uint32_t)t->nnodes || strcmp(hello->node_id, t->nodes[hello->sender].id) != 0)
+        return NULL;
+    return m;
 }
 
-/* A HELLO of another membership: how the two files differ, for the log.
- * It is decodable whatever its node count, so the line can name the node. */
+/* A HELLO of a membership we never read: how its file differs from ours,
+ * for the log.  It is decodable whatever its node count, so the line can
+ * name the node. */
 static satin_admit_verdict foreign_hello(satin_admission *a, satin_admit_ctx *c)
 {
     const satin_msg *m = c->msg;
-    const satin_topology *t = a->topo;
+    const satin_membership *cur = satin_roster_current(a->roster);
+    const satin_topology *t = cur->topo;
     char how[120], theirs[16], ours[16];
     if (strcmp(m->grid_name, t->name) != 0)
         snprintf(how, sizeof how, "it is grid %s, we are grid %s", m->grid_name, t->name);
@@ -301,7 +340,7 @@ static satin_admit_verdict foreign_hello(satin_admission *a, satin_admit_ctx *c)
         snprintf(how, sizeof how,
                  "both list %d nodes, but clusters, node ids, endpoints or keys differ", t->nnodes);
     satin_topology_digest_hex(m->digest, theirs, sizeof theirs);
-    satin_topology_digest_hex(a->digest, ours, sizeof ours);
+    satin_topology_digest_hex(cur->digest, ours, sizeof ours);
     snprintf(c->what, sizeof c->what, "%s (membership digest %s, ours %s)", how, theirs, ours);
     /* Whatever this connection said before, it is no longer believed. */
     unbind_conn(a, &c->frame[0]);
@@ -309,23 +348,86 @@ static satin_admit_verdict foreign_hello(satin_admission *a, satin_admit_ctx *c)
     return refuse(c, SATIN_REJECT_OTHER_GRID, c->who, c->what);
 }
 
+/* The node whose own connection this is (its routing id names it), or -1. */
+static int node_of_connection(const satin_admission *a, const satin_frame *rid)
+{
+    const unsigned char *b = rid->data;
+    char id[SATIN_NODE_RID_MAX];
+    if (rid->len < 2 || rid->len >= SATIN_NODE_RID_MAX || b[0] != 'N')
+        return -1;
+    memcpy(id, b + 1, rid->len - 1);
+    id[rid->len - 1] = 0;
+    return satin_roster_slot_named(a->roster, id);
+}
+
+/* The sender of a message that did not greet us (or of a HELLO of a file
+ * we never read), as our current file knows it: what it is counted,
+ * rate-limited and asked to greet us as.  Its index may be one of another
+ * file, so the connection's key (under CURVE) or its routing id names it;
+ * on another connection (a tool), its index in our file. */
+static satin_admit_verdict identify_by_our_file(satin_admission *a, satin_admit_ctx *c)
+{
+    const satin_msg *m = c->msg;
+    const satin_topology *t = satin_roster_topology(a->roster);
+    int by_key = c->key[0] ? satin_topology_node_of_key(t, c->key) : -1;
+    int slot = by_key >= 0 ? satin_roster_slot(a->roster, by_key)
+                           : node_of_connection(a, &c->frame[0]);
+    if (slot >= 0) {
+        c->node = slot;
+        c->wire = (int)m->sender;
+        c->membership = NULL;
+        if (m->type == SATIN_MSG_HELLO && strcmp(satin_roster_name(a->roster, slot), m->node_id) != 0)
+            return foreign_hello(a, c);
+        return SATIN_ADMIT_PASS;
+    }
+    if (m->sender >= (uint32_t)t->nnodes ||
+        (m->type == SATIN_MSG_HELLO && strcmp(t->nodes[m->sender].id, m->node_id) != 0)) {
+        /* A HELLO from an index our file does not have is another
+         * topology's node: nothing to rate-limit it by. */
+        if (m->type == SATIN_MSG_HELLO)
+            return foreign_hello(a, c);
+        snprintf(c->count, sizeof c->count, "%lu", (unsigned long)m->sender);
+        return refuse(c, SATIN_REJECT_UNKNOWN_INDEX, c->what, c->count);
+    }
+    c->node = satin_roster_slot(a->roster, (int)m->sender);
+    c->wire = (int)m->sender;
+    c->membership = NULL;
+    return SATIN_ADMIT_PASS;
+}
+
 static satin_admit_verdict identify_message(satin_admission *a, satin_admit_ctx *c)
 {
     const satin_msg *m = c->msg;
     snprintf(c->what, sizeof c->what, "a %s", satin_msg_type_name(m->type));
-    /* A HELLO from an index our file does not have is another topology's
-     * node: the greeting stage could not even rate-limit it by node. */
-    if (m->type == SATIN_MSG_HELLO && m->sender >= (uint32_t)a->topo->nnodes)
-        return foreign_hello(a, c);
-    /* The codec does not know the topology: the sender's range is ours to check. */
-    if (satin_msg_is_peer(m->type) && m->sender >= (uint32_t)a->topo->nnodes) {
-        snprintf(c->count, sizeof c->count, "%lu", (unsigned long)m->sender);
-        return refuse(c, SATIN_REJECT_UNKNOWN_INDEX, c->what, c->count);
+    if (!satin_msg_is_peer(m->type))
+        return refuse(c, SATIN_REJECT_SENDER, c->what, "?");
+    const satin_membership *hm = m->type == SATIN_MSG_HELLO ? hello_membership(a, m) : NULL;
+    struct conn *k = m->type == SATIN_MSG_HELLO ? NULL : find_conn(a, &c->frame[0]);
+    if (hm) {
+        c->node = hm->slot_of[m->sender];
+        c->wire = (int)m->sender;
+        c->membership = hm;
+    } else if (k && k->wire == (int)m->sender) {
+        c->node = k->node;
+        c->wire = k->wire;
+        c->membership = k->m;
+    } else {
+        satin_admit_verdict v = identify_by_our_file(a, c);
+        if (v != SATIN_ADMIT_PASS)
+            return v;
     }
-    if (!satin_msg_is_peer(m->type) || m->sender == (uint32_t)a->self)
-        return refuse(c, SATIN_REJECT_SENDER, c->what, node_id(a, (int)m->sender));
-    c->node = (int)m->sender;
+    if (c->node == a->self)
+        return refuse(c, SATIN_REJECT_SENDER, c->what, node_id(a, c->node));
     return SATIN_ADMIT_PASS;
+}
+
+/* The key the sender's membership lists for it ("" when none). */
+static const char *listed_key(const satin_admission *a, const satin_admit_ctx *c)
+{
+    if (c->membership)
+        return c->membership->topo->nodes[c->wire].public_key;
+    const satin_node_def *n = satin_roster_node(a->roster, c->node);
+    return n ? n->public_key : "";
 }
 
 static satin_admit_verdict stage_identity(satin_admission *a, satin_admit_ctx *c)
@@ -333,8 +435,11 @@ static satin_admit_verdict stage_identity(satin_admission *a, satin_admit_ctx *c
     satin_admit_verdict v = c->bare ? identify_ack(a, c) : identify_message(a, c);
     if (v != SATIN_ADMIT_PASS)
         return v;
+    /* A node that left is no longer listed: its key is not what to blame. */
+    if (satin_roster_index(a->roster, c->node) < 0)
+        return refuse(c, SATIN_REJECT_NOT_MEMBER, c->what, node_id(a, c->node));
     /* zauth let the key in (it is listed), but it may be another node's. */
-    if (!satin_security_key_is_node(a->sec, c->key, c->node))
+    if (!satin_security_key_matches(a->sec, c->key, listed_key(a, c)))
         return refuse(c, SATIN_REJECT_KEY, c->what, node_id(a, c->node));
     return SATIN_ADMIT_PASS;
 }
@@ -345,10 +450,17 @@ static satin_admit_verdict take_hello(satin_admission *a, satin_admit_ctx *c)
     /* A HELLO is a request too, limited before it may rebind a connection. */
     if (!take_token(a, c->node, c->now))
         return refuse(c, SATIN_REJECT_RATE, id, a->rate_text);
-    if (!hello_matches(a, c->msg))
+    if (!c->membership)
         return foreign_hello(a, c);
-    bind_conn(a, &c->frame[0], c->node);
+    bind_conn(a, &c->frame[0], c->node, c->wire, c->membership);
     receive_stamp(a, c);
+    /* It dropped our messages for want of a HELLO on our connection (it
+     * re-read its file, or refused an earlier HELLO of ours). */
+    if (c->msg->flags & SATIN_HELLO_ASK)
+        a->hooks.answer(a->hooks.ctx, c->node);
+    /* The transport answers in the file the node reads. */
+    if (a->hooks.greeted)
+        a->hooks.greeted(a->hooks.ctx, c->node, c->membership);
     return SATIN_ADMIT_CONSUMED;
 }
 
@@ -358,13 +470,12 @@ static satin_admit_verdict stage_greeting(satin_admission *a, satin_admit_ctx *c
         return SATIN_ADMIT_PASS;   /* identify_ack found its greeted connection */
     if (c->msg->type == SATIN_MSG_HELLO)
         return take_hello(a, c);
-    struct conn *k = find_conn(a, &c->frame[0]);
-    if (k && k->node == c->node)
-        return SATIN_ADMIT_PASS;
+    if (c->membership)
+        return SATIN_ADMIT_PASS;   /* identify_message found its greeted connection */
     /* On the node's own connection this is a node that greeted a previous
-     * run of ours: greet it, so that it sees our new epoch and greets us
-     * again. */
-    if (own_connection(c->node, &c->frame[0]))
+     * run of ours, or another membership of ours: greet it, asking it to
+     * greet us again (our new epoch alone would make it, not our new file). */
+    if (own_connection(a, c->node, &c->frame[0]))
         a->hooks.greet_again(a->hooks.ctx, c->node);
     return refuse(c, SATIN_REJECT_NOT_GREETED, c->what, node_id(a, c->node));
 }

@@ -6,10 +6,13 @@
  *                          the first two (an acknowledgement alone)
  *   delivery stamp         the delivery frame reads (delivery.h)
  *   decode                 the codec takes header and body
- *   node identity and key  the sender is another node of the grid and the
- *                          connection's CURVE key is that node's
+ *   node identity and key  the sender is another node of the grid, still
+ *                          a member, and the connection's CURVE key is
+ *                          the one its file lists for it
  *   greeting               the connection said a matching HELLO as that
- *                          node (a HELLO is taken here)
+ *                          node (a HELLO is taken here): one of a
+ *                          membership this node has read (roster.h), whose
+ *                          numbering the sender's messages are then read in
  *   sequence               the delivery layer takes the stamp: a duplicate
  *                          or a message past a gap goes no further
  *   rate limit             the node's requests within --peer-rate
@@ -30,6 +33,7 @@
 #define SATIN_ADMISSION_H
 
 #include "delivery.h"
+#include "roster.h"
 #include "satin_proto.h"
 #include "security.h"
 #include "topology.h"
@@ -40,11 +44,13 @@
 /* The most frames a peer message has, routing id included. */
 #define SATIN_ADMIT_FRAMES 4
 
-/* The routing id of a node's own connection: 'S' and its index as a
- * big-endian u32.  Its DEALERs always use it, so a connection ZeroMQ
- * re-opens is still known as that node's. */
-#define SATIN_NODE_RID_SIZE 5
-void satin_node_rid(int node, unsigned char rid[SATIN_NODE_RID_SIZE]);
+/* The routing id of a node's own connection: 'N' and its node id.  Its
+ * DEALERs always use it, so a connection ZeroMQ re-opens is still known as
+ * that node's; and it names the node whatever file it reads (an index
+ * would name another node in another file, and two connections with one
+ * routing id take it from each other).  Returns its length. */
+#define SATIN_NODE_RID_MAX (1 + 64)
+size_t satin_node_rid(const char *node_id, unsigned char rid[SATIN_NODE_RID_MAX]);
 
 typedef enum satin_admit_verdict {
     SATIN_ADMIT_PASS,      /* on to the next stage */
@@ -66,6 +72,7 @@ typedef enum satin_reject_reason {
     SATIN_REJECT_UNKNOWN_INDEX,/* a sender index our topology does not have */
     SATIN_REJECT_RATE,         /* a request beyond the sender's rate */
     SATIN_REJECT_SENSELESS,    /* well-formed, but makes no sense (the engine says) */
+    SATIN_REJECT_NOT_MEMBER,   /* a node that left our membership (SIGHUP) */
     SATIN_REJECT_NREASONS
 } satin_reject_reason;
 
@@ -86,7 +93,9 @@ typedef struct satin_admit_ctx {
     int bare;                  /* the delivery frame alone: an acknowledgement */
     satin_delivery_stamp stamp;
     satin_msg *msg;            /* decoded; the caller's once ACCEPTed, else freed */
-    int node;                  /* the sender once known, else -1 */
+    int node;                  /* the sender once known (our slot for it), else -1 */
+    int wire;                  /* its index in the file it reads: its messages' numbering */
+    const satin_membership *membership;  /* that file, once it greeted us (NULL before) */
     const char *stage;         /* the stage that decided */
     satin_reject_reason reason;
     const char *detail[2];     /* the arguments of the reason's log text */
@@ -101,18 +110,27 @@ void satin_admit_ctx_init(satin_admit_ctx *ctx, int64_t now);
 typedef struct satin_admission satin_admission;
 
 /* What admission asks of the transport: a HELLO to `node` now (`greet`),
- * or at most once a second per node (`greet_again`). */
+ * at most once a second per node asking it to greet us too (`greet_again`:
+ * HELLO with SATIN_HELLO_ASK), or at most once a second answering such a
+ * HELLO (`answer`); and what it tells it: `node` greeted us as a reader of
+ * membership m (`greeted`, optional). */
 typedef struct satin_admission_hooks {
     void *ctx;
     void (*greet)(void *ctx, int node);
     void (*greet_again)(void *ctx, int node);
+    void (*answer)(void *ctx, int node);
+    void (*greeted)(void *ctx, int node, const satin_membership *m);
 } satin_admission_hooks;
 
-/* `topo`, `security` (may be NULL: no key checks) and `delivery` are not
- * owned.  `request_rate` as in satin_peers_new. */
-satin_admission *satin_admission_new(const satin_topology *topo, int self, size_t max_message,
+/* `roster`, `security` (may be NULL: no key checks) and `delivery` are not
+ * owned; nodes are the roster's slots.  `request_rate` as in
+ * satin_peers_new. */
+satin_admission *satin_admission_new(const satin_roster *roster, size_t max_message,
                                      const satin_security *security, satin_delivery *delivery,
                                      double request_rate, satin_admission_hooks hooks);
+/* The roster took a new membership: new slots get their buckets, and the
+ * connections of nodes that left are believed no more. */
+void satin_admission_membership_changed(satin_admission *self);
 void satin_admission_destroy(satin_admission **self);
 
 /* Runs the stages on `ctx`; ACCEPT leaves ctx->msg to the caller. */

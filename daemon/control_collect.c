@@ -56,13 +56,18 @@ static void add_grid_stats(satin_control *ctl, job_entry *e, const satin_kvlist 
     satin_grid_counters(ctl->grid, &own_end);
     add_delta(&sum, &e->own_start, &own_end);
     int reported = 1;
-    char missing[512] = "";
+    char missing[512] = "", joined[512] = "";
     for (int node = 0; node < n; node++) {
-        if (node == self)
+        if (node == self || !satin_grid_is_member(ctl->grid, node))
             continue;
         if (end[node].n && start[node].n) {
             add_delta(&sum, &start[node], &end[node]);
             reported++;
+        } else if (end[node].n) {
+            /* It joined the grid after the job began: no counters to start from. */
+            size_t off = strlen(joined);
+            snprintf(joined + off, sizeof joined - off, "%s%s", off ? "," : "",
+                     satin_grid_node_name(ctl->grid, node));
         } else {
             size_t off = strlen(missing);
             snprintf(missing + off, sizeof missing - off, "%s%s", off ? "," : "",
@@ -77,22 +82,25 @@ static void add_grid_stats(satin_control *ctl, job_entry *e, const satin_kvlist 
         else
             satin_kvlist_add_f64(&e->result->stats, key, sum.items[k].f64);
     }
-    satin_kvlist_add_i64(&e->result->stats, "grid.nodes", n);
+    satin_kvlist_add_i64(&e->result->stats, "grid.nodes", ctl->topo->nnodes);
     satin_kvlist_add_i64(&e->result->stats, "grid.nodes_reporting", reported);
     satin_kvlist_add_str(&e->result->stats, "grid.policy", satin_grid_policy_name(ctl->grid));
     if (missing[0]) {
         satin_kvlist_add_str(&e->result->stats, "grid.nodes_missing", missing);
         satin_kvlist_add_str(&e->result->stats, "grid.missing_why", why_missing);
     }
+    if (joined[0])
+        satin_kvlist_add_str(&e->result->stats, "grid.nodes_joined", joined);
     satin_kvlist_free(&sum);
     satin_kvlist_free(&own_end);
 }
 
-/* A node worth waiting for: one that answers.  A node that is down or cut
- * off must not hold every result up until the deadline. */
+/* A node worth waiting for: a member that answers.  A node that is down,
+ * cut off or gone must not hold every result up until the deadline. */
 static int expected(satin_control *ctl, int node, int64_t now)
 {
-    return !satin_grid_unresponsive(ctl->grid, node, now, UNRESPONSIVE_NS);
+    return satin_grid_is_member(ctl->grid, node) &&
+           !satin_grid_unresponsive(ctl->grid, node, now, UNRESPONSIVE_NS);
 }
 
 /* 1 when the job's counters are all in, or overdue, or `stopping`: then

@@ -72,8 +72,11 @@ struct satin_control {
     int stopping;                 /* 1: draining; 2: cancelled after --stop-timeout */
     satin_log_limit bad_limit, key_limit;
     satin_grid *grid;             /* NULL for a daemon without a topology */
-    const satin_topology *topo;   /* the one it runs with (satind's main owns it) */
-    uint64_t reloads_refused;     /* SIGHUPs whose topology was invalid or changed membership */
+    const satin_topology *topo;   /* the one it runs with: satind's main owns the first, the
+                                   * grid's roster those SIGHUP brought */
+    uint64_t reloads_refused;     /* SIGHUPs whose topology was invalid, or whose membership
+                                   * change this node could not take */
+    uint64_t membership_changes;  /* SIGHUPs whose membership change was taken */
     satin_security *sec;
     int client_curve;             /* tcp:// client endpoint under CURVE: check keys */
     int64_t watchdog_ns, next_watchdog;   /* systemd's WatchdogSec (0: none) */

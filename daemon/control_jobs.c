@@ -393,11 +393,12 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
     satin_kvlist_add_i64(&r->info, "max_record", (int64_t)ctl->opt->max_record);
     satin_kvlist_add_i64(&r->info, "max_jobs", ctl->opt->max_jobs);
     if (ctl->grid) {
-        satin_kvlist_add_i64(&r->info, "grid_nodes", satin_grid_nnodes(ctl->grid));
+        satin_kvlist_add_i64(&r->info, "grid_nodes", ctl->topo->nnodes);
         satin_kvlist_add_i64(&r->info, "grid_self", satin_grid_self(ctl->grid));
         satin_kvlist_add_str(&r->info, "policy", satin_grid_policy_name(ctl->grid));
         satin_kvlist_add_i64(&r->info, "records_held", satin_grid_running(ctl->grid));
         satin_kvlist_add_i64(&r->info, "topology_reloads_refused", (int64_t)ctl->reloads_refused);
+        satin_kvlist_add_i64(&r->info, "membership_changes", (int64_t)ctl->membership_changes);
         double lan, wan;
         satin_grid_failure_timeouts(ctl->grid, &lan, &wan);
         satin_kvlist_add_f64(&r->info, "failure_timeout_lan_ms", lan);

@@ -82,6 +82,12 @@ static void reset_sending(peer_state *ps)
     ps->rto = SATIN_DELIVERY_RTO_INITIAL_NS;
 }
 
+static void init_peer(peer_state *ps)
+{
+    reset_sending(ps);
+    ps->expected = 1;
+}
+
 satin_delivery *satin_delivery_new(int npeers, uint64_t epoch, satin_delivery_send_fn send,
                                    void *ctx)
 {
@@ -95,10 +101,8 @@ satin_delivery *satin_delivery_new(int npeers, uint64_t epoch, satin_delivery_se
     d->peers = calloc((size_t)(npeers > 0 ? npeers : 1), sizeof *d->peers);
     if (!d->peers)
         abort();
-    for (int i = 0; i < npeers; i++) {
-        reset_sending(&d->peers[i]);
-        d->peers[i].expected = 1;
-    }
+    for (int i = 0; i < npeers; i++)
+        init_peer(&d->peers[i]);
     return d;
 }
 
@@ -315,6 +319,48 @@ int64_t satin_delivery_rto(const satin_delivery *d, int peer)
 const satin_delivery_counters *satin_delivery_counters_get(const satin_delivery *d)
 {
     return &d->c;
+}
+
+void satin_delivery_grow(satin_delivery *d, int npeers)
+{
+    if (npeers <= d->npeers)
+        return;
+    peer_state *p = realloc(d->peers, (size_t)npeers * sizeof *p);
+    if (!p)
+        abort();
+    memset(p + d->npeers, 0, (size_t)(npeers - d->npeers) * sizeof *p);
+    d->peers = p;
+    for (int i = d->npeers; i < npeers; i++)
+        init_peer(&d->peers[i]);
+    d->npeers = npeers;
+}
+
+void satin_delivery_forget(satin_delivery *d, int peer)
+{
+    if (peer < 0 || peer >= d->npeers)
+        return;
+    d->c.discarded += d->peers[peer].n;
+    for (size_t i = 0; i < d->peers[peer].n; i++)
+        free(d->peers[peer].q[i].bytes);
+    d->peers[peer].n = 0;
+}
+
+void satin_delivery_rewrite_peer(satin_delivery *d, int peer, satin_delivery_rewrite_fn fn,
+                                 void *ctx)
+{
+    if (peer < 0 || peer >= d->npeers)
+        return;
+    for (size_t k = 0; k < d->peers[peer].n; k++) {
+        pending *q = &d->peers[peer].q[k];
+        unsigned char *out = NULL;
+        size_t hlen = 0, blen = 0;
+        if (fn(ctx, peer, q->bytes, q->hlen, q->bytes + q->hlen, q->blen, &out, &hlen, &blen) == 1) {
+            free(q->bytes);
+            q->bytes = out;
+            q->hlen = hlen;
+            q->blen = blen;
+        }
+    }
 }
 
 uint64_t satin_delivery_peer_epoch(const satin_delivery *d, int peer)

@@ -100,6 +100,19 @@ int satin_delivery_receive(satin_delivery *self, int peer, const satin_delivery_
  * the time (ns) of the next thing due, or INT64_MAX. */
 int64_t satin_delivery_tick(satin_delivery *self, int64_t now_ns);
 
+/* Peers from the current count up to `npeers` start afresh (the grid grew). */
+void satin_delivery_grow(satin_delivery *self, int npeers);
+/* Each message to `peer` still waiting for its acknowledgement, header and
+ * body, is passed to fn, which may hand back new bytes for it (malloc'ed, taken;
+ * return 1) or leave it (return 0): for a node whose numbering of the
+ * grid changed (the header's sender, node numbers in bodies). */
+typedef int (*satin_delivery_rewrite_fn)(void *ctx, int peer, const unsigned char *hdr,
+                                         size_t hlen, const unsigned char *body, size_t blen,
+                                         unsigned char **out, size_t *out_hlen, size_t *out_blen);
+void satin_delivery_rewrite_peer(satin_delivery *self, int peer, satin_delivery_rewrite_fn fn,
+                                 void *ctx);
+/* Drops what waits for `peer`'s acknowledgement (it left the grid). */
+void satin_delivery_forget(satin_delivery *self, int peer);
 /* The run of `peer` we last heard from (0: none yet); it changes when the
  * peer restarts. */
 uint64_t satin_delivery_peer_epoch(const satin_delivery *self, int peer);

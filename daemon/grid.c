@@ -26,7 +26,7 @@ typedef struct standin {
 } standin;
 
 struct satin_grid {
-    const satin_topology *topo;
+    satin_roster *roster;         /* nodes by slot (roster.h): what the engine numbers */
     satin_policy_config policy;   /* the policy and its tunables */
     int self;
     satin_pool *pool;
@@ -37,7 +37,8 @@ struct satin_grid {
     int hungry_fd;
     satin_engine *engine;
     satin_log_limit engine_log_limit;
-    int64_t *asked;               /* [node] oldest request unanswered since (see env_send) */
+    int64_t *asked;               /* [slot] oldest request unanswered since (see env_send) */
+    int nasked;
     uint64_t run;                 /* this run of the node, in its jobs' root places */
 };
 
@@ -137,7 +138,8 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
     satin_grid *g = ctx;
     const satin_kind *kind = satin_kinds_find(g->kinds, jr->kind);
     if (!kind) {
-        snprintf(err, errlen, "node %s has no job kind '%s'", g->topo->nodes[g->self].id, jr->kind);
+        snprintf(err, errlen, "node %s has no job kind '%s'", satin_roster_name(g->roster, g->self),
+                 jr->kind);
         return NULL;
     }
     standin *s = calloc(1, sizeof *s);
@@ -361,7 +363,12 @@ void satin_grid_set_failure_timeouts(satin_grid *g, double lan_ms, double wan_ms
 
 int satin_grid_nnodes(const satin_grid *g)
 {
-    return g->topo->nnodes;
+    return satin_roster_nslots(g->roster);
+}
+
+int satin_grid_is_member(const satin_grid *g, int node)
+{
+    return satin_roster_index(g->roster, node) >= 0;
 }
 
 int satin_grid_self(const satin_grid *g)
@@ -377,13 +384,13 @@ const char *satin_grid_policy_name(const satin_grid *g)
 void satin_grid_peers_status(const satin_grid *g, satin_kvlist *out)
 {
     int64_t now = satin_now_ns();
-    for (int p = 0; p < g->topo->nnodes; p++) {
-        if (p == g->self)
+    for (int p = 0; p < satin_roster_nslots(g->roster); p++) {
+        if (p == g->self || !satin_grid_is_member(g, p))
             continue;
         int64_t heard;
         satin_peer_state st = satin_engine_peer_state(g->engine, p, &heard);
         char key[96], value[96];
-        snprintf(key, sizeof key, "peer.%s", g->topo->nodes[p].id);
+        snprintf(key, sizeof key, "peer.%s", satin_roster_name(g->roster, p));
         if (heard)
             snprintf(value, sizeof value, "%s (heard %.1f s ago)", satin_peer_state_name(st),
                      (double)(now - heard) / 1e9);
@@ -416,7 +423,7 @@ int satin_grid_unresponsive(const satin_grid *g, int node, int64_t now, int64_t 
 
 const char *satin_grid_node_name(const satin_grid *g, int node)
 {
-    return g->topo->nodes[node].id;
+    return satin_roster_name(g->roster, node);
 }
 
 int satin_grid_peers_heard(const satin_grid *g)
@@ -454,29 +461,34 @@ static void pool_hungry(void *arg)
     }
 }
 
-/* The topology as the engine sees it, in arrays it copies: freed by
- * free_policy_topology once the engine is made. */
-static satin_policy_topology policy_topology(const satin_topology *t, int self)
+/* The membership as the engine sees it, by slot, in arrays it copies:
+ * freed by free_policy_topology once the engine has them.  A slot of a
+ * node that left is no member; clusters are the current file's. */
+static satin_policy_topology policy_topology(const satin_roster *r)
 {
-    int *cluster_of = calloc((size_t)t->nnodes, sizeof *cluster_of);
+    const satin_topology *t = satin_roster_topology(r);
+    int n = satin_roster_nslots(r);
+    int *cluster_of = calloc((size_t)n, sizeof *cluster_of);
     int *cluster_size = calloc((size_t)t->nclusters, sizeof *cluster_size);
     int **members = calloc((size_t)t->nclusters, sizeof *members);
     if (!cluster_of || !cluster_size || !members)
         abort();
+    for (int s = 0; s < n; s++)
+        cluster_of[s] = SATIN_POLICY_NOT_MEMBER;
     for (int c = 0; c < t->nclusters; c++) {
         cluster_size[c] = t->clusters[c].nnodes;
         members[c] = calloc((size_t)t->clusters[c].nnodes + 1, sizeof **members);
         if (!members[c])
             abort();
         for (int k = 0; k < t->clusters[c].nnodes; k++) {
-            int node = t->clusters[c].first_node + k;
-            members[c][k] = node;
-            cluster_of[node] = c;
+            int slot = satin_roster_slot(r, t->clusters[c].first_node + k);
+            members[c][k] = slot;
+            cluster_of[slot] = c;
         }
     }
     return (satin_policy_topology){
-        .nnodes = t->nnodes,
-        .self = self,
+        .nnodes = n,
+        .self = satin_roster_self(r),
         .nclusters = t->nclusters,
         .cluster_of = cluster_of,
         .cluster_size = cluster_size,
@@ -504,20 +516,15 @@ static uint64_t node_seed(const satin_topology *topo, int self)
 
 static satin_engine *make_engine(satin_grid *g, size_t max_record)
 {
-    const satin_topology *t = g->topo;
-    satin_policy_topology ptopo = policy_topology(t, g->self);
-    const char **names = calloc((size_t)t->nnodes, sizeof *names);
-    if (!names)
-        abort();
-    for (int n = 0; n < t->nnodes; n++)
-        names[n] = t->nodes[n].id;
+    const satin_topology *t = satin_roster_topology(g->roster);
+    satin_policy_topology ptopo = policy_topology(g->roster);
     satin_engine_config cfg;
     satin_engine_config_default(&cfg);
     cfg.topo = &ptopo;
-    cfg.node_names = names;
+    cfg.node_names = satin_roster_names(g->roster);
     cfg.policy = g->policy.ops;
     cfg.params = g->policy.params;
-    cfg.seed = node_seed(g->topo, g->self);
+    cfg.seed = node_seed(t, g->self);
     cfg.max_record = max_record;
     /* The engine's levels are the log's (SATIN_ENGINE_LOG_* = SATIN_LOG_*). */
     cfg.log_level = (int)satin_log_get_level();
@@ -548,8 +555,46 @@ static satin_engine *make_engine(satin_grid *g, size_t max_record)
     };
     satin_engine *e = satin_engine_new(&cfg, &env, satin_now_ns());
     free_policy_topology(&ptopo);
-    free(names);
     return e;
+}
+
+static void grow_asked(satin_grid *g)
+{
+    int n = satin_roster_nslots(g->roster);
+    if (n <= g->nasked)
+        return;
+    g->asked = realloc(g->asked, (size_t)n * sizeof *g->asked);
+    if (!g->asked)
+        abort();
+    memset(g->asked + g->nasked, 0, (size_t)(n - g->nasked) * sizeof *g->asked);
+    g->nasked = n;
+}
+
+int satin_grid_set_membership(satin_grid *g, satin_topology *next, char *err, size_t errlen)
+{
+    if (satin_security_set_topology(g->sec, next, err, errlen) < 0) {
+        satin_topology_destroy(&next);
+        return -1;
+    }
+    const satin_membership *before = satin_roster_current(g->roster);
+    int added = satin_roster_update(g->roster, next);
+    grow_asked(g);
+    satin_peers_membership_changed(g->peers, before);
+    satin_policy_topology ptopo = policy_topology(g->roster);
+    int rc = satin_engine_set_members(g->engine, satin_now_ns(), &ptopo,
+                                      satin_roster_names(g->roster));
+    free_policy_topology(&ptopo);
+    if (rc < 0) {
+        /* The roster made it: a slot per node, ours kept.  Not reached. */
+        snprintf(err, errlen, "the node engine refused the new membership");
+        return -1;
+    }
+    return added;
+}
+
+const satin_topology *satin_grid_topology(const satin_grid *g)
+{
+    return satin_roster_topology(g->roster);
 }
 
 satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
@@ -560,7 +605,7 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
     satin_grid *g = calloc(1, sizeof *g);
     if (!g)
         abort();
-    g->topo = topo;
+    g->roster = satin_roster_new(topo, self);
     g->self = self;
     g->policy = *policy;
     g->pool = pool;
@@ -570,11 +615,9 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
     g->hungry_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (getrandom(&g->run, sizeof g->run, 0) != (ssize_t)sizeof g->run)
         g->run = (uint64_t)satin_now_ns() ^ ((uint64_t)getpid() << 40);
-    g->asked = calloc((size_t)topo->nnodes, sizeof *g->asked);
-    if (!g->asked)
-        abort();
+    grow_asked(g);
     size_t max_message = (size_t)SATIN_ENGINE_MAX_JOBS_PER_MESSAGE * (max_record + 128) + 4096;
-    g->peers = satin_peers_new(zctx, topo, self, max_message, security, peer_rate);
+    g->peers = satin_peers_new(zctx, g->roster, max_message, security, peer_rate);
     if (!g->peers || g->hungry_fd < 0 || !(g->engine = make_engine(g, max_record))) {
         satin_grid_destroy(&g);
         return NULL;
@@ -602,6 +645,7 @@ void satin_grid_destroy(satin_grid **self)
     if (g->hungry_fd >= 0)
         close(g->hungry_fd);
     free(g->asked);
+    satin_roster_destroy(&g->roster);
     free(g);
     *self = NULL;
 }

@@ -59,7 +59,17 @@ int satin_grid_busy(const satin_grid *self);
  * their (error) results go home.  satin_grid_running counts them. */
 int satin_grid_stop(satin_grid *self);
 int satin_grid_running(const satin_grid *self);
+/* Nodes by the engine's numbering: every node known since start (roster.h),
+ * members or not. */
 int satin_grid_nnodes(const satin_grid *self);
+int satin_grid_is_member(const satin_grid *self, int node);
+/* A new membership (SIGHUP; takes `next`, already checked: valid, lists
+ * this node with its key, keeps this node's key): zauth's keys, the
+ * transport and the engine take it.  Returns how many nodes joined, or -1
+ * with the reason in err (nothing changed). */
+int satin_grid_set_membership(satin_grid *self, satin_topology *next, char *err, size_t errlen);
+/* The file in use: the one read at start, or the last membership taken. */
+const satin_topology *satin_grid_topology(const satin_grid *self);
 /* The failure time-outs in use, in ms; and new ones (SIGHUP). */
 void satin_grid_failure_timeouts(const satin_grid *self, double *lan_ms, double *wan_ms);
 void satin_grid_set_failure_timeouts(satin_grid *self, double lan_ms, double wan_ms);

@@ -21,19 +21,71 @@
 #define REGREET_NS 1000000000LL
 
 struct satin_peers {
-    const satin_topology *topo;
+    const satin_roster *roster;  /* nodes are its slots; the wire uses the file's indexes */
     void *zctx;
-    int self;
+    int self;                 /* our slot */
+    int nslots;               /* the arrays' size */
     size_t max_message;
     void *router;
-    void **dealer;            /* [nnodes], NULL until first contact */
-    int64_t *last_heard;      /* [nnodes], 0 = never */
+    void **dealer;            /* [nslots], NULL until first contact */
+    int64_t *last_heard;      /* [nslots], 0 = never */
     satin_link_counters lan, wan;
     satin_security *sec;
     satin_delivery *delivery;  /* numbering, acknowledgements, retransmission */
     satin_admission *admission; /* what of the ROUTER's input reaches the engine */
-    int64_t *greeted;          /* [nnodes] ns: when we last sent that node a HELLO */
+    int64_t *greeted;          /* [nslots] ns: when we last sent that node a HELLO */
+    int64_t *answered;         /* [nslots] ns: when we last answered its SATIN_HELLO_ASK */
+    /* [nslots] The file we number what we send a node in: the one it
+     * greeted us with (it may read an older or newer file than ours until
+     * every node re-read it), NULL before its HELLO: our current one. */
+    const satin_membership **speak;
 };
+
+/* The file we speak to `to` in, and our index there (the header's
+ * sender, our routing id towards it). */
+static const satin_membership *speaking(const satin_peers *p, int to)
+{
+    return p->speak[to] ? p->speak[to] : satin_roster_current(p->roster);
+}
+
+static int self_index(const satin_peers *p, int to)
+{
+    return satin_membership_index(speaking(p, to), p->self);
+}
+
+static const satin_topology *topo_of(const satin_peers *p)
+{
+    return satin_roster_topology(p->roster);
+}
+
+static const char *name_of(const satin_peers *p, int slot)
+{
+    return satin_roster_name(p->roster, slot);
+}
+
+static void grow(satin_peers *p)
+{
+    int n = satin_roster_nslots(p->roster);
+    if (n <= p->nslots)
+        return;
+    p->dealer = realloc(p->dealer, (size_t)n * sizeof *p->dealer);
+    p->last_heard = realloc(p->last_heard, (size_t)n * sizeof *p->last_heard);
+    p->greeted = realloc(p->greeted, (size_t)n * sizeof *p->greeted);
+    p->answered = realloc(p->answered, (size_t)n * sizeof *p->answered);
+    p->speak = realloc(p->speak, (size_t)n * sizeof *p->speak);
+    if (!p->dealer || !p->last_heard || !p->greeted || !p->answered || !p->speak)
+        abort();
+    for (int i = p->nslots; i < n; i++) {
+        p->dealer[i] = NULL;
+        p->last_heard[i] = 0;
+        p->greeted[i] = 0;
+        p->answered[i] = 0;
+        p->speak[i] = NULL;
+    }
+    p->nslots = n;
+    if (p->delivery)
+        satin_delivery_grow(p->delivery, n);
+}
 
 static void set_int(void *s, int opt, int v)
 {
@@ -80,26 +132,27 @@ static int wire_send(void *ctx, int to, const unsigned char *frame, const void *
                      size_t hlen, const void *body, size_t blen, int again);
 static void greet_hook(void *ctx, int node);
 static void greet_again_hook(void *ctx, int node);
+static void answer_hook(void *ctx, int node);
+static void greeted_hook(void *ctx, int node, const satin_membership *m);
 
-satin_peers *satin_peers_new(void *zctx, const satin_topology *topo, int self,
-                             size_t max_message, satin_security *sec, double request_rate)
+satin_peers *satin_peers_new(void *zctx, const satin_roster *roster, size_t max_message,
+                             satin_security *sec, double request_rate)
 {
     satin_peers *p = calloc(1, sizeof *p);
     if (!p)
         abort();
-    p->topo = topo;
+    p->roster = roster;
     p->zctx = zctx;
-    p->self = self;
+    p->self = satin_roster_self(roster);
     p->max_message = max_message;
-    p->dealer = calloc((size_t)topo->nnodes, sizeof *p->dealer);
-    p->last_heard = calloc((size_t)topo->nnodes, sizeof *p->last_heard);
-    p->greeted = calloc((size_t)topo->nnodes, sizeof *p->greeted);
-    if (!p->dealer || !p->last_heard || !p->greeted)
-        abort();
+    grow(p);
+    const satin_topology *topo = topo_of(p);
+    int self = satin_roster_index(roster, p->self);
     p->sec = sec;
-    p->delivery = satin_delivery_new(topo->nnodes, new_epoch(), wire_send, p);
-    p->admission = satin_admission_new(topo, self, max_message, sec, p->delivery, request_rate,
-                                       (satin_admission_hooks){p, greet_hook, greet_again_hook});
+    p->delivery = satin_delivery_new(p->nslots, new_epoch(), wire_send, p);
+    p->admission = satin_admission_new(roster, max_message, sec, p->delivery, request_rate,
+                                       (satin_admission_hooks){p, greet_hook, greet_again_hook,
+                                                               answer_hook, greeted_hook});
     p->router = zmq_socket(zctx, ZMQ_ROUTER);
     set_int(p->router, ZMQ_LINGER, 0);
     /* A reconnecting peer reuses its routing id (see dealer_for): the new
@@ -142,7 +195,7 @@ void satin_peers_destroy(satin_peers **self)
     satin_peers *p = *self;
     if (!p)
         return;
-    for (int i = 0; p->dealer && i < p->topo->nnodes; i++)
+    for (int i = 0; p->dealer && i < p->nslots; i++)
         if (p->dealer[i])
             zmq_close(p->dealer[i]);
     if (p->router)
@@ -150,6 +203,8 @@ void satin_peers_destroy(satin_peers **self)
     free(p->dealer);
     free(p->last_heard);
     free(p->greeted);
+    free(p->answered);
+    free(p->speak);
     satin_admission_destroy(&p->admission);
     satin_delivery_destroy(&p->delivery);
     free(p);
@@ -161,9 +216,11 @@ void *satin_peers_socket(satin_peers *self)
     return self->router;
 }
 
+/* A node that left counts as wide-area: nothing more goes to it anyway. */
 static int is_wan(const satin_peers *p, int node)
 {
-    return p->topo->nodes[node].cluster != p->topo->nodes[p->self].cluster;
+    const satin_node_def *n = satin_roster_node(p->roster, node);
+    return !n || n->cluster != satin_roster_node(p->roster, p->self)->cluster;
 }
 
 static void *dealer_for(satin_peers *p, int to);
@@ -194,7 +251,7 @@ static int wire_send(void *ctx, int to, const unsigned char *frame, const void *
                  : 0;
     if (rc < 0) {
         c->send_failures++;
-        log_debug("a message to node %s was not taken: %s", p->topo->nodes[to].id,
+        log_debug("a message to node %s was not taken: %s", name_of(p, to),
                   s ? zmq_strerror(errno) : "no connection");
         return -1;
     }
@@ -225,15 +282,71 @@ static int is_numbered(const satin_msg *m)
     }
 }
 
+/* ---- numbering: our slots inside, the file's indexes on the wire ---------------- */
+
+typedef struct renumber {
+    const satin_membership *m;
+    int to_wire;                   /* 1: slots to m's indexes; 0: m's indexes to slots */
+    int done, limit;               /* fields renumbered so far; stop at limit (-1: none) */
+} renumber;
+
+static int renumber_one(void *ctx, uint32_t *node)
+{
+    renumber *r = ctx;
+    if (r->limit >= 0 && r->done >= r->limit)
+        return -1;
+    int v;
+    if (r->to_wire)
+        v = satin_membership_index(r->m, (int)*node);
+    else
+        v = *node < (uint32_t)r->m->topo->nnodes ? r->m->slot_of[*node] : -1;
+    if (v < 0)
+        return -1;
+    *node = (uint32_t)v;
+    r->done++;
+    return 0;
+}
+
+/* The node numbers of a message read in `from`'s numbering, as our slots:
+ * 0, or -1 when one names a node we do not know. */
+static int to_slots(satin_msg *m, const satin_membership *from)
+{
+    renumber r = {from, 0, 0, -1};
+    return satin_msg_each_node(m, renumber_one, &r);
+}
+
+/* Encodes m (numbered by our slots) in `in`'s numbering and leaves m as it
+ * was (the engine may send the same message to several peers).  -2 when m
+ * names a node `in` does not list, -1 when the codec refuses it. */
+static int encode_in(satin_peers *p, const satin_membership *in, satin_msg *m,
+                     unsigned char **hdr, size_t *hlen, unsigned char **body, size_t *blen)
+{
+    renumber out = {in, 1, 0, -1};
+    int ok = satin_msg_each_node(m, renumber_one, &out) == 0;
+    m->sender = (uint32_t)satin_membership_index(in, p->self);
+    int rc = ok ? satin_msg_encode(m, hdr, hlen, body, blen) : -2;
+    /* Back to slots: the fields renumbered, and no further. */
+    renumber back = {in, 0, 0, out.done};
+    satin_msg_each_node(m, renumber_one, &back);
+    m->sender = (uint32_t)p->self;
+    return rc;
+}
+
 static int send_msg(satin_peers *p, int to, satin_msg *m)
 {
     unsigned char *hdr = NULL, *body = NULL;
     size_t hlen, blen;
     satin_link_counters *c = is_wan(p, to) ? &p->wan : &p->lan;
-    m->sender = (uint32_t)p->self;
-    if (satin_msg_encode(m, &hdr, &hlen, &body, &blen) < 0) {
+    int rc0 = encode_in(p, speaking(p, to), m, &hdr, &hlen, &body, &blen);
+    if (rc0 == -2) {
+        log_debug("a %s for node %s names a node its file does not list: not sent",
+                  satin_msg_type_name(m->type), name_of(p, to));
+        c->send_failures++;
+        return -1;
+    }
+    if (rc0 < 0) {
         log_error("cannot encode a %s for node %s", satin_msg_type_name(m->type),
-                  p->topo->nodes[to].id);
+                  name_of(p, to));
         c->send_failures++;
         free(hdr);
         free(body);
@@ -255,6 +368,8 @@ static void *dealer_for(satin_peers *p, int to)
 {
     if (p->dealer[to])
         return p->dealer[to];
+    if (satin_roster_index(p->roster, to) < 0 || self_index(p, to) < 0)
+        return NULL;   /* it left: nothing goes to it */
     void *s = zmq_socket(p->zctx, ZMQ_DEALER);
     /* Linger a little so that results and replies sent just before a clean
      * stop still leave.  ZeroMQ heartbeats notice a dead connection (a peer
@@ -270,16 +385,18 @@ static void *dealer_for(satin_peers *p, int to)
      * same id again, so the HELLO that bound it to this node still holds.
      * What the dropped connection still carried is lost: satin_delivery
      * sends the numbered messages among it again. */
-    unsigned char rid[SATIN_NODE_RID_SIZE];
-    satin_node_rid(p->self, rid);
-    zmq_setsockopt(s, ZMQ_ROUTING_ID, rid, sizeof rid);
-    satin_security_make_client(p->sec, s, to);
+    unsigned char rid[SATIN_NODE_RID_MAX];
+    size_t rid_len = satin_node_rid(name_of(p, p->self), rid);
+    zmq_setsockopt(s, ZMQ_ROUTING_ID, rid, rid_len);
+    satin_security_make_client(p->sec, s, satin_roster_node(p->roster, to)->public_key);
     /* Through satin-wanem's relay when the topology emulates the wide-area
      * link to that node's cluster; policies never know. */
     char endpoint[SATIN_ENDPOINT_MAX];
-    satin_topology_peer_endpoint(p->topo, p->self, to, endpoint, sizeof endpoint);
+    satin_topology_peer_endpoint(topo_of(p), satin_roster_index(p->roster, p->self),
+                                 satin_roster_index(p->roster, to),
+                                 endpoint, sizeof endpoint);
     if (zmq_connect(s, endpoint) < 0) {
-        log_error("cannot connect to node %s at %s: %s", p->topo->nodes[to].id, endpoint,
+        log_error("cannot connect to node %s at %s: %s", name_of(p, to), endpoint,
                   zmq_strerror(errno));
         zmq_close(s);
         return NULL;
@@ -289,17 +406,25 @@ static void *dealer_for(satin_peers *p, int to)
     return s;
 }
 
-/* HELLO, which binds our connection to our node index at the peer. */
-static void greet(satin_peers *p, int to)
+/* HELLO, which binds our connection to our node index at the peer;
+ * `flags` SATIN_HELLO_ASK asks it to greet us too. */
+static void greet_flags(satin_peers *p, int to, unsigned flags)
 {
     p->greeted[to] = satin_now_ns();
     satin_msg *hello = satin_msg_new(SATIN_MSG_HELLO);
-    satin_msg_set_grid_name(hello, p->topo->name);
-    hello->node_count = (uint32_t)p->topo->nnodes;
-    satin_msg_set_node_id(hello, p->topo->nodes[p->self].id);
-    satin_topology_digest(p->topo, hello->digest);
+    hello->flags = flags;
+    const satin_membership *m = speaking(p, to);
+    satin_msg_set_grid_name(hello, m->topo->name);
+    hello->node_count = (uint32_t)m->topo->nnodes;
+    satin_msg_set_node_id(hello, name_of(p, p->self));
+    memcpy(hello->digest, m->digest, sizeof hello->digest);
     send_msg(p, to, hello);
     satin_msg_destroy(&hello);
+}
+
+static void greet(satin_peers *p, int to)
+{
+    greet_flags(p, to, 0);
 }
 
 /* HELLO once more, at most once per REGREET_NS per peer. */
@@ -314,14 +439,125 @@ static void greet_hook(void *ctx, int node)
     greet(ctx, node);
 }
 
+/* Its messages came on a connection that did not greet us: we greet it,
+ * and ask it to greet us (it may not know that we re-read our file). */
 static void greet_again_hook(void *ctx, int node)
 {
-    greet_again(ctx, node);
+    satin_peers *p = ctx;
+    if (satin_now_ns() - p->greeted[node] > REGREET_NS)
+        greet_flags(p, node, SATIN_HELLO_ASK);
+}
+
+/* It asked: at most once per REGREET_NS, whatever else we sent it. */
+static void answer_hook(void *ctx, int node)
+{
+    satin_peers *p = ctx;
+    int64_t now = satin_now_ns();
+    if (now - p->answered[node] > REGREET_NS) {
+        p->answered[node] = now;
+        greet(p, node);
+    }
+}
+
+/* ---- a new membership ------------------------------------------------------------ */
+
+typedef struct rewrite_ctx {
+    satin_peers *p;
+    const satin_membership *from, *to;
+} rewrite_ctx;
+
+/* A message waiting for acknowledgement, numbered as `from`: numbered
+ * again as `to` (a retransmission is read with the HELLO the peer last had
+ * from us, which will be in `to`). */
+static int rewrite_queued(void *ctx, int peer, const unsigned char *hdr, size_t hlen,
+                          const unsigned char *body, size_t blen, unsigned char **out,
+                          size_t *out_hlen, size_t *out_blen)
+{
+    (void)peer;
+    rewrite_ctx *w = ctx;
+    satin_proto_error err;
+    satin_msg *m = satin_msg_decode(hdr, hlen, body, blen, w->p->max_message, &err);
+    unsigned char *h = NULL, *b = NULL;
+    size_t hl = 0, bl = 0;
+    int rc = 0;
+    if (m && to_slots(m, w->from) == 0 && encode_in(w->p, w->to, m, &h, &hl, &b, &bl) == 0) {
+        *out = malloc(hl + bl ? hl + bl : 1);
+        if (!*out)
+            abort();
+        memcpy(*out, h, hl);
+        memcpy(*out + hl, b, bl);
+        *out_hlen = hl;
+        *out_blen = bl;
+        rc = 1;
+    }
+    free(h);
+    free(b);
+    satin_msg_destroy(&m);
+    return rc;
+}
+
+static void close_dealer(satin_peers *p, int slot)
+{
+    if (p->dealer[slot]) {
+        zmq_close(p->dealer[slot]);
+        p->dealer[slot] = NULL;
+    }
+}
+
+/* We speak to `node` in `now` from here on, after `was`: what waits for its
+ * acknowledgement is numbered anew, and it is greeted in `now`. */
+static void change_speech(satin_peers *p, int node, const satin_membership *was,
+                          const satin_membership *now)
+{
+    if (was == now)
+        return;
+    rewrite_ctx w = {p, was, now};
+    satin_delivery_rewrite_peer(p->delivery, node, rewrite_queued, &w);
+    if (p->dealer[node])
+        greet(p, node);
+}
+
+/* Admission took a HELLO of `node` in membership m: we answer in it. */
+static void greeted_hook(void *ctx, int node, const satin_membership *m)
+{
+    satin_peers *p = ctx;
+    const satin_membership *was = speaking(p, node);
+    p->speak[node] = m;
+    change_speech(p, node, was, m);
+}
+
+void satin_peers_membership_changed(satin_peers *p, const satin_membership *before)
+{
+    grow(p);
+    satin_admission_membership_changed(p->admission);
+    for (int i = 0; i < before->topo->nnodes; i++) {
+        int s = before->slot_of[i];
+        const satin_node_def *was = &before->topo->nodes[i], *now = satin_roster_node(p->roster, s);
+        /* A node that left, moved, or took another key is reached anew; one
+         * that left is not reached at all. */
+        if (!now || strcmp(was->endpoint, now->endpoint) != 0 ||
+            strcmp(was->public_key, now->public_key) != 0)
+            close_dealer(p, s);
+        if (!now)
+            satin_delivery_forget(p->delivery, s);
+    }
+    /* Every peer is spoken to in the new file from now on.  One that has
+     * not read it yet drops our HELLO, then greets us in its own (its
+     * retransmissions, or our messages on its connection, make it), and we
+     * answer in that one (greeted_hook): so the grid converges on the new
+     * file while nodes re-read it one by one, and never stops talking. */
+    for (int s = 0; s < p->nslots; s++) {
+        if (s == p->self || satin_roster_index(p->roster, s) < 0)
+            continue;
+        const satin_membership *was = p->speak[s] ? p->speak[s] : before;
+        p->speak[s] = NULL;
+        change_speech(p, s, was, satin_roster_current(p->roster));
+    }
 }
 
 int satin_peers_send(satin_peers *p, int to, satin_msg *m)
 {
-    if (to < 0 || to >= p->topo->nnodes || to == p->self)
+    if (to < 0 || to >= p->nslots || to == p->self || satin_roster_index(p->roster, to) < 0)
         return -1;
     return send_msg(p, to, m);
 }
@@ -357,7 +593,16 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
         satin_zframes_close(part, n);
         if (v == SATIN_ADMIT_ACCEPT || v == SATIN_ADMIT_CONSUMED)
             p->last_heard[c.node] = c.now;
+        if (v == SATIN_ADMIT_ACCEPT && to_slots(c.msg, c.membership) < 0) {
+            /* A node its file has and ours never had (it read a newer one). */
+            satin_admission_reject(p->admission, SATIN_REJECT_UNKNOWN_INDEX,
+                                   satin_msg_type_name(c.msg->type), "in its body");
+            satin_msg_destroy(&c.msg);
+            *bad = 1;
+            continue;
+        }
         if (v == SATIN_ADMIT_ACCEPT) {
+            c.msg->sender = (uint32_t)c.node;
             satin_link_counters *lc = is_wan(p, c.node) ? &p->wan : &p->lan;
             lc->msgs_received++;
             lc->bytes_received += bytes;
@@ -372,7 +617,7 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
 int satin_peers_alive(const satin_peers *p)
 {
     int n = 0;
-    for (int i = 0; i < p->topo->nnodes; i++)
+    for (int i = 0; i < p->nslots; i++)
         n += p->last_heard[i] != 0;
     return n;
 }
@@ -411,7 +656,7 @@ size_t satin_peers_unacked(const satin_peers *p, int64_t heard_within_ns)
 {
     int64_t now = satin_now_ns();
     size_t n = 0;
-    for (int i = 0; i < p->topo->nnodes; i++)
+    for (int i = 0; i < p->nslots; i++)
         if (p->last_heard[i] && now - p->last_heard[i] <= heard_within_ns)
             n += satin_delivery_unacked(p->delivery, i);
     return n;

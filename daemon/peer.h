@@ -4,7 +4,9 @@
  * lazily on first contact (a 1000-node grid must not open a million
  * connections).  A message is a delivery frame (delivery.h) then the
  * codec's two frames; the header's sender is this node's index in the
- * topology.  The messages that carry work are numbered, acknowledged and
+ * topology.  Nodes are the roster's slots (roster.h) here and to the
+ * caller; on the wire they are indexes of the file their sender reads,
+ * renumbered both ways here.  The messages that carry work are numbered, acknowledged and
  * sent again until they arrive, so a dropped connection loses none.
  */
 #ifndef SATIN_PEER_H
@@ -12,6 +14,7 @@
 
 #include "admission.h"
 #include "delivery.h"
+#include "roster.h"
 #include "satin_proto.h"
 #include "security.h"
 #include "topology.h"
@@ -36,8 +39,8 @@ typedef struct satin_link_counters {
  * burst: the excess is dropped, counted and logged, and a dropped steal
  * request simply counts as empty at its thief.  Results and replies answer
  * our own requests and are never dropped. */
-satin_peers *satin_peers_new(void *zmq_ctx, const satin_topology *topo, int self,
-                             size_t max_message, satin_security *security, double request_rate);
+satin_peers *satin_peers_new(void *zmq_ctx, const satin_roster *roster, size_t max_message,
+                             satin_security *security, double request_rate);
 void satin_peers_destroy(satin_peers **self);
 /* The ROUTER socket, for zmq_poll. */
 void *satin_peers_socket(satin_peers *self);
@@ -45,6 +48,12 @@ void *satin_peers_socket(satin_peers *self);
  * carries work) is kept until acknowledged; another that the peer's queue
  * cannot take is counted and dropped.  Returns 0 or -1. */
 int satin_peers_send(satin_peers *self, int to, satin_msg *m);
+/* The roster took a new membership; `before` is the one read until now.
+ * New nodes are reachable, the connections of nodes that left, moved or
+ * took a new key are closed (all of them when our own index changed: it
+ * is our routing id), messages waiting for acknowledgement are numbered
+ * as the new file, and every peer still connected is greeted with it. */
+void satin_peers_membership_changed(satin_peers *self, const satin_membership *before);
 /* Sends the acknowledgements and retransmissions that are due; returns
  * when (ns, satin_now_ns's clock) the next is due, or INT64_MAX. */
 int64_t satin_peers_tick(satin_peers *self);

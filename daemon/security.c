@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define ZAUTH_LOG_ENDPOINT "inproc://satin-zauth-log"
 #define REFUSAL_LOG_INTERVAL_S 60.0
@@ -172,6 +173,55 @@ satin_security *satin_security_new(void *zctx, const satin_topology *t, int self
     return s;
 }
 
+/* zauth reads a new key list only from a directory (its "CURVE" command;
+ * the store it was started with is its own, on its own thread).  So the
+ * public keys go into a private directory, zauth loads them, and the
+ * directory goes: a store whose directory is gone keeps what it loaded. */
+int satin_security_set_topology(satin_security *s, const satin_topology *t, char *err,
+                                size_t errlen)
+{
+    if (!satin_security_enabled(s)) {
+        s->topo = t;
+        return 0;
+    }
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/satind-keys-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        snprintf(err, errlen, "cannot make a directory for the new public keys (%s): %s", dir,
+                 strerror(errno));
+        return -1;
+    }
+    int written = 0, rc = 0;
+    byte pub[32], none[32] = {0};
+    for (int i = 0; i < t->nnodes + t->nclients && rc == 0; i++) {
+        const char *z85 = i < t->nnodes ? t->nodes[i].public_key
+                                        : t->clients[i - t->nnodes].public_key;
+        if (!zmq_z85_decode(pub, z85))
+            continue;
+        zcert_t *c = zcert_new_from(pub, none);
+        snprintf(path, sizeof path, "%s/k%d", dir, written);
+        if (!c || zcert_save_public(c, path) < 0) {
+            snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+            rc = -1;
+        } else {
+            written++;
+        }
+        zcert_destroy(&c);
+    }
+    if (rc == 0) {
+        zstr_sendx(s->auth, "CURVE", dir, NULL);
+        zsock_wait(s->auth);
+        s->topo = t;
+    }
+    for (int i = 0; i < written; i++) {
+        snprintf(path, sizeof path, "%s/k%d", dir, i);
+        unlink(path);
+    }
+    rmdir(dir);
+    return rc;
+}
+
 void satin_security_destroy(satin_security **self)
 {
     satin_security *s = *self;
@@ -202,11 +252,11 @@ void satin_security_make_server(satin_security *s, void *sock)
     zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, zcert_secret_txt(s->cert), 40);
 }
 
-void satin_security_make_client(satin_security *s, void *sock, int to)
+void satin_security_make_client(satin_security *s, void *sock, const char *server_key)
 {
-    if (!satin_security_enabled(s) || to < 0 || to >= s->topo->nnodes)
+    if (!satin_security_enabled(s) || !server_key || strlen(server_key) != 40)
         return;
-    zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, s->topo->nodes[to].public_key, 40);
+    zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, server_key, 40);
     zmq_setsockopt(sock, ZMQ_CURVE_PUBLICKEY, zcert_public_txt(s->cert), 40);
     zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, zcert_secret_txt(s->cert), 40);
 }
@@ -217,12 +267,11 @@ const char *satin_security_key_of(void *zmq_message)
     return id ? id : "";
 }
 
-int satin_security_key_is_node(const satin_security *s, const char *z85, int node)
+int satin_security_key_matches(const satin_security *s, const char *z85, const char *listed)
 {
     if (!satin_security_enabled(s))
         return 1;
-    return node >= 0 && node < s->topo->nnodes && z85 &&
-           strcmp(s->topo->nodes[node].public_key, z85) == 0;
+    return z85 && listed && listed[0] && strcmp(listed, z85) == 0;
 }
 
 int satin_security_key_is_client(const satin_security *s, const char *z85)

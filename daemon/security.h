@@ -45,14 +45,21 @@ int satin_security_enabled(const satin_security *self);
 
 /* Makes `sock` (before bind) a CURVE server with this node's key. */
 void satin_security_make_server(satin_security *self, void *sock);
-/* Makes `sock` (before connect) a CURVE client of node `to`. */
-void satin_security_make_client(satin_security *self, void *sock, int to);
+/* Makes `sock` (before connect) a CURVE client of the node whose public
+ * key is `server_key` (Z85). */
+void satin_security_make_client(satin_security *self, void *sock, const char *server_key);
+/* A new membership (SIGHUP; `t` outlives the object or the next call):
+ * zauth takes the public keys it lists from now on, and the clients: list
+ * with them.  0, or -1 with the reason in err (the old keys stay). */
+int satin_security_set_topology(satin_security *self, const satin_topology *t, char *err,
+                                size_t errlen);
 
 /* The key a message arrived with (ZeroMQ's User-Id: zauth sets it to the
  * peer's Z85 public key), "" when there is none. */
 const char *satin_security_key_of(void *zmq_message);
-/* 1 when a message that arrived with key `z85` may come from node `node`. */
-int satin_security_key_is_node(const satin_security *self, const char *z85, int node);
+/* 1 when a message that arrived with key `z85` may come from the node for
+ * which its file lists `listed` (always 1 without CURVE). */
+int satin_security_key_matches(const satin_security *self, const char *z85, const char *listed);
 /* 1 when `z85` belongs to a client allowed by the topology's `clients:`. */
 int satin_security_key_is_client(const satin_security *self, const char *z85);
 

@@ -313,6 +313,28 @@ int satin_msg_set_data(satin_msg *self, const void *data, size_t len)
     return 0;
 }
 
+int satin_msg_each_node(satin_msg *m, int (*fn)(void *ctx, uint32_t *node), void *ctx)
+{
+    switch (m->type) {
+    case SATIN_MSG_STEAL:
+    case SATIN_MSG_STEAL_CANCEL:
+        return fn(ctx, &m->thief);
+    case SATIN_MSG_JOB_RESULT:
+    case SATIN_MSG_JOB_CANCEL:
+        return fn(ctx, &m->owner);
+    case SATIN_MSG_STEAL_REPLY:
+    case SATIN_MSG_PUSH:
+        if (m->type == SATIN_MSG_STEAL_REPLY && fn(ctx, &m->victim) < 0)
+            return -1;
+        for (size_t i = 0; i < m->njobrecs; i++)
+            if (fn(ctx, &m->jobrecs[i].owner) < 0)
+                return -1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
 int satin_msg_add_record_id(satin_msg *self, uint64_t id)
 {
     if (self->nrecord_ids >= SATIN_PROTO_MAX_RECORD_IDS)

@@ -103,6 +103,9 @@ typedef enum {
 #define SATIN_FLAG_PROGRESS 0x1u
 /* STEAL / STEAL_REPLY flags: SATIN_STEAL_* of satin_steal_flags.h. */
 /* HEARTBEAT flags. */
+/* HELLO flags. */
+#define SATIN_HELLO_ASK 0x1           /* the sender drops what the receiver sends it on a
+                                       * connection that has not greeted it: greet it */
 #define SATIN_HEARTBEAT_LEAVING 0x1   /* the sender is stopping: ask it for no more work */
 #define SATIN_HEARTBEAT_GREETING 0x2  /* the sender has not heard the receiver yet: answer */
 
@@ -259,6 +262,13 @@ int satin_msg_add_jobrec(satin_msg *self, uint32_t owner, uint64_t record_id,
 int satin_msg_set_data(satin_msg *self, const void *data, size_t len);
 /* Appends a JOB_CANCEL record id; -1 beyond SATIN_PROTO_MAX_RECORD_IDS. */
 int satin_msg_add_record_id(satin_msg *self, uint64_t id);
+/* Calls fn on each node index the body of m's type carries (STEAL and
+ * STEAL_CANCEL: thief; STEAL_REPLY: victim; JOB_RESULT and JOB_CANCEL:
+ * owner; STEAL_REPLY and PUSH: each record's owner), in that order; stops
+ * at the first call that returns -1, and returns -1 then, else 0.  What a
+ * node that renumbers them (satind's membership changes) needs to know of
+ * the codec. */
+int satin_msg_each_node(satin_msg *m, int (*fn)(void *ctx, uint32_t *node), void *ctx);
 
 /* Checks every field of `m` against the limits of its type without
  * encoding: 0, or -1 with err (may be NULL) saying which field is wrong. */

@@ -12,19 +12,27 @@
 #define SEC 1000000000LL
 
 static satin_topology *topo;
+static satin_roster *roster;
 static satin_delivery *delivery;
 static satin_admission *adm;
-static int greets[4], greets_again[4];
+static int greets[4], greets_again[4], answers[4];
 static int64_t now = 5 * SEC;
 
 static const uint64_t E0 = 0xE0E0E0E0ull;           /* node 0's run */
-static unsigned char own0[SATIN_NODE_RID_SIZE];      /* node 0's own connection */
+static unsigned char own0[SATIN_NODE_RID_MAX];       /* node 0's own connection */
+static size_t own0_len;
 static const unsigned char tool[] = {0, 0x6b, 0x8b, 0x45, 0x67};   /* a ROUTER-made id */
 
 static void on_greet(void *ctx, int node)
 {
     (void)ctx;
     greets[node]++;
+}
+
+static void on_answer(void *ctx, int node)
+{
+    (void)ctx;
+    answers[node]++;
 }
 
 static void on_greet_again(void *ctx, int node)
@@ -56,9 +64,10 @@ static void setup(double rate)
         exit(1);
     }
     delivery = satin_delivery_new(topo->nnodes, 0xE1E1ull, wire, NULL);
-    adm = satin_admission_new(topo, SELF, 1 << 20, NULL, delivery, rate,
-                              (satin_admission_hooks){NULL, on_greet, on_greet_again});
-    satin_node_rid(0, own0);
+    roster = satin_roster_new(topo, SELF);
+    adm = satin_admission_new(roster, 1 << 20, NULL, delivery, rate,
+                              (satin_admission_hooks){NULL, on_greet, on_greet_again, on_answer, NULL});
+    own0_len = satin_node_rid("n0", own0);
 }
 
 /* Runs [rid][stamp][header][body] (no message: [rid][stamp]) through the
@@ -150,7 +159,7 @@ static void shapes_and_codec(void)
     unsigned char f[SATIN_DELIVERY_FRAME_SIZE];
     satin_delivery_stamp_encode(&(satin_delivery_stamp){.epoch = E0}, f);
     satin_admit_ctx_init(&c, now);
-    c.frame[0] = (satin_frame){own0, sizeof own0};
+    c.frame[0] = (satin_frame){own0, own0_len};
     c.frame[1] = (satin_frame){f, sizeof f};
     c.frame[2] = (satin_frame){"x", 1};
     c.nframes = 3;
@@ -158,7 +167,7 @@ static void shapes_and_codec(void)
     rejected(satin_admission_run(adm, &c), &c, SATIN_REJECT_SHAPE, "frame shape", b, "3 frames");
     is_str(c.detail[0], "2", "the count is of the frames the sender sent");
     satin_admit_ctx_init(&c, now);
-    c.frame[0] = (satin_frame){own0, sizeof own0};
+    c.frame[0] = (satin_frame){own0, own0_len};
     c.nframes = 4;
     c.extra = 3;
     rejected(satin_admission_run(adm, &c), &c, SATIN_REJECT_SHAPE, "frame shape", b + 1,
@@ -175,7 +184,7 @@ static void shapes_and_codec(void)
 
     b = count(SATIN_REJECT_DECODE);
     satin_admit_ctx_init(&c, now);
-    c.frame[0] = (satin_frame){own0, sizeof own0};
+    c.frame[0] = (satin_frame){own0, own0_len};
     c.frame[1] = (satin_frame){f, sizeof f};
     c.frame[2] = (satin_frame){"not a header", 12};
     c.frame[3] = (satin_frame){"", 0};
@@ -190,22 +199,30 @@ static void identities(void)
     satin_msg *m;
     uint64_t b = count(SATIN_REJECT_UNKNOWN_INDEX);
     m = steal(9);
-    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_UNKNOWN_INDEX,
-             "node identity and key", b, "a STEAL from node index 9 of 4");
+    rejected(admit(&c, tool, sizeof tool, E0, 0, m), &c, SATIN_REJECT_UNKNOWN_INDEX,
+             "node identity and key", b, "a STEAL from node index 9 of 4 on a tool's connection");
     is_str(c.detail[1], "9", "the log names the index, not a node it is not");
+    /* On node 0's own connection the index is one of the file node 0
+     * reads, which may list more nodes than ours: node 0 did not greet us
+     * in a file we know, and is asked to. */
+    uint64_t g = count(SATIN_REJECT_NOT_GREETED);
+    rejected(admit(&c, own0, own0_len, E0, 0, m), &c, SATIN_REJECT_NOT_GREETED, "greeting", g,
+             "the same on node 0's own connection");
+    is_i64(greets_again[0], 1, "node 0 is greeted, and asked to greet us");
+    greets_again[0] = 0;
     satin_msg_destroy(&m);
     b = count(SATIN_REJECT_SENDER);
     m = steal(SELF);
-    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_SENDER,
+    rejected(admit(&c, tool, sizeof tool, E0, 0, m), &c, SATIN_REJECT_SENDER,
              "node identity and key", b, "a STEAL claiming to come from ourselves");
     satin_msg_destroy(&m);
     m = satin_msg_new(SATIN_MSG_STATUS);
-    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_SENDER,
+    rejected(admit(&c, own0, own0_len, E0, 0, m), &c, SATIN_REJECT_SENDER,
              "node identity and key", b + 1, "a client's STATUS on the peer socket");
     satin_msg_destroy(&m);
 
     b = count(SATIN_REJECT_ACK_CONNECTION);
-    rejected(admit(&c, own0, sizeof own0, E0, 0, NULL), &c, SATIN_REJECT_ACK_CONNECTION,
+    rejected(admit(&c, own0, own0_len, E0, 0, NULL), &c, SATIN_REJECT_ACK_CONNECTION,
              "node identity and key", b, "an acknowledgement before any HELLO");
 }
 
@@ -217,34 +234,34 @@ static void greetings(void)
     rejected(admit(&c, tool, sizeof tool, E0, 0, m), &c, SATIN_REJECT_NOT_GREETED, "greeting", b,
              "a STEAL as node 0 on a connection that never greeted us");
     is_i64(greets_again[0], 0, "a stranger's connection gets no HELLO from us");
-    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_NOT_GREETED, "greeting",
+    rejected(admit(&c, own0, own0_len, E0, 0, m), &c, SATIN_REJECT_NOT_GREETED, "greeting",
              b + 1, "a STEAL on node 0's own connection before its HELLO");
     is_i64(greets_again[0], 1, "node 0 is greeted again (it greeted a previous run of ours)");
     satin_msg_destroy(&m);
 
     b = count(SATIN_REJECT_OTHER_GRID);
     m = hello(0, "other-grid", 4);
-    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID, "greeting", b,
+    rejected(admit(&c, own0, own0_len, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID, "greeting", b,
              "a HELLO for another grid");
     ok(c.detail[1] && strncmp(c.detail[1], "it is grid other-grid, we are grid test-4 (membership digest ", 61) == 0,
        "the log says how the topologies differ: %s", c.detail[1] ? c.detail[1] : "-");
     is_str(c.detail[0], "n0", "and names the node by the id its HELLO gives");
     satin_msg_destroy(&m);
     m = hello(0, "test-4", 5);
-    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID, "greeting",
+    rejected(admit(&c, own0, own0_len, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID, "greeting",
              b + 1, "a HELLO with another node count");
     satin_msg_destroy(&m);
     now += SEC;
     m = hello(0, "test-4", 4);
     m->digest[0] ^= 1;
-    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID, "greeting",
+    rejected(admit(&c, own0, own0_len, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID, "greeting",
              b + 2, "a HELLO whose membership digest differs");
     ok(c.detail[1] && strstr(c.detail[1], "both list 4 nodes, but clusters, node ids, endpoints "
                                           "or keys differ"),
        "the log says the files list as many nodes but differ");
     satin_msg_destroy(&m);
     m = hello(7, "test-4", 8);
-    rejected(admit(&c, own0, sizeof own0, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID,
+    rejected(admit(&c, own0, own0_len, E0, 0, m), &c, SATIN_REJECT_OTHER_GRID,
              "node identity and key", b + 3, "a HELLO from an index our file does not have");
     ok(c.detail[1] && strstr(c.detail[1], "it lists 8 nodes, we list 4"),
        "the log gives both node counts");
@@ -252,17 +269,17 @@ static void greetings(void)
 
     now += SEC;   /* the two HELLOs above took tokens too */
     m = hello(0, "test-4", 4);
-    satin_admit_verdict v = admit(&c, own0, sizeof own0, E0, 0, m);
+    satin_admit_verdict v = admit(&c, own0, own0_len, E0, 0, m);
     satin_msg_destroy(&m);
     ok(v == SATIN_ADMIT_CONSUMED && c.node == 0 && strcmp(c.stage, "greeting") == 0 && !c.msg,
        "a matching HELLO on node 0's own connection is taken at 'greeting', not for the engine");
     m = steal(0);
-    v = admit(&c, own0, sizeof own0, E0, 0, m);
+    v = admit(&c, own0, own0_len, E0, 0, m);
     ok(v == SATIN_ADMIT_ACCEPT && c.node == 0 && c.msg && c.msg->type == SATIN_MSG_STEAL,
        "then node 0's STEAL is accepted");
     satin_msg_destroy(&c.msg);
     satin_msg_destroy(&m);
-    v = admit(&c, own0, sizeof own0, E0, 0, NULL);
+    v = admit(&c, own0, own0_len, E0, 0, NULL);
     ok(v == SATIN_ADMIT_CONSUMED && c.node == 0 && strcmp(c.stage, "sequence") == 0,
        "and its acknowledgement alone is taken at 'sequence'");
 }
@@ -271,14 +288,14 @@ static void sequence(void)
 {
     satin_admit_ctx c;
     satin_msg *m = job_cancel(0);
-    satin_admit_verdict v = admit(&c, own0, sizeof own0, E0, 1, m);
+    satin_admit_verdict v = admit(&c, own0, own0_len, E0, 1, m);
     ok(v == SATIN_ADMIT_ACCEPT, "numbered message 1 from node 0 is accepted");
     satin_msg_destroy(&c.msg);
     uint64_t bad = satin_admission_bad(adm);
-    v = admit(&c, own0, sizeof own0, E0, 1, m);
+    v = admit(&c, own0, own0_len, E0, 1, m);
     ok(v == SATIN_ADMIT_CONSUMED && strcmp(c.stage, "sequence") == 0 && !c.msg,
        "the same number again is a duplicate: consumed at 'sequence'");
-    v = admit(&c, own0, sizeof own0, E0, 5, m);
+    v = admit(&c, own0, own0_len, E0, 5, m);
     ok(v == SATIN_ADMIT_CONSUMED, "a number past a gap too");
     is_i64(satin_admission_bad(adm), bad, "neither counts as bad");
     is_i64(satin_delivery_counters_get(delivery)->duplicates, 1, "the delivery layer saw one duplicate");
@@ -300,7 +317,7 @@ static void sequence(void)
     int before = greets[0];
     now += 10 * SEC;
     m = steal(0);
-    v = admit(&c, own0, sizeof own0, E0 + 1, 0, m);
+    v = admit(&c, own0, own0_len, E0 + 1, 0, m);
     ok(v == SATIN_ADMIT_ACCEPT, "a message of node 0's next run is accepted");
     satin_msg_destroy(&c.msg);
     satin_msg_destroy(&m);
@@ -316,21 +333,21 @@ static void rates(void)
     uint64_t b = count(SATIN_REJECT_RATE), bad = satin_admission_bad(adm);
     int accepted = 0;
     for (int i = 0; i < 3; i++) {
-        accepted += admit(&c, own0, sizeof own0, E0 + 1, 0, m) == SATIN_ADMIT_ACCEPT;
+        accepted += admit(&c, own0, own0_len, E0 + 1, 0, m) == SATIN_ADMIT_ACCEPT;
         satin_msg_destroy(&c.msg);
     }
     is_i64(accepted, 3, "3 requests within a second at rate 3 are accepted");
-    rejected(admit(&c, own0, sizeof own0, E0 + 1, 0, m), &c, SATIN_REJECT_RATE, "rate limit", b,
+    rejected(admit(&c, own0, own0_len, E0 + 1, 0, m), &c, SATIN_REJECT_RATE, "rate limit", b,
              "a 4th");
     is_str(c.detail[1], "3", "the log names the rate");
     satin_msg_destroy(&m);
     m = job_cancel(0);
-    ok(admit(&c, own0, sizeof own0, E0 + 1, 1, m) == SATIN_ADMIT_ACCEPT,
+    ok(admit(&c, own0, own0_len, E0 + 1, 1, m) == SATIN_ADMIT_ACCEPT,
        "a JOB_CANCEL past the rate is accepted: only requests are limited");
     satin_msg_destroy(&c.msg);
     satin_msg_destroy(&m);
     m = hello(0, "test-4", 4);
-    rejected(admit(&c, own0, sizeof own0, E0 + 1, 0, m), &c, SATIN_REJECT_RATE, "greeting", b + 1,
+    rejected(admit(&c, own0, own0_len, E0 + 1, 0, m), &c, SATIN_REJECT_RATE, "greeting", b + 1,
              "a HELLO past the rate, before it may rebind the connection");
     satin_msg_destroy(&m);
     is_i64(satin_admission_bad(adm), bad, "the rate limit's drops are not bad messages");
@@ -360,6 +377,84 @@ static void table(void)
        "an unknown reason is counted as senseless, not out of the table");
 }
 
+/* A HELLO as the node at `index` of file t says it. */
+static satin_msg *hello_in(const satin_topology *t, uint32_t index)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_HELLO);
+    m->sender = index;
+    satin_msg_set_grid_name(m, t->name);
+    m->node_count = (uint32_t)t->nnodes;
+    satin_msg_set_node_id(m, t->nodes[index].id);
+    satin_topology_digest(t, m->digest);
+    return m;
+}
+
+/* The membership changes (SIGHUP): n3 leaves, n4 joins at index 2, n2
+ * moves to index 3.  Nodes that still read the old file are understood
+ * in it; one that left is not. */
+static void memberships(void)
+{
+    static const char yaml[] =
+        "grid: test-4\npolicy: rs\nsecurity: none\nclusters:\n"
+        "  - name: c\n    nodes:\n"
+        "      - {id: n0, endpoint: \"tcp://127.0.0.1:7301\"}\n"
+        "      - {id: n1, endpoint: \"tcp://127.0.0.1:7302\"}\n"
+        "      - {id: n4, endpoint: \"tcp://127.0.0.1:7305\"}\n"
+        "      - {id: n2, endpoint: \"tcp://127.0.0.1:7303\"}\n";
+    char err[256];
+    satin_topology *next = satin_topology_parse("next.yaml", yaml, strlen(yaml), err, sizeof err);
+    if (!next) {
+        printf("Bail out! %s\n", err);
+        exit(1);
+    }
+    is_i64(satin_roster_update(roster, next), 1, "the new file adds one node (n4)");
+    satin_admission_membership_changed(adm);
+    is_i64(satin_roster_slot_named(roster, "n4"), 4, "n4 takes the next slot");
+    is_i64(satin_roster_index(roster, 2), 3, "n2 keeps its slot, at index 3 of the new file");
+    is_i64(satin_roster_index(roster, 3), -1, "n3 is a member no more");
+    now += 10 * SEC;
+
+    satin_admit_ctx c;
+    satin_msg *m = hello_in(topo, 0);
+    ok(admit(&c, own0, own0_len, E0 + 1, 0, m) == SATIN_ADMIT_CONSUMED && c.membership &&
+           c.membership->topo == topo,
+       "n0's HELLO in the old file is taken: it has not re-read the file yet");
+    satin_msg_destroy(&m);
+    m = steal(0);
+    satin_admit_verdict v = admit(&c, own0, own0_len, E0 + 1, 0, m);
+    ok(v == SATIN_ADMIT_ACCEPT && c.node == 0, "and its steal request is read in the old file "
+       "(verdict %d, reason %s, node %d)", (int)v, satin_admission_reason_name(c.reason), c.node);
+    satin_msg_destroy(&c.msg);
+    satin_msg_destroy(&m);
+
+    unsigned char rid2[SATIN_NODE_RID_MAX];
+    size_t rid2_len = satin_node_rid("n2", rid2);
+    m = hello_in(next, 3);
+    ok(admit(&c, rid2, rid2_len, 0xE2, 0, m) == SATIN_ADMIT_CONSUMED && c.node == 2 && c.wire == 3,
+       "n2's HELLO in the new file is taken: index 3 there, slot 2 here");
+    satin_msg_destroy(&m);
+    m = steal(3);
+    ok(admit(&c, rid2, rid2_len, 0xE2, 0, m) == SATIN_ADMIT_ACCEPT && c.node == 2,
+       "and its index 3 names it, not n3");
+    satin_msg_destroy(&c.msg);
+    satin_msg_destroy(&m);
+
+    unsigned char rid3[SATIN_NODE_RID_MAX];
+    size_t rid3_len = satin_node_rid("n3", rid3);
+    uint64_t b = count(SATIN_REJECT_NOT_MEMBER);
+    m = hello_in(topo, 3);
+    rejected(admit(&c, rid3, rid3_len, 0xE3, 0, m), &c, SATIN_REJECT_NOT_MEMBER,
+             "node identity and key", b, "a HELLO of n3, which left, in the old file");
+    satin_msg_destroy(&m);
+
+    m = hello_in(topo, 0);
+    m->flags = SATIN_HELLO_ASK;
+    int before = answers[0];
+    ok(admit(&c, own0, own0_len, E0 + 1, 0, m) == SATIN_ADMIT_CONSUMED && answers[0] == before + 1,
+       "a HELLO that asks for ours is answered");
+    satin_msg_destroy(&m);
+}
+
 int main(void)
 {
     satin_log_set_level(SATIN_LOG_ERROR);   /* every rejection logs a warning */
@@ -371,8 +466,10 @@ int main(void)
     sequence();
     rates();
     table();
+    memberships();
     satin_admission_destroy(&adm);
     satin_delivery_destroy(&delivery);
+    satin_roster_destroy(&roster);
     satin_topology_destroy(&topo);
     return done_testing();
 }

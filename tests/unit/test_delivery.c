@@ -4,6 +4,7 @@
 #include "../tap.h"
 #include "delivery.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define MS 1000000LL
@@ -290,9 +291,56 @@ static void restarts(void)
     satin_delivery_destroy(&b2.d);
 }
 
+/* Renumbers "result" to "RESULT", leaves the rest. */
+static int shout(void *ctx, int peer, const unsigned char *hdr, size_t hlen,
+                 const unsigned char *body, size_t blen, unsigned char **out, size_t *out_hlen,
+                 size_t *out_blen)
+{
+    int *calls = ctx;
+    (void)peer, (void)body;
+    (*calls)++;
+    if (hlen != 6 || memcmp(hdr, "result", 6) != 0)
+        return 0;
+    *out = malloc(6 + blen + 1);
+    memcpy(*out, "RESULT", 6);
+    *out_hlen = 6;
+    *out_blen = blen;
+    return 1;
+}
+
+/* The grid's membership changes (SIGHUP): more peers, messages waiting
+ * for acknowledgement numbered again, and what waits for a peer that
+ * left dropped. */
+static void membership(void)
+{
+    side a, b;
+    side_init(&a, 0, 111);
+    side_init(&b, 1, 222);
+    send_text(&a, 1, "result", 0);
+    send_text(&a, 1, "push", 0);
+    a.nout = 0;   /* lost on the way */
+    int calls = 0;
+    satin_delivery_rewrite_peer(a.d, 1, shout, &calls);
+    is_i64(calls, 2, "every message waiting for peer 1 is passed to the rewrite");
+    satin_delivery_tick(a.d, SATIN_DELIVERY_RTO_INITIAL_NS + MS);
+    ok(a.nout == 2 && strcmp(a.out[0].text, "RESULT") == 0 && a.out[0].st.seq == 1 &&
+           strcmp(a.out[1].text, "push") == 0 && a.out[1].st.seq == 2,
+       "the retransmission carries the new bytes, with the same numbers");
+    is_i64(deliver_all(&a, &b, SATIN_DELIVERY_RTO_INITIAL_NS + 2 * MS), 2, "and both are taken");
+
+    satin_delivery_grow(a.d, 4);
+    is_i64(satin_delivery_send(a.d, 3, 1, "x", 1, "", 0, 0), 0, "a peer that joined is reachable");
+    is_i64(satin_delivery_unacked(a.d, 3), 1, "its messages are numbered from 1 too");
+    satin_delivery_forget(a.d, 3);
+    is_i64(satin_delivery_unacked(a.d, 3), 0, "what waits for a peer that left is dropped");
+    satin_delivery_destroy(&a.d);
+    satin_delivery_destroy(&b.d);
+}
+
 int main(void)
 {
     stamps();
+    membership();
     in_order_and_acks();
     loss_and_retransmission();
     transport_full();

@@ -1229,9 +1229,56 @@ static void test_orphan(void)
     reject(0, SATIN_PROTO_BAD_MESSAGE, "ORPHAN cut after the place");
 }
 
+/* Adds 10 to a node number; fails on 7 (a node the other file lacks). */
+static int add_ten(void *ctx, uint32_t *node)
+{
+    int *calls = ctx;
+    (*calls)++;
+    if (*node == 7)
+        return -1;
+    *node += 10;
+    return 0;
+}
+
+/* satin_msg_each_node: the node numbers each type carries, for a node
+ * that renumbers them (a membership change, PROTOCOL.md 14.20). */
+static void test_each_node(void)
+{
+    int calls = 0;
+    satin_msg *m = satin_msg_new(SATIN_MSG_STEAL_REPLY);
+    m->victim = 1;
+    satin_msg_add_jobrec(m, 2, 11, 12, "fib", 64, "", 0);
+    satin_msg_add_jobrec(m, 3, 21, 22, "fib", 64, "", 0);
+    ok(satin_msg_each_node(m, add_ten, &calls) == 0 && calls == 3 && m->victim == 11 &&
+           m->jobrecs[0].owner == 12 && m->jobrecs[1].owner == 13,
+       "STEAL_REPLY: the victim and each record's owner");
+    m->jobrecs[0].owner = 7;
+    calls = 0;
+    ok(satin_msg_each_node(m, add_ten, &calls) == -1 && calls == 2 && m->jobrecs[1].owner == 13,
+       "a number that cannot be renumbered stops the walk");
+    satin_msg_destroy(&m);
+    uint32_t fields[][2] = {{SATIN_MSG_STEAL, 0}, {SATIN_MSG_STEAL_CANCEL, 0},
+                            {SATIN_MSG_JOB_RESULT, 1}, {SATIN_MSG_JOB_CANCEL, 1}};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        m = satin_msg_new((int)fields[i][0]);
+        m->thief = m->owner = 4;
+        calls = 0;
+        satin_msg_each_node(m, add_ten, &calls);
+        ok(calls == 1 && (fields[i][1] ? m->owner == 14 && m->thief == 4
+                                       : m->thief == 14 && m->owner == 4),
+           "%s: its %s only", satin_msg_type_name(m->type), fields[i][1] ? "owner" : "thief");
+        satin_msg_destroy(&m);
+    }
+    m = satin_msg_new(SATIN_MSG_HELLO);
+    calls = 0;
+    ok(satin_msg_each_node(m, add_ten, &calls) == 0 && calls == 0, "HELLO: none");
+    satin_msg_destroy(&m);
+}
+
 int main(void)
 {
     memset(name63, 'n', 63);
+    test_each_node();
     memset(name64, 'l', 64);
     test_names();
     test_golden();
