@@ -180,7 +180,8 @@ check-tsan: deps
 	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(abspath tests/tsan.supp)" \
 	  $(PROVE) $(patsubst tests/unit/%.c,build-tsan/tests/%.t,$(TSAN_TESTS)) \
 	  $(patsubst tests/integration/%.c,build-tsan/tests/integration/%.t,$(INTEG_C_SRC)) tests/integration/cli.t \
-	  tests/integration/curve.t tests/integration/stop.t tests/integration/moves.t
+	  tests/integration/curve.t tests/integration/stop.t tests/integration/moves.t \
+	  tests/integration/reload.t
 
 # ---- demo and benchmarks ----------------------------------------------------
 demo: deps

@@ -92,6 +92,19 @@ int satin_engine_copy_topology(satin_engine *e, const satin_policy_topology *t)
     return 0;
 }
 
+void satin_engine_free_topology(satin_engine *e)
+{
+    for (int c = 0; e->members && c < e->topo.nclusters; c++)
+        free(e->members[c]);
+    free(e->members);
+    free(e->cluster_of);
+    free(e->cluster_size);
+    free(e->names);
+    e->members = NULL;
+    e->cluster_of = e->cluster_size = NULL;
+    e->names = NULL;
+}
+
 satin_engine *satin_engine_new(const satin_engine_config *config, const satin_engine_env *env,
                                int64_t now)
 {
@@ -130,12 +143,7 @@ void satin_engine_destroy(satin_engine **self)
         e->ops->destroy(e->policy);
     for (size_t i = 0; e->env.release && i < e->ledger.nstandins; i++)
         e->env.release(e->env.ctx, e->ledger.standins[i].handle);
-    for (int c = 0; e->members && c < e->topo.nclusters; c++)
-        free(e->members[c]);
-    free(e->members);
-    free(e->cluster_of);
-    free(e->cluster_size);
-    free(e->names);
+    satin_engine_free_topology(e);
     satin_engine_free_collected(e);
     if (e->peers)
         satin_engine_faults_free(e);

@@ -223,8 +223,10 @@ void satin_engine_on_stats_reply(satin_engine *e, const satin_msg *m);
 void satin_engine_free_collected(satin_engine *e);
 
 /* engine.c */
-/* e->topo and the arrays it points to, copied from t (and cfg.node_names). */
+/* e->topo and the arrays it points to, copied from t (and cfg.node_names),
+ * and freed. */
 int satin_engine_copy_topology(satin_engine *e, const satin_policy_topology *t);
+void satin_engine_free_topology(satin_engine *e);
 /* The policy's on_idle, counted. */
 void satin_engine_tell_idle(satin_engine *e);
 /* Every message to a peer goes through here (its link is not quiet). */

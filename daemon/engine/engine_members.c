@@ -19,19 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void free_topology(satin_engine *e)
-{
-    for (int c = 0; e->members && c < e->topo.nclusters; c++)
-        free(e->members[c]);
-    free(e->members);
-    free(e->cluster_of);
-    free(e->cluster_size);
-    free(e->names);
-    e->members = NULL;
-    e->cluster_of = e->cluster_size = NULL;
-    e->names = NULL;
-}
-
 static int membership_valid(const satin_engine *e, const satin_policy_topology *t)
 {
     if (!t || t->nnodes < e->topo.nnodes || t->self != e->topo.self || t->nclusters < 1 ||
@@ -78,7 +65,7 @@ int satin_engine_set_members(satin_engine *e, int64_t now, const satin_policy_to
         satin_engine_peer_left(e, p);
     }
     int old_n = e->topo.nnodes;
-    free_topology(e);
+    satin_engine_free_topology(e);
     e->cfg.node_names = names;
     satin_policy_topology copy = *topo;
     if (satin_engine_copy_topology(e, &copy) < 0)

@@ -3,7 +3,8 @@
 # makes $tmpdir (its name from $1); on exit stops the grid of $tmpdir/g by
 # its pids and removes $tmpdir; sources tap.sh.  status_of ENDPOINT KEY
 # reads one value of a node's STATUS; adopt ID PID hands a satind the test
-# started to the grid, for satin-grid down to stop.
+# started to the grid, for satin-grid down to stop; start_t1l and finish_t1l
+# run the long job of the fault tests.
 #
 #   grid_up WRITE LOW [LEVEL]
 #                       draws a port base in LOW..LOW+8998, runs
@@ -27,6 +28,23 @@ trap 'exit 130' INT TERM
 status_of() {
     "$submit" --socket "$1" --json --status 2>/dev/null |
         python3 -c "import json,sys; print(json.load(sys.stdin).get('$2', 0))" 2>/dev/null
+}
+
+# start_t1l SOCKET [TIMEOUT]: uts T1L (102181082 nodes) submitted to the
+# node at SOCKET in the background (job_pid), its JSON into $tmpdir/out.json;
+# finish_t1l LABEL waits for it and checks that it ends 0 with the exact size.
+start_t1l() {
+    "$submit" --socket "$1" --json --stats --timeout "${2:-120}" uts tree=T1L \
+        >"$tmpdir/out.json" 2>"$tmpdir/out.err" &
+    job_pid=$!
+}
+
+finish_t1l() {
+    wait "$job_pid"
+    rc=$?
+    out=$(cat "$tmpdir/out.json")
+    is "$rc" 0 "$1: satin-submit exits 0"
+    is "$(json_get 'd["status"], d["result"]["nodes"]')" "ok 102181082" "$1: the exact tree size"
 }
 
 # adopt ID PID: a satind the test started itself becomes node ID of the

@@ -47,17 +47,7 @@ grid_up topology 34000 info
 base=$(sed -n 's/.*id: a0, endpoint: "tcp:\/\/127.0.0.1:\([0-9]*\)".*/\1/p' "$tmpdir/t.yaml")
 
 start_job() {
-    "$submit" --socket "ipc://$tmpdir/g/a0.sock" --json --stats --timeout 180 uts tree=T1L \
-        >"$tmpdir/out.json" 2>"$tmpdir/out.err" &
-    job_pid=$!
-}
-
-finish_job() {   # finish_job LABEL
-    wait "$job_pid"
-    rc=$?
-    out=$(cat "$tmpdir/out.json")
-    is "$rc" 0 "$1: satin-submit exits 0"
-    is "$(json_get 'd["status"], d["result"]["nodes"]')" "ok 102181082" "$1: the exact tree size"
+    start_t1l "ipc://$tmpdir/g/a0.sock" 180
 }
 
 reload() {   # reload: satin-grid reload; its output in $out, its status in $rc
@@ -92,7 +82,7 @@ for node in a0 a1 b0; do
 done
 like "$(cat "$tmpdir/g/a0.log")" "node b1 added (cluster B, tcp://127.0.0.1:$((base + 3)))" \
     "a0's log names the node added"
-finish_job "b1 added mid-job"
+finish_t1l "b1 added mid-job"
 run "$submit" --socket "ipc://$tmpdir/g/b1.sock" --json --status
 gt "$(json_get 'd["jobs_received"]')" 0 "b1 took records of the running job"
 run "$submit" --socket "ipc://$tmpdir/g/a0.sock" --json --status
@@ -119,7 +109,7 @@ for node in a0 b0 b1; do
     wait_log "$node" "node a1 removed"
     like "$(cat "$tmpdir/g/$node.log")" "node a1 removed" "$node's log names the node removed"
 done
-finish_job "a1 removed mid-job"
+finish_t1l "a1 removed mid-job"
 run "$submit" --socket "ipc://$tmpdir/g/a0.sock" --json --status
 is "$(json_get '"peer.a1" in d, d["grid_nodes"]')" "False 3" "a0 lists a1 no more: 3 nodes"
 
@@ -139,7 +129,7 @@ is "$rc" 0 "satin-grid reload starts a1 again (the others have re-read the file 
 like "$(grep 'membership applied' "$tmpdir/g/b1.log" | tail -n 1)" \
     "0 node(s) new to this run (grid members-test, 4 nodes)" \
     "b1 re-read the file: a1 is known to its run, back with its new key"
-finish_job "a1 back mid-job, the nodes re-reading one at a time"
+finish_t1l "a1 back mid-job, the nodes re-reading one at a time"
 run "$submit" --socket "ipc://$tmpdir/g/a1.sock" --json --status
 gt "$(json_get 'd["jobs_received"]')" 0 "a1 took records of the running job"
 run "$submit" --socket "ipc://$tmpdir/g/a0.sock" --json --status
