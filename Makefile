@@ -58,6 +58,9 @@ UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 INTEG_C_SRC := $(wildcard tests/integration/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 SHIM_SRC    := $(wildcard shim/*.c)
+# satin-sim: its core (sim/*.c but the program) is what its unit test links.
+SIM_MAIN    := sim/satin_sim.c
+SIM_SRC     := $(filter-out $(SIM_MAIN),$(wildcard sim/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -78,6 +81,12 @@ $(BUILD)/obj/daemon/runtime/%.o: CFLAGS_INC := -Idaemon -Idaemon/runtime -Icommo
 $(BUILD)/obj/client/%.o:         CFLAGS_INC := -Iclient -Icommon -Iproto
 # The shim takes only the common layer (topology, log, clock, event loop).
 $(BUILD)/obj/shim/%.o:           CFLAGS_INC := -Ishim -Icommon -Iproto
+# The simulator drives the engine and the policies, and reads the kinds'
+# arguments (apps.h) and parameters (runtime/kinds.h); nothing of satind's
+# transport or pool.
+$(BUILD)/obj/sim/%.o:            CFLAGS_INC := -Isim -Idaemon/engine -Idaemon/policy -Idaemon/apps \
+                                               -Idaemon -Idaemon/runtime -Icommon -Iproto -Iclient
+$(BUILD)/obj/tests/unit/test_sim.o: CFLAGS_INC := $(INC_ALL) -Isim
 
 LIB_PROTO   := $(BUILD)/libsatinproto.a
 LIB_COMMON  := $(BUILD)/libsatincommon.a
@@ -88,13 +97,14 @@ SATIND      := $(BUILD)/satind
 SUBMIT      := $(BUILD)/satin-submit
 WANEM       := $(BUILD)/satin-wanem
 KEYGEN      := $(BUILD)/satin-keygen
+SIM         := $(BUILD)/satin-sim
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%.t,$(UNIT_SRC))
 INTEG_C_TESTS := $(patsubst tests/integration/%.c,$(BUILD)/tests/integration/%.t,$(INTEG_C_SRC))
 BENCHES     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 # Helper programs of the shell tests (not tests themselves).
 TEST_TOOLS  := $(BUILD)/tests/integration/peer-probe
 
-all: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(LIB_CLIENT) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES) $(TEST_TOOLS)
+all: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES) $(TEST_TOOLS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -120,12 +130,16 @@ $(KEYGEN): $(call obj,client/satin_keygen.c)
 # The shim takes only the common layer (topology, log, clock, event loop).
 $(WANEM): $(call obj,$(SHIM_SRC)) $(LIB_COMMON) $(LIB_PROTO)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(SIM): $(call obj,$(SIM_MAIN) $(SIM_SRC)) $(LIB_CORE) $(LIB_ENGINE) $(LIB_CLIENT) $(LIB_COMMON) $(LIB_PROTO)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
 # The unit test of satin-submit's endpoint list links its object (objects
 # go before the libraries in the rule above).
 $(BUILD)/tests/test_client_endpoints.t: $(call obj,client/submit_endpoints.c)
+# The simulator's unit test links its core.
+$(BUILD)/tests/test_sim.t: $(call obj,$(SIM_SRC))
 # The accept guard's test runs libzmq's IPC listener past the open-file
 # limit with the guard in front of accept, as satind has it.
 $(BUILD)/tests/test_accept_guard.t: $(call obj,daemon/accept_guard.c)

@@ -4,7 +4,7 @@
 #   make uninstall PREFIX=/usr DESTDIR=/tmp/pkg
 #
 # What goes where (tests/integration/install.t lists every file):
-#   $(BINDIR)       satind satin-submit satin-wanem satin-grid satin-keygen
+#   $(BINDIR)       satind satin-submit satin-wanem satin-grid satin-keygen satin-sim
 #   $(INCLUDEDIR)/satin/   the public headers; $(LIBDIR)/libsatin.a + pkgconfig/satin.pc
 #   $(MANDIR)/man1, man8   the pages of man/
 #   $(UNITDIR)      satind.service, satind@.service
@@ -29,7 +29,7 @@ UNITDIR      ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR  ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR  ?= $(PREFIX)/lib/tmpfiles.d
 
-INSTALL_PROGRAMS := $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) deploy/satin-grid
+INSTALL_PROGRAMS := $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) deploy/satin-grid
 # The kind writer's and the client's APIs; neither includes anything but
 # libc, so the codec's headers (proto/) stay private.
 INSTALL_HEADERS  := daemon/satin.h client/satin_client.h
@@ -52,7 +52,7 @@ INSTALL_PATHS_SED := sed -e 's|/usr/bin/|$(BINDIR)/|g' -e 's|/etc/|$(SYSCONFDIR)
 
 # Not `all`: installing needs the programs and the library, not the tests
 # and benchmarks.
-install: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(LIB_CLIENT)
+install: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/satin $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR) \
 	  $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(SYSCONFDIR)/satin \

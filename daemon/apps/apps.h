@@ -23,4 +23,17 @@ extern const satin_kind satin_kind_tsp;
  * hands the runtime (runtime/kinds.h). */
 extern const satin_kind *const satin_builtin_kinds[];
 
+/* The argument bytes of fib and uts, read and written as the kinds do:
+ * what satin-sim needs to run their trees in a model of its own and to send
+ * records of the real size.  A read returns 0, or -1 for bytes that are not
+ * such an argument; a write returns the length (0 when cap is too small).
+ * uts: the argument of one node (the tree's parameters travel with it). */
+int satin_fib_arg_read(const void *arg, size_t len, int64_t *n, int64_t *threshold);
+size_t satin_fib_arg_write(int64_t n, int64_t threshold, void *out, size_t cap);
+struct uts_params;
+struct uts_node;
+int satin_uts_arg_read(const void *arg, size_t len, struct uts_params *p, struct uts_node *node);
+size_t satin_uts_arg_write(const struct uts_params *p, const struct uts_node *node, int root,
+                           void *out, size_t cap);
+
 #endif

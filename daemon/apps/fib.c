@@ -40,6 +40,26 @@ static void fib_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     satin_return(out, &r, sizeof r);
 }
 
+int satin_fib_arg_read(const void *arg, size_t len, int64_t *n, int64_t *threshold)
+{
+    fib_arg a;
+    if (len != sizeof a)
+        return -1;
+    memcpy(&a, arg, sizeof a);
+    *n = a.n;
+    *threshold = a.threshold;
+    return 0;
+}
+
+size_t satin_fib_arg_write(int64_t n, int64_t threshold, void *out, size_t cap)
+{
+    fib_arg a = {n, threshold};
+    if (cap < sizeof a)
+        return 0;
+    memcpy(out, &a, sizeof a);
+    return sizeof a;
+}
+
 static int fib_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
 {
     fib_arg a;

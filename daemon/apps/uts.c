@@ -89,6 +89,31 @@ typedef struct uts_arg {
     uint32_t reserved;
 } uts_arg;
 
+int satin_uts_arg_read(const void *arg, size_t len, uts_params *p, uts_node *node)
+{
+    uts_arg head;
+    char msg[200];
+    if (len != sizeof head + sizeof *node)
+        return -1;
+    memcpy(&head, arg, sizeof head);
+    if (head.nodes != 1 || uts_params_check(&head.params, msg, sizeof msg) < 0)
+        return -1;
+    *p = head.params;
+    memcpy(node, (const unsigned char *)arg + sizeof head, sizeof *node);
+    return 0;
+}
+
+size_t satin_uts_arg_write(const uts_params *p, const uts_node *node, int root, void *out,
+                           size_t cap)
+{
+    uts_arg head = {*p, UTS_CHUNK_DEFAULT, root ? UTS_ARG_ROOT : 0, 1, 0};
+    if (cap < sizeof head + sizeof *node)
+        return 0;
+    memcpy(out, &head, sizeof head);
+    memcpy((unsigned char *)out + sizeof head, node, sizeof *node);
+    return sizeof head + sizeof *node;
+}
+
 /* The result of every uts invocation. */
 typedef struct uts_result {
     int64_t nodes, leaves, depth;

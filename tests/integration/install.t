@@ -38,7 +38,7 @@ mk() {
         make -s --no-print-directory -C "$repo" BUILD="$mkbuild" "$@"
 }
 
-products=("$build/satind" "$build/satin-submit" "$build/satin-wanem" "$build/satin-keygen"
+products=("$build/satind" "$build/satin-submit" "$build/satin-wanem" "$build/satin-keygen" "$build/satin-sim"
           "$build/libsatin.a")
 for f in "${products[@]}"; do
     [ -e "$f" ] || { echo "Bail out! $f is missing (build it, or set SATIN_BUILD)"; exit 1; }
@@ -59,6 +59,7 @@ expected="644 etc/default/satind
 644 etc/satin/grid.yaml.example
 755 usr/bin/satin-grid
 755 usr/bin/satin-keygen
+755 usr/bin/satin-sim
 755 usr/bin/satin-submit
 755 usr/bin/satin-wanem
 755 usr/bin/satind
@@ -72,6 +73,7 @@ expected="644 etc/default/satind
 644 usr/lib/tmpfiles.d/satin.conf
 644 usr/share/man/man1/satin-grid.1
 644 usr/share/man/man1/satin-keygen.1
+644 usr/share/man/man1/satin-sim.1
 644 usr/share/man/man1/satin-submit.1
 644 usr/share/man/man1/satin-wanem.1
 644 usr/share/man/man8/satind.8"
@@ -204,7 +206,7 @@ fi
 
 # Long options in a text (roff's \- and font changes removed first).
 longopts() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u; }
-for b in satind satin-submit satin-keygen satin-grid satin-wanem; do
+for b in satind satin-submit satin-keygen satin-grid satin-wanem satin-sim; do
     page=$root/usr/share/man/man1/$b.1
     [ "$b" = satind ] && page=$root/usr/share/man/man8/$b.8
     help=$("$root/usr/bin/$b" --help 2>&1)

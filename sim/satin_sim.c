@@ -1,0 +1,429 @@
+/*
+ * satin_sim.c - satin-sim: one job on a simulated grid, in virtual time,
+ * with satind's node engine and policies (sim.h).
+ *
+ *   satin-sim [--topology FILE | --clusters C --nodes N] [--workers W]
+ *             [--policy P] [--seed S] [--json] [link and cost options]
+ *             KIND key=value...
+ */
+#include "json.h"
+#include "policy.h"
+#include "policy_config.h"
+#include "sim.h"
+#include "topology.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+/* The paper's LAN (Myrinet): a spawned invocation's round trip 37 us; and
+ * its mildest wide-area setting. */
+#define LAN_LATENCY_US 18.5
+#define LAN_MBPS 100.0
+#define WAN_LATENCY_MS 10.0
+#define WAN_KBPS 1000.0
+
+typedef struct options {
+    const char *topology;
+    int clusters, nodes, workers;
+    const char *policy;
+    uint64_t seed;
+    int json;
+    double lan_latency_us, lan_mbps, wan_latency_ms, wan_kbps;
+    int wan_given;             /* a --wan-* option overrides the file's links */
+    int64_t task_ns;
+    double time_limit_s;
+    uint64_t progress;
+    const char *kind;
+    const char *const *params;
+} options;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: satin-sim [options] KIND key=value...\n"
+        "Runs one job of KIND (fib, uts) on a simulated grid with satind's node\n"
+        "engine and policies, in virtual time; the same options and seed give\n"
+        "the same run.\n"
+        "  --topology FILE        the grid of a topology file (its policy, links)\n"
+        "  --clusters C --nodes N C clusters of N nodes each (default 1 x 1)\n"
+        "  --workers W            workers per node (default 1)\n"
+        "  --policy P             rs, rp, chs, cls, crs (default: the file's, else crs)\n"
+        "  --seed S               the policies' random draws (default 1)\n"
+        "  --lan-latency-us US    one-way, inside a cluster (default %.1f)\n"
+        "  --lan-bandwidth-MBps B each node's interface (default %.0f)\n"
+        "  --wan-latency-ms MS    one-way, between clusters (default %.0f, or the file's)\n"
+        "  --wan-bandwidth-kBps B each wide-area link, per direction (default %.0f)\n"
+        "  --task-ns NS           virtual time of one task (fib: a call; uts: a node)\n"
+        "  --time-limit-s S       stop there if the job has not ended\n"
+        "  --progress N           a line on stderr every N events\n"
+        "  --json                 one JSON object (satin-submit's shape, plus \"sim\")\n",
+        LAN_LATENCY_US, LAN_MBPS, WAN_LATENCY_MS, WAN_KBPS);
+}
+
+static int bad(const char *fmt, const char *a)
+{
+    fprintf(stderr, "satin-sim: ");
+    fprintf(stderr, fmt, a);
+    fprintf(stderr, "\n");
+    return -1;
+}
+
+static int num(const char *opt, const char *s, double min, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= min && v <= max)) {
+        fprintf(stderr, "satin-sim: %s takes a number from %g to %g, not '%s'\n", opt, min, max,
+                s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+enum { O_TOPO = 256, O_CLUSTERS, O_NODES, O_WORKERS, O_POLICY, O_SEED, O_JSON, O_LANLAT,
+       O_LANBW, O_WANLAT, O_WANBW, O_TASK, O_LIMIT, O_PROGRESS, O_HELP };
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    *o = (options){.clusters = 1, .nodes = 1, .workers = 1, .seed = 1,
+                   .lan_latency_us = LAN_LATENCY_US, .lan_mbps = LAN_MBPS,
+                   .wan_latency_ms = WAN_LATENCY_MS, .wan_kbps = WAN_KBPS};
+    static const struct option longs[] = {
+        {"topology", required_argument, NULL, O_TOPO},
+        {"clusters", required_argument, NULL, O_CLUSTERS},
+        {"nodes", required_argument, NULL, O_NODES},
+        {"workers", required_argument, NULL, O_WORKERS},
+        {"policy", required_argument, NULL, O_POLICY},
+        {"seed", required_argument, NULL, O_SEED},
+        {"json", no_argument, NULL, O_JSON},
+        {"lan-latency-us", required_argument, NULL, O_LANLAT},
+        {"lan-bandwidth-MBps", required_argument, NULL, O_LANBW},
+        {"wan-latency-ms", required_argument, NULL, O_WANLAT},
+        {"wan-bandwidth-kBps", required_argument, NULL, O_WANBW},
+        {"task-ns", required_argument, NULL, O_TASK},
+        {"time-limit-s", required_argument, NULL, O_LIMIT},
+        {"progress", required_argument, NULL, O_PROGRESS},
+        {"help", no_argument, NULL, O_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    int c, given_shape = 0;
+    double v;
+    opterr = 0;
+    /* '+': the job's key=value words are not options. */
+    while ((c = getopt_long(argc, argv, "+", longs, NULL)) != -1) {
+        switch (c) {
+        case O_TOPO: o->topology = optarg; break;
+        case O_CLUSTERS:
+            if (num("--clusters", optarg, 1, 1 << 20, &v) < 0) return -1;
+            o->clusters = (int)v, given_shape = 1;
+            break;
+        case O_NODES:
+            if (num("--nodes", optarg, 1, 1 << 24, &v) < 0) return -1;
+            o->nodes = (int)v, given_shape = 1;
+            break;
+        case O_WORKERS:
+            if (num("--workers", optarg, 1, 1024, &v) < 0) return -1;
+            o->workers = (int)v;
+            break;
+        case O_POLICY: o->policy = optarg; break;
+        case O_SEED:
+            if (num("--seed", optarg, 0, 9007199254740992.0, &v) < 0) return -1;
+            o->seed = (uint64_t)v;
+            break;
+        case O_JSON: o->json = 1; break;
+        case O_LANLAT: if (num("--lan-latency-us", optarg, 0, 1e9, &o->lan_latency_us) < 0) return -1; break;
+        case O_LANBW: if (num("--lan-bandwidth-MBps", optarg, 0, 1e9, &o->lan_mbps) < 0) return -1; break;
+        case O_WANLAT:
+            if (num("--wan-latency-ms", optarg, 0, 1e9, &o->wan_latency_ms) < 0) return -1;
+            o->wan_given = 1;
+            break;
+        case O_WANBW:
+            if (num("--wan-bandwidth-kBps", optarg, 0, 1e12, &o->wan_kbps) < 0) return -1;
+            o->wan_given = 1;
+            break;
+        case O_TASK:
+            if (num("--task-ns", optarg, 1, 1e12, &v) < 0) return -1;
+            o->task_ns = (int64_t)v;
+            break;
+        case O_LIMIT: if (num("--time-limit-s", optarg, 0, 1e9, &o->time_limit_s) < 0) return -1; break;
+        case O_PROGRESS:
+            if (num("--progress", optarg, 1, 1e18, &v) < 0) return -1;
+            o->progress = (uint64_t)v;
+            break;
+        case O_HELP: usage(stdout); exit(0);
+        default:
+            return bad("unknown option '%s' (satin-sim --help lists them)", argv[optind - 1]);
+        }
+    }
+    if (o->topology && given_shape)
+        return bad("%s", "give --topology or --clusters/--nodes, not both");
+    if (optind >= argc)
+        return bad("%s", "no job: give KIND key=value... (satin-sim --help)");
+    if ((int64_t)o->clusters * o->nodes > (1 << 24))
+        return bad("%s", "at most 16777216 nodes");
+    o->kind = argv[optind];
+    o->params = (const char *const *)&argv[optind + 1];
+    return 0;
+}
+
+/* The grid as the engines see it: from a file, or C x N nodes. */
+typedef struct grid {
+    satin_policy_topology topo;
+    int *cluster_of, *cluster_size, **members;
+    char **names;
+    satin_policy_config policy;
+    satin_topology *file;
+} grid;
+
+static void grid_alloc(grid *g, int nnodes, int nclusters)
+{
+    g->cluster_of = calloc((size_t)nnodes, sizeof *g->cluster_of);
+    g->cluster_size = calloc((size_t)nclusters, sizeof *g->cluster_size);
+    g->members = calloc((size_t)nclusters, sizeof *g->members);
+    g->names = calloc((size_t)nnodes, sizeof *g->names);
+    if (!g->cluster_of || !g->cluster_size || !g->members || !g->names)
+        abort();
+    g->topo = (satin_policy_topology){.nnodes = nnodes, .nclusters = nclusters,
+                                      .cluster_of = g->cluster_of,
+                                      .cluster_size = g->cluster_size,
+                                      .members = (const int *const *)g->members};
+}
+
+static int grid_make(grid *g, const options *o)
+{
+    memset(g, 0, sizeof *g);
+    char err[512], note[256];
+    if (o->topology) {
+        g->file = satin_topology_load(o->topology, err, sizeof err);
+        if (!g->file || satin_policy_configure(g->file, o->policy, &g->policy, note, sizeof note,
+                                               err, sizeof err) < 0) {
+            fprintf(stderr, "satin-sim: %s\n", err);
+            return -1;
+        }
+        const satin_topology *t = g->file;
+        grid_alloc(g, t->nnodes, t->nclusters);
+        for (int c = 0; c < t->nclusters; c++) {
+            g->cluster_size[c] = t->clusters[c].nnodes;
+            g->members[c] = calloc((size_t)t->clusters[c].nnodes, sizeof **g->members);
+            for (int k = 0; k < t->clusters[c].nnodes; k++) {
+                int node = t->clusters[c].first_node + k;
+                g->members[c][k] = node;
+                g->cluster_of[node] = c;
+                g->names[node] = strdup(t->nodes[node].id);
+            }
+        }
+        return 0;
+    }
+    const char *name = o->policy ? o->policy : "crs";
+    g->policy.ops = satin_policy_find(name);
+    if (!g->policy.ops) {
+        char names[128];
+        satin_policy_list_names(names, sizeof names);
+        fprintf(stderr, "satin-sim: unknown policy '%s' (one of %s)\n", name, names);
+        return -1;
+    }
+    satin_policy_params_default(&g->policy.params);
+    grid_alloc(g, o->clusters * o->nodes, o->clusters);
+    for (int c = 0; c < o->clusters; c++) {
+        g->cluster_size[c] = o->nodes;
+        g->members[c] = calloc((size_t)o->nodes, sizeof **g->members);
+        for (int k = 0; k < o->nodes; k++) {
+            int node = c * o->nodes + k;
+            char id[32];
+            snprintf(id, sizeof id, "c%dn%d", c, k);
+            g->members[c][k] = node;
+            g->cluster_of[node] = c;
+            g->names[node] = strdup(id);
+        }
+    }
+    return 0;
+}
+
+static void grid_free(grid *g)
+{
+    for (int i = 0; g->names && i < g->topo.nnodes; i++)
+        free(g->names[i]);
+    for (int c = 0; g->members && c < g->topo.nclusters; c++)
+        free(g->members[c]);
+    free(g->members);
+    free(g->names);
+    free(g->cluster_of);
+    free(g->cluster_size);
+    satin_topology_destroy(&g->file);
+}
+
+static sim_link wan_link(const options *o)
+{
+    return (sim_link){(int64_t)(o->wan_latency_ms * 1e6), sim_ns_per_byte(o->wan_kbps * 1e3)};
+}
+
+static int64_t counter(const sim_outcome *r, const char *name)
+{
+    int64_t v = 0;
+    satin_kvlist_i64(&r->counters, name, &v);
+    return v;
+}
+
+static void print_text(const options *o, const grid *g, const sim_model *m, const sim_outcome *r,
+                       double wall_s, long rss_kb)
+{
+    double makespan = (double)r->makespan_ns / 1e9, work = (double)r->work_ns / 1e9;
+    int total_workers = g->topo.nnodes * o->workers;
+    printf("%s on %d cluster(s), %d node(s), %d worker(s) each; policy %s, seed %" PRIu64 "\n",
+           m->name, g->topo.nclusters, g->topo.nnodes, o->workers, g->policy.ops->name, o->seed);
+    if (!r->done)
+        printf("not done: the time limit came at %.6f s of virtual time\n", makespan);
+    else if (r->failed)
+        printf("failed\n");
+    else
+        printf("%s: %" PRId64 "\n", sim_model_result_name(m), r->result);
+    printf("makespan %.6f s; sequential %.6f s; speedup %.2f on %d worker(s), efficiency %.3f\n",
+           makespan, work, makespan > 0 ? work / makespan : 0, total_workers,
+           makespan > 0 ? work / makespan / total_workers : 0);
+    printf("steals: LAN %" PRId64 " attempts, %" PRId64 " successful; WAN %" PRId64
+           " attempts, %" PRId64 " successful\n",
+           counter(r, "steal_attempts_lan"), counter(r, "steal_successes_lan"),
+           counter(r, "steal_attempts_wan"), counter(r, "steal_successes_wan"));
+    printf("messages: LAN %" PRIu64 " (%" PRIu64 " bytes), WAN %" PRIu64 " (%" PRIu64
+           " bytes, %.1f per second)\n",
+           r->net.msgs[0], r->net.bytes[0], r->net.msgs[1], r->net.bytes[1],
+           makespan > 0 ? (double)r->net.msgs[1] / makespan : 0);
+    printf("%" PRIu64 " tasks, %" PRIu64 " events in %.3f s (%.0f events/s), peak RSS %ld MB\n",
+           r->tasks, r->events, wall_s, wall_s > 0 ? (double)r->events / wall_s : 0,
+           rss_kb / 1024);
+}
+
+static void print_json(const options *o, const grid *g, const sim_model *m, const sim_outcome *r,
+                       double wall_s, long rss_kb)
+{
+    double makespan = (double)r->makespan_ns / 1e9, work = (double)r->work_ns / 1e9;
+    int total_workers = g->topo.nnodes * o->workers;
+    satin_json j;
+    satin_json_init(&j);
+    satin_json_object_begin(&j);
+    satin_json_key(&j, "status");
+    satin_json_str(&j, !r->done ? "time limit" : r->failed ? "error" : "ok");
+    satin_json_key(&j, "kind");
+    satin_json_str(&j, m->name);
+    satin_json_key(&j, "result");
+    satin_json_object_begin(&j);
+    if (r->done && !r->failed) {
+        satin_json_key(&j, sim_model_result_name(m));
+        satin_json_i64(&j, r->result);
+    }
+    satin_json_object_end(&j);
+    satin_json_key(&j, "stats");
+    satin_json_object_begin(&j);
+    for (size_t i = 0; i < r->counters.n; i++) {
+        const satin_kv *kv = &r->counters.items[i];
+        char key[96];
+        snprintf(key, sizeof key, "grid.%s", kv->name);
+        satin_json_key(&j, key);
+        if (kv->type == SATIN_KV_I64)
+            satin_json_i64(&j, kv->i64);
+        else
+            satin_json_f64(&j, kv->f64);
+    }
+    satin_json_object_end(&j);
+    satin_json_key(&j, "sim");
+    satin_json_object_begin(&j);
+    satin_json_key(&j, "clusters"); satin_json_i64(&j, g->topo.nclusters);
+    satin_json_key(&j, "nodes"); satin_json_i64(&j, g->topo.nnodes);
+    satin_json_key(&j, "workers_per_node"); satin_json_i64(&j, o->workers);
+    satin_json_key(&j, "policy"); satin_json_str(&j, g->policy.ops->name);
+    satin_json_key(&j, "seed"); satin_json_u64(&j, o->seed);
+    satin_json_key(&j, "task_ns"); satin_json_i64(&j, m->task_ns);
+    satin_json_key(&j, "makespan_s"); satin_json_f64(&j, makespan);
+    satin_json_key(&j, "sequential_s"); satin_json_f64(&j, work);
+    satin_json_key(&j, "speedup"); satin_json_f64(&j, makespan > 0 ? work / makespan : 0);
+    satin_json_key(&j, "efficiency");
+    satin_json_f64(&j, makespan > 0 ? work / makespan / total_workers : 0);
+    satin_json_key(&j, "idle_s"); satin_json_f64(&j, (double)r->idle_ns / 1e9);
+    satin_json_key(&j, "tasks"); satin_json_u64(&j, r->tasks);
+    satin_json_key(&j, "msgs_lan"); satin_json_u64(&j, r->net.msgs[0]);
+    satin_json_key(&j, "bytes_lan"); satin_json_u64(&j, r->net.bytes[0]);
+    satin_json_key(&j, "msgs_wan"); satin_json_u64(&j, r->net.msgs[1]);
+    satin_json_key(&j, "bytes_wan"); satin_json_u64(&j, r->net.bytes[1]);
+    satin_json_key(&j, "wan_msgs_per_s");
+    satin_json_f64(&j, makespan > 0 ? (double)r->net.msgs[1] / makespan : 0);
+    satin_json_key(&j, "events"); satin_json_u64(&j, r->events);
+    satin_json_key(&j, "peak_events_waiting"); satin_json_u64(&j, r->peak_events);
+    /* The two figures of this machine, not of the simulated grid: the
+     * rest is the same for the same options and seed. */
+    satin_json_key(&j, "wall_s"); satin_json_f64(&j, wall_s);
+    satin_json_key(&j, "peak_rss_mb"); satin_json_i64(&j, rss_kb / 1024);
+    satin_json_object_end(&j);
+    satin_json_object_end(&j);
+    puts(satin_json_text(&j));
+    satin_json_free(&j);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    if (parse_options(argc, argv, &o) < 0)
+        return 2;
+    sim_model model;
+    sim_state root;
+    char err[512];
+    if (sim_model_parse(&model, o.kind, o.params, o.task_ns, &root, err, sizeof err) < 0) {
+        fprintf(stderr, "satin-sim: %s\n", err);
+        return 2;
+    }
+    grid g;
+    if (grid_make(&g, &o) < 0) {
+        grid_free(&g);
+        return 2;
+    }
+    sim_config cfg = {
+        .topo = &g.topo,
+        .names = (const char *const *)g.names,
+        .policy = g.policy.ops,
+        .params = g.policy.params,
+        .seed = o.seed,
+        .workers = o.workers,
+        .lan = {(int64_t)(o.lan_latency_us * 1e3), sim_ns_per_byte(o.lan_mbps * 1e6)},
+        .wan = wan_link(&o),
+        .time_limit_ns = (int64_t)(o.time_limit_s * 1e9),
+        .progress_every = o.progress,
+    };
+    sim *s = sim_new(&cfg, &model);
+    if (!s) {
+        fprintf(stderr, "satin-sim: the node engine refused this grid\n");
+        grid_free(&g);
+        return 1;
+    }
+    /* A file's wide-area links, unless the command line gave them all. */
+    if (g.file && !o.wan_given)
+        for (int a = 0; a < g.topo.nclusters; a++)
+            for (int b = 0; b < g.topo.nclusters; b++) {
+                satin_link_def l = satin_topology_link(g.file, a, b);
+                sim_set_wan(s, a, b, (sim_link){(int64_t)(l.latency_ms * 1e6),
+                                                sim_ns_per_byte(l.bandwidth_kBps * 1e3)});
+            }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    sim_outcome r;
+    sim_run(s, &root, &r);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    if (o.json)
+        print_json(&o, &g, &model, &r, wall, ru.ru_maxrss);
+    else
+        print_text(&o, &g, &model, &r, wall, ru.ru_maxrss);
+    int rc = r.done && !r.failed ? 0 : 1;
+    sim_outcome_free(&r);
+    sim_destroy(&s);
+    grid_free(&g);
+    return rc;
+}

@@ -1,0 +1,597 @@
+/* sim.c - a simulated grid running one job (see sim.h). */
+#include "sim.h"
+#include "engine.h"
+#include "satin_digest.h"
+#include "sim_queue.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EV_TASK_DONE, EV_MSG, EV_TICK };
+enum { FRAME_INNER, FRAME_JOB, FRAME_STANDIN };
+
+/* An invocation waiting for its children, or a root: a job submitted here
+ * (FRAME_JOB) or another node's record run here (FRAME_STANDIN). */
+typedef struct sim_frame {
+    int64_t value;
+    int64_t pending;
+    struct sim_frame *parent;  /* NULL for a root */
+    struct sim_frame *root;
+    int kind;
+    int cancelled;             /* roots: env.cancel */
+} sim_frame;
+
+/* An invocation not run yet: in a deque, or given to another node. */
+typedef struct sim_task {
+    sim_state state;
+    sim_frame *parent;
+    uint64_t place;
+} sim_task;
+
+/* Fixed-size objects with a free list: a long run frees as it goes. */
+typedef struct sim_alloc {
+    size_t size;
+    void *free;
+    char **chunks;
+    size_t nchunks, left;
+    char *next;
+} sim_alloc;
+
+#define CHUNK_BYTES ((size_t)1 << 20)
+
+typedef struct sim_node {
+    sim *s;
+    int id;
+    satin_engine *e;
+    sim_task **q;              /* ring: oldest at q[head], newest at q[(head + n - 1) % cap] */
+    size_t head, n, cap;
+    int idle;                  /* workers without a task */
+    int told_dry;              /* on_dry was said since work last came */
+    int active;                /* roots alive here */
+    int64_t tick_at;           /* the engine's next deadline, as an event (-1: none) */
+    int64_t idle_changed;      /* when `idle` last changed */
+} sim_node;
+
+/* A message on its way: the codec's two frames, one allocation. */
+typedef struct sim_wire {
+    size_t hlen, blen;
+    unsigned char bytes[];
+} sim_wire;
+
+struct sim {
+    sim_config cfg;
+    sim_model model;
+    satin_policy_topology topo;      /* cfg.topo, self set per engine */
+    sim_queue q;
+    sim_net net;
+    sim_node *nodes;
+    int nnodes;
+    sim_alloc frames, tasks;
+    int64_t now;
+    int done, failed;
+    int64_t result, submitted, ended;
+    int64_t work_ns, idle_ns;
+    uint64_t tasks_run, bad;
+    /* env.take's and env.describe's argument bytes, alive until the engine
+     * has copied them into its message */
+    unsigned char scratch[SATIN_ENGINE_MAX_JOBS_PER_MESSAGE][SIM_ARG_MAX];
+};
+
+/* ---- memory ----------------------------------------------------------------------- */
+
+static void alloc_init(sim_alloc *a, size_t size)
+{
+    memset(a, 0, sizeof *a);
+    a->size = (size + 15) & ~(size_t)15;
+}
+
+static void *alloc_get(sim_alloc *a)
+{
+    if (a->free) {
+        void *p = a->free;
+        memcpy(&a->free, p, sizeof a->free);
+        return p;
+    }
+    if (a->left < a->size) {
+        a->chunks = realloc(a->chunks, (a->nchunks + 1) * sizeof *a->chunks);
+        if (!a->chunks || !(a->chunks[a->nchunks] = malloc(CHUNK_BYTES)))
+            abort();
+        a->next = a->chunks[a->nchunks++];
+        a->left = CHUNK_BYTES;
+    }
+    void *p = a->next;
+    a->next += a->size;
+    a->left -= a->size;
+    return p;
+}
+
+static void alloc_put(sim_alloc *a, void *p)
+{
+    memcpy(p, &a->free, sizeof a->free);
+    a->free = p;
+}
+
+static void alloc_free(sim_alloc *a)
+{
+    for (size_t i = 0; i < a->nchunks; i++)
+        free(a->chunks[i]);
+    free(a->chunks);
+    memset(a, 0, sizeof *a);
+}
+
+/* ---- deques and workers -------------------------------------------------------------- */
+
+static void push_newest(sim_node *n, sim_task *t)
+{
+    if (n->n == n->cap) {
+        size_t cap = n->cap ? 2 * n->cap : 16;
+        sim_task **q = malloc(cap * sizeof *q);
+        if (!q)
+            abort();
+        for (size_t i = 0; i < n->n; i++)
+            q[i] = n->q[(n->head + i) % n->cap];
+        free(n->q);
+        n->q = q;
+        n->head = 0;
+        n->cap = cap;
+    }
+    n->q[(n->head + n->n++) % n->cap] = t;
+    n->told_dry = 0;
+}
+
+static sim_task *pop_newest(sim_node *n)
+{
+    return n->n ? n->q[(n->head + --n->n) % n->cap] : NULL;
+}
+
+static sim_task *pop_oldest(sim_node *n)
+{
+    if (!n->n)
+        return NULL;
+    sim_task *t = n->q[n->head];
+    n->head = (n->head + 1) % n->cap;
+    n->n--;
+    return t;
+}
+
+static void set_idle(sim_node *n, int idle)
+{
+    n->s->idle_ns += (int64_t)n->idle * (n->s->now - n->idle_changed);
+    n->idle_changed = n->s->now;
+    n->idle = idle;
+}
+
+static void push_event(sim *s, int type, int node, int64_t at, int64_t aux, void *data)
+{
+    sim_queue_push(&s->q, (sim_event){.at = at, .type = type, .node = node, .aux = aux,
+                                      .data = data});
+}
+
+/* Idle workers take the newest tasks; a node left with an idle worker and
+ * nothing queued tells its engine (once until work comes). */
+static void start_tasks(sim_node *n)
+{
+    sim *s = n->s;
+    while (n->idle > 0 && n->n > 0) {
+        sim_task *t = pop_newest(n);
+        uint32_t k = sim_model_children(&s->model, &t->state);
+        int64_t cost = sim_model_cost(&s->model, &t->state, k);
+        s->work_ns += cost;
+        set_idle(n, n->idle - 1);
+        push_event(s, EV_TASK_DONE, n->id, s->now + cost, 0, t);
+    }
+    if (n->idle > 0 && n->n == 0 && !n->told_dry) {
+        n->told_dry = 1;
+        satin_engine_on_dry(n->e, s->now);
+    }
+}
+
+/* ---- results going up the tree ------------------------------------------------------- */
+
+static void child_done(sim *s, sim_node *n, sim_frame *f, int64_t v);
+
+static void root_done(sim *s, sim_node *n, sim_frame *r)
+{
+    n->active--;
+    if (r->kind == FRAME_JOB) {
+        s->done = 1;
+        s->failed = r->cancelled;
+        s->result = r->value;
+        s->ended = s->now;
+        alloc_put(&s->frames, r);
+        return;
+    }
+    satin_engine_outcome o = {
+        .ok = !r->cancelled,
+        .error = r->cancelled ? "cancelled" : "",
+        .data = &r->value,
+        .len = sizeof r->value,
+    };
+    satin_engine_on_standin_done(n->e, s->now, r, &o);
+    alloc_put(&s->frames, r);
+}
+
+static void child_done(sim *s, sim_node *n, sim_frame *f, int64_t v)
+{
+    while (f) {
+        f->value += v;
+        if (--f->pending > 0)
+            return;
+        if (f->kind != FRAME_INNER) {
+            root_done(s, n, f);
+            return;
+        }
+        sim_frame *up = f->parent;
+        v = f->value;
+        alloc_put(&s->frames, f);
+        f = up;
+    }
+}
+
+static void task_done(sim *s, sim_node *n, sim_task *t)
+{
+    s->tasks_run++;
+    set_idle(n, n->idle + 1);
+    uint32_t k = sim_model_children(&s->model, &t->state);
+    int64_t own = sim_model_value(&s->model, &t->state, k);
+    if (k == 0) {
+        sim_frame *parent = t->parent;
+        alloc_put(&s->tasks, t);
+        child_done(s, n, parent, own);
+        return;
+    }
+    sim_frame *f = alloc_get(&s->frames);
+    *f = (sim_frame){.value = own, .pending = k, .parent = t->parent, .root = t->parent->root,
+                     .kind = FRAME_INNER};
+    /* Child 0 ends newest: the worker runs it next, thieves take the last. */
+    for (uint32_t i = k; i-- > 0;) {
+        sim_task *c = alloc_get(&s->tasks);
+        sim_model_child(&s->model, &t->state, i, &c->state);
+        c->parent = f;
+        c->place = satin_place_child(t->place, i + 1);
+        push_newest(n, c);
+    }
+    alloc_put(&s->tasks, t);
+}
+
+/* ---- the engine's environment -------------------------------------------------------- */
+
+static void env_send(void *ctx, int to, const satin_msg *m)
+{
+    sim_node *n = ctx;
+    sim *s = n->s;
+    unsigned char *hdr = NULL, *body = NULL;
+    size_t hlen, blen;
+    if (satin_msg_encode(m, &hdr, &hlen, &body, &blen) < 0) {
+        s->bad++;
+        free(hdr);
+        free(body);
+        return;
+    }
+    sim_wire *w = malloc(sizeof *w + hlen + blen);
+    if (!w)
+        abort();
+    w->hlen = hlen;
+    w->blen = blen;
+    memcpy(w->bytes, hdr, hlen);
+    memcpy(w->bytes + hlen, body, blen);
+    free(hdr);
+    free(body);
+    /* On the wire a peer message also carries its 32-byte delivery frame. */
+    int64_t at = sim_net_send(&s->net, s->now, n->id, to, 32 + hlen + blen);
+    push_event(s, EV_MSG, to, at, n->id, w);
+}
+
+static void describe(sim *s, sim_task *t, satin_engine_record *out, unsigned char *arg)
+{
+    out->record = t;
+    out->job = t->parent->root;
+    out->kind = s->model.name;
+    out->arg = arg;
+    out->arg_len = sim_model_write(&s->model, &t->state, arg, SIM_ARG_MAX);
+    out->result_cap = sizeof(int64_t);
+    out->place = t->place;
+    out->ancestry[0] = out->ancestry[1] = 0;
+}
+
+static int env_take(void *ctx, satin_engine_record *out, int max, int push)
+{
+    (void)push;
+    sim_node *n = ctx;
+    if (max > SATIN_ENGINE_MAX_JOBS_PER_MESSAGE)
+        max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
+    int k = 0;
+    for (sim_task *t; k < max && (t = pop_oldest(n));)
+        describe(n->s, t, &out[k], n->s->scratch[k]), k++;
+    return k;
+}
+
+static void env_describe(void *ctx, void *record, satin_engine_record *out)
+{
+    sim_node *n = ctx;
+    describe(n->s, record, out, n->s->scratch[0]);
+}
+
+static void env_complete(void *ctx, void *record, const satin_engine_outcome *o)
+{
+    sim_node *n = ctx;
+    sim *s = n->s;
+    sim_task *t = record;
+    int64_t v = 0;
+    if (o->ok && o->len == sizeof v)
+        memcpy(&v, o->data, sizeof v);
+    else
+        t->parent->root->cancelled = 1;   /* an error result fails its job */
+    sim_frame *parent = t->parent;
+    alloc_put(&s->tasks, t);
+    child_done(s, n, parent, v);
+}
+
+static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, char *err,
+                       size_t errlen)
+{
+    sim_node *n = ctx;
+    sim *s = n->s;
+    sim_state st;
+    if (strcmp(jr->kind, s->model.name) != 0 ||
+        sim_model_read(&s->model, jr->arg, jr->arg_len, &st) < 0) {
+        snprintf(err, errlen, "satin-sim runs only this job's kind (%s)", s->model.name);
+        return NULL;
+    }
+    sim_frame *r = alloc_get(&s->frames);
+    *r = (sim_frame){.pending = 1, .kind = FRAME_STANDIN};
+    r->root = r;
+    sim_task *t = alloc_get(&s->tasks);
+    *t = (sim_task){.state = st, .parent = r, .place = jr->place};
+    n->active++;
+    push_newest(n, t);
+    *job = r;
+    return r;
+}
+
+static void env_cancel(void *ctx, void *standin, const char *why)
+{
+    (void)ctx, (void)why;
+    ((sim_frame *)standin)->cancelled = 1;
+}
+
+static int env_job_stopping(void *ctx, const void *job)
+{
+    (void)ctx;
+    return ((const sim_frame *)job)->cancelled;
+}
+
+static int64_t env_queue_length(void *ctx)
+{
+    return (int64_t)((sim_node *)ctx)->n;
+}
+
+static int env_is_idle(void *ctx)
+{
+    sim_node *n = ctx;
+    return n->idle > 0 && n->n == 0;
+}
+
+static int env_active_jobs(void *ctx)
+{
+    return ((sim_node *)ctx)->active;
+}
+
+static void env_note_bad(void *ctx, int node, const char *what)
+{
+    (void)node, (void)what;
+    ((sim_node *)ctx)->s->bad++;
+}
+
+/* ---- life ----------------------------------------------------------------------------- */
+
+sim *sim_new(const sim_config *cfg, const sim_model *model)
+{
+    if (!cfg->policy || !cfg->topo || cfg->topo->nnodes < 1 || cfg->workers < 1 ||
+        cfg->submit_node < 0 || cfg->submit_node >= cfg->topo->nnodes)
+        return NULL;
+    sim *s = calloc(1, sizeof *s);
+    if (!s)
+        abort();
+    s->cfg = *cfg;
+    s->model = *model;
+    s->topo = *cfg->topo;
+    s->nnodes = cfg->topo->nnodes;
+    sim_queue_init(&s->q);
+    sim_net_init(&s->net, s->nnodes, s->topo.nclusters, s->topo.cluster_of, cfg->lan, cfg->wan);
+    alloc_init(&s->frames, sizeof(sim_frame));
+    alloc_init(&s->tasks, sizeof(sim_task));
+    s->nodes = calloc((size_t)s->nnodes, sizeof *s->nodes);
+    if (!s->nodes)
+        abort();
+    satin_engine_env env = {
+        .send = env_send, .take = env_take, .complete = env_complete, .start = env_start,
+        .cancel = env_cancel, .job_stopping = env_job_stopping,
+        .queue_length = env_queue_length, .is_idle = env_is_idle,
+        .active_jobs = env_active_jobs, .note_bad = env_note_bad, .describe = env_describe};
+    for (int i = 0; i < s->nnodes; i++) {
+        sim_node *n = &s->nodes[i];
+        n->s = s;
+        n->id = i;
+        n->idle = cfg->workers;
+        n->tick_at = -1;
+        satin_policy_topology t = s->topo;
+        t.self = i;
+        satin_engine_config ec;
+        satin_engine_config_default(&ec);
+        ec.topo = &t;
+        ec.node_names = cfg->names;
+        ec.policy = cfg->policy;
+        ec.params = cfg->params;
+        ec.seed = cfg->seed * 0x9E3779B97F4A7C15ull + (uint64_t)i + 1;
+        if (cfg->steal_timeout_ns > 0)
+            ec.steal_timeout_ns = cfg->steal_timeout_ns;
+        /* No node fails in a simulation (yet): watching peers would greet
+         * every node from every other, a million squared messages. */
+        ec.failure_timeout_lan_ns = ec.failure_timeout_wan_ns = 0;
+        ec.log_level = SATIN_ENGINE_LOG_ERROR;
+        env.ctx = n;
+        n->e = satin_engine_new(&ec, &env, 0);
+        if (!n->e) {
+            sim_destroy(&s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+void sim_set_wan(sim *s, int from_cluster, int to_cluster, sim_link link)
+{
+    sim_net_set_wan(&s->net, from_cluster, to_cluster, link);
+}
+
+void sim_destroy(sim **self)
+{
+    sim *s = *self;
+    if (!s)
+        return;
+    for (int i = 0; s->nodes && i < s->nnodes; i++) {
+        satin_engine_destroy(&s->nodes[i].e);
+        free(s->nodes[i].q);
+    }
+    free(s->nodes);
+    for (sim_event ev; sim_queue_pop(&s->q, &ev);)
+        if (ev.type == EV_MSG)
+            free(ev.data);
+    sim_queue_free(&s->q);
+    sim_net_free(&s->net);
+    alloc_free(&s->frames);
+    alloc_free(&s->tasks);
+    free(s);
+    *self = NULL;
+}
+
+/* The engine's next deadline as a tick event (a later one replaces it). */
+static void after_event(sim_node *n)
+{
+    int64_t d = satin_engine_next_deadline(n->e);
+    if (d == INT64_MAX)
+        return;
+    if (d <= n->s->now)
+        d = n->s->now + 1;
+    if (d == n->tick_at)
+        return;
+    n->tick_at = d;
+    push_event(n->s, EV_TICK, n->id, d, d, NULL);
+}
+
+static void deliver(sim *s, sim_node *n, const sim_event *ev)
+{
+    sim_wire *w = ev->data;
+    satin_proto_error err;
+    satin_msg *m = satin_msg_decode(w->bytes, w->hlen, w->bytes + w->hlen, w->blen, 0, &err);
+    free(w);
+    if (!m) {
+        s->bad++;
+        return;
+    }
+    m->sender = (uint32_t)ev->aux;
+    satin_engine_on_message(n->e, s->now, m);
+    satin_msg_destroy(&m);
+}
+
+static void handle(sim *s, const sim_event *ev)
+{
+    sim_node *n = &s->nodes[ev->node];
+    switch (ev->type) {
+    case EV_TASK_DONE:
+        task_done(s, n, ev->data);
+        break;
+    case EV_MSG:
+        deliver(s, n, ev);
+        break;
+    case EV_TICK:
+        if (ev->aux != n->tick_at)
+            return;   /* replaced by another deadline */
+        n->tick_at = -1;
+        satin_engine_on_tick(n->e, s->now);
+        break;
+    }
+    start_tasks(n);
+    after_event(n);
+}
+
+/* Every engine lists the same counters in the same order: summed by
+ * position (a name out of place is looked up). */
+static void sum_counters(sim *s, satin_kvlist *out)
+{
+    satin_kvlist_init(out);
+    for (int i = 0; i < s->nnodes; i++) {
+        satin_kvlist l;
+        satin_kvlist_init(&l);
+        satin_engine_counters(s->nodes[i].e, &l);
+        for (size_t k = 0; k < l.n; k++) {
+            const satin_kv *kv = &l.items[k];
+            satin_kv *acc = k < out->n && strcmp(out->items[k].name, kv->name) == 0
+                                ? &out->items[k]
+                                : (satin_kv *)satin_kvlist_find(out, kv->name);
+            if (!acc && kv->type == SATIN_KV_I64)
+                satin_kvlist_add_i64(out, kv->name, kv->i64);
+            else if (!acc && kv->type == SATIN_KV_F64)
+                satin_kvlist_add_f64(out, kv->name, kv->f64);
+            else if (acc && kv->type == SATIN_KV_I64)
+                acc->i64 += kv->i64;
+            else if (acc && kv->type == SATIN_KV_F64)
+                acc->f64 += kv->f64;
+        }
+        satin_kvlist_free(&l);
+    }
+}
+
+void sim_run(sim *s, const sim_state *root, sim_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    sim_node *home = &s->nodes[s->cfg.submit_node];
+    sim_frame *job = alloc_get(&s->frames);
+    *job = (sim_frame){.pending = 1, .kind = FRAME_JOB};
+    job->root = job;
+    sim_task *t = alloc_get(&s->tasks);
+    *t = (sim_task){.state = *root, .parent = job,
+                    .place = satin_place_root((uint32_t)home->id, s->cfg.seed, 1)};
+    home->active++;
+    push_newest(home, t);
+    s->submitted = s->now;
+    /* Every node starts: the one with the job runs it, the others go dry. */
+    for (int i = 0; i < s->nnodes; i++) {
+        start_tasks(&s->nodes[i]);
+        after_event(&s->nodes[i]);
+    }
+    uint64_t events = 0;
+    for (sim_event ev; !s->done && sim_queue_pop(&s->q, &ev);) {
+        if (s->cfg.time_limit_ns > 0 && ev.at > s->cfg.time_limit_ns) {
+            if (ev.type == EV_MSG)
+                free(ev.data);
+            break;
+        }
+        s->now = ev.at;
+        handle(s, &ev);
+        if (++events % (s->cfg.progress_every ? s->cfg.progress_every : UINT64_MAX) == 0)
+            fprintf(stderr, "satin-sim: %" PRIu64 " events, %" PRIu64 " tasks, %.6f s virtual\n",
+                    events, s->tasks_run, (double)s->now / 1e9);
+    }
+    for (int i = 0; i < s->nnodes; i++)
+        set_idle(&s->nodes[i], s->nodes[i].idle);
+    out->done = s->done;
+    out->failed = s->failed;
+    out->result = s->result;
+    out->makespan_ns = s->done ? s->ended - s->submitted : s->now - s->submitted;
+    out->work_ns = s->work_ns;
+    out->tasks = s->tasks_run;
+    out->events = events;
+    out->peak_events = s->q.peak;
+    out->idle_ns = s->idle_ns;
+    out->net = s->net.c;
+    sum_counters(s, &out->counters);
+}
+
+void sim_outcome_free(sim_outcome *out)
+{
+    satin_kvlist_free(&out->counters);
+}

@@ -1,0 +1,63 @@
+/*
+ * sim.h - one simulated grid running one job: the node engines and
+ * policies of satind, unchanged, driven in virtual time by the event queue,
+ * with simulated workers (sim_model's tasks) and links (sim_net).
+ *
+ * Each node has `workers` workers and one deque of tasks: a worker takes
+ * the newest task, other nodes' steals take the oldest (the engine's
+ * env.take), as satind's pool does across its workers.  Messages between
+ * engines go through the real codec (their sizes are the wire's) and
+ * arrive when sim_net says.  Nothing here reads a clock: the same
+ * configuration and seed give the same run, bit for bit.
+ */
+#ifndef SATIN_SIM_H
+#define SATIN_SIM_H
+
+#include "policy.h"
+#include "satin_kv.h"
+#include "sim_model.h"
+#include "sim_net.h"
+
+#include <stdint.h>
+
+typedef struct sim_config {
+    const satin_policy_topology *topo;   /* the grid; topo->self is ignored */
+    const char *const *names;            /* [nnodes] node ids, for the engines' log lines */
+    const satin_policy_ops *policy;
+    satin_policy_params params;
+    uint64_t seed;
+    int workers;                         /* per node, >= 1 */
+    int submit_node;                     /* where the job starts */
+    sim_link lan, wan;                   /* every wide-area link starts as `wan` */
+    int64_t steal_timeout_ns;            /* 0: the engine's default */
+    int64_t time_limit_ns;               /* the run stops there (0: no limit) */
+    /* Progress on stderr every this many events (0: none). */
+    uint64_t progress_every;
+} sim_config;
+
+typedef struct sim sim;
+
+typedef struct sim_outcome {
+    int done;                            /* the job ended (else the time limit came) */
+    int failed;                          /* it ended with an error */
+    int64_t result;                      /* the root's value */
+    int64_t makespan_ns;                 /* virtual time from submission to result */
+    int64_t work_ns;                     /* every task's cost: the sequential time */
+    uint64_t tasks;                      /* invocations run */
+    uint64_t events;
+    size_t peak_events;                  /* most events waiting at once */
+    int64_t idle_ns;                     /* worker time without a task, over all workers */
+    sim_net_counters net;
+    satin_kvlist counters;               /* the engines' counters, summed over nodes */
+} sim_outcome;
+
+/* NULL on a bad configuration (no policy, a topology the engine refuses). */
+sim *sim_new(const sim_config *cfg, const sim_model *model);
+/* Changes one wide-area link before the run. */
+void sim_set_wan(sim *s, int from_cluster, int to_cluster, sim_link link);
+void sim_destroy(sim **self);
+/* Runs the job from `root` to its end (or the time limit). */
+void sim_run(sim *s, const sim_state *root, sim_outcome *out);
+void sim_outcome_free(sim_outcome *out);
+
+#endif

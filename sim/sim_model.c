@@ -1,0 +1,157 @@
+/* sim_model.c - fib and uts as trees of tasks (see sim_model.h). */
+#include "sim_model.h"
+#include "apps.h"
+#include "kinds.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Defaults, in ns of virtual time: a fib call, and a uts node (one SHA-1
+ * of a 24-byte message, about what this machine's hash rate gives). */
+#define FIB_CALL_NS 10
+#define UTS_NODE_NS 300
+
+static int64_t fib_calls(int64_t n)
+{
+    /* calls(n) = 2 fib(n+1) - 1 */
+    int64_t a = 0, b = 1;
+    for (int64_t i = 0; i < n + 1; i++) {
+        int64_t t = a + b;
+        a = b;
+        b = t;
+    }
+    return 2 * a - 1;
+}
+
+static int64_t fib_value(int64_t n)
+{
+    int64_t a = 0, b = 1;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t t = a + b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static int64_t fib_n(const sim_state *s)
+{
+    int64_t n;
+    memcpy(&n, s->b, sizeof n);
+    return n;
+}
+
+int sim_model_parse(sim_model *m, const char *kind, const char *const *params, int64_t task_ns,
+                    sim_state *root, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    memset(root, 0, sizeof *root);
+    if (strcmp(kind, "fib") != 0 && strcmp(kind, "uts") != 0) {
+        snprintf(err, errlen, "satin-sim runs the kinds fib and uts, not '%s'", kind);
+        return -1;
+    }
+    const satin_kind *k;
+    satin_bytes arg;
+    satin_outcome out;
+    if (satin_record_prepare(satin_builtin_kinds, kind, params, (size_t)1 << 20, &k, &arg,
+                             &out) < 0) {
+        snprintf(err, errlen, "%s", out.error);
+        satin_outcome_free(&out);
+        return -1;
+    }
+    int rc = 0;
+    if (strcmp(kind, "fib") == 0) {
+        int64_t n;
+        m->kind = SIM_FIB;
+        m->name = "fib";
+        m->task_ns = task_ns > 0 ? task_ns : FIB_CALL_NS;
+        rc = satin_fib_arg_read(arg.data, arg.len, &n, &m->fib_threshold);
+        memcpy(root->b, &n, sizeof n);
+    } else {
+        uts_node node;
+        m->kind = SIM_UTS;
+        m->name = "uts";
+        m->task_ns = task_ns > 0 ? task_ns : UTS_NODE_NS;
+        rc = satin_uts_arg_read(arg.data, arg.len, &m->uts, &node);
+        if (rc == 0)
+            uts_tree_init(&m->tree, &m->uts);
+        memcpy(root->b, &node, sizeof node);
+    }
+    if (rc < 0)
+        snprintf(err, errlen, "%s: its argument is not what satin-sim reads", kind);
+    satin_bytes_free(&arg);
+    satin_outcome_free(&out);
+    return rc;
+}
+
+uint32_t sim_model_children(const sim_model *m, const sim_state *s)
+{
+    if (m->kind == SIM_FIB) {
+        int64_t n = fib_n(s);
+        return n < 2 || n < m->fib_threshold ? 0 : 2;
+    }
+    uts_node node;
+    memcpy(&node, s->b, sizeof node);
+    return uts_num_children(&m->tree, &node);
+}
+
+void sim_model_child(const sim_model *m, const sim_state *s, uint32_t i, sim_state *child)
+{
+    memset(child, 0, sizeof *child);
+    if (m->kind == SIM_FIB) {
+        int64_t n = fib_n(s) - 1 - (int64_t)i;
+        memcpy(child->b, &n, sizeof n);
+        return;
+    }
+    uts_node parent, c;
+    memcpy(&parent, s->b, sizeof parent);
+    uts_child(&m->tree, &parent, i, &c);
+    memcpy(child->b, &c, sizeof c);
+}
+
+int64_t sim_model_value(const sim_model *m, const sim_state *s, uint32_t nchildren)
+{
+    if (m->kind == SIM_FIB)
+        return nchildren ? 0 : fib_value(fib_n(s));
+    return 1;   /* uts: the node itself */
+}
+
+int64_t sim_model_cost(const sim_model *m, const sim_state *s, uint32_t nchildren)
+{
+    if (m->kind == SIM_FIB)
+        return m->task_ns * (nchildren ? 1 : fib_calls(fib_n(s)));
+    /* uts: hashing the children is the work */
+    return m->task_ns * (int64_t)(nchildren ? nchildren : 1);
+}
+
+size_t sim_model_write(const sim_model *m, const sim_state *s, void *out, size_t cap)
+{
+    if (m->kind == SIM_FIB)
+        return satin_fib_arg_write(fib_n(s), m->fib_threshold, out, cap);
+    uts_node node;
+    memcpy(&node, s->b, sizeof node);
+    return satin_uts_arg_write(&m->uts, &node, 0, out, cap);
+}
+
+int sim_model_read(const sim_model *m, const void *arg, size_t len, sim_state *s)
+{
+    memset(s, 0, sizeof *s);
+    if (m->kind == SIM_FIB) {
+        int64_t n, threshold;
+        if (satin_fib_arg_read(arg, len, &n, &threshold) < 0 || n < 0 || n > 92)
+            return -1;
+        memcpy(s->b, &n, sizeof n);
+        return 0;
+    }
+    uts_params p;
+    uts_node node;
+    if (satin_uts_arg_read(arg, len, &p, &node) < 0)
+        return -1;
+    memcpy(s->b, &node, sizeof node);
+    return 0;
+}
+
+const char *sim_model_result_name(const sim_model *m)
+{
+    return m->kind == SIM_FIB ? "value" : "nodes";
+}

@@ -1,0 +1,64 @@
+/*
+ * sim_model.h - the workloads satin-sim runs: a job's tree of invocations
+ * as a model, without the kinds' code or the runtime.
+ *
+ * A job is given as satind takes it (KIND key=value ...) and checked by the
+ * kind's own parser, so that the same record is accepted or refused with
+ * the same message.  Its tree is then unfolded by the model: each
+ * invocation (a task) has a small state, a number of children, a value of
+ * its own and a cost in virtual time; its result is its own value plus its
+ * children's.  On the wire a task travels in the real kind's argument
+ * format, so that messages have their real sizes.
+ *
+ *   fib   fib(n) spawns fib(n-1) and fib(n-2) down to the threshold, below
+ *         which one task computes fib sequentially (its cost counts the
+ *         calls); the result is fib(n).
+ *   uts   one task per tree node, children from the real generators
+ *         (daemon/apps/uts_tree.h); the result is the node count.  (The
+ *         uts kind hands nodes out in chunks; here every node is a task.)
+ */
+#ifndef SATIN_SIM_MODEL_H
+#define SATIN_SIM_MODEL_H
+
+#include "uts_tree.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_STATE_BYTES 24     /* a task's state: fib's n, a uts node */
+#define SIM_ARG_MAX 256        /* a task's argument bytes on the wire */
+
+typedef struct sim_state {
+    unsigned char b[SIM_STATE_BYTES];
+} sim_state;
+
+typedef enum { SIM_FIB, SIM_UTS } sim_kind;
+
+typedef struct sim_model {
+    sim_kind kind;
+    const char *name;          /* "fib", "uts" */
+    int64_t task_ns;           /* virtual time one task (one call, one node) costs */
+    int64_t fib_threshold;
+    uts_tree tree;
+    uts_params uts;
+} sim_model;
+
+/* The job from "KIND key=value ..." (params: NULL-terminated): the model
+ * and the root's state.  `task_ns` <= 0: the model's default.  0, or -1
+ * with the kind's own message in err. */
+int sim_model_parse(sim_model *m, const char *kind, const char *const *params, int64_t task_ns,
+                    sim_state *root, char *err, size_t errlen);
+/* A task's children, its own value and its cost.  `child` is called for
+ * each child i in order. */
+uint32_t sim_model_children(const sim_model *m, const sim_state *s);
+void sim_model_child(const sim_model *m, const sim_state *s, uint32_t i, sim_state *child);
+int64_t sim_model_value(const sim_model *m, const sim_state *s, uint32_t nchildren);
+int64_t sim_model_cost(const sim_model *m, const sim_state *s, uint32_t nchildren);
+/* A task as the real kind's argument bytes, and back: the length, or 0;
+ * 0 or -1. */
+size_t sim_model_write(const sim_model *m, const sim_state *s, void *out, size_t cap);
+int sim_model_read(const sim_model *m, const void *arg, size_t len, sim_state *s);
+/* The result's name in the output: "value" (fib) or "nodes" (uts). */
+const char *sim_model_result_name(const sim_model *m);
+
+#endif

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# sim.t - satin-sim, the program: a simulated 2x2 grid runs UTS and fib to
+# their exact results under every policy; the same seed gives the same run
+# (every figure but the wall time and the memory); a topology file's grid
+# and links are used; bad usage and a job the kind refuses get their
+# messages and exit 2.  No daemon: the simulator runs the engine in virtual
+# time.
+set -u
+build=${SATIN_BUILD:-$PWD/build}
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/satin-sim.XXXXXX")
+trap 'rm -rf "$tmpdir"' EXIT
+. "$here/tap.sh"
+sim=$build/satin-sim
+[ -x "$sim" ] || { echo "Bail out! $sim is missing (build it, or set SATIN_BUILD)"; exit 1; }
+
+for p in rs rp chs cls crs; do
+    run "$sim" --clusters 2 --nodes 2 --policy "$p" --json uts tree=seed-T1
+    is "$rc" 0 "$p: satin-sim exits 0"
+    is "$(json_get 'd["status"], d["result"]["nodes"], d["sim"]["nodes"], d["sim"]["policy"]')" \
+        "ok 50045 4 $p" "$p: UTS seed-T1 on a simulated 2x2 grid counts its 50045 nodes"
+    gt "$(json_get 'd["stats"]["grid.jobs_received"]')" 0 "$p: records crossed nodes"
+done
+
+run "$sim" --clusters 2 --nodes 2 --workers 2 fib n=25 threshold=5
+is "$rc" 0 "fib with two workers per node exits 0"
+like "$out" "value: 75025" "fib(25) is exact"
+like "$out" "on 2 cluster(s), 4 node(s), 2 worker(s) each; policy crs, seed 1" "and says what ran"
+
+# The same seed: the same run.  The wall time and the memory are this machine's.
+figures='{k: v for k, v in d["sim"].items() if k not in ("wall_s", "peak_rss_mb")}, d["stats"]'
+run "$sim" --clusters 2 --nodes 4 --seed 9 --json uts tree=seed-T1
+first=$(json_get "$figures")
+run "$sim" --clusters 2 --nodes 4 --seed 9 --json uts tree=seed-T1
+is "$(json_get "$figures")" "$first" "the same seed gives the same run, figure for figure"
+run "$sim" --clusters 2 --nodes 4 --seed 10 --json uts tree=seed-T1
+is "$(json_get 'd["result"]["nodes"]')" 50045 "another seed: the same result"
+[ "$(json_get "$figures")" != "$first" ] && pass "and another run" || fail "and another run"
+
+# A topology file: its clusters, policy and wide-area links.
+cat >"$tmpdir/grid.yaml" <<Y
+grid: sim-test
+policy: chs
+security: none
+wan: {latency_ms: 50, bandwidth_kBps: 100}
+clusters:
+  - name: A
+    nodes:
+      - {id: a0, endpoint: "tcp://127.0.0.1:7000"}
+      - {id: a1, endpoint: "tcp://127.0.0.1:7001"}
+  - name: B
+    nodes:
+      - {id: b0, endpoint: "tcp://127.0.0.1:7002"}
+Y
+run "$sim" --topology "$tmpdir/grid.yaml" --json uts tree=seed-T1
+is "$(json_get 'd["result"]["nodes"], d["sim"]["clusters"], d["sim"]["nodes"], d["sim"]["policy"]')" \
+    "50045 2 3 chs" "a topology file's grid and policy"
+# A job long enough (4130071 nodes) for work to cross the wide-area link.
+run "$sim" --topology "$tmpdir/grid.yaml" --json uts tree=T1
+slow=$(json_get 'd["sim"]["makespan_s"]')
+run "$sim" --topology "$tmpdir/grid.yaml" --wan-latency-ms 1 --wan-bandwidth-kBps 100000 --json uts tree=T1
+fast=$(json_get 'd["sim"]["makespan_s"]')
+[ "$(python3 -c "print($fast < $slow)")" = True ] &&
+    pass "its 50 ms links make the job slower than 1 ms ones ($slow s against $fast s)" ||
+    fail "its 50 ms links make the job slower than 1 ms ones ($slow s against $fast s)"
+
+# Bad input.
+run "$sim" --clusters 2 --nodes 2 uts tree=nosuch
+is "$rc" 2 "a tree the uts kind does not know: exit 2"
+like "$err" "uts: " "with the kind's own message"
+run "$sim" nqueens n=8
+is "$rc" 2 "a kind without a model: exit 2"
+like "$err" "satin-sim runs the kinds fib and uts, not 'nqueens'" "says which it runs"
+run "$sim" --policy nosuch fib n=10
+is "$rc" 2 "an unknown policy: exit 2"
+like "$err" "unknown policy 'nosuch' (one of rs, rp, chs, cls, crs" "lists the policies"
+run "$sim" --clusters 0 fib n=10
+is "$rc" 2 "--clusters 0: exit 2"
+like "$err" "--clusters takes a number from 1" "says the range"
+run "$sim" --topology "$tmpdir/grid.yaml" --nodes 3 fib n=10
+is "$rc" 2 "--topology with --nodes: exit 2"
+run "$sim" --clusters 2
+is "$rc" 2 "no job: exit 2"
+like "$err" "no job" "says so"
+printf 'grid: x\nclusters: [\n' >"$tmpdir/bad.yaml"
+run "$sim" --topology "$tmpdir/bad.yaml" fib n=10
+is "$rc" 2 "a bad topology file: exit 2"
+like "$err" "bad.yaml:" "naming the file and line"
+run "$sim" --clusters 2 --nodes 2 --time-limit-s 0.000001 uts tree=seed-T1
+is "$rc" 1 "a job past --time-limit-s: exit 1"
+like "$out" "not done: the time limit came" "says so"
+
+echo "1..$n"
+[ "$failures" = 0 ]
