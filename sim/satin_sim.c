@@ -47,7 +47,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: satin-sim [options] KIND key=value...\n"
-        "Runs one job of KIND (fib, uts) on a simulated grid with satind's node\n"
+        "Runs one job of KIND (fib, uts, replay) on a simulated grid with satind's node\n"
         "engine and policies, in virtual time; the same options and seed give\n"
         "the same run.\n"
         "  --topology FILE        the grid of a topology file (its policy, links)\n"
@@ -376,11 +376,13 @@ int main(int argc, char **argv)
     char err[512];
     if (sim_model_parse(&model, o.kind, o.params, o.task_ns, &root, err, sizeof err) < 0) {
         fprintf(stderr, "satin-sim: %s\n", err);
+        sim_model_free(&model);
         return 2;
     }
     grid g;
     if (grid_make(&g, &o) < 0) {
         grid_free(&g);
+        sim_model_free(&model);
         return 2;
     }
     sim_config cfg = {
@@ -399,6 +401,7 @@ int main(int argc, char **argv)
     if (!s) {
         fprintf(stderr, "satin-sim: the node engine refused this grid\n");
         grid_free(&g);
+        sim_model_free(&model);
         return 1;
     }
     /* A file's wide-area links, unless the command line gave them all. */
@@ -424,6 +427,7 @@ int main(int argc, char **argv)
     int rc = r.done && !r.failed ? 0 : 1;
     sim_outcome_free(&r);
     sim_destroy(&s);
+    sim_model_free(&model);
     grid_free(&g);
     return rc;
 }

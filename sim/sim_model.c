@@ -4,6 +4,7 @@
 #include "kinds.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Defaults, in ns of virtual time: a fib call, and a uts node (one SHA-1
@@ -46,10 +47,15 @@ int sim_model_parse(sim_model *m, const char *kind, const char *const *params, i
 {
     memset(m, 0, sizeof *m);
     memset(root, 0, sizeof *root);
-    if (strcmp(kind, "fib") != 0 && strcmp(kind, "uts") != 0) {
-        snprintf(err, errlen, "satin-sim runs the kinds fib and uts, not '%s'", kind);
+    if (strcmp(kind, "fib") != 0 && strcmp(kind, "uts") != 0 && strcmp(kind, "replay") != 0) {
+        snprintf(err, errlen, "satin-sim runs the kinds fib, uts and replay, not '%s'", kind);
         return -1;
     }
+    /* The replay kind opens only files under SATIN_REPLAY_DIR, so that a
+     * daemon cannot be made to read its own files from the network.  Here
+     * the user names a file for this process of their own to read. */
+    if (strcmp(kind, "replay") == 0)
+        setenv("SATIN_REPLAY_DIR", "/", 0);
     const satin_kind *k;
     satin_bytes arg;
     satin_outcome out;
@@ -67,6 +73,21 @@ int sim_model_parse(sim_model *m, const char *kind, const char *const *params, i
         m->task_ns = task_ns > 0 ? task_ns : FIB_CALL_NS;
         rc = satin_fib_arg_read(arg.data, arg.len, &n, &m->fib_threshold);
         memcpy(root->b, &n, sizeof n);
+    } else if (strcmp(kind, "replay") == 0) {
+        uint32_t node;
+        satin_err e;
+        m->kind = SIM_REPLAY;
+        m->name = "replay";
+        m->task_ns = 1000;   /* a traced microsecond */
+        rc = satin_replay_arg_read(arg.data, arg.len, m->trace_path, sizeof m->trace_path,
+                                   &m->trace_checksum, &m->trace_scale, &node);
+        if (rc == 0 && replay_tree_load(m->trace_path, &m->trace, &e) < 0) {
+            snprintf(err, errlen, "%s", e.msg);
+            satin_bytes_free(&arg);
+            satin_outcome_free(&out);
+            return -1;
+        }
+        memcpy(root->b, &node, sizeof node);
     } else {
         uts_node node;
         m->kind = SIM_UTS;
@@ -84,8 +105,22 @@ int sim_model_parse(sim_model *m, const char *kind, const char *const *params, i
     return rc;
 }
 
+void sim_model_free(sim_model *m)
+{
+    replay_tree_free(&m->trace);
+}
+
+static uint32_t trace_node(const sim_state *s)
+{
+    uint32_t i;
+    memcpy(&i, s->b, sizeof i);
+    return i;
+}
+
 uint32_t sim_model_children(const sim_model *m, const sim_state *s)
 {
+    if (m->kind == SIM_REPLAY)
+        return m->trace->nkids[trace_node(s)];
     if (m->kind == SIM_FIB) {
         int64_t n = fib_n(s);
         return n < 2 || n < m->fib_threshold ? 0 : 2;
@@ -98,6 +133,11 @@ uint32_t sim_model_children(const sim_model *m, const sim_state *s)
 void sim_model_child(const sim_model *m, const sim_state *s, uint32_t i, sim_state *child)
 {
     memset(child, 0, sizeof *child);
+    if (m->kind == SIM_REPLAY) {
+        uint32_t c = m->trace->kids[m->trace->first_kid[trace_node(s)] + i];
+        memcpy(child->b, &c, sizeof c);
+        return;
+    }
     if (m->kind == SIM_FIB) {
         int64_t n = fib_n(s) - 1 - (int64_t)i;
         memcpy(child->b, &n, sizeof n);
@@ -118,6 +158,8 @@ int64_t sim_model_value(const sim_model *m, const sim_state *s, uint32_t nchildr
 
 int64_t sim_model_cost(const sim_model *m, const sim_state *s, uint32_t nchildren)
 {
+    if (m->kind == SIM_REPLAY)
+        return m->task_ns * replay_scaled_us(m->trace->self_us[trace_node(s)], m->trace_scale);
     if (m->kind == SIM_FIB)
         return m->task_ns * (nchildren ? 1 : fib_calls(fib_n(s)));
     /* uts: hashing the children is the work */
@@ -126,6 +168,9 @@ int64_t sim_model_cost(const sim_model *m, const sim_state *s, uint32_t nchildre
 
 size_t sim_model_write(const sim_model *m, const sim_state *s, void *out, size_t cap)
 {
+    if (m->kind == SIM_REPLAY)
+        return satin_replay_arg_write(m->trace_path, m->trace_checksum, m->trace_scale,
+                                      trace_node(s), out, cap);
     if (m->kind == SIM_FIB)
         return satin_fib_arg_write(fib_n(s), m->fib_threshold, out, cap);
     uts_node node;
@@ -136,6 +181,17 @@ size_t sim_model_write(const sim_model *m, const sim_state *s, void *out, size_t
 int sim_model_read(const sim_model *m, const void *arg, size_t len, sim_state *s)
 {
     memset(s, 0, sizeof *s);
+    if (m->kind == SIM_REPLAY) {
+        char path[sizeof m->trace_path];
+        uint64_t checksum;
+        double scale;
+        uint32_t node;
+        if (satin_replay_arg_read(arg, len, path, sizeof path, &checksum, &scale, &node) < 0 ||
+            checksum != m->trace_checksum || node >= (uint64_t)m->trace->nnodes)
+            return -1;
+        memcpy(s->b, &node, sizeof node);
+        return 0;
+    }
     if (m->kind == SIM_FIB) {
         int64_t n, threshold;
         if (satin_fib_arg_read(arg, len, &n, &threshold) < 0 || n < 0 || n > 92)

@@ -16,23 +16,28 @@
  *   uts   one task per tree node, children from the real generators
  *         (daemon/apps/uts_tree.h); the result is the node count.  (The
  *         uts kind hands nodes out in chunks; here every node is a task.)
+ *   replay  a real kind's job tree traced by bench/trace (replay_tree.h):
+ *         one task per traced node, costing its self time times `scale`;
+ *         the result is the node count.  (The replay kind waits the self
+ *         time after the children; here it is spent before they spawn.)
  */
 #ifndef SATIN_SIM_MODEL_H
 #define SATIN_SIM_MODEL_H
 
+#include "replay_tree.h"
 #include "uts_tree.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 #define SIM_STATE_BYTES 24     /* a task's state: fib's n, a uts node */
-#define SIM_ARG_MAX 256        /* a task's argument bytes on the wire */
+#define SIM_ARG_MAX 1280       /* a task's argument bytes on the wire (replay's path) */
 
 typedef struct sim_state {
     unsigned char b[SIM_STATE_BYTES];
 } sim_state;
 
-typedef enum { SIM_FIB, SIM_UTS } sim_kind;
+typedef enum { SIM_FIB, SIM_UTS, SIM_REPLAY } sim_kind;
 
 typedef struct sim_model {
     sim_kind kind;
@@ -41,6 +46,10 @@ typedef struct sim_model {
     int64_t fib_threshold;
     uts_tree tree;
     uts_params uts;
+    replay_tree *trace;        /* replay: the tree, loaded once */
+    char trace_path[1032];
+    uint64_t trace_checksum;
+    double trace_scale;
 } sim_model;
 
 /* The job from "KIND key=value ..." (params: NULL-terminated): the model
@@ -48,6 +57,7 @@ typedef struct sim_model {
  * with the kind's own message in err. */
 int sim_model_parse(sim_model *m, const char *kind, const char *const *params, int64_t task_ns,
                     sim_state *root, char *err, size_t errlen);
+void sim_model_free(sim_model *m);
 /* A task's children, its own value and its cost.  `child` is called for
  * each child i in order. */
 uint32_t sim_model_children(const sim_model *m, const sim_state *s);
@@ -58,7 +68,7 @@ int64_t sim_model_cost(const sim_model *m, const sim_state *s, uint32_t nchildre
  * 0 or -1. */
 size_t sim_model_write(const sim_model *m, const sim_state *s, void *out, size_t cap);
 int sim_model_read(const sim_model *m, const void *arg, size_t len, sim_state *s);
-/* The result's name in the output: "value" (fib) or "nodes" (uts). */
+/* The result's name in the output: "value" (fib) or "nodes" (uts, replay). */
 const char *sim_model_result_name(const sim_model *m);
 
 #endif

@@ -35,5 +35,11 @@ struct uts_node;
 int satin_uts_arg_read(const void *arg, size_t len, struct uts_params *p, struct uts_node *node);
 size_t satin_uts_arg_write(const struct uts_params *p, const struct uts_node *node, int root,
                            void *out, size_t cap);
+/* replay: the trace's path (into path, NUL-terminated), its checksum, the
+ * scale and the node this invocation replays. */
+int satin_replay_arg_read(const void *arg, size_t len, char *path, size_t pathcap,
+                          uint64_t *checksum, double *scale, uint32_t *node);
+size_t satin_replay_arg_write(const char *path, uint64_t checksum, double scale, uint32_t node,
+                              void *out, size_t cap);
 
 #endif

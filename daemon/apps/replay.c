@@ -112,6 +112,41 @@ static void rp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     satin_return(out, &r, sizeof r);
 }
 
+int satin_replay_arg_read(const void *arg, size_t len, char *path, size_t pathcap,
+                          uint64_t *checksum, double *scale, uint32_t *node)
+{
+    rp_arg a;
+    if (len < sizeof a)
+        return -1;
+    memcpy(&a, arg, sizeof a);
+    if (a.path_len == 0 || a.path_len > RP_MAX_PATH || len != sizeof a + a.path_len ||
+        a.path_len >= pathcap || !(a.scale >= RP_MIN_SCALE && a.scale <= RP_MAX_SCALE))
+        return -1;
+    memcpy(path, (const char *)arg + sizeof a, a.path_len);
+    path[a.path_len] = 0;
+    *checksum = a.checksum;
+    *scale = a.scale;
+    *node = a.node;
+    return 0;
+}
+
+size_t satin_replay_arg_write(const char *path, uint64_t checksum, double scale, uint32_t node,
+                              void *out, size_t cap)
+{
+    size_t plen = strlen(path);
+    rp_arg a;
+    memset(&a, 0, sizeof a);
+    a.checksum = checksum;
+    a.scale = scale;
+    a.node = node;
+    a.path_len = (uint32_t)plen;
+    if (plen == 0 || plen > RP_MAX_PATH || cap < sizeof a + plen)
+        return 0;
+    memcpy(out, &a, sizeof a);
+    memcpy((unsigned char *)out + sizeof a, path, plen);
+    return sizeof a + plen;
+}
+
 static int rp_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
 {
     const char *path = "";

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sim.t - satin-sim, the program: a simulated 2x2 grid runs UTS and fib to
-# their exact results under every policy; the same seed gives the same run
+# their exact results under every policy, and replays a traced nqueens; the same seed gives the same run
 # (every figure but the wall time and the memory); a topology file's grid
 # and links are used; bad usage and a job the kind refuses get their
 # messages and exit 2.  No daemon: the simulator runs the engine in virtual
@@ -65,13 +65,23 @@ fast=$(json_get 'd["sim"]["makespan_s"]')
     pass "its 50 ms links make the job slower than 1 ms ones ($slow s against $fast s)" ||
     fail "its 50 ms links make the job slower than 1 ms ones ($slow s against $fast s)"
 
+# A real kind's tree, traced by bench/trace and replayed: every traced node
+# runs, and the sequential time is the trace's waits at that scale.
+"$build/bench/trace" --leaves 256 -o "$tmpdir/nq.trace" nqueens n=10 >/dev/null 2>&1
+check=$("$build/bench/trace" --check "$tmpdir/nq.trace" --scale 2)
+want_nodes=$(echo "$check" | tr ' ' '\n' | sed -n 's/^nodes=//p')
+want_waits=$(echo "$check" | tr ' ' '\n' | sed -n 's/^waits_us=//p')
+run "$sim" --clusters 2 --nodes 4 --json replay tree="$tmpdir/nq.trace" scale=2
+is "$(json_get 'd["result"]["nodes"], round(d["sim"]["sequential_s"] * 1e6)')" \
+    "$want_nodes $want_waits" "replay of a traced nqueens: its $want_nodes nodes, $want_waits us of work"
+
 # Bad input.
 run "$sim" --clusters 2 --nodes 2 uts tree=nosuch
 is "$rc" 2 "a tree the uts kind does not know: exit 2"
 like "$err" "uts: " "with the kind's own message"
 run "$sim" nqueens n=8
 is "$rc" 2 "a kind without a model: exit 2"
-like "$err" "satin-sim runs the kinds fib and uts, not 'nqueens'" "says which it runs"
+like "$err" "satin-sim runs the kinds fib, uts and replay, not 'nqueens'" "says which it runs"
 run "$sim" --policy nosuch fib n=10
 is "$rc" 2 "an unknown policy: exit 2"
 like "$err" "unknown policy 'nosuch' (one of rs, rp, chs, cls, crs" "lists the policies"

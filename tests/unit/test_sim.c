@@ -9,7 +9,10 @@
 #include "sim_queue.h"
 
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void queue_order(void)
 {
@@ -78,6 +81,48 @@ static void network(void)
     sim_net_free(&n);
 }
 
+/* A traced tree of 7 nodes in pre-order (the root; node 1 with leaves 2
+ * and 3; node 4 with leaves 5 and 6), self times 1..7 us, in a temporary
+ * file. */
+static void write_trace(char *path, size_t len)
+{
+    snprintf(path, len, "%s/test_sim_trace.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int64_t self_us[7] = {1, 2, 3, 4, 5, 6, 7};
+    uint32_t kids[7] = {2, 2, 0, 0, 2, 0, 0};
+    satin_err e;
+    if (!f || replay_tree_write(f, self_us, kids, 7, NULL, &e) < 0) {
+        printf("Bail out! cannot write a trace at %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+}
+
+static void replay_model(const char *trace)
+{
+    sim_model m;
+    sim_state root, c;
+    char err[512], tree[600];
+    snprintf(tree, sizeof tree, "tree=%s", trace);
+    const char *params[] = {tree, "scale=2", NULL};
+    ok(sim_model_parse(&m, "replay", params, 0, &root, err, sizeof err) == 0,
+       "replay of a traced tree, scale 2");
+    ok(sim_model_children(&m, &root) == 2 && sim_model_cost(&m, &root, 2) == 2000,
+       "its root: 2 children, 1 us traced, 2 us of virtual time");
+    sim_model_child(&m, &root, 1, &c);
+    uint32_t node;
+    memcpy(&node, c.b, sizeof node);
+    is_i64(node, 4, "the root's second child is traced node 4 (pre-order)");
+    unsigned char arg[SIM_ARG_MAX];
+    size_t len = sim_model_write(&m, &c, arg, sizeof arg);
+    sim_state back;
+    ok(len > strlen(trace) && sim_model_read(&m, arg, len, &back) == 0 &&
+           memcmp(&back, &c, sizeof c) == 0,
+       "a traced node in replay's argument bytes and back");
+    sim_model_free(&m);
+}
+
 static void models(void)
 {
     sim_model m;
@@ -104,7 +149,7 @@ static void models(void)
     ok(sim_model_parse(&m, "fib", bad, 0, &root, err, sizeof err) < 0 && strstr(err, "n"),
        "fib n=93 is refused by fib's own parser (%s)", err);
     ok(sim_model_parse(&m, "nqueens", bad, 0, &root, err, sizeof err) < 0 &&
-           strstr(err, "fib and uts"),
+           strstr(err, "fib, uts and replay"),
        "a kind the simulator has no model of is refused (%s)", err);
     const char *uts[] = {"tree=seed-T1", NULL};
     ok(sim_model_parse(&m, "uts", uts, 0, &root, err, sizeof err) == 0 &&
@@ -146,6 +191,7 @@ static void simulate(const char *policy, uint64_t seed, const char *kind, const 
     sim *s = sim_new(&cfg, &m);
     sim_run(s, &root, out);
     sim_destroy(&s);
+    sim_model_free(&m);
 }
 
 static int same_run(const sim_outcome *a, const sim_outcome *b)
@@ -196,9 +242,22 @@ static void runs(void)
 
 int main(void)
 {
+    char trace[256];
+    write_trace(trace, sizeof trace);
     queue_order();
     network();
     models();
+    replay_model(trace);
     runs();
+    /* The traced tree on the simulated grid: 7 nodes, 28 us x 3 of work. */
+    char tree[300];
+    snprintf(tree, sizeof tree, "tree=%s", trace);
+    const char *params[] = {tree, "scale=3", NULL};
+    sim_outcome r;
+    simulate("crs", 1, "replay", params, 1, &r);
+    ok(r.done && r.result == 7 && r.work_ns == 84000,
+       "replay: the 7 traced nodes run, 84 us of work (%" PRId64 " ns)", r.work_ns);
+    sim_outcome_free(&r);
+    unlink(trace);
     return done_testing();
 }
