@@ -476,7 +476,11 @@ static void mark_related(satin_engine *e, unsigned char *rel)
  * its peers still wait for its own. */
 void satin_engine_watch(satin_engine *e)
 {
-    if (e->now >= e->next_watch) {
+    /* Nothing is watched without time-outs (a restart still shows on the
+     * next message: satin_engine_heard); a simulator of many nodes runs so,
+     * and must not walk every peer of every node ten times a second. */
+    int watching = e->cfg.failure_timeout_lan_ns > 0 || e->cfg.failure_timeout_wan_ns > 0;
+    if (watching && e->now >= e->next_watch) {
         /* After a sleep (nothing to watch) a tie that formed since is new. */
         if (e->now - e->last_watch > 2 * e->watch_every)
             e->last_watch = e->now;
