@@ -41,12 +41,21 @@ typedef struct sim_alloc {
 
 #define CHUNK_BYTES ((size_t)1 << 20)
 
+/* A ring of tasks: oldest at q[head], newest at q[(head + n - 1) % cap]. */
+typedef struct sim_ring {
+    sim_task **q;
+    size_t head, n, cap;
+} sim_ring;
+
+/* As satind's pool: the deque holds the tasks spawned here (what other
+ * nodes may steal, and what the queue length counts); the inbox holds
+ * records other nodes gave us that no worker has started, run after the
+ * deque is empty and pushed on only when the deque has nothing. */
 typedef struct sim_node {
     sim *s;
     int id;
     satin_engine *e;
-    sim_task **q;              /* ring: oldest at q[head], newest at q[(head + n - 1) % cap] */
-    size_t head, n, cap;
+    sim_ring deque, inbox;
     int idle;                  /* workers without a task */
     int told_dry;              /* on_dry was said since work last came */
     int active;                /* roots alive here */
@@ -123,37 +132,60 @@ static void alloc_free(sim_alloc *a)
 
 /* ---- deques and workers -------------------------------------------------------------- */
 
-static void push_newest(sim_node *n, sim_task *t)
+static void ring_push(sim_ring *r, sim_task *t)
 {
-    if (n->n == n->cap) {
-        size_t cap = n->cap ? 2 * n->cap : 16;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
         sim_task **q = malloc(cap * sizeof *q);
         if (!q)
             abort();
-        for (size_t i = 0; i < n->n; i++)
-            q[i] = n->q[(n->head + i) % n->cap];
-        free(n->q);
-        n->q = q;
-        n->head = 0;
-        n->cap = cap;
+        for (size_t i = 0; i < r->n; i++)
+            q[i] = r->q[(r->head + i) % r->cap];
+        free(r->q);
+        r->q = q;
+        r->head = 0;
+        r->cap = cap;
     }
-    n->q[(n->head + n->n++) % n->cap] = t;
+    r->q[(r->head + r->n++) % r->cap] = t;
+}
+
+static sim_task *ring_pop_newest(sim_ring *r)
+{
+    return r->n ? r->q[(r->head + --r->n) % r->cap] : NULL;
+}
+
+static sim_task *ring_pop_oldest(sim_ring *r)
+{
+    if (!r->n)
+        return NULL;
+    sim_task *t = r->q[r->head];
+    r->head = (r->head + 1) % r->cap;
+    r->n--;
+    return t;
+}
+
+static void push_spawned(sim_node *n, sim_task *t)
+{
+    ring_push(&n->deque, t);
     n->told_dry = 0;
 }
 
-static sim_task *pop_newest(sim_node *n)
+static void push_received(sim_node *n, sim_task *t)
 {
-    return n->n ? n->q[(n->head + --n->n) % n->cap] : NULL;
+    ring_push(&n->inbox, t);
+    n->told_dry = 0;
 }
 
-static sim_task *pop_oldest(sim_node *n)
+/* A worker's next task: the newest spawned here, else the oldest received. */
+static sim_task *next_task(sim_node *n)
 {
-    if (!n->n)
-        return NULL;
-    sim_task *t = n->q[n->head];
-    n->head = (n->head + 1) % n->cap;
-    n->n--;
-    return t;
+    sim_task *t = ring_pop_newest(&n->deque);
+    return t ? t : ring_pop_oldest(&n->inbox);
+}
+
+static size_t waiting(const sim_node *n)
+{
+    return n->deque.n + n->inbox.n;
 }
 
 static void set_idle(sim_node *n, int idle)
@@ -174,15 +206,15 @@ static void push_event(sim *s, int type, int node, int64_t at, int64_t aux, void
 static void start_tasks(sim_node *n)
 {
     sim *s = n->s;
-    while (n->idle > 0 && n->n > 0) {
-        sim_task *t = pop_newest(n);
+    while (n->idle > 0 && waiting(n) > 0) {
+        sim_task *t = next_task(n);
         uint32_t k = sim_model_children(&s->model, &t->state);
         int64_t cost = sim_model_cost(&s->model, &t->state, k);
         s->work_ns += cost;
         set_idle(n, n->idle - 1);
         push_event(s, EV_TASK_DONE, n->id, s->now + cost, 0, t);
     }
-    if (n->idle > 0 && n->n == 0 && !n->told_dry) {
+    if (n->idle > 0 && waiting(n) == 0 && !n->told_dry) {
         n->told_dry = 1;
         satin_engine_on_dry(n->e, s->now);
     }
@@ -251,7 +283,7 @@ static void task_done(sim *s, sim_node *n, sim_task *t)
         sim_model_child(&s->model, &t->state, i, &c->state);
         c->parent = f;
         c->place = satin_place_child(t->place, i + 1);
-        push_newest(n, c);
+        push_spawned(n, c);
     }
     alloc_put(&s->tasks, t);
 }
@@ -296,14 +328,17 @@ static void describe(sim *s, sim_task *t, satin_engine_record *out, unsigned cha
     out->ancestry[0] = out->ancestry[1] = 0;
 }
 
+/* A thief gets the deque's oldest; a push, those first and then records
+ * received that no worker has started (satind's pool does the same). */
 static int env_take(void *ctx, satin_engine_record *out, int max, int push)
 {
-    (void)push;
     sim_node *n = ctx;
     if (max > SATIN_ENGINE_MAX_JOBS_PER_MESSAGE)
         max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
     int k = 0;
-    for (sim_task *t; k < max && (t = pop_oldest(n));)
+    for (sim_task *t; k < max && (t = ring_pop_oldest(&n->deque));)
+        describe(n->s, t, &out[k], n->s->scratch[k]), k++;
+    for (sim_task *t; push && k < max && (t = ring_pop_oldest(&n->inbox));)
         describe(n->s, t, &out[k], n->s->scratch[k]), k++;
     return k;
 }
@@ -346,7 +381,7 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
     sim_task *t = alloc_get(&s->tasks);
     *t = (sim_task){.state = st, .parent = r, .place = jr->place};
     n->active++;
-    push_newest(n, t);
+    push_received(n, t);
     *job = r;
     return r;
 }
@@ -365,13 +400,13 @@ static int env_job_stopping(void *ctx, const void *job)
 
 static int64_t env_queue_length(void *ctx)
 {
-    return (int64_t)((sim_node *)ctx)->n;
+    return (int64_t)((sim_node *)ctx)->deque.n;
 }
 
 static int env_is_idle(void *ctx)
 {
     sim_node *n = ctx;
-    return n->idle > 0 && n->n == 0;
+    return n->idle > 0 && waiting(n) == 0;
 }
 
 static int env_active_jobs(void *ctx)
@@ -454,7 +489,8 @@ void sim_destroy(sim **self)
         return;
     for (int i = 0; s->nodes && i < s->nnodes; i++) {
         satin_engine_destroy(&s->nodes[i].e);
-        free(s->nodes[i].q);
+        free(s->nodes[i].deque.q);
+        free(s->nodes[i].inbox.q);
     }
     free(s->nodes);
     for (sim_event ev; sim_queue_pop(&s->q, &ev);)
@@ -471,15 +507,9 @@ void sim_destroy(sim **self)
 /* The engine's next deadline as a tick event (a later one replaces it). */
 static void after_event(sim_node *n)
 {
-    int64_t d = satin_engine_next_deadline(n->e);
-    if (d == INT64_MAX)
-        return;
-    if (d <= n->s->now)
-        d = n->s->now + 1;
-    if (d == n->tick_at)
-        return;
-    n->tick_at = d;
-    push_event(n->s, EV_TICK, n->id, d, d, NULL);
+    int64_t d = satin_engine_next_tick(n->e, n->s->now, &n->tick_at);
+    if (d >= 0)
+        push_event(n->s, EV_TICK, n->id, d, d, NULL);
 }
 
 static void deliver(sim *s, sim_node *n, const sim_event *ev)
@@ -556,7 +586,7 @@ void sim_run(sim *s, const sim_state *root, sim_outcome *out)
     *t = (sim_task){.state = *root, .parent = job,
                     .place = satin_place_root((uint32_t)home->id, s->cfg.seed, 1)};
     home->active++;
-    push_newest(home, t);
+    push_received(home, t);
     s->submitted = s->now;
     /* Every node starts: the one with the job runs it, the others go dry. */
     for (int i = 0; i < s->nnodes; i++) {

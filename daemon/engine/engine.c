@@ -627,6 +627,19 @@ int64_t satin_engine_next_deadline(const satin_engine *e)
 
 /* ---- the node's own requests ------------------------------------------------ */
 
+int64_t satin_engine_next_tick(const satin_engine *e, int64_t now, int64_t *tick_at)
+{
+    int64_t d = satin_engine_next_deadline(e);
+    if (d == INT64_MAX)
+        return -1;
+    if (d <= now)
+        d = now + 1;
+    if (d == *tick_at)
+        return -1;
+    *tick_at = d;
+    return d;
+}
+
 void satin_engine_cancel_job(satin_engine *e, int64_t now, const void *job)
 {
     e->now = now;

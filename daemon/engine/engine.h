@@ -169,6 +169,11 @@ void satin_engine_on_standin_done(satin_engine *e, int64_t now, void *standin,
 void satin_engine_on_tick(satin_engine *e, int64_t now);
 /* When on_tick has something to do next (INT64_MAX: nothing). */
 int64_t satin_engine_next_deadline(const satin_engine *e);
+/* For a driver that keeps one pending tick per engine, due at *tick_at (a
+ * tick due at another time is stale): when to schedule the next one, after
+ * `now`, or -1 when none is needed (nothing due, or that one is pending);
+ * *tick_at is updated. */
+int64_t satin_engine_next_tick(const satin_engine *e, int64_t now, int64_t *tick_at);
 
 /* ---- requests of the node's own ---- */
 /* Tells the nodes running records of `job` (a local job or a stand-in's)

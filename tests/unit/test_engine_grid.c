@@ -515,15 +515,9 @@ static void after_event(simnode *n)
 {
     if (!n->e)
         return;   /* b1 before it joins */
-    int64_t d = satin_engine_next_deadline(n->e);
-    if (d == INT64_MAX)
-        return;
-    if (d <= n->s->now)
-        d = n->s->now + 1;
-    if (d == n->tick_at)
-        return;
-    n->tick_at = d;
-    push_event(n->s, (event){.at = d, .type = EV_TICK, .node = n->id});
+    int64_t d = satin_engine_next_tick(n->e, n->s->now, &n->tick_at);
+    if (d >= 0)
+        push_event(n->s, (event){.at = d, .type = EV_TICK, .node = n->id});
 }
 
 static void step(simnode *n)
