@@ -47,10 +47,12 @@ typedef struct sim_ring {
     size_t head, n, cap;
 } sim_ring;
 
-/* As satind's pool: the deque holds the tasks spawned here (what other
- * nodes may steal, and what the queue length counts); the inbox holds
- * records other nodes gave us that no worker has started, run after the
- * deque is empty and pushed on only when the deque has nothing. */
+/* As satind's pool (runtime/pool.h): the deque holds the tasks spawned
+ * here, the inbox the records other nodes gave us (and the job submitted
+ * here) that no worker has started.  Both count in the queue length; a
+ * thief gets the inbox's oldest first, then the deque's; a push takes the
+ * deque's first, then the inbox's; a free worker goes on with the deque's
+ * newest, else the inbox's oldest. */
 typedef struct sim_node {
     sim *s;
     int id;
@@ -328,17 +330,19 @@ static void describe(sim *s, sim_task *t, satin_engine_record *out, unsigned cha
     out->ancestry[0] = out->ancestry[1] = 0;
 }
 
-/* A thief gets the deque's oldest; a push, those first and then records
- * received that no worker has started (satind's pool does the same). */
+/* satin_pool_take_for_remote and _for_push: a thief gets whole jobs not
+ * started yet first (the inbox), then the deque's oldest; a push the
+ * deque's first, so that a record pushed here is not pushed on at once. */
 static int env_take(void *ctx, satin_engine_record *out, int max, int push)
 {
     sim_node *n = ctx;
     if (max > SATIN_ENGINE_MAX_JOBS_PER_MESSAGE)
         max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
+    sim_ring *first = push ? &n->deque : &n->inbox, *then = push ? &n->inbox : &n->deque;
     int k = 0;
-    for (sim_task *t; k < max && (t = ring_pop_oldest(&n->deque));)
+    for (sim_task *t; k < max && (t = ring_pop_oldest(first));)
         describe(n->s, t, &out[k], n->s->scratch[k]), k++;
-    for (sim_task *t; push && k < max && (t = ring_pop_oldest(&n->inbox));)
+    for (sim_task *t; k < max && (t = ring_pop_oldest(then));)
         describe(n->s, t, &out[k], n->s->scratch[k]), k++;
     return k;
 }
@@ -400,7 +404,7 @@ static int env_job_stopping(void *ctx, const void *job)
 
 static int64_t env_queue_length(void *ctx)
 {
-    return (int64_t)((sim_node *)ctx)->deque.n;
+    return (int64_t)waiting(ctx);
 }
 
 static int env_is_idle(void *ctx)

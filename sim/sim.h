@@ -3,10 +3,9 @@
  * policies of satind, unchanged, driven in virtual time by the event queue,
  * with simulated workers (sim_model's tasks) and links (sim_net).
  *
- * Each node has `workers` workers, one deque of the tasks spawned there (a
- * worker takes the newest, other nodes' steals the oldest) and an inbox of
- * records received from other nodes, run when the deque is empty: as
- * satind's pool does across its workers.  Messages between
+ * Each node has `workers` workers, one deque of the tasks spawned there and
+ * an inbox of records received from other nodes, taken, stolen and pushed
+ * in satind's pool's order (sim.c says which).  Messages between
  * engines go through the real codec (their sizes are the wire's) and
  * arrive when sim_net says.  Nothing here reads a clock: the same
  * configuration and seed give the same run, bit for bit.
