@@ -99,6 +99,17 @@ static void write_trace(char *path, size_t len)
     fclose(f);
 }
 
+/* A task written in its kind's argument bytes and read back: the length,
+ * and whether it came back the same. */
+static size_t round_trip(const sim_model *m, const sim_state *c, int *same)
+{
+    unsigned char arg[SIM_ARG_MAX];
+    size_t len = sim_model_write(m, c, arg, sizeof arg);
+    sim_state back;
+    *same = len > 0 && sim_model_read(m, arg, len, &back) == 0 && memcmp(&back, c, sizeof *c) == 0;
+    return len;
+}
+
 static void replay_model(const char *trace)
 {
     sim_model m;
@@ -114,12 +125,9 @@ static void replay_model(const char *trace)
     uint32_t node;
     memcpy(&node, c.b, sizeof node);
     is_i64(node, 4, "the root's second child is traced node 4 (pre-order)");
-    unsigned char arg[SIM_ARG_MAX];
-    size_t len = sim_model_write(&m, &c, arg, sizeof arg);
-    sim_state back;
-    ok(len > strlen(trace) && sim_model_read(&m, arg, len, &back) == 0 &&
-           memcmp(&back, &c, sizeof c) == 0,
-       "a traced node in replay's argument bytes and back");
+    int same;
+    size_t len = round_trip(&m, &c, &same);
+    ok(len > strlen(trace) && same, "a traced node in replay's argument bytes and back");
     sim_model_free(&m);
 }
 
@@ -135,11 +143,9 @@ static void models(void)
     int64_t n;
     memcpy(&n, c.b, sizeof n);
     is_i64(n, 8, "its second child is fib(8)");
-    unsigned char arg[SIM_ARG_MAX];
-    size_t len = sim_model_write(&m, &c, arg, sizeof arg);
-    sim_state back;
-    ok(len == 16 && sim_model_read(&m, arg, len, &back) == 0 && memcmp(&back, &c, sizeof c) == 0,
-       "a task in fib's argument bytes (16) and back");
+    int same;
+    size_t len = round_trip(&m, &c, &same);
+    ok(len == 16 && same, "a task in fib's argument bytes (16) and back");
     int64_t two = 2;
     memcpy(c.b, &two, sizeof two);
     ok(sim_model_children(&m, &c) == 0 && sim_model_value(&m, &c, 0) == 1 &&
@@ -156,14 +162,9 @@ static void models(void)
            sim_model_children(&m, &root) == 3200,
        "uts seed-T1: its root has 3200 children");
     sim_model_child(&m, &root, 0, &c);
-    len = sim_model_write(&m, &c, arg, sizeof arg);
-    ok(len > 24 && sim_model_read(&m, arg, len, &back) == 0 && memcmp(&back, &c, sizeof c) == 0,
-       "a uts node in uts's argument bytes (%zu) and back", len);
+    len = round_trip(&m, &c, &same);
+    ok(len > 24 && same, "a uts node in uts's argument bytes (%zu) and back", len);
 }
-
-typedef struct run {
-    sim_outcome o;
-} run;
 
 static const int grid_cluster_of[4] = {0, 0, 1, 1};
 static const int grid_size[2] = {2, 2};
