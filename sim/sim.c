@@ -50,9 +50,9 @@ typedef struct sim_ring {
 /* As satind's pool (runtime/pool.h): the deque holds the tasks spawned
  * here, the inbox the records other nodes gave us (and the job submitted
  * here) that no worker has started.  Both count in the queue length; a
- * thief gets the inbox's oldest first, then the deque's; a push takes the
- * deque's first, then the inbox's; a free worker goes on with the deque's
- * newest, else the inbox's oldest. */
+ * thief gets the inbox's oldest first, then the deque's; a push takes only
+ * the deque's; a free worker goes on with the deque's newest, else the
+ * inbox's oldest. */
 typedef struct sim_node {
     sim *s;
     int id;
@@ -331,18 +331,17 @@ static void describe(sim *s, sim_task *t, satin_engine_record *out, unsigned cha
 }
 
 /* satin_pool_take_for_remote and _for_push: a thief gets whole jobs not
- * started yet first (the inbox), then the deque's oldest; a push the
- * deque's first, so that a record pushed here is not pushed on at once. */
+ * started yet first (the inbox), then the deque's oldest; a push only the
+ * deque's (a record pushed here runs here). */
 static int env_take(void *ctx, satin_engine_record *out, int max, int push)
 {
     sim_node *n = ctx;
     if (max > SATIN_ENGINE_MAX_JOBS_PER_MESSAGE)
         max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
-    sim_ring *first = push ? &n->deque : &n->inbox, *then = push ? &n->inbox : &n->deque;
     int k = 0;
-    for (sim_task *t; k < max && (t = ring_pop_oldest(first));)
+    for (sim_task *t; !push && k < max && (t = ring_pop_oldest(&n->inbox));)
         describe(n->s, t, &out[k], n->s->scratch[k]), k++;
-    for (sim_task *t; k < max && (t = ring_pop_oldest(then));)
+    for (sim_task *t; k < max && (t = ring_pop_oldest(&n->deque));)
         describe(n->s, t, &out[k], n->s->scratch[k]), k++;
     return k;
 }

@@ -452,11 +452,12 @@ int satin_pool_take_for_remote(satin_pool *pool, satin_record **out, int max)
 
 int satin_pool_take_for_push(satin_pool *pool, satin_record **out, int max)
 {
-    /* Our own tails first: a record pushed here and pushed on at once adds
-     * a hop its result must travel back through, and a busy grid under RP
-     * would pass such records around instead of running them. */
-    int n = take_tails(pool, out, 0, max);
-    return take_started(pool, out, n, max);
+    /* Our own tails only.  A record pushed here and pushed on adds a hop its
+     * result must travel back through, and a grid of busy RP nodes (every
+     * queue above the threshold, workers on long jobs) passed such records
+     * round at the round-trip rate, each acknowledgement freeing the slot
+     * for the next push (satin-sim showed it: bench/README.md, `paper`). */
+    return take_tails(pool, out, 0, max);
 }
 
 int satin_pool_active_jobs(satin_pool *pool)

@@ -99,8 +99,8 @@ typedef struct satin_record satin_record;
  * owned by its job, which satin_record_complete() finishes (its done
  * callback then runs on the caller's thread). */
 int satin_pool_take_for_remote(satin_pool *self, satin_record **out, int max);
-/* The same for a push (unasked): this node's own deque tails first, then
- * started jobs that no worker has taken. */
+/* The same for a push (unasked): this node's own deque tails only; a job
+ * that came from elsewhere (or a client) runs here. */
 int satin_pool_take_for_push(satin_pool *self, satin_record **out, int max);
 const satin_kind *satin_record_kind(const satin_record *r);
 const void *satin_record_arg(const satin_record *r, size_t *len);
