@@ -7,7 +7,6 @@
 struct satin_roster {
     int self;
     char **names;                  /* [nslots], each its own allocation: pointers stay */
-    int *index;                    /* [nslots] index in the current file, -1: no member */
     int nslots, capslots;
     int *table;                    /* [tablesize] slots by name hash, -1 empty (open addressing) */
     size_t tablesize;
@@ -58,14 +57,12 @@ static int add_slot(satin_roster *r, const char *id)
     if (r->nslots == r->capslots) {
         r->capslots = r->capslots ? 2 * r->capslots : 16;
         r->names = realloc(r->names, (size_t)r->capslots * sizeof *r->names);
-        r->index = realloc(r->index, (size_t)r->capslots * sizeof *r->index);
-        if (!r->names || !r->index)
+        if (!r->names)
             abort();
     }
     r->names[r->nslots] = strdup(id);
     if (!r->names[r->nslots])
         abort();
-    r->index[r->nslots] = -1;
     int s = r->nslots++;
     if ((size_t)r->nslots * 2 > r->tablesize)
         grow_table(r);
@@ -89,21 +86,18 @@ static int adopt(satin_roster *r, satin_topology *topo, int owned)
     m->slot_of = malloc(sizeof *m->slot_of * (size_t)(topo->nnodes ? topo->nnodes : 1));
     if (!m->slot_of)
         abort();
-    for (int s = 0; s < r->nslots; s++)
-        r->index[s] = -1;
     for (int i = 0; i < topo->nnodes; i++) {
         int s = slot_named(r, topo->nodes[i].id);
-        if (s < 0)
-            s = add_slot(r, topo->nodes[i].id);
-        m->slot_of[i] = s;
-        r->index[s] = i;
+        m->slot_of[i] = s >= 0 ? s : add_slot(r, topo->nodes[i].id);
     }
     m->nslots_then = r->nslots;
     m->index_of = malloc(sizeof *m->index_of * (size_t)(r->nslots ? r->nslots : 1));
     if (!m->index_of)
         abort();
     for (int s = 0; s < r->nslots; s++)
-        m->index_of[s] = r->index[s];
+        m->index_of[s] = -1;
+    for (int i = 0; i < topo->nnodes; i++)
+        m->index_of[m->slot_of[i]] = i;
     r->ms = realloc(r->ms, (size_t)(r->nms + 1) * sizeof *r->ms);
     if (!r->ms)
         abort();
@@ -132,7 +126,6 @@ void satin_roster_destroy(satin_roster **self)
     for (int s = 0; s < r->nslots; s++)
         free(r->names[s]);
     free(r->names);
-    free(r->index);
     free(r->table);
     for (int i = 0; i < r->nms; i++) {
         free(r->ms[i]->slot_of);
@@ -197,7 +190,8 @@ const char *const *satin_roster_names(const satin_roster *r)
 
 int satin_roster_index(const satin_roster *r, int slot)
 {
-    return slot >= 0 && slot < r->nslots ? r->index[slot] : -1;
+    /* The current file lists every slot made so far: none is newer. */
+    return satin_membership_index(satin_roster_current(r), slot);
 }
 
 const satin_node_def *satin_roster_node(const satin_roster *r, int slot)
