@@ -54,7 +54,7 @@ struct satin_admission {
      * HELLO said which membership the sender reads (`m`), and its index
      * there (`wire`), which its messages' node numbers are in. */
     struct conn {
-        unsigned char rid[16];
+        unsigned char rid[SATIN_NODE_RID_MAX];  /* a node's own, or a ROUTER-made one */
         size_t len;
         int node;                       /* our slot for it */
         int wire;

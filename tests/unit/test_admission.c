@@ -390,7 +390,7 @@ static satin_msg *hello_in(const satin_topology *t, uint32_t index)
 }
 
 /* The membership changes (SIGHUP): n3 leaves, n4 joins at index 2, n2
- * moves to index 3.  Nodes that still read the old file are understood
+ * moves to index 3, a node with a 63-byte id joins at index 4.  Nodes that still read the old file are understood
  * in it; one that left is not. */
 static void memberships(void)
 {
@@ -400,15 +400,18 @@ static void memberships(void)
         "      - {id: n0, endpoint: \"tcp://127.0.0.1:7301\"}\n"
         "      - {id: n1, endpoint: \"tcp://127.0.0.1:7302\"}\n"
         "      - {id: n4, endpoint: \"tcp://127.0.0.1:7305\"}\n"
-        "      - {id: n2, endpoint: \"tcp://127.0.0.1:7303\"}\n";
+        "      - {id: n2, endpoint: \"tcp://127.0.0.1:7303\"}\n"
+        "      - {id: nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn, "
+        "endpoint: \"tcp://127.0.0.1:7306\"}\n";
     char err[256];
     satin_topology *next = satin_topology_parse("next.yaml", yaml, strlen(yaml), err, sizeof err);
     if (!next) {
         printf("Bail out! %s\n", err);
         exit(1);
     }
-    is_i64(satin_roster_update(roster, next), 1, "the new file adds one node (n4)");
+    is_i64(satin_roster_update(roster, next), 2, "the new file adds two nodes (n4, a long id)");
     satin_admission_membership_changed(adm);
+    satin_delivery_grow(delivery, satin_roster_nslots(roster));   /* as the transport does */
     is_i64(satin_roster_slot_named(roster, "n4"), 4, "n4 takes the next slot");
     is_i64(satin_roster_index(roster, 2), 3, "n2 keeps its slot, at index 3 of the new file");
     is_i64(satin_roster_index(roster, 3), -1, "n3 is a member no more");
@@ -445,6 +448,24 @@ static void memberships(void)
     m = hello_in(topo, 3);
     rejected(admit(&c, rid3, rid3_len, 0xE3, 0, m), &c, SATIN_REJECT_NOT_MEMBER,
              "node identity and key", b, "a HELLO of n3, which left, in the old file");
+    satin_msg_destroy(&m);
+
+    /* A node whose id is as long as ids go: its routing id is 64 bytes. */
+    char longid[64];
+    memset(longid, 'n', 63);
+    longid[63] = 0;
+    is_i64(satin_roster_slot_named(roster, longid), 5, "a node with a 63-byte id joined too");
+    unsigned char rid5[SATIN_NODE_RID_MAX];
+    size_t rid5_len = satin_node_rid(longid, rid5);
+    m = hello_in(next, 4);
+    ok(admit(&c, rid5, rid5_len, 0xE5, 0, m) == SATIN_ADMIT_CONSUMED && c.node == 5,
+       "its HELLO binds its own connection (a routing id of %zu bytes)", rid5_len);
+    satin_msg_destroy(&m);
+    m = steal(4);
+    v = admit(&c, rid5, rid5_len, 0xE5, 0, m);
+    ok(v == SATIN_ADMIT_ACCEPT && c.node == 5, "and what comes on it next is believed (verdict "
+       "%d, reason %s)", (int)v, satin_admission_reason_name(c.reason));
+    satin_msg_destroy(&c.msg);
     satin_msg_destroy(&m);
 
     m = hello_in(topo, 0);
