@@ -83,7 +83,8 @@ int control_reload_topology(satin_control *ctl)
         satin_topology_destroy(&next);
         return -1;
     }
-    int changes = satin_topology_membership_diff(ctl->topo, next, NULL, NULL);
+    /* Each difference is logged, whether the change is taken or refused. */
+    int changes = satin_topology_membership_diff(ctl->topo, next, log_change, (void *)path);
     if (!changes) {
         apply_failure_timeouts(ctl, next, applied, sizeof applied);
         log_info("SIGHUP: %s re-read: valid, membership unchanged (grid %s, %d nodes)%s", path,
@@ -94,13 +95,11 @@ int control_reload_topology(satin_control *ctl)
     cannot_take(ctl->topo, next, ctl->opt->node, why, sizeof why);
     if (why[0]) {
         ctl->reloads_refused++;
-        satin_topology_membership_diff(ctl->topo, next, log_change, (void *)path);
         log_error("SIGHUP: %s: %d membership change(s) not applied: %s; restart the grid's nodes "
                   "to use them", path, changes, why);
         satin_topology_destroy(&next);
         return -1;
     }
-    satin_topology_membership_diff(ctl->topo, next, log_change, (void *)path);
     int joined = satin_grid_set_membership(ctl->grid, next, err, sizeof err);   /* takes next */
     if (joined < 0) {
         ctl->reloads_refused++;

@@ -225,7 +225,7 @@ static int is_wan(const satin_peers *p, int node)
 
 static void *dealer_for(satin_peers *p, int to);
 static void greet(satin_peers *p, int to);
-static void greet_again(satin_peers *p, int to);
+static void greet_again(satin_peers *p, int to, unsigned flags);
 
 /* satin_delivery's way onto the wire: [delivery frame][header][body], or
  * the delivery frame alone (an acknowledgement). */
@@ -238,7 +238,7 @@ static int wire_send(void *ctx, int to, const unsigned char *frame, const void *
      * run that never heard our HELLO on this connection (ZeroMQ reconnected
      * to it silently), and would drop everything else.  Greet it first. */
     if (again && hdr)
-        greet_again(p, to);
+        greet_again(p, to, 0);
     void *s = dealer_for(p, to);
     int rc = -1;
     if (s && !hdr)
@@ -428,10 +428,10 @@ static void greet(satin_peers *p, int to)
 }
 
 /* HELLO once more, at most once per REGREET_NS per peer. */
-static void greet_again(satin_peers *p, int to)
+static void greet_again(satin_peers *p, int to, unsigned flags)
 {
     if (satin_now_ns() - p->greeted[to] > REGREET_NS)
-        greet(p, to);
+        greet_flags(p, to, flags);
 }
 
 static void greet_hook(void *ctx, int node)
@@ -443,9 +443,7 @@ static void greet_hook(void *ctx, int node)
  * and ask it to greet us (it may not know that we re-read our file). */
 static void greet_again_hook(void *ctx, int node)
 {
-    satin_peers *p = ctx;
-    if (satin_now_ns() - p->greeted[node] > REGREET_NS)
-        greet_flags(p, node, SATIN_HELLO_ASK);
+    greet_again(ctx, node, SATIN_HELLO_ASK);
 }
 
 /* It asked: at most once per REGREET_NS, whatever else we sent it. */

@@ -78,7 +78,6 @@ int satin_engine_set_members(satin_engine *e, int64_t now, const satin_policy_to
         if (member && !w->member) {
             /* Back in the membership: dead until heard, its silence
              * counting from now. */
-            w->member = 1;
             w->joined = e->now;
             w->quiet_since = e->now;
         }
