@@ -197,6 +197,20 @@ static void grid_alloc(grid *g, int nnodes, int nclusters)
                                       .members = (const int *const *)g->members};
 }
 
+/* Cluster c: the nodes first .. first + size - 1, as both kinds of grid
+ * number them. */
+static void set_cluster(grid *g, int c, int first, int size)
+{
+    g->cluster_size[c] = size;
+    g->members[c] = calloc((size_t)(size ? size : 1), sizeof **g->members);
+    if (!g->members[c])
+        abort();
+    for (int k = 0; k < size; k++) {
+        g->members[c][k] = first + k;
+        g->cluster_of[first + k] = c;
+    }
+}
+
 static int grid_make(grid *g, const options *o)
 {
     memset(g, 0, sizeof *g);
@@ -210,16 +224,10 @@ static int grid_make(grid *g, const options *o)
         }
         const satin_topology *t = g->file;
         grid_alloc(g, t->nnodes, t->nclusters);
-        for (int c = 0; c < t->nclusters; c++) {
-            g->cluster_size[c] = t->clusters[c].nnodes;
-            g->members[c] = calloc((size_t)t->clusters[c].nnodes, sizeof **g->members);
-            for (int k = 0; k < t->clusters[c].nnodes; k++) {
-                int node = t->clusters[c].first_node + k;
-                g->members[c][k] = node;
-                g->cluster_of[node] = c;
-                g->names[node] = strdup(t->nodes[node].id);
-            }
-        }
+        for (int c = 0; c < t->nclusters; c++)
+            set_cluster(g, c, t->clusters[c].first_node, t->clusters[c].nnodes);
+        for (int node = 0; node < t->nnodes; node++)
+            g->names[node] = strdup(t->nodes[node].id);
         return 0;
     }
     const char *name = o->policy ? o->policy : "crs";
@@ -233,15 +241,11 @@ static int grid_make(grid *g, const options *o)
     satin_policy_params_default(&g->policy.params);
     grid_alloc(g, o->clusters * o->nodes, o->clusters);
     for (int c = 0; c < o->clusters; c++) {
-        g->cluster_size[c] = o->nodes;
-        g->members[c] = calloc((size_t)o->nodes, sizeof **g->members);
+        set_cluster(g, c, c * o->nodes, o->nodes);
         for (int k = 0; k < o->nodes; k++) {
-            int node = c * o->nodes + k;
             char id[32];
             snprintf(id, sizeof id, "c%dn%d", c, k);
-            g->members[c][k] = node;
-            g->cluster_of[node] = c;
-            g->names[node] = strdup(id);
+            g->names[c * o->nodes + k] = strdup(id);
         }
     }
     return 0;

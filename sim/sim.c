@@ -28,6 +28,7 @@ typedef struct sim_task {
     sim_state state;
     sim_frame *parent;
     uint64_t place;
+    uint32_t nchildren;        /* known once a worker starts it */
 } sim_task;
 
 /* Fixed-size objects with a free list: a long run frees as it goes. */
@@ -210,8 +211,8 @@ static void start_tasks(sim_node *n)
     sim *s = n->s;
     while (n->idle > 0 && waiting(n) > 0) {
         sim_task *t = next_task(n);
-        uint32_t k = sim_model_children(&s->model, &t->state);
-        int64_t cost = sim_model_cost(&s->model, &t->state, k);
+        t->nchildren = sim_model_children(&s->model, &t->state);
+        int64_t cost = sim_model_cost(&s->model, &t->state, t->nchildren);
         s->work_ns += cost;
         set_idle(n, n->idle - 1);
         push_event(s, EV_TASK_DONE, n->id, s->now + cost, 0, t);
@@ -268,7 +269,7 @@ static void task_done(sim *s, sim_node *n, sim_task *t)
 {
     s->tasks_run++;
     set_idle(n, n->idle + 1);
-    uint32_t k = sim_model_children(&s->model, &t->state);
+    uint32_t k = t->nchildren;
     int64_t own = sim_model_value(&s->model, &t->state, k);
     if (k == 0) {
         sim_frame *parent = t->parent;
