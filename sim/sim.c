@@ -1,6 +1,7 @@
 /* sim.c - a simulated grid running one job (see sim.h). */
 #include "sim.h"
 #include "engine.h"
+#include "grid_shape.h"
 #include "satin_digest.h"
 #include "sim_queue.h"
 
@@ -75,7 +76,8 @@ typedef struct sim_wire {
 struct sim {
     sim_config cfg;
     sim_model model;
-    satin_policy_topology topo;      /* cfg.topo, self set per engine */
+    satin_policy_topology topo;      /* cfg.topo */
+    satin_grid_shape *shape;         /* the grid, one for every engine and policy */
     sim_queue q;
     sim_net net;
     sim_node *nodes;
@@ -445,6 +447,11 @@ sim *sim_new(const sim_config *cfg, const sim_model *model)
     s->nodes = calloc((size_t)s->nnodes, sizeof *s->nodes);
     if (!s->nodes)
         abort();
+    s->shape = satin_grid_shape_new(cfg->topo, cfg->names);
+    if (!s->shape) {
+        sim_destroy(&s);
+        return NULL;
+    }
     satin_engine_env env = {
         .send = env_send, .take = env_take, .complete = env_complete, .start = env_start,
         .cancel = env_cancel, .job_stopping = env_job_stopping,
@@ -456,8 +463,7 @@ sim *sim_new(const sim_config *cfg, const sim_model *model)
         n->id = i;
         n->idle = cfg->workers;
         n->tick_at = -1;
-        satin_policy_topology t = s->topo;
-        t.self = i;
+        satin_policy_topology t = satin_grid_shape_topology(s->shape, i);
         satin_engine_config ec;
         satin_engine_config_default(&ec);
         ec.topo = &t;
@@ -497,6 +503,7 @@ void sim_destroy(sim **self)
         free(s->nodes[i].inbox.q);
     }
     free(s->nodes);
+    satin_grid_shape_unref(&s->shape);
     for (sim_event ev; sim_queue_pop(&s->q, &ev);)
         if (ev.type == EV_MSG)
             free(ev.data);

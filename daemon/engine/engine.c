@@ -17,20 +17,22 @@
 
 void satin_engine_send(satin_engine *e, int to, const satin_msg *m)
 {
-    e->peers[to].last_sent = e->now;
+    /* The last message sent only matters to heartbeats. */
+    if (satin_engine_watching(e))
+        satin_engine_peer(e, to)->last_sent = e->now;
     e->env.send(e->env.ctx, to, m);
 }
 
 int satin_engine_is_remote(const satin_engine *e, int node)
 {
-    return e->cluster_of[node] != e->cluster_of[e->topo.self];
+    return e->topo.cluster_of[node] != e->topo.cluster_of[e->topo.self];
 }
 
 const char *satin_engine_node_name(const satin_engine *e, int node)
 {
     if (node < 0 || node >= e->topo.nnodes)
         return "?";
-    return e->names ? e->names[node] : "?";
+    return e->shape->names ? e->shape->names[node] : "?";
 }
 
 void satin_engine_logf(const satin_engine *e, int level, const char *fmt, ...)
@@ -62,47 +64,24 @@ void satin_engine_config_default(satin_engine_config *c)
     c->orphan_saving = 1;
 }
 
-int satin_engine_copy_topology(satin_engine *e, const satin_policy_topology *t)
+int satin_engine_take_topology(satin_engine *e, const satin_policy_topology *t)
 {
-    if (!t || t->nnodes < 1 || t->self < 0 || t->self >= t->nnodes || t->nclusters < 1)
+    if (!t || t->self < 0)
         return -1;
-    e->cluster_of = calloc((size_t)t->nnodes, sizeof *e->cluster_of);
-    e->cluster_size = calloc((size_t)t->nclusters, sizeof *e->cluster_size);
-    e->members = calloc((size_t)t->nclusters, sizeof *e->members);
-    if (!e->cluster_of || !e->cluster_size || !e->members)
-        abort();
-    memcpy(e->cluster_of, t->cluster_of, (size_t)t->nnodes * sizeof *e->cluster_of);
-    memcpy(e->cluster_size, t->cluster_size, (size_t)t->nclusters * sizeof *e->cluster_size);
-    for (int c = 0; c < t->nclusters; c++) {
-        e->members[c] = calloc((size_t)t->cluster_size[c] + 1, sizeof **e->members);
-        if (!e->members[c])
-            abort();
-        memcpy(e->members[c], t->members[c], (size_t)t->cluster_size[c] * sizeof **e->members);
+    satin_grid_shape *shape = t->shape ? satin_grid_shape_ref(t->shape)
+                                       : satin_grid_shape_new(t, e->cfg.node_names);
+    if (!shape || t->self >= shape->nnodes) {
+        satin_grid_shape_unref(&shape);
+        return -1;
     }
-    if (e->cfg.node_names) {
-        e->names = calloc((size_t)t->nnodes, sizeof *e->names);
-        if (!e->names)
-            abort();
-        memcpy(e->names, e->cfg.node_names, (size_t)t->nnodes * sizeof *e->names);
-    }
-    e->topo = *t;
-    e->topo.cluster_of = e->cluster_of;
-    e->topo.cluster_size = e->cluster_size;
-    e->topo.members = (const int *const *)e->members;
+    e->shape = shape;
+    e->topo = satin_grid_shape_topology(shape, t->self);
     return 0;
 }
 
-void satin_engine_free_topology(satin_engine *e)
+void satin_engine_drop_topology(satin_engine *e)
 {
-    for (int c = 0; e->members && c < e->topo.nclusters; c++)
-        free(e->members[c]);
-    free(e->members);
-    free(e->cluster_of);
-    free(e->cluster_size);
-    free(e->names);
-    e->members = NULL;
-    e->cluster_of = e->cluster_size = NULL;
-    e->names = NULL;
+    satin_grid_shape_unref(&e->shape);
 }
 
 satin_engine *satin_engine_new(const satin_engine_config *config, const satin_engine_env *env,
@@ -120,7 +99,7 @@ satin_engine *satin_engine_new(const satin_engine_config *config, const satin_en
     e->rng = config->seed ? config->seed : 1;
     e->next_request = 1;
     satin_ledger_init(&e->ledger);
-    if (satin_engine_copy_topology(e, config->topo) < 0) {
+    if (satin_engine_take_topology(e, config->topo) < 0) {
         satin_engine_destroy(&e);
         return NULL;
     }
@@ -143,10 +122,9 @@ void satin_engine_destroy(satin_engine **self)
         e->ops->destroy(e->policy);
     for (size_t i = 0; e->env.release && i < e->ledger.nstandins; i++)
         e->env.release(e->env.ctx, e->ledger.standins[i].handle);
-    satin_engine_free_topology(e);
+    satin_engine_drop_topology(e);
     satin_engine_free_collected(e);
-    if (e->peers)
-        satin_engine_faults_free(e);
+    satin_engine_faults_free(e);
     satin_engine_orphans_free(e);
     satin_ledger_free(&e->ledger);
     free(e);
@@ -325,7 +303,8 @@ static void on_job_result(satin_engine *e, const satin_msg *m)
         e->env.note_bad(e->env.ctx, from, "a result for a job given to another node");
         return;
     }
-    if (found < 0 && e->peers[from].ever_dead) {
+    satin_peer_watch fresh;
+    if (found < 0 && satin_engine_peer_peek(e, from, &fresh)->ever_dead) {
         e->c.late_results_dropped++; /* run again here, and that result counted */
         return;
     }
@@ -364,17 +343,33 @@ static int cmp_ptr(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* A record to cancel at its holder: sorted by holder, then ledger order. */
+typedef struct cancel_item {
+    int holder;
+    size_t index;
+} cancel_item;
+
+static int cmp_cancel_item(const void *a, const void *b)
+{
+    const cancel_item *x = a, *y = b;
+    if (x->holder != y->holder)
+        return x->holder < y->holder ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /* Tells the holders of every record given away of the jobs in `jobs` to
  * stop them, one JOB_CANCEL per holder (more past the codec's limit): one
- * pass over the ledger, since a busy grid can hold many thousand records. */
+ * pass over the ledger, since a busy grid can hold many thousand records,
+ * and nothing sized by the grid, which can hold a million nodes. */
 static void cancel_given_of(satin_engine *e, const void **jobs, size_t njobs)
 {
-    if (njobs == 0)
+    if (njobs == 0 || e->ledger.ngiven == 0)
         return;
     qsort(jobs, njobs, sizeof *jobs, cmp_ptr);
-    satin_msg **out = calloc((size_t)e->topo.nnodes, sizeof *out);
-    if (!out)
+    cancel_item *items = malloc(e->ledger.ngiven * sizeof *items);
+    if (!items)
         abort();
+    size_t nitems = 0;
     for (size_t i = 0; i < e->ledger.ngiven; i++) {
         satin_given *g = &e->ledger.given[i];
         if (g->cancel_sent || !bsearch(&g->job, jobs, njobs, sizeof *jobs, cmp_ptr))
@@ -384,24 +379,24 @@ static void cancel_given_of(satin_engine *e, const void **jobs, size_t njobs)
             satin_ledger_mark_cancel_sent(&e->ledger, i);
             continue;
         }
-        satin_msg **m = &out[g->holder];
-        if (*m && (*m)->nrecord_ids == SATIN_PROTO_MAX_RECORD_IDS) {
-            satin_engine_send(e, g->holder, *m);
-            satin_msg_destroy(m);
-        }
-        if (!*m) {
-            *m = satin_msg_new(SATIN_MSG_JOB_CANCEL);
-            (*m)->owner = (uint32_t)e->topo.self;
-        }
-        satin_msg_add_record_id(*m, g->record_id);
-        satin_ledger_mark_cancel_sent(&e->ledger, i);
+        items[nitems++] = (cancel_item){g->holder, i};
     }
-    for (int node = 0; node < e->topo.nnodes; node++)
-        if (out[node]) {
-            satin_engine_send(e, node, out[node]);
-            satin_msg_destroy(&out[node]);
+    qsort(items, nitems, sizeof *items, cmp_cancel_item);
+    satin_msg *m = NULL;
+    for (size_t k = 0; k < nitems; k++) {
+        if (!m) {
+            m = satin_msg_new(SATIN_MSG_JOB_CANCEL);
+            m->owner = (uint32_t)e->topo.self;
         }
-    free(out);
+        satin_msg_add_record_id(m, e->ledger.given[items[k].index].record_id);
+        satin_ledger_mark_cancel_sent(&e->ledger, items[k].index);
+        if (k + 1 == nitems || items[k + 1].holder != items[k].holder ||
+            m->nrecord_ids == SATIN_PROTO_MAX_RECORD_IDS) {
+            satin_engine_send(e, items[k].holder, m);
+            satin_msg_destroy(&m);
+        }
+    }
+    free(items);
 }
 
 /* The owner withdrew records it gave us: stop their stand-ins, and pass
@@ -433,7 +428,7 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
 {
     e->now = now;
     if ((int)m->sender < 0 || (int)m->sender >= e->topo.nnodes ||
-        (int)m->sender == e->topo.self || !e->peers[m->sender].member)
+        (int)m->sender == e->topo.self || !satin_engine_is_member(e, (int)m->sender))
         return;
     satin_engine_heard(e, (int)m->sender);
     switch (m->type) {

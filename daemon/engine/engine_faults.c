@@ -28,10 +28,18 @@ void satin_engine_apply_timeouts(satin_engine *e)
     for (int i = 0; i < 2; i++)
         if (shortest[i] > 0 && shortest[i] / 8 < e->watch_every)
             e->watch_every = shortest[i] / 8 > 0 ? shortest[i] / 8 : 1;
-    for (int p = 0; p < e->topo.nnodes; p++) {
-        int wan = satin_engine_is_remote(e, p);
-        e->peers[p].timeout_ns = wan ? e->cfg.failure_timeout_wan_ns : e->cfg.failure_timeout_lan_ns;
-    }
+}
+
+int satin_engine_watching(const satin_engine *e)
+{
+    return e->cfg.failure_timeout_lan_ns > 0 || e->cfg.failure_timeout_wan_ns > 0;
+}
+
+/* 0: that peer is never taken for dead. */
+static int64_t timeout_of(const satin_engine *e, int peer)
+{
+    return satin_engine_is_remote(e, peer) ? e->cfg.failure_timeout_wan_ns
+                                           : e->cfg.failure_timeout_lan_ns;
 }
 
 void satin_engine_set_failure_timeouts(satin_engine *e, int64_t now, int64_t lan_ns,
@@ -54,20 +62,42 @@ void satin_engine_failure_timeouts(const satin_engine *e, int64_t *lan_ns, int64
 
 void satin_engine_faults_init(satin_engine *e)
 {
-    int n = e->topo.nnodes;
-    e->peers = calloc((size_t)n, sizeof *e->peers);
-    e->related = calloc((size_t)n, 1);
-    if (!e->peers || !e->related)
-        abort();
+    satin_peer_book_init(&e->peers);
     satin_engine_apply_timeouts(e);
-    for (int p = 0; p < n; p++) {
-        e->peers[p].last_sent = e->now;
-        e->peers[p].member = e->topo.cluster_of[p] != SATIN_POLICY_NOT_MEMBER;
-    }
     e->started = e->now;
     e->last_watch = e->now;
-    e->unsettled = n - 1;
+    e->unsettled = e->topo.nnodes - 1;
     e->next_watch = e->now + e->watch_every;
+}
+
+/* Every peer at start: alive, unheard, last sent to when we started. */
+static void fresh_record(const satin_engine *e, int peer, satin_peer_watch *w)
+{
+    *w = (satin_peer_watch){
+        .state = SATIN_PEER_ALIVE,
+        .last_sent = e->started,
+        .member = e->topo.cluster_of[peer] != SATIN_POLICY_NOT_MEMBER,
+    };
+}
+
+satin_peer_watch *satin_engine_peer(satin_engine *e, int peer)
+{
+    satin_peer_watch *w = satin_peer_book_find(&e->peers, peer);
+    if (w)
+        return w;
+    satin_peer_watch fresh;
+    fresh_record(e, peer, &fresh);
+    return satin_peer_book_get(&e->peers, peer, &fresh);
+}
+
+const satin_peer_watch *satin_engine_peer_peek(const satin_engine *e, int peer,
+                                               satin_peer_watch *scratch)
+{
+    const satin_peer_watch *w = satin_peer_book_find(&e->peers, peer);
+    if (w)
+        return w;
+    fresh_record(e, peer, scratch);
+    return scratch;
 }
 
 void satin_engine_faults_free(satin_engine *e)
@@ -79,18 +109,20 @@ void satin_engine_faults_free(satin_engine *e)
         satin_ledger_free_rec(&e->parked[i].rec);
     free(e->parked);
     free(e->related);
-    free(e->peers);
+    satin_peer_book_free(&e->peers);
 }
 
 int satin_engine_peer_dead(const satin_engine *e, int peer)
 {
-    return e->peers[peer].state == SATIN_PEER_DEAD;
+    const satin_peer_watch *w = satin_peer_book_find(&e->peers, peer);
+    return w && w->state == SATIN_PEER_DEAD;
 }
 
 int satin_engine_peer_gone(const satin_engine *e, int peer)
 {
-    return e->peers[peer].state == SATIN_PEER_DEAD || e->peers[peer].leaving ||
-           !e->peers[peer].member;
+    satin_peer_watch fresh;
+    const satin_peer_watch *w = satin_engine_peer_peek(e, peer, &fresh);
+    return w->state == SATIN_PEER_DEAD || w->leaving || !w->member;
 }
 
 const char *satin_peer_state_name(satin_peer_state s)
@@ -100,7 +132,8 @@ const char *satin_peer_state_name(satin_peer_state s)
 
 static int64_t last_heard(const satin_engine *e, int peer)
 {
-    int64_t t = e->peers[peer].heard;
+    satin_peer_watch fresh;
+    int64_t t = satin_engine_peer_peek(e, peer, &fresh)->heard;
     if (e->env.last_heard) {
         int64_t u = e->env.last_heard(e->env.ctx, peer);
         if (u > t)
@@ -113,7 +146,8 @@ satin_peer_state satin_engine_peer_state(const satin_engine *e, int peer, int64_
 {
     if (heard)
         *heard = last_heard(e, peer);
-    return e->peers[peer].state;
+    satin_peer_watch fresh;
+    return satin_engine_peer_peek(e, peer, &fresh)->state;
 }
 
 /* ---- a peer dies ------------------------------------------------------------------ */
@@ -272,7 +306,7 @@ static void settle_steals_to(satin_engine *e, int peer)
 
 static void peer_died(satin_engine *e, int peer, const char *why)
 {
-    satin_peer_watch *w = &e->peers[peer];
+    satin_peer_watch *w = satin_engine_peer(e, peer);
     if (w->state != SATIN_PEER_DEAD) {
         w->state = SATIN_PEER_DEAD;
         w->ever_dead = 1;
@@ -298,8 +332,9 @@ void satin_engine_peer_left(satin_engine *e, int peer)
     peer_died(e, peer, "it left the grid's membership");
     /* Results held for it, and its parked records, wait for it as for any
      * dead node: should it become a member again in the same run, they go. */
-    e->peers[peer].quiet_since = e->now;
-    e->peers[peer].member = 0;
+    satin_peer_watch *w = satin_engine_peer(e, peer);
+    w->quiet_since = e->now;
+    w->member = 0;
 }
 
 static void send_held_to(satin_engine *e, int peer)
@@ -318,7 +353,7 @@ static void peer_back(satin_engine *e, int peer, int64_t heard)
     e->c.peers_back++;
     satin_engine_logf(e, SATIN_ENGINE_LOG_WARN | SATIN_ENGINE_LOG_EVENT,
                       "node %s is back after %.1f s of silence", satin_engine_node_name(e, peer),
-                      (double)(heard - e->peers[peer].quiet_since) / 1e9);
+                      (double)(heard - satin_engine_peer(e, peer)->quiet_since) / 1e9);
     send_held_to(e, peer);
     resume_parked_for(e, peer);
     e->ops->on_peer(e->policy, peer, 1);
@@ -331,7 +366,7 @@ static void check_epoch(satin_engine *e, int peer)
     if (!e->env.peer_epoch)
         return;
     uint64_t epoch = e->env.peer_epoch(e->env.ctx, peer);
-    satin_peer_watch *w = &e->peers[peer];
+    satin_peer_watch *w = satin_engine_peer(e, peer);
     if (!epoch || epoch == w->epoch)
         return;
     w->leaving = 0;
@@ -350,18 +385,25 @@ static void check_epoch(satin_engine *e, int peer)
 
 void satin_engine_heard(satin_engine *e, int peer)
 {
-    e->peers[peer].heard = e->now;
-    e->peers[peer].heard_any = 1;
+    /* Without a watch or a transport that tells runs apart, what was heard
+     * when matters to nobody: no record is made for it. */
+    satin_peer_watch *w = satin_engine_watching(e) || e->env.peer_epoch
+                              ? satin_engine_peer(e, peer)
+                              : satin_peer_book_find(&e->peers, peer);
+    if (w) {
+        w->heard = e->now;
+        w->heard_any = 1;
+    }
     check_epoch(e, peer);
 }
 
 /* ---- watching ------------------------------------------------------------------ */
 
-static satin_peer_state state_after(const satin_peer_watch *w, int64_t silent)
+static satin_peer_state state_after(int64_t timeout_ns, int64_t silent)
 {
-    if (w->timeout_ns <= 0 || silent <= w->timeout_ns / 2)
+    if (timeout_ns <= 0 || silent <= timeout_ns / 2)
         return SATIN_PEER_ALIVE;
-    return silent > w->timeout_ns ? SATIN_PEER_DEAD : SATIN_PEER_SUSPECTED;
+    return silent > timeout_ns ? SATIN_PEER_DEAD : SATIN_PEER_SUSPECTED;
 }
 
 /* "; 2 records of ours there, 1 of its here, 1 steal request out" */
@@ -387,7 +429,7 @@ static void send_heartbeat(satin_engine *e, int peer, unsigned flags)
     satin_engine_send(e, peer, m);
     satin_msg_destroy(&m);
     e->c.heartbeats_sent++;
-    e->peers[peer].greeted = 1;
+    satin_engine_peer(e, peer)->greeted = 1;
 }
 
 void satin_engine_answer_greeting(satin_engine *e, int peer)
@@ -402,7 +444,8 @@ void satin_engine_answer_greeting(satin_engine *e, int peer)
  * is taken for absent after the time-out all the same. */
 static void watch_one(satin_engine *e, int peer, int related)
 {
-    satin_peer_watch *w = &e->peers[peer];
+    satin_peer_watch *w = satin_engine_peer(e, peer);
+    int64_t timeout_ns = timeout_of(e, peer);
     check_epoch(e, peer);
     int64_t heard = last_heard(e, peer);
     int ever = heard || w->heard_any;
@@ -424,7 +467,7 @@ static void watch_one(satin_engine *e, int peer, int related)
             peer_back(e, peer, heard);
         }
     } else if (related || !ever) {
-        satin_peer_state now = state_after(w, silent);
+        satin_peer_state now = state_after(timeout_ns, silent);
         if (now == SATIN_PEER_DEAD) {
             char why[160];
             int n = snprintf(why, sizeof why, ever ? "silent for %.3f s" : "not heard in %.3f s",
@@ -438,7 +481,7 @@ static void watch_one(satin_engine *e, int peer, int related)
     } else {
         w->state = SATIN_PEER_ALIVE; /* nothing to lose to it: nothing to suspect */
     }
-    if (w->timeout_ns <= 0)
+    if (timeout_ns <= 0)
         return;
     /* A peer not heard yet is greeted (it answers: each then knows the
      * other is there), again each quarter time-out until it is heard; a
@@ -447,12 +490,12 @@ static void watch_one(satin_engine *e, int peer, int related)
      * answer brings it back even when nothing else would make it speak). */
     int64_t gap = e->now - w->last_sent;
     if (w->state == SATIN_PEER_DEAD) {
-        if (gap >= w->timeout_ns)
+        if (gap >= timeout_ns)
             send_heartbeat(e, peer, SATIN_HEARTBEAT_GREETING);
     } else if (!ever) {
-        if (!w->greeted || gap >= w->timeout_ns / 4)
+        if (!w->greeted || gap >= timeout_ns / 4)
             send_heartbeat(e, peer, SATIN_HEARTBEAT_GREETING);
-    } else if (related && gap >= w->timeout_ns / 4) {
+    } else if (related && gap >= timeout_ns / 4) {
         send_heartbeat(e, peer, 0);
     }
 }
@@ -479,20 +522,26 @@ void satin_engine_watch(satin_engine *e)
     /* Nothing is watched without time-outs (a restart still shows on the
      * next message: satin_engine_heard); a simulator of many nodes runs so,
      * and must not walk every peer of every node ten times a second. */
-    int watching = e->cfg.failure_timeout_lan_ns > 0 || e->cfg.failure_timeout_wan_ns > 0;
-    if (watching && e->now >= e->next_watch) {
+    if (satin_engine_watching(e) && e->now >= e->next_watch) {
         /* After a sleep (nothing to watch) a tie that formed since is new. */
         if (e->now - e->last_watch > 2 * e->watch_every)
             e->last_watch = e->now;
         e->next_watch = e->now + e->watch_every;
+        if (e->nrelated < e->topo.nnodes) {
+            free(e->related);
+            e->nrelated = e->topo.nnodes;
+            e->related = malloc((size_t)e->nrelated);
+            if (!e->related)
+                abort();
+        }
         memset(e->related, 0, (size_t)e->topo.nnodes);
         mark_related(e, e->related);
         e->unsettled = 0;
         for (int p = 0; p < e->topo.nnodes; p++) {
-            if (p == e->topo.self || !e->peers[p].member)
+            if (p == e->topo.self || !satin_engine_is_member(e, p))
                 continue;
             watch_one(e, p, e->related[p]);
-            const satin_peer_watch *w = &e->peers[p];
+            const satin_peer_watch *w = satin_engine_peer(e, p);
             e->unsettled += w->state != SATIN_PEER_ALIVE || !(w->heard_any || last_heard(e, p));
         }
         e->last_watch = e->now;
@@ -509,7 +558,7 @@ int64_t satin_engine_watch_deadline(const satin_engine *e)
 {
     if (e->dead_victims)
         return e->now + 1;
-    if (e->cfg.failure_timeout_lan_ns <= 0 && e->cfg.failure_timeout_wan_ns <= 0)
+    if (!satin_engine_watching(e))
         return INT64_MAX;
     /* An idle node whose peers are all heard, greeted and alive has nothing
      * to watch: it sleeps until work ties it to someone. */
@@ -590,9 +639,10 @@ void satin_engine_fault_counters(const satin_engine *e, satin_kvlist *out)
 
 void satin_engine_peer_leaving(satin_engine *e, int peer)
 {
-    if (e->peers[peer].leaving)
+    satin_peer_watch *w = satin_engine_peer(e, peer);
+    if (w->leaving)
         return;
-    e->peers[peer].leaving = 1;
+    w->leaving = 1;
     satin_engine_logf(e, SATIN_ENGINE_LOG_INFO | SATIN_ENGINE_LOG_EVENT, "node %s is leaving",
                       satin_engine_node_name(e, peer));
     /* It may stop before it reads them: nothing waits for their time-out. */

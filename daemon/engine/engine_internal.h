@@ -6,7 +6,9 @@
 #define SATIN_ENGINE_INTERNAL_H
 
 #include "engine.h"
+#include "grid_shape.h"
 #include "ledger.h"
+#include "peer_book.h"
 
 #include <stdarg.h>
 
@@ -20,24 +22,6 @@
 #define SATIN_ENGINE_CANCEL_SCAN_NS 100000000LL
 /* How often peers' silence is looked at (and heartbeats go out), at most. */
 #define SATIN_ENGINE_WATCH_NS 100000000LL
-
-/* A peer as this node sees it (engine_faults.c). */
-typedef struct satin_peer_watch {
-    satin_peer_state state;
-    int ever_dead;                /* its results for records run again are late, not senseless */
-    uint64_t epoch;               /* its run, as the transport saw it (0: unknown) */
-    int64_t heard;                /* the last message the engine was given from it */
-    int heard_any;                /* 1 once anything came (virtual time may start at 0) */
-    int leaving;                  /* it said it is stopping: no more work for it */
-    int64_t quiet_since;          /* dead: when it was last heard before (or our start) */
-    int greeted;                  /* it had a HEARTBEAT from us (so it knows we are here) */
-    int tied;                     /* work tied us to it at the last watch */
-    int64_t tied_since;           /* since when: its silence counts from there at the earliest */
-    int64_t last_sent;            /* our last message to it */
-    int64_t timeout_ns;           /* its failure time-out (0: never dead) */
-    int member;                   /* 0: it left the grid's membership (engine_members.c) */
-    int64_t joined;               /* when it joined the membership after our start (0: before) */
-} satin_peer_watch;
 
 /* A record another node gave us, stopped when that node died. */
 typedef struct satin_parked {
@@ -107,11 +91,10 @@ struct satin_engine {
     satin_policy *policy;
     satin_policy_env penv;        /* the policy's actions, engine_policy.c */
 
-    /* Our copy of the topology. */
+    /* The grid, shared with the policy (and, in a simulator, with every
+     * other node): topo's arrays and the names are the shape's. */
+    satin_grid_shape *shape;
     satin_policy_topology topo;
-    int *cluster_of, *cluster_size;
-    int **members;
-    const char **names;           /* [nnodes] or NULL */
 
     int64_t now;                  /* of the event being handled */
     uint64_t rng;
@@ -123,14 +106,15 @@ struct satin_engine {
     int64_t last_queue_length;
     int draining;
 
-    satin_peer_watch *peers;      /* [nnodes] */
+    satin_peer_book peers;        /* only peers with something to know (peer_book.h) */
     int64_t started;
     int64_t next_watch;
     int64_t last_watch;
     int unsettled;                /* peers not yet greeted, heard, or alive: keep watching */
     int64_t watch_every;          /* an eighth of the shortest time-out, at most WATCH_NS */
     int dead_victims;             /* steal requests to dead nodes wait to be settled */
-    unsigned char *related;       /* [nnodes] scratch of the watch: work ties us to it */
+    unsigned char *related;       /* [nrelated] scratch of the watch: work ties us to it */
+    int nrelated;
     satin_held_result *held;
     size_t nheld, capheld;
     satin_parked *parked;         /* records of dead owners, to start again if they come back */
@@ -154,6 +138,13 @@ int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max, 
 
 /* engine_faults.c */
 void satin_engine_faults_init(satin_engine *e);
+/* 1 when some class of peer has a failure time-out: silences are watched. */
+int satin_engine_watching(const satin_engine *e);
+/* The peer's record, made (as every peer is at start) if it had none. */
+satin_peer_watch *satin_engine_peer(satin_engine *e, int peer);
+/* The peer's record to read: its own, or a fresh one made in *scratch. */
+const satin_peer_watch *satin_engine_peer_peek(const satin_engine *e, int peer,
+                                               satin_peer_watch *scratch);
 /* Each peer's failure time-out and the watch period, from cfg. */
 void satin_engine_apply_timeouts(satin_engine *e);
 /* `peer` left the grid's membership: a death it does not come back from
@@ -223,10 +214,10 @@ void satin_engine_on_stats_reply(satin_engine *e, const satin_msg *m);
 void satin_engine_free_collected(satin_engine *e);
 
 /* engine.c */
-/* e->topo and the arrays it points to, copied from t (and cfg.node_names),
- * and freed. */
-int satin_engine_copy_topology(satin_engine *e, const satin_policy_topology *t);
-void satin_engine_free_topology(satin_engine *e);
+/* e->shape and e->topo from t: t's shape shared, or one built from t's
+ * arrays (and cfg.node_names); and dropped.  0, or -1 for a bad t. */
+int satin_engine_take_topology(satin_engine *e, const satin_policy_topology *t);
+void satin_engine_drop_topology(satin_engine *e);
 /* The policy's on_idle, counted. */
 void satin_engine_tell_idle(satin_engine *e);
 /* Every message to a peer goes through here (its link is not quiet). */

@@ -31,25 +31,6 @@ static int membership_valid(const satin_engine *e, const satin_policy_topology *
     return 1;
 }
 
-/* Peers numbered from `from` on are new: nothing heard, nothing owed, and
- * their silence counts from now (a node listed but not started yet is
- * absent after its time-out, as at start). */
-static void grow_peers(satin_engine *e, int from, int n)
-{
-    satin_peer_watch *peers = realloc(e->peers, (size_t)n * sizeof *peers);
-    unsigned char *related = realloc(e->related, (size_t)n);
-    if (!peers || !related)
-        abort();
-    e->peers = peers;
-    e->related = related;
-    memset(e->peers + from, 0, (size_t)(n - from) * sizeof *e->peers);
-    for (int p = from; p < n; p++) {
-        e->peers[p].last_sent = e->now;
-        e->peers[p].joined = e->now;
-        e->peers[p].member = 1;
-    }
-}
-
 int satin_engine_set_members(satin_engine *e, int64_t now, const satin_policy_topology *topo,
                              const char *const *names)
 {
@@ -57,32 +38,34 @@ int satin_engine_set_members(satin_engine *e, int64_t now, const satin_policy_to
     if (!membership_valid(e, topo))
         return -1;
     /* Leaving is handled while the old policy still stands: it hears of
-     * the death like of any other. */
-    for (int p = 0; p < e->topo.nnodes; p++) {
-        if (p == e->topo.self || !e->peers[p].member ||
-            topo->cluster_of[p] != SATIN_POLICY_NOT_MEMBER)
-            continue;
-        satin_engine_peer_left(e, p);
-    }
-    int old_n = e->topo.nnodes;
-    satin_engine_free_topology(e);
-    e->cfg.node_names = names;
-    satin_policy_topology copy = *topo;
-    if (satin_engine_copy_topology(e, &copy) < 0)
-        abort();   /* membership_valid checked what copy_topology does */
-    if (topo->nnodes > old_n)
-        grow_peers(e, old_n, topo->nnodes);
+     * the death like of any other.  A node back in the membership is dead
+     * until heard, its silence counting from now; a node new to this run
+     * has nothing heard, nothing owed, and its silence counts from now (a
+     * node listed but not started yet is absent after its time-out, as at
+     * start). */
     for (int p = 0; p < topo->nnodes; p++) {
-        satin_peer_watch *w = &e->peers[p];
-        int member = topo->cluster_of[p] != SATIN_POLICY_NOT_MEMBER;
-        if (member && !w->member) {
-            /* Back in the membership: dead until heard, its silence
-             * counting from now. */
+        if (p == e->topo.self)
+            continue;
+        int was = satin_engine_is_member(e, p);
+        int is = topo->cluster_of[p] != SATIN_POLICY_NOT_MEMBER;
+        if (was && !is) {
+            satin_engine_peer_left(e, p);
+        } else if (!was && is && p >= e->topo.nnodes) {
+            satin_peer_watch fresh = {
+                .state = SATIN_PEER_ALIVE, .last_sent = e->now, .joined = e->now, .member = 1};
+            satin_peer_book_get(&e->peers, p, &fresh);
+        } else if (!was && is) {
+            satin_peer_watch *w = satin_engine_peer(e, p);
             w->joined = e->now;
             w->quiet_since = e->now;
+            w->member = 1;
         }
-        w->member = member;
     }
+    satin_engine_drop_topology(e);
+    e->cfg.node_names = names;
+    satin_policy_topology copy = *topo;
+    if (satin_engine_take_topology(e, &copy) < 0)
+        abort();   /* membership_valid checked what take_topology does */
     satin_engine_apply_timeouts(e);
 
     e->ops->destroy(e->policy);
@@ -92,7 +75,7 @@ int satin_engine_set_members(satin_engine *e, int64_t now, const satin_policy_to
     if (!e->policy)
         abort();   /* the same policy took a membership membership_valid accepts */
     for (int p = 0; p < e->topo.nnodes; p++)
-        if (p != e->topo.self && e->peers[p].member && satin_engine_peer_dead(e, p))
+        if (p != e->topo.self && satin_engine_is_member(e, p) && satin_engine_peer_dead(e, p))
             e->ops->on_peer(e->policy, p, 0);
     e->c.membership_changes++;
     /* A watch soon: new peers are greeted, and the unsettled count is redone. */
@@ -105,5 +88,8 @@ int satin_engine_set_members(satin_engine *e, int64_t now, const satin_policy_to
 
 int satin_engine_is_member(const satin_engine *e, int node)
 {
-    return node >= 0 && node < e->topo.nnodes && e->peers[node].member;
+    if (node < 0 || node >= e->topo.nnodes)
+        return 0;
+    satin_peer_watch fresh;
+    return satin_engine_peer_peek(e, node, &fresh)->member;
 }

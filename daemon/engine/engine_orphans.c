@@ -153,6 +153,11 @@ void satin_engine_remember_sent(satin_engine *e, int owner, const satin_msg_jobr
 {
     if (!e->cfg.orphan_saving || !rec || !o->ok || o->len > SENT_LOG_MAX_BYTES)
         return;
+    /* An owner that can never be found dead (no watch, no runs told apart:
+     * a simulator without failures) needs no log; each would cost a node
+     * of a large simulated grid a ring of SATIN_ENGINE_SENT_LOG entries. */
+    if (!satin_engine_watching(e) && !e->env.peer_epoch)
+        return;
     if (!e->sentlog) {
         e->sentlog = calloc(SATIN_ENGINE_SENT_LOG, sizeof *e->sentlog);
         if (!e->sentlog)

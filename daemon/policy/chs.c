@@ -205,8 +205,8 @@ static void chs_cycle_from(satin_policy *p, int done)
         chs_send(p, CHS_UP, node_at(p, up));
         return;
     }
-    if (done < CHS_UP && up < 0 && p->nremotes > 0) {
-        int c = satin_policy_pick(p, p->remotes, p->nremotes);
+    if (done < CHS_UP && up < 0 && satin_candidates_count(&p->remotes) > 0) {
+        int c = satin_policy_pick(p, &p->remotes);
         int first = living_from(p, c, 0, 0);
         if (first >= 0) {
             chs_send(p, CHS_WAN, p->members[c][first]);

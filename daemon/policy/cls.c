@@ -23,7 +23,7 @@
 
 typedef struct cls_state {
     int coordinator;          /* node id: the first member of the cluster not dead */
-    unsigned char *dead;      /* [nnodes] 1: the node took it for dead */
+    unsigned char *dead;      /* [cluster size] 1: the node took that member for dead */
     /* every node but the coordinator: reporting */
     int64_t load;             /* latest known queue length */
     int64_t reported;         /* last value sent (the coordinator starts from 0) */
@@ -48,7 +48,7 @@ static int is_coordinator(const satin_policy *p)
 
 static void cls_attempt(satin_policy *p)
 {
-    satin_policy_sync_steal(p, p->locals, p->nlocals);
+    satin_policy_sync_steal(p, &p->locals);
 }
 
 /* Coordinator: prefetch if the cluster runs low. */
@@ -81,7 +81,7 @@ static void cls_send_load(satin_policy *p, int64_t load)
 static void cls_load_changed(satin_policy *p, int64_t load, int idle)
 {
     cls_state *st = p->priv;
-    if (p->nremotes == 0)
+    if (satin_candidates_count(&p->remotes) == 0)
         return; /* one cluster: nobody prefetches, nobody needs loads */
     if (is_coordinator(p)) {
         cls_consider_prefetch(p);
@@ -102,7 +102,7 @@ static satin_policy *cls_create(const satin_policy_topology *topo,
     cls_state *st = p->priv;
     st->coordinator = p->members[p->cluster][0];
     st->loads = calloc((size_t)p->cluster_size[p->cluster], sizeof(int64_t));
-    st->dead = calloc((size_t)p->nnodes, 1);
+    st->dead = calloc((size_t)p->cluster_size[p->cluster], 1);
     if (!st->loads || !st->dead) {
         satin_policy_base_destroy(p);
         return NULL;
@@ -154,7 +154,7 @@ static void cls_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njo
     if (!satin_policy_sync_reply(p, id, njobs))
         return; /* not ours (any more): ignored */
     if (njobs <= 0)
-        satin_policy_idle_failed(p, p->nlocals, cls_attempt);
+        satin_policy_idle_failed(p, satin_candidates_count(&p->locals), cls_attempt);
 }
 
 static void cls_on_queue_length(satin_policy *p, int64_t length)
@@ -200,13 +200,14 @@ static void cls_on_peer(satin_policy *p, int peer, int alive)
     cls_state *st = p->priv;
     if (peer < 0 || peer >= p->nnodes || peer == p->self)
         return;
-    st->dead[peer] = !alive;
+    /* Only members of our cluster can be its coordinator. */
     if (satin_policy_is_remote(p, peer))
         return;
+    st->dead[p->index_of[peer]] = !alive;
     int next = p->self;
     for (int i = 0; i < p->cluster_size[p->cluster]; i++) {
         int m = p->members[p->cluster][i];
-        if (m == p->self || !st->dead[m]) {
+        if (m == p->self || !st->dead[i]) {
             next = m;
             break;
         }
@@ -221,7 +222,7 @@ static void cls_on_peer(satin_policy *p, int peer, int alive)
     st->reported = 0;
     if (is_coordinator(p))
         cls_consider_prefetch(p);
-    else if (st->load != 0 && p->nremotes > 0)
+    else if (st->load != 0 && satin_candidates_count(&p->remotes) > 0)
         cls_send_load(p, st->load);
 }
 

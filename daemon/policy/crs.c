@@ -45,7 +45,7 @@ static const int crs_counters[] = {SATIN_PC_BACKOFFS, SATIN_PC_WAN_BACKOFFS};
 static void crs_wan_steal(satin_policy *p)
 {
     crs_state *st = p->priv;
-    if (p->nremotes == 0 || st->wan_busy || st->wan_armed)
+    if (satin_candidates_count(&p->remotes) == 0 || st->wan_busy || st->wan_armed)
         return;
     int victim = satin_policy_pick_remote(p);
     st->wan_busy = 1;
@@ -65,7 +65,7 @@ static void crs_wan_disarm(satin_policy *p)
 static void crs_attempt(satin_policy *p)
 {
     crs_wan_steal(p);
-    satin_policy_sync_steal(p, p->locals, p->nlocals);
+    satin_policy_sync_steal(p, &p->locals);
 }
 
 static satin_policy *crs_create(const satin_policy_topology *topo,
@@ -124,7 +124,7 @@ static void crs_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njo
         return; /* not ours (any more): ignored */
     }
     if (njobs <= 0)
-        satin_policy_idle_failed(p, p->nlocals, crs_attempt);
+        satin_policy_idle_failed(p, satin_candidates_count(&p->locals), crs_attempt);
     p->reply_flags = 0;
 }
 

@@ -1,6 +1,6 @@
 /*
  * policy.c - defaults, lookup by name, and the pieces the five policies
- * share: the topology copy, victim choice, the idle back-off, random
+ * share: the grid's shape, victim choice, the idle back-off, random
  * stealing and the counters.  No I/O, no clock, no thread: everything the
  * policies do goes through env (see README.md).
  */
@@ -89,126 +89,83 @@ const satin_policy_tunable satin_tunable_steal_max_jobs = {
 
 /* ---- creation ------------------------------------------------------------ */
 
-static int topology_valid(const satin_policy_topology *t)
-{
-    if (!t || t->nnodes < 1 || t->nclusters < 1 || t->self < 0 || t->self >= t->nnodes ||
-        !t->cluster_of || !t->cluster_size || !t->members)
-        return 0;
-    int total = 0, absent = 0;
-    for (int c = 0; c < t->nclusters; c++) {
-        if (t->cluster_size[c] < 0 || (t->cluster_size[c] > 0 && !t->members[c]))
-            return 0;
-        total += t->cluster_size[c];
-        for (int i = 0; i < t->cluster_size[c]; i++) {
-            int n = t->members[c][i];
-            if (n < 0 || n >= t->nnodes || t->cluster_of[n] != c)
-                return 0;
-        }
-    }
-    for (int n = 0; n < t->nnodes; n++)
-        absent += t->cluster_of[n] == SATIN_POLICY_NOT_MEMBER;
-    return total + absent == t->nnodes && t->cluster_of[t->self] != SATIN_POLICY_NOT_MEMBER;
-}
-
 satin_policy *satin_policy_base_create(const satin_policy_ops *ops,
                                        const satin_policy_topology *topo,
                                        const satin_policy_params *params,
                                        const satin_policy_env *env, size_t priv_size)
 {
-    if (!topology_valid(topo) || !env)
+    if (!topo || !env)
         return NULL;
+    /* A shape given is shared as it is; else this policy builds its own. */
+    satin_grid_shape *shape = topo->shape ? satin_grid_shape_ref(topo->shape)
+                                          : satin_grid_shape_new(topo, NULL);
+    if (!shape || topo->self < 0 || topo->self >= shape->nnodes ||
+        shape->cluster_of[topo->self] == SATIN_POLICY_NOT_MEMBER) {
+        satin_grid_shape_unref(&shape);
+        return NULL;
+    }
     satin_policy *p = calloc(1, sizeof *p);
-    if (!p)
+    if (!p) {
+        satin_grid_shape_unref(&shape);
         return NULL;
+    }
     p->ops = ops;
     if (params)
         p->params = *params;
     else
         satin_policy_params_default(&p->params);
     p->env = *env;
-    p->nnodes = topo->nnodes;
+    p->shape = shape;
+    p->nnodes = shape->nnodes;
     p->self = topo->self;
-    p->nclusters = topo->nclusters;
-    p->cluster = topo->cluster_of[topo->self];
-
-    int nn = topo->nnodes, nc = topo->nclusters;
-    p->cluster_of = malloc(sizeof(int) * (size_t)nn);
-    p->index_of = malloc(sizeof(int) * (size_t)nn);
-    p->cluster_size = malloc(sizeof(int) * (size_t)nc);
-    p->members = calloc((size_t)nc, sizeof(int *));
-    p->others = malloc(sizeof(int) * (size_t)nn);
-    p->locals = malloc(sizeof(int) * (size_t)nn);
-    p->remotes = malloc(sizeof(int) * (size_t)nc);
+    p->nclusters = shape->nclusters;
+    p->cluster = shape->cluster_of[p->self];
+    p->position = shape->index_of[p->self];
+    p->cluster_of = shape->cluster_of;
+    p->index_of = shape->index_of;
+    p->cluster_size = shape->cluster_size;
+    p->members = shape->members;
+    p->others = (satin_candidates){shape->order, shape->norder, shape->rank_of[p->self]};
+    p->locals = (satin_candidates){shape->members[p->cluster], shape->cluster_size[p->cluster],
+                                   p->position};
+    p->remotes = (satin_candidates){shape->used, shape->nused, shape->used_rank[p->cluster]};
+    p->nremote_nodes = shape->norder - shape->cluster_size[p->cluster];
     p->priv = calloc(1, priv_size ? priv_size : 1);
-    if (!p->cluster_of || !p->index_of || !p->cluster_size || !p->members || !p->others || !p->locals ||
-        !p->remotes || !p->priv)
-        goto fail;
-    memcpy(p->cluster_of, topo->cluster_of, sizeof(int) * (size_t)nn);
-    memcpy(p->cluster_size, topo->cluster_size, sizeof(int) * (size_t)nc);
-    for (int c = 0; c < nc; c++) {
-        int sz = topo->cluster_size[c];
-        p->members[c] = malloc(sizeof(int) * (size_t)(sz ? sz : 1));
-        if (!p->members[c])
-            goto fail;
-        memcpy(p->members[c], topo->members[c], sizeof(int) * (size_t)sz);
-        for (int i = 0; i < sz; i++)
-            p->index_of[p->members[c][i]] = i;
-        if (c != p->cluster && sz > 0)
-            p->remotes[p->nremotes++] = c;
-        if (c != p->cluster)
-            p->nremote_nodes += sz;
-    }
-    for (int n = 0; n < nn; n++)
-        if (n != p->self && p->cluster_of[n] != SATIN_POLICY_NOT_MEMBER)
-            p->others[p->nothers++] = n;
-    for (int i = 0; i < p->cluster_size[p->cluster]; i++) {
-        int n = p->members[p->cluster][i];
-        if (n == p->self)
-            p->position = i;
-        else
-            p->locals[p->nlocals++] = n;
+    if (!p->priv) {
+        satin_policy_base_destroy(p);
+        return NULL;
     }
     return p;
-fail:
-    satin_policy_base_destroy(p);
-    return NULL;
 }
 
 void satin_policy_base_destroy(satin_policy *p)
 {
     if (!p)
         return;
-    if (p->members)
-        for (int c = 0; c < p->nclusters; c++)
-            free(p->members[c]);
-    free(p->members);
-    free(p->cluster_of);
-    free(p->index_of);
-    free(p->cluster_size);
-    free(p->others);
-    free(p->locals);
-    free(p->remotes);
+    satin_grid_shape_unref(&p->shape);
     free(p->priv);
     free(p);
 }
 
 /* ---- victims ------------------------------------------------------------- */
 
-int satin_policy_pick(satin_policy *p, const int *list, int n)
+int satin_policy_pick(satin_policy *p, const satin_candidates *c)
 {
+    int n = satin_candidates_count(c);
     if (n <= 0)
         return -1;
     /* Modulo bias is negligible for 64-bit draws and node counts; the plain
      * formula lets a test script the victim it wants. */
-    return list[p->env.random(p->env.ctx) % (uint64_t)n];
+    return satin_candidates_at(c, (int)(p->env.random(p->env.ctx) % (uint64_t)n));
 }
 
 int satin_policy_pick_remote(satin_policy *p)
 {
-    int c = satin_policy_pick(p, p->remotes, p->nremotes);
+    int c = satin_policy_pick(p, &p->remotes);
     if (c < 0)
         return -1;
-    return satin_policy_pick(p, p->members[c], p->cluster_size[c]);
+    satin_candidates all = {p->members[c], p->cluster_size[c], -1};
+    return satin_policy_pick(p, &all);
 }
 
 /* ---- messages -------------------------------------------------------------- */
@@ -222,11 +179,11 @@ uint64_t satin_policy_send_steal(satin_policy *p, int victim, unsigned flags)
 
 /* ---- random stealing ----------------------------------------------------- */
 
-int satin_policy_sync_steal(satin_policy *p, const int *list, int n)
+int satin_policy_sync_steal(satin_policy *p, const satin_candidates *c)
 {
-    if (p->sync_busy || n <= 0)
+    if (p->sync_busy || satin_candidates_count(c) <= 0)
         return 0;
-    int victim = satin_policy_pick(p, list, n);
+    int victim = satin_policy_pick(p, c);
     p->sync_victim = victim;
     p->sync_busy = 1;
     p->sync_id = satin_policy_send_steal(p, victim, SATIN_STEAL_SYNC);

@@ -31,6 +31,7 @@
  * node that left the grid while this one ran (its number is not reused),
  * in no cluster's list; no event comes from it and no action may name it. */
 #define SATIN_POLICY_NOT_MEMBER (-1)
+struct satin_grid_shape;
 typedef struct satin_policy_topology {
     int nnodes;
     int self;
@@ -38,6 +39,10 @@ typedef struct satin_policy_topology {
     const int *cluster_of;       /* [nnodes], a cluster or SATIN_POLICY_NOT_MEMBER */
     const int *cluster_size;     /* [nclusters] */
     const int *const *members;   /* [nclusters][cluster_size[c]] node numbers, topology order */
+    /* Optional: the same grid, already checked and shared (grid_shape.h).
+     * With it a policy keeps a reference instead of its own copy, and the
+     * arrays above are not read. */
+    struct satin_grid_shape *shape;
 } satin_policy_topology;
 
 /* Actions: the node does them when asked.  `ctx` is the environment's own. */

@@ -9,6 +9,7 @@
 #ifndef SATIN_POLICY_INTERNAL_H
 #define SATIN_POLICY_INTERNAL_H
 
+#include "grid_shape.h"
 #include "policy.h"
 
 #include <stddef.h>
@@ -51,19 +52,20 @@ struct satin_policy {
     satin_policy_params params;
     satin_policy_env env;
 
-    /* Our own copy of the topology (the caller's may go away). */
+    /* The grid, shared (grid_shape.h): the fields below point into it. */
+    satin_grid_shape *shape;
     int nnodes, self, nclusters;
     int cluster;               /* cluster_of[self] */
     int position;              /* self's index in members[cluster] */
-    int *cluster_of;           /* [nnodes] */
-    int *index_of;             /* [nnodes] each node's index in its cluster's member list */
-    int *cluster_size;         /* [nclusters] */
-    int **members;             /* [nclusters][cluster_size[c]] */
+    const int *cluster_of;     /* [nnodes] */
+    const int *index_of;       /* [nnodes] each node's index in its cluster's member list */
+    const int *cluster_size;   /* [nclusters] */
+    int *const *members;       /* [nclusters][cluster_size[c]] */
 
-    /* Candidate lists, excluding self, in topology order (victim = list[r % n]). */
-    int *others, nothers;      /* every other node */
-    int *locals, nlocals;      /* the other members of our cluster */
-    int *remotes, nremotes;    /* the other clusters */
+    /* Candidates, self left out, in topology order (victim = entry r % count). */
+    satin_candidates others;   /* every other node */
+    satin_candidates locals;   /* the other members of our cluster */
+    satin_candidates remotes;  /* the other clusters that have members */
     int nremote_nodes;         /* nodes outside our cluster */
 
     /* The one synchronous steal of RS, CLS and CRS (CHS uses it too). */
@@ -86,8 +88,8 @@ satin_policy *satin_policy_base_create(const satin_policy_ops *ops,
                                        const satin_policy_env *env, size_t priv_size);
 void satin_policy_base_destroy(satin_policy *p);
 
-/* list[random() % n]; -1 when n == 0. */
-int satin_policy_pick(satin_policy *p, const int *list, int n);
+/* Entry random() % count of `c`; -1 when it is empty. */
+int satin_policy_pick(satin_policy *p, const satin_candidates *c);
 /* A random node of a random other cluster (two draws: cluster, then node); -1 if none. */
 int satin_policy_pick_remote(satin_policy *p);
 
@@ -95,9 +97,9 @@ int satin_policy_pick_remote(satin_policy *p);
 uint64_t satin_policy_send_steal(satin_policy *p, int victim, unsigned flags);
 
 /* Random stealing shared by RS, CLS and CRS: one synchronous request to a
- * random node of `list`; nothing when one is already in flight or n == 0.
+ * random node of `c`; nothing when one is already in flight or `c` is empty.
  * Returns 1 if a request was sent. */
-int satin_policy_sync_steal(satin_policy *p, const int *list, int n);
+int satin_policy_sync_steal(satin_policy *p, const satin_candidates *c);
 /* If `id` is our synchronous request: clears it, resets the back-off
  * on success and returns 1; else 0. */
 int satin_policy_sync_reply(satin_policy *p, uint64_t id, int njobs);

@@ -15,8 +15,8 @@ static void rp_push_while_long(satin_policy *p, int64_t length)
 {
     rp_state *st = p->priv;
     while (length > p->params.rp_threshold && st->in_transit < p->params.rp_max_in_transit &&
-           p->nothers > 0) {
-        int target = satin_policy_pick(p, p->others, p->nothers);
+           satin_candidates_count(&p->others) > 0) {
+        int target = satin_policy_pick(p, &p->others);
         if (!p->env.push(p->env.ctx, target))
             break; /* a worker took the job meanwhile */
         st->in_transit++;

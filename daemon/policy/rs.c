@@ -11,7 +11,7 @@ static const int rs_counters[] = {SATIN_PC_BACKOFFS};
 
 static void rs_attempt(satin_policy *p)
 {
-    satin_policy_sync_steal(p, p->others, p->nothers);
+    satin_policy_sync_steal(p, &p->others);
 }
 
 static satin_policy *rs_create(const satin_policy_topology *topo,
@@ -36,7 +36,7 @@ static void rs_on_steal_reply(satin_policy *p, int victim, uint64_t id, int njob
     if (!satin_policy_sync_reply(p, id, njobs))
         return; /* not ours (any more): ignored */
     if (njobs <= 0)
-        satin_policy_idle_failed(p, p->nothers, rs_attempt);
+        satin_policy_idle_failed(p, satin_candidates_count(&p->others), rs_attempt);
 }
 
 static void rs_on_timer(satin_policy *p, int timer_id)
