@@ -24,8 +24,8 @@ extern const satin_kind satin_kind_tsp;
 extern const satin_kind *const satin_builtin_kinds[];
 
 /* The argument bytes of fib, uts, replay and synthetic, read and written
- * as the kinds do: what satin-sim needs to run their trees in a model of its own and to send
- * records of the real size.  A read returns 0, or -1 for bytes that are not
+ * as the kinds do: what satin-sim needs to run their trees in a model of
+ * its own and to send records of the real size.  A read returns 0, or -1 for bytes that are not
  * such an argument; a write returns the length (0 when cap is too small).
  * uts: the argument of one node (the tree's parameters travel with it). */
 int satin_fib_arg_read(const void *arg, size_t len, int64_t *n, int64_t *threshold);

@@ -76,6 +76,26 @@ run "$sim" --clusters 2 --nodes 4 --json replay tree="$tmpdir/nq.trace" scale=2
 is "$(json_get 'd["result"]["nodes"], round(d["sim"]["sequential_s"] * 1e6)')" \
     "$want_nodes $want_waits" "replay of a traced nqueens: its $want_nodes nodes, $want_waits us of work"
 
+# uts's node cost measured here: the run says the number, and that number
+# given again gives the same run (the run is deterministic given it).
+run "$sim" --clusters 2 --nodes 2 --json --task-ns measure uts tree=seed-T1
+is "$rc" 0 "--task-ns measure: exit 0"
+measured=$(json_get 'd["sim"]["task_ns"]')
+is "$(json_get 'd["result"]["nodes"], d["sim"]["task_ns_measured"]')" "50045 True" \
+    "--task-ns measure: the exact result, and the cost is said to be measured ($measured ns a node)"
+gt "$measured" 0 "a measured node costs at least 1 ns"
+given='{k: v for k, v in d["sim"].items() if k not in ("wall_s", "peak_rss_mb", "task_ns_measured")}, d["stats"]'
+measured_run=$(json_get "$given")
+run "$sim" --clusters 2 --nodes 2 --json --task-ns "$measured" uts tree=seed-T1
+is "$(json_get "$given")" "$measured_run" \
+    "--task-ns $measured gives the measured run again, figure for figure"
+run "$sim" --task-ns measure uts tree=seed-T1
+like "$out" ": measured here, " "the text says what it measured"
+like "$out" " uts nodes generated in " "and how"
+run "$sim" --task-ns measure fib n=10
+is "$rc" 2 "--task-ns measure with fib: exit 2"
+like "$err" "--task-ns measure times uts's child generation; give this kind a number" "says why"
+
 # A synthetic tree: the sum of its leaves' draws, as satind's synthetic kind
 # returns it (bench/syn_exact draws them with the kind's own function), and
 # those draws are the sequential time.

@@ -9,6 +9,7 @@
 #include "../tap.h"
 #include "kinds.h"
 #include "sim.h"
+#include "sim_measure.h"
 #include "sim_queue.h"
 #include "synthetic_draw.h"
 
@@ -335,6 +336,7 @@ static void synthetic_model(void)
         const satin_kind *k;
         satin_bytes arg;
         satin_outcome po;
+        memset(&arg, 0, sizeof arg);
         unsigned char mine[SIM_ARG_MAX];
         size_t len = sim_model_write(&m, &root, mine, sizeof mine);
         ok(satin_record_prepare(satin_builtin_kinds, "synthetic", params, (size_t)1 << 20, &k,
@@ -432,6 +434,30 @@ static void replay_after(void)
     unlink(path);
 }
 
+/* --task-ns measure's timing: it walks the real tree (how fast is this
+ * machine's business, not the test's); a root without children has
+ * nothing to time. */
+static void measure(void)
+{
+    sim_model m;
+    sim_state root;
+    char err[256];
+    sim_measured r;
+    const char *t1[] = {"tree=seed-T1", NULL};
+    sim_model_parse(&m, "uts", t1, 0, &root, err, sizeof err);
+    int rc = sim_measure_uts(&m.tree, 0.01, &r);
+    ok(rc == 0 && r.nodes > 0 && r.seconds >= 0.01 && r.ns_per_node > 0 &&
+           r.ns_per_node <= r.seconds * 1e9 / (double)r.nodes,
+       "uts seed-T1: %" PRIu64 " nodes generated in %.3f s; the fastest round %.1f ns each, "
+       "no slower than the average", r.nodes, r.seconds, r.ns_per_node);
+    sim_model_free(&m);
+    const char *none[] = {"tree=seed-T1", "children=0", NULL};
+    sim_model_parse(&m, "uts", none, 0, &root, err, sizeof err);
+    rc = sim_measure_uts(&m.tree, 0.01, &r);
+    ok(rc < 0 && r.nodes == 0, "a uts root without children: nothing to time");
+    sim_model_free(&m);
+}
+
 int main(void)
 {
     char trace[256];
@@ -444,6 +470,7 @@ int main(void)
     runs();
     synthetic_runs();
     replay_after();
+    measure();
     /* The traced tree on the simulated grid: 7 nodes, 28 us x 3 of work. */
     char tree[300];
     snprintf(tree, sizeof tree, "tree=%s", trace);
