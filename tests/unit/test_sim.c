@@ -381,8 +381,9 @@ static void synthetic_model(void)
     sim_model_free(&m);
 }
 
-/* Synthetic runs under every policy: the exact total_us, every task once.
- * 1296 leaves: the oracle is bench/syn_exact's sum of the draws. */
+/* Synthetic runs under every policy: reproducible, the exact total_us,
+ * every task once.  1296 leaves: the oracle is bench/syn_exact's sum of
+ * the draws. */
 static void synthetic_runs(void)
 {
     const char *policies[] = {"rs", "rp", "chs", "cls", "crs"};
@@ -392,8 +393,12 @@ static void synthetic_runs(void)
     for (uint64_t l = 0; l < 1296; l++)
         total += syn_draw_us(SYN_DIST_GAMMA, 500, 0.5, 42, l);
     for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
-        sim_outcome a;
+        sim_outcome a, b;
         simulate(policies[p], 3, "synthetic", tree, 2, &a);
+        simulate(policies[p], 3, "synthetic", tree, 2, &b);
+        ok(same_run(&a, &b), "%s: synthetic, the same seed: the same run (makespan %.6f s)",
+           policies[p], (double)a.makespan_ns / 1e9);
+        sim_outcome_free(&b);
         int64_t given = 0;
         satin_kvlist_i64(&a.counters, "jobs_given", &given);
         ok(a.done && !a.failed && a.result == total && a.tasks == 1 + 6 + 36 + 216 + 1296 &&
