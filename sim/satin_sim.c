@@ -10,6 +10,7 @@
 #include "policy.h"
 #include "policy_config.h"
 #include "sim.h"
+#include "sim_measure.h"
 #include "topology.h"
 
 #include <errno.h>
@@ -27,6 +28,8 @@
 #define LAN_MBPS 100.0
 #define WAN_LATENCY_MS 10.0
 #define WAN_KBPS 1000.0
+/* --task-ns measure: how long uts's child generation is timed. */
+#define MEASURE_S 0.25
 
 typedef struct options {
     const char *topology;
@@ -37,6 +40,8 @@ typedef struct options {
     double lan_latency_us, lan_mbps, wan_latency_ms, wan_kbps;
     int wan_given;             /* a --wan-* option overrides the file's links */
     int64_t task_ns;
+    int measure;               /* --task-ns measure */
+    sim_measured measured;
     double time_limit_s;
     uint64_t progress;
     const char *kind;
@@ -47,9 +52,9 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: satin-sim [options] KIND key=value...\n"
-        "Runs one job of KIND (fib, uts, replay) on a simulated grid with satind's node\n"
-        "engine and policies, in virtual time; the same options and seed give\n"
-        "the same run.\n"
+        "Runs one job of KIND (fib, uts, replay, synthetic) on a simulated grid with\n"
+        "satind's node engine and policies, in virtual time; the same options and seed\n"
+        "give the same run.\n"
         "  --topology FILE        the grid of a topology file (its policy, links)\n"
         "  --clusters C --nodes N C clusters of N nodes each (default 1 x 1)\n"
         "  --workers W            workers per node (default 1)\n"
@@ -59,7 +64,8 @@ static void usage(FILE *f)
         "  --lan-bandwidth-MBps B each node's interface (default %.0f)\n"
         "  --wan-latency-ms MS    one-way, between clusters (default %.0f, or the file's)\n"
         "  --wan-bandwidth-kBps B each wide-area link, per direction (default %.0f)\n"
-        "  --task-ns NS           virtual time of one task (fib: a call; uts: a node)\n"
+        "  --task-ns NS           virtual time of one task (fib: a call; uts: a hashed child)\n"
+        "  --task-ns measure      uts: time the real child generation here once, and use that\n"
         "  --time-limit-s S       stop there if the job has not ended\n"
         "  --progress N           a line on stderr every N events\n"
         "  --json                 one JSON object (satin-submit's shape, plus \"sim\")\n",
@@ -150,6 +156,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->wan_given = 1;
             break;
         case O_TASK:
+            if (strcmp(optarg, "measure") == 0) {
+                o->measure = 1;
+                break;
+            }
             if (num("--task-ns", optarg, 1, 1e12, &v) < 0) return -1;
             o->task_ns = (int64_t)v;
             break;
@@ -283,6 +293,10 @@ static void print_text(const options *o, const grid *g, const sim_model *m, cons
     int total_workers = g->topo.nnodes * o->workers;
     printf("%s on %d cluster(s), %d node(s), %d worker(s) each; policy %s, seed %" PRIu64 "\n",
            m->name, g->topo.nclusters, g->topo.nnodes, o->workers, g->policy.ops->name, o->seed);
+    if (o->measure)
+        printf("task_ns %" PRId64 ": measured here, %" PRIu64 " uts nodes generated in %.3f s "
+               "(--task-ns %" PRId64 " runs this again)\n",
+               m->task_ns, o->measured.nodes, o->measured.seconds, m->task_ns);
     if (!r->done)
         printf("not done: the time limit came at %.6f s of virtual time\n", makespan);
     else if (r->failed)
@@ -345,6 +359,7 @@ static void print_json(const options *o, const grid *g, const sim_model *m, cons
     satin_json_key(&j, "policy"); satin_json_str(&j, g->policy.ops->name);
     satin_json_key(&j, "seed"); satin_json_u64(&j, o->seed);
     satin_json_key(&j, "task_ns"); satin_json_i64(&j, m->task_ns);
+    satin_json_key(&j, "task_ns_measured"); satin_json_bool(&j, o->measure);
     satin_json_key(&j, "makespan_s"); satin_json_f64(&j, makespan);
     satin_json_key(&j, "sequential_s"); satin_json_f64(&j, work);
     satin_json_key(&j, "speedup"); satin_json_f64(&j, makespan > 0 ? work / makespan : 0);
@@ -382,6 +397,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "satin-sim: %s\n", err);
         sim_model_free(&model);
         return 2;
+    }
+    if (o.measure) {
+        if (model.kind != SIM_UTS || sim_measure_uts(&model.tree, MEASURE_S, &o.measured) < 0) {
+            fprintf(stderr, "satin-sim: --task-ns measure times uts's child generation; %s\n",
+                    model.kind != SIM_UTS ? "give this kind a number"
+                                          : "this tree's root has no children to time");
+            sim_model_free(&model);
+            return 2;
+        }
+        model.task_ns = (int64_t)(o.measured.ns_per_node + 0.5);
+        if (model.task_ns < 1)
+            model.task_ns = 1;
     }
     grid g;
     if (grid_make(&g, &o) < 0) {

@@ -1,7 +1,9 @@
-/* sim_model.c - fib and uts as trees of tasks (see sim_model.h). */
+/* sim_model.c - fib, uts, replay and synthetic as trees of tasks (see
+ * sim_model.h). */
 #include "sim_model.h"
 #include "apps.h"
 #include "kinds.h"
+#include "synthetic_draw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,13 +38,43 @@ static int64_t fib_n(const sim_state *s)
     return n;
 }
 
+/* A synthetic invocation: the levels below it and its leftmost leaf; a
+ * leaf keeps its draw, made once when the leaf is made. */
+typedef struct syn_state {
+    int32_t depth;
+    int32_t pad;
+    uint64_t first_leaf;
+    int64_t draw_us;
+} syn_state;
+
+_Static_assert(sizeof(syn_state) <= SIM_STATE_BYTES, "a synthetic state fits a sim_state");
+
+static syn_state syn_of(const sim_state *s)
+{
+    syn_state y;
+    memcpy(&y, s->b, sizeof y);
+    return y;
+}
+
+static void syn_set(const sim_model *m, sim_state *s, int32_t depth, uint64_t first_leaf)
+{
+    syn_state y = {.depth = depth, .first_leaf = first_leaf};
+    if (depth == 0)
+        y.draw_us = syn_draw_us(m->syn.dist, m->syn.mean_us, m->syn.shape, m->syn.seed,
+                                first_leaf);
+    memset(s, 0, sizeof *s);
+    memcpy(s->b, &y, sizeof y);
+}
+
 int sim_model_parse(sim_model *m, const char *kind, const char *const *params, int64_t task_ns,
                     sim_state *root, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
     memset(root, 0, sizeof *root);
-    if (strcmp(kind, "fib") != 0 && strcmp(kind, "uts") != 0 && strcmp(kind, "replay") != 0) {
-        snprintf(err, errlen, "satin-sim runs the kinds fib, uts and replay, not '%s'", kind);
+    if (strcmp(kind, "fib") != 0 && strcmp(kind, "uts") != 0 && strcmp(kind, "replay") != 0 &&
+        strcmp(kind, "synthetic") != 0) {
+        snprintf(err, errlen, "satin-sim runs the kinds fib, uts, replay and synthetic, not '%s'",
+                 kind);
         return -1;
     }
     /* The replay kind opens only files under SATIN_REPLAY_DIR, so that a
@@ -82,6 +114,15 @@ int sim_model_parse(sim_model *m, const char *kind, const char *const *params, i
             return -1;
         }
         memcpy(root->b, &node, sizeof node);
+    } else if (strcmp(kind, "synthetic") == 0) {
+        int32_t depth;
+        uint64_t first_leaf;
+        m->kind = SIM_SYNTHETIC;
+        m->name = "synthetic";
+        m->task_ns = 1000;   /* a drawn microsecond */
+        rc = satin_synthetic_arg_read(arg.data, arg.len, &m->syn, &depth, &first_leaf);
+        if (rc == 0)
+            syn_set(m, root, depth, first_leaf);
     } else {
         uts_node node;
         m->kind = SIM_UTS;
@@ -113,6 +154,8 @@ static uint32_t trace_node(const sim_state *s)
 
 uint32_t sim_model_children(const sim_model *m, const sim_state *s)
 {
+    if (m->kind == SIM_SYNTHETIC)
+        return syn_of(s).depth > 0 ? (uint32_t)m->syn.fanout : 0;
     if (m->kind == SIM_REPLAY)
         return m->trace->nkids[trace_node(s)];
     if (m->kind == SIM_FIB) {
@@ -127,6 +170,16 @@ uint32_t sim_model_children(const sim_model *m, const sim_state *s)
 void sim_model_child(const sim_model *m, const sim_state *s, uint32_t i, sim_state *child)
 {
     memset(child, 0, sizeof *child);
+    if (m->kind == SIM_SYNTHETIC) {
+        /* Numbered as the kind numbers them: fanout^(depth-1) leaves under
+         * each child, left to right. */
+        syn_state y = syn_of(s);
+        uint64_t per_child = 1;
+        for (int32_t d = 1; d < y.depth; d++)
+            per_child *= (uint64_t)m->syn.fanout;
+        syn_set(m, child, y.depth - 1, y.first_leaf + i * per_child);
+        return;
+    }
     if (m->kind == SIM_REPLAY) {
         uint32_t c = m->trace->kids[m->trace->first_kid[trace_node(s)] + i];
         memcpy(child->b, &c, sizeof c);
@@ -147,21 +200,41 @@ int64_t sim_model_value(const sim_model *m, const sim_state *s, uint32_t nchildr
 {
     if (m->kind == SIM_FIB)
         return nchildren ? 0 : fib_value(fib_n(s));
-    return 1;   /* uts: the node itself */
+    if (m->kind == SIM_SYNTHETIC)
+        return syn_of(s).draw_us;   /* total_us: a leaf's wait, 0 for an inner node */
+    return 1;   /* uts, replay: the node itself */
+}
+
+/* Replay's self time: a leaf's before (there is nothing to wait for), an
+ * inner node's after its children. */
+static int64_t replay_cost(const sim_model *m, const sim_state *s)
+{
+    return m->task_ns * replay_scaled_us(m->trace->self_us[trace_node(s)], m->trace_scale);
 }
 
 int64_t sim_model_cost(const sim_model *m, const sim_state *s, uint32_t nchildren)
 {
     if (m->kind == SIM_REPLAY)
-        return m->task_ns * replay_scaled_us(m->trace->self_us[trace_node(s)], m->trace_scale);
+        return nchildren ? 0 : replay_cost(m, s);
+    if (m->kind == SIM_SYNTHETIC)
+        return m->task_ns * syn_of(s).draw_us;   /* inner nodes only spawn */
     if (m->kind == SIM_FIB)
         return m->task_ns * (nchildren ? 1 : fib_calls(fib_n(s)));
     /* uts: hashing the children is the work */
     return m->task_ns * (int64_t)(nchildren ? nchildren : 1);
 }
 
+int64_t sim_model_cost_after(const sim_model *m, const sim_state *s, uint32_t nchildren)
+{
+    return m->kind == SIM_REPLAY && nchildren ? replay_cost(m, s) : 0;
+}
+
 size_t sim_model_write(const sim_model *m, const sim_state *s, void *out, size_t cap)
 {
+    if (m->kind == SIM_SYNTHETIC) {
+        syn_state y = syn_of(s);
+        return satin_synthetic_arg_write(&m->syn, y.depth, y.first_leaf, out, cap);
+    }
     if (m->kind == SIM_REPLAY)
         return satin_replay_arg_write(m->trace_path, m->trace_checksum, m->trace_scale,
                                       trace_node(s), out, cap);
@@ -175,6 +248,17 @@ size_t sim_model_write(const sim_model *m, const sim_state *s, void *out, size_t
 int sim_model_read(const sim_model *m, const void *arg, size_t len, sim_state *s)
 {
     memset(s, 0, sizeof *s);
+    if (m->kind == SIM_SYNTHETIC) {
+        satin_syn_tree t;
+        int32_t depth;
+        uint64_t first_leaf;
+        if (satin_synthetic_arg_read(arg, len, &t, &depth, &first_leaf) < 0 ||
+            t.seed != m->syn.seed || t.mean_us != m->syn.mean_us || t.shape != m->syn.shape ||
+            t.fanout != m->syn.fanout || t.dist != m->syn.dist)
+            return -1;
+        syn_set(m, s, depth, first_leaf);
+        return 0;
+    }
     if (m->kind == SIM_REPLAY) {
         char path[sizeof m->trace_path];
         uint64_t checksum;
@@ -203,5 +287,5 @@ int sim_model_read(const sim_model *m, const void *arg, size_t len, sim_state *s
 
 const char *sim_model_result_name(const sim_model *m)
 {
-    return m->kind == SIM_FIB ? "value" : "nodes";
+    return m->kind == SIM_FIB ? "value" : m->kind == SIM_SYNTHETIC ? "total_us" : "nodes";
 }

@@ -6,7 +6,9 @@
  * kind's own parser, so that the same record is accepted or refused with
  * the same message.  Its tree is then unfolded by the model: each
  * invocation (a task) has a small state, a number of children, a value of
- * its own and a cost in virtual time; its result is its own value plus its
+ * its own and a cost in virtual time, spent in two parts: before its
+ * children spawn, and after their results are in (a continuation, as the
+ * kind's code after its satin_sync); its result is its own value plus its
  * children's.  On the wire a task travels in the real kind's argument
  * format, so that messages have their real sizes.
  *
@@ -14,35 +16,44 @@
  *         which one task computes fib sequentially (its cost counts the
  *         calls); the result is fib(n).
  *   uts   one task per tree node, children from the real generators
- *         (daemon/apps/uts_tree.h); the result is the node count.  (The
- *         uts kind hands nodes out in chunks; here every node is a task.)
+ *         (daemon/apps/uts_tree.h), costing task_ns per child it hashes
+ *         (a parameter, or measured: sim_measure.h); the result is the
+ *         node count.  (The uts kind hands nodes out in chunks; here every
+ *         node is a task: sim/README.md says what that changes.)
  *   replay  a real kind's job tree traced by bench/trace (replay_tree.h):
- *         one task per traced node, costing its self time times `scale`;
- *         the result is the node count.  (The replay kind waits the self
- *         time after the children; here it is spent before they spawn.)
+ *         one task per traced node, costing its self time times `scale`
+ *         after its children, as the replay kind waits it; the result is
+ *         the node count.
+ *   synthetic  the synthetic kind's complete tree (synthetic.c): fanout^depth
+ *         leaves numbered as the kind numbers them, each costing its draw
+ *         (synthetic_draw.h) in microseconds, inner nodes costing nothing;
+ *         the result is total_us, the sum of the draws, as the kind's.
  */
 #ifndef SATIN_SIM_MODEL_H
 #define SATIN_SIM_MODEL_H
 
+#include "apps.h"
 #include "replay_tree.h"
 #include "uts_tree.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIM_STATE_BYTES 24     /* a task's state: fib's n, a uts node */
+#define SIM_STATE_BYTES 24     /* a task's state: fib's n, a uts node, a synthetic subtree */
 #define SIM_ARG_MAX 1280       /* a task's argument bytes on the wire (replay's path) */
 
 typedef struct sim_state {
     unsigned char b[SIM_STATE_BYTES];
 } sim_state;
 
-typedef enum { SIM_FIB, SIM_UTS, SIM_REPLAY } sim_kind;
+typedef enum { SIM_FIB, SIM_UTS, SIM_REPLAY, SIM_SYNTHETIC } sim_kind;
 
 typedef struct sim_model {
     sim_kind kind;
-    const char *name;          /* "fib", "uts" */
-    int64_t task_ns;           /* virtual time one task (one call, one node) costs */
+    const char *name;          /* the kind's name */
+    /* virtual time of one call (fib), one hashed child (uts), one traced or
+     * drawn microsecond (replay, synthetic) */
+    int64_t task_ns;
     int64_t fib_threshold;
     uts_tree tree;
     uts_params uts;
@@ -50,6 +61,7 @@ typedef struct sim_model {
     char trace_path[1032];
     uint64_t trace_checksum;
     double trace_scale;
+    satin_syn_tree syn;        /* synthetic: the tree's parameters */
 } sim_model;
 
 /* The job from "KIND key=value ..." (params: NULL-terminated): the model
@@ -58,17 +70,20 @@ typedef struct sim_model {
 int sim_model_parse(sim_model *m, const char *kind, const char *const *params, int64_t task_ns,
                     sim_state *root, char *err, size_t errlen);
 void sim_model_free(sim_model *m);
-/* A task's children, its own value and its cost.  `child` is called for
- * each child i in order. */
+/* A task's children, its own value, its cost before its children spawn
+ * and its cost after their results are in.  `child` is called for each
+ * child i in order. */
 uint32_t sim_model_children(const sim_model *m, const sim_state *s);
 void sim_model_child(const sim_model *m, const sim_state *s, uint32_t i, sim_state *child);
 int64_t sim_model_value(const sim_model *m, const sim_state *s, uint32_t nchildren);
 int64_t sim_model_cost(const sim_model *m, const sim_state *s, uint32_t nchildren);
+int64_t sim_model_cost_after(const sim_model *m, const sim_state *s, uint32_t nchildren);
 /* A task as the real kind's argument bytes, and back: the length, or 0;
  * 0 or -1. */
 size_t sim_model_write(const sim_model *m, const sim_state *s, void *out, size_t cap);
 int sim_model_read(const sim_model *m, const void *arg, size_t len, sim_state *s);
-/* The result's name in the output: "value" (fib) or "nodes" (uts, replay). */
+/* The result's name in the output: "value" (fib), "nodes" (uts, replay) or
+ * "total_us" (synthetic). */
 const char *sim_model_result_name(const sim_model *m);
 
 #endif

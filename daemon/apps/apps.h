@@ -23,9 +23,9 @@ extern const satin_kind satin_kind_tsp;
  * hands the runtime (runtime/kinds.h). */
 extern const satin_kind *const satin_builtin_kinds[];
 
-/* The argument bytes of fib and uts, read and written as the kinds do:
- * what satin-sim needs to run their trees in a model of its own and to send
- * records of the real size.  A read returns 0, or -1 for bytes that are not
+/* The argument bytes of fib, uts, replay and synthetic, read and written
+ * as the kinds do: what satin-sim needs to run their trees in a model of
+ * its own and to send records of the real size.  A read returns 0, or -1 for bytes that are not
  * such an argument; a write returns the length (0 when cap is too small).
  * uts: the argument of one node (the tree's parameters travel with it). */
 int satin_fib_arg_read(const void *arg, size_t len, int64_t *n, int64_t *threshold);
@@ -41,5 +41,17 @@ int satin_replay_arg_read(const void *arg, size_t len, char *path, size_t pathca
                           uint64_t *checksum, double *scale, uint32_t *node);
 size_t satin_replay_arg_write(const char *path, uint64_t checksum, double scale, uint32_t node,
                               void *out, size_t cap);
+/* synthetic: the tree's parameters, and the subtree this invocation unfolds
+ * (`depth` levels below it, leaves numbered from `first_leaf`). */
+typedef struct satin_syn_tree {
+    uint64_t seed;
+    int64_t mean_us;
+    double shape;
+    int32_t fanout, dist;      /* dist: SYN_DIST_* of synthetic_draw.h */
+} satin_syn_tree;
+int satin_synthetic_arg_read(const void *arg, size_t len, satin_syn_tree *t, int32_t *depth,
+                             uint64_t *first_leaf);
+size_t satin_synthetic_arg_write(const satin_syn_tree *t, int32_t depth, uint64_t first_leaf,
+                                 void *out, size_t cap);
 
 #endif

@@ -54,6 +54,14 @@ typedef struct syn_res {
 static const char *const syn_dist_names[] = {"const", "uniform", "gamma"};
 #define SYN_NDISTS ((int32_t)(sizeof syn_dist_names / sizeof syn_dist_names[0]))
 
+static int syn_arg_ok(const syn_arg *a)
+{
+    return a->depth >= 0 && a->depth <= SYN_MAX_DEPTH && a->fanout >= 1 &&
+           a->fanout <= SYN_MAX_FANOUT && a->dist >= 0 && a->dist < SYN_NDISTS &&
+           a->mean_us >= 0 && a->mean_us <= SYN_MAX_MEAN_US && a->shape >= SYN_MIN_SHAPE &&
+           a->shape <= SYN_MAX_SHAPE;
+}
+
 static void syn_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 {
     syn_arg a;
@@ -62,9 +70,7 @@ static void syn_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
         return;
     }
     memcpy(&a, arg, sizeof a);
-    if (a.depth < 0 || a.depth > SYN_MAX_DEPTH || a.fanout < 1 || a.fanout > SYN_MAX_FANOUT ||
-        a.dist < 0 || a.dist >= SYN_NDISTS || a.mean_us < 0 || a.mean_us > SYN_MAX_MEAN_US ||
-        !(a.shape >= SYN_MIN_SHAPE && a.shape <= SYN_MAX_SHAPE)) {
+    if (!syn_arg_ok(&a)) {
         satin_fail(out, "synthetic: corrupt argument (depth=%d, fanout=%d, dist=%d)",
                    (int)a.depth, (int)a.fanout, (int)a.dist);
         return;
@@ -96,6 +102,40 @@ static void syn_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
         }
     }
     satin_return(out, &r, sizeof r);
+}
+
+int satin_synthetic_arg_read(const void *arg, size_t len, satin_syn_tree *t, int32_t *depth,
+                             uint64_t *first_leaf)
+{
+    syn_arg a;
+    if (len != sizeof a)
+        return -1;
+    memcpy(&a, arg, sizeof a);
+    if (!syn_arg_ok(&a))
+        return -1;
+    *t = (satin_syn_tree){.seed = a.seed, .mean_us = a.mean_us, .shape = a.shape,
+                          .fanout = a.fanout, .dist = a.dist};
+    *depth = a.depth;
+    *first_leaf = a.first_leaf;
+    return 0;
+}
+
+size_t satin_synthetic_arg_write(const satin_syn_tree *t, int32_t depth, uint64_t first_leaf,
+                                 void *out, size_t cap)
+{
+    syn_arg a;
+    memset(&a, 0, sizeof a);
+    a.seed = t->seed;
+    a.first_leaf = first_leaf;
+    a.mean_us = t->mean_us;
+    a.shape = t->shape;
+    a.depth = depth;
+    a.fanout = t->fanout;
+    a.dist = t->dist;
+    if (cap < sizeof a)
+        return 0;
+    memcpy(out, &a, sizeof a);
+    return sizeof a;
 }
 
 static int syn_find_dist(const char *name, int32_t *dist, satin_err *err)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # sim.t - satin-sim, the program: a simulated 2x2 grid runs UTS and fib to
-# their exact results under every policy, and replays a traced nqueens; the same seed gives the same run
+# their exact results under every policy, replays a traced nqueens and runs
+# a synthetic tree to the total that bench/syn_exact computes; the same seed gives the same run
 # (every figure but the wall time and the memory); a topology file's grid
 # and links are used; bad usage and a job the kind refuses get their
 # messages and exit 2.  No daemon: the simulator runs the engine in virtual
@@ -75,13 +76,49 @@ run "$sim" --clusters 2 --nodes 4 --json replay tree="$tmpdir/nq.trace" scale=2
 is "$(json_get 'd["result"]["nodes"], round(d["sim"]["sequential_s"] * 1e6)')" \
     "$want_nodes $want_waits" "replay of a traced nqueens: its $want_nodes nodes, $want_waits us of work"
 
+# uts's node cost measured here: the run says the number, and that number
+# given again gives the same run (the run is deterministic given it).
+run "$sim" --clusters 2 --nodes 2 --json --task-ns measure uts tree=seed-T1
+is "$rc" 0 "--task-ns measure: exit 0"
+measured=$(json_get 'd["sim"]["task_ns"]')
+is "$(json_get 'd["result"]["nodes"], d["sim"]["task_ns_measured"]')" "50045 True" \
+    "--task-ns measure: the exact result, and the cost is said to be measured ($measured ns a node)"
+gt "$measured" 0 "a measured node costs at least 1 ns"
+given='{k: v for k, v in d["sim"].items() if k not in ("wall_s", "peak_rss_mb", "task_ns_measured")}, d["stats"]'
+measured_run=$(json_get "$given")
+run "$sim" --clusters 2 --nodes 2 --json --task-ns "$measured" uts tree=seed-T1
+is "$(json_get "$given")" "$measured_run" \
+    "--task-ns $measured gives the measured run again, figure for figure"
+run "$sim" --task-ns measure uts tree=seed-T1
+like "$out" ": measured here, " "the text says what it measured"
+like "$out" " uts nodes generated in " "and how"
+run "$sim" --task-ns measure fib n=10
+is "$rc" 2 "--task-ns measure with fib: exit 2"
+like "$err" "--task-ns measure times uts's child generation; give this kind a number" "says why"
+
+# A synthetic tree: the sum of its leaves' draws, as satind's synthetic kind
+# returns it (bench/syn_exact draws them with the kind's own function), and
+# those draws are the sequential time.
+want=$("$build/bench/syn_exact" gamma 2000 0.5 9 4096 | cut -d' ' -f1)
+run "$sim" --clusters 2 --nodes 4 --workers 2 --json synthetic depth=4 fanout=8 dist=gamma \
+    shape=0.5 mean_us=2000 seed=9
+is "$rc" 0 "synthetic: exit 0"
+is "$(json_get 'd["result"]["total_us"], round(d["sim"]["sequential_s"] * 1e6), d["sim"]["tasks"]')" \
+    "$want $want 4681" "synthetic depth=4 fanout=8 gamma: total_us $want, as the kind's, over its 4681 invocations"
+run "$sim" --clusters 2 --nodes 4 synthetic depth=4 fanout=8 dist=uniform mean_us=100 seed=2
+like "$out" "total_us: $("$build/bench/syn_exact" uniform 100 1 2 4096 | cut -d' ' -f1)" \
+    "synthetic, uniform, in the text output"
+run "$sim" synthetic depth=30 fanout=2
+is "$rc" 2 "a synthetic tree the kind refuses: exit 2"
+like "$err" "synthetic: fanout^depth = 2^30 leaves is more than the limit" "with the kind's message"
+
 # Bad input.
 run "$sim" --clusters 2 --nodes 2 uts tree=nosuch
 is "$rc" 2 "a tree the uts kind does not know: exit 2"
 like "$err" "uts: " "with the kind's own message"
 run "$sim" nqueens n=8
 is "$rc" 2 "a kind without a model: exit 2"
-like "$err" "satin-sim runs the kinds fib, uts and replay, not 'nqueens'" "says which it runs"
+like "$err" "satin-sim runs the kinds fib, uts, replay and synthetic, not 'nqueens'" "says which it runs"
 run "$sim" --policy nosuch fib n=10
 is "$rc" 2 "an unknown policy: exit 2"
 like "$err" "unknown policy 'nosuch' (one of rs, rp, chs, cls, crs" "lists the policies"

@@ -1,12 +1,17 @@
 /*
  * test_sim.c - satin-sim's core (sim/): the event queue's order, the
  * network's arithmetic against values worked out by hand, the models'
- * trees, and whole simulated runs: exact results under every policy, and
- * the same seed giving the same run bit for bit.
+ * trees (synthetic's against the kind itself), and whole simulated runs:
+ * exact results under every policy, the same seed giving the same run bit
+ * for bit, and replay's self times spent after the children (makespans
+ * worked out by hand).
  */
 #include "../tap.h"
+#include "kinds.h"
 #include "sim.h"
+#include "sim_measure.h"
 #include "sim_queue.h"
+#include "synthetic_draw.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -81,22 +86,29 @@ static void network(void)
     sim_net_free(&n);
 }
 
-/* A traced tree of 7 nodes in pre-order (the root; node 1 with leaves 2
- * and 3; node 4 with leaves 5 and 6), self times 1..7 us, in a temporary
+/* A traced tree in pre-order (self times and child counts) in a temporary
  * file. */
-static void write_trace(char *path, size_t len)
+static void write_tree(char *path, size_t len, const int64_t *self_us, const uint32_t *kids,
+                       int64_t n)
 {
     snprintf(path, len, "%s/test_sim_trace.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     int fd = mkstemp(path);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int64_t self_us[7] = {1, 2, 3, 4, 5, 6, 7};
-    uint32_t kids[7] = {2, 2, 0, 0, 2, 0, 0};
     satin_err e;
-    if (!f || replay_tree_write(f, self_us, kids, 7, NULL, &e) < 0) {
+    if (!f || replay_tree_write(f, self_us, kids, n, NULL, &e) < 0) {
         printf("Bail out! cannot write a trace at %s\n", path);
         exit(1);
     }
     fclose(f);
+}
+
+/* 7 nodes: the root; node 1 with leaves 2 and 3; node 4 with leaves 5 and
+ * 6; self times 1..7 us. */
+static void write_trace(char *path, size_t len)
+{
+    static const int64_t self_us[7] = {1, 2, 3, 4, 5, 6, 7};
+    static const uint32_t kids[7] = {2, 2, 0, 0, 2, 0, 0};
+    write_tree(path, len, self_us, kids, 7);
 }
 
 /* A task written in its kind's argument bytes and read back: the length,
@@ -119,12 +131,18 @@ static void replay_model(const char *trace)
     const char *params[] = {tree, "scale=2", NULL};
     ok(sim_model_parse(&m, "replay", params, 0, &root, err, sizeof err) == 0,
        "replay of a traced tree, scale 2");
-    ok(sim_model_children(&m, &root) == 2 && sim_model_cost(&m, &root, 2) == 2000,
-       "its root: 2 children, 1 us traced, 2 us of virtual time");
+    ok(sim_model_children(&m, &root) == 2 && sim_model_cost(&m, &root, 2) == 0 &&
+           sim_model_cost_after(&m, &root, 2) == 2000,
+       "its root: 2 children, 1 us traced, 2 us of virtual time after them");
     sim_model_child(&m, &root, 1, &c);
     uint32_t node;
     memcpy(&node, c.b, sizeof node);
     is_i64(node, 4, "the root's second child is traced node 4 (pre-order)");
+    sim_state leaf;
+    sim_model_child(&m, &c, 0, &leaf);
+    ok(sim_model_children(&m, &leaf) == 0 && sim_model_cost(&m, &leaf, 0) == 12000 &&
+           sim_model_cost_after(&m, &leaf, 0) == 0,
+       "its leaf 5 (6 us traced) costs 12 us at once: nothing to wait for");
     int same;
     size_t len = round_trip(&m, &c, &same);
     ok(len > strlen(trace) && same, "a traced node in replay's argument bytes and back");
@@ -155,7 +173,7 @@ static void models(void)
     ok(sim_model_parse(&m, "fib", bad, 0, &root, err, sizeof err) < 0 && strstr(err, "n"),
        "fib n=93 is refused by fib's own parser (%s)", err);
     ok(sim_model_parse(&m, "nqueens", bad, 0, &root, err, sizeof err) < 0 &&
-           strstr(err, "fib, uts and replay"),
+           strstr(err, "fib, uts, replay and synthetic"),
        "a kind the simulator has no model of is refused (%s)", err);
     const char *uts[] = {"tree=seed-T1", NULL};
     ok(sim_model_parse(&m, "uts", uts, 0, &root, err, sizeof err) == 0 &&
@@ -172,8 +190,12 @@ static const int grid_m0[2] = {0, 1}, grid_m1[2] = {2, 3};
 static const int *const grid_members[2] = {grid_m0, grid_m1};
 static const char *const grid_names[4] = {"a0", "a1", "b0", "b1"};
 
-static void simulate(const char *policy, uint64_t seed, const char *kind, const char *const *params,
-                     int workers, sim_outcome *out)
+static const int one_cluster_of[1] = {0}, one_size[1] = {1}, one_m0[1] = {0};
+static const int *const one_members[1] = {one_m0};
+
+static void simulate_on(const satin_policy_topology *topo, const char *policy, uint64_t seed,
+                        const char *kind, const char *const *params, int workers,
+                        sim_outcome *out)
 {
     sim_model m;
     sim_state root;
@@ -182,9 +204,7 @@ static void simulate(const char *policy, uint64_t seed, const char *kind, const 
         printf("Bail out! %s\n", err);
         exit(1);
     }
-    satin_policy_topology topo = {.nnodes = 4, .nclusters = 2, .cluster_of = grid_cluster_of,
-                                  .cluster_size = grid_size, .members = grid_members};
-    sim_config cfg = {.topo = &topo, .names = grid_names, .policy = satin_policy_find(policy),
+    sim_config cfg = {.topo = topo, .names = grid_names, .policy = satin_policy_find(policy),
                       .seed = seed, .workers = workers,
                       .lan = {18500, sim_ns_per_byte(100e6)},
                       .wan = {2000000, sim_ns_per_byte(1e6)}};
@@ -193,6 +213,24 @@ static void simulate(const char *policy, uint64_t seed, const char *kind, const 
     sim_run(s, &root, out);
     sim_destroy(&s);
     sim_model_free(&m);
+}
+
+/* On the 2x2 grid: clusters a and b, 2 ms and 1 MB/s between them. */
+static void simulate(const char *policy, uint64_t seed, const char *kind, const char *const *params,
+                     int workers, sim_outcome *out)
+{
+    satin_policy_topology topo = {.nnodes = 4, .nclusters = 2, .cluster_of = grid_cluster_of,
+                                  .cluster_size = grid_size, .members = grid_members};
+    simulate_on(&topo, policy, seed, kind, params, workers, out);
+}
+
+/* On one node. */
+static void simulate_one(const char *kind, const char *const *params, int workers,
+                         sim_outcome *out)
+{
+    satin_policy_topology topo = {.nnodes = 1, .nclusters = 1, .cluster_of = one_cluster_of,
+                                  .cluster_size = one_size, .members = one_members};
+    simulate_on(&topo, "crs", 1, kind, params, workers, out);
 }
 
 static int same_run(const sim_outcome *a, const sim_outcome *b)
@@ -241,6 +279,190 @@ static void runs(void)
     sim_outcome_free(&y);
 }
 
+/* The model's whole tree, unfolded here: the sum of the values, the leaves
+ * and tasks, and the costs. */
+typedef struct unfolded {
+    int64_t value, leaves, tasks, cost, after;
+} unfolded;
+
+static void unfold(const sim_model *m, const sim_state *s, unfolded *u)
+{
+    uint32_t k = sim_model_children(m, s);
+    u->value += sim_model_value(m, s, k);
+    u->cost += sim_model_cost(m, s, k);
+    u->after += sim_model_cost_after(m, s, k);
+    u->tasks++;
+    u->leaves += k == 0;
+    for (uint32_t i = 0; i < k; i++) {
+        sim_state c;
+        sim_model_child(m, s, i, &c);
+        unfold(m, &c, u);
+    }
+}
+
+/* The synthetic kind itself, run on a pool (its leaves really wait: small
+ * trees only): its leaves and total_us. */
+static void kind_synthetic(satin_pool *pool, const char *const *params, int64_t *leaves,
+                           int64_t *total_us)
+{
+    satin_outcome o;
+    satin_run_record(pool, satin_builtin_kinds, "synthetic", params, &o);
+    *leaves = *total_us = -1;
+    if (o.failed || satin_kvlist_i64(&o.result, "leaves", leaves) < 0 ||
+        satin_kvlist_i64(&o.result, "total_us", total_us) < 0)
+        diag("the synthetic kind gave no result: %s", o.error);
+    satin_outcome_free(&o);
+}
+
+static void synthetic_model(void)
+{
+    static const char *const cases[][7] = {
+        {"depth=3", "fanout=4", "dist=gamma", "shape=0.5", "mean_us=100", "seed=7", NULL},
+        {"depth=2", "fanout=5", "dist=uniform", "mean_us=150", "seed=3", NULL},
+        {"depth=0", "fanout=3", "mean_us=40", NULL},
+        {"depth=4", "fanout=2", "dist=gamma", "shape=3", "mean_us=90", "seed=11", NULL},
+    };
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 2});
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *const *params = cases[i];
+        sim_model m;
+        sim_state root;
+        char err[256];
+        if (sim_model_parse(&m, "synthetic", params, 0, &root, err, sizeof err) < 0) {
+            ok(0, "synthetic case %zu: %s", i, err);
+            continue;
+        }
+        /* The root's argument bytes are the kind's parser's. */
+        const satin_kind *k;
+        satin_bytes arg;
+        satin_outcome po;
+        memset(&arg, 0, sizeof arg);
+        unsigned char mine[SIM_ARG_MAX];
+        size_t len = sim_model_write(&m, &root, mine, sizeof mine);
+        ok(satin_record_prepare(satin_builtin_kinds, "synthetic", params, (size_t)1 << 20, &k,
+                                &arg, &po) == 0 &&
+               arg.len == len && memcmp(arg.data, mine, len) == 0,
+           "synthetic case %zu (%s %s): the root is the kind's argument, byte for byte (%zu)", i,
+           params[0], params[1], len);
+        satin_bytes_free(&arg);
+        satin_outcome_free(&po);
+        unfolded u = {0, 0, 0, 0, 0};
+        unfold(&m, &root, &u);
+        int64_t leaves, total_us;
+        kind_synthetic(pool, params, &leaves, &total_us);
+        ok(u.leaves == leaves && u.value == total_us && total_us > 0,
+           "case %zu: the model's %" PRId64 " leaves and total_us %" PRId64
+           " are the kind's (%" PRId64 ", %" PRId64 ")",
+           i, u.leaves, u.value, leaves, total_us);
+        ok(u.cost == total_us * 1000 && u.after == 0,
+           "case %zu: its leaves cost their draws in virtual time, the rest nothing", i);
+        sim_model_free(&m);
+    }
+    satin_pool_destroy(&pool);
+
+    sim_model m;
+    sim_state root, c, inner, leaf;
+    char err[256];
+    const char *tree[] = {"depth=3", "fanout=4", "dist=uniform", "mean_us=100", "seed=5", NULL};
+    sim_model_parse(&m, "synthetic", tree, 0, &root, err, sizeof err);
+    sim_model_child(&m, &root, 2, &c);
+    sim_model_child(&m, &c, 1, &inner);
+    sim_model_child(&m, &inner, 3, &leaf);
+    int same;
+    ok(round_trip(&m, &leaf, &same) == 48 && same && sim_model_children(&m, &leaf) == 0 &&
+           sim_model_value(&m, &leaf, 0) ==
+               syn_draw_us(SYN_DIST_UNIFORM, 100, 1, 5, 2 * 16 + 1 * 4 + 3),
+       "synthetic: leaf 2.1.3 is leaf 39, its draw; 48 bytes on the wire and back");
+    sim_model_free(&m);
+    const char *bad[] = {"depth=2", "fanout=2", "shape=2", NULL};
+    ok(sim_model_parse(&m, "synthetic", bad, 0, &root, err, sizeof err) < 0 &&
+           strstr(err, "shape= only applies to dist=gamma"),
+       "a synthetic job the kind refuses, with its message (%s)", err);
+    sim_model_free(&m);
+}
+
+/* Synthetic runs under every policy: reproducible, the exact total_us,
+ * every task once.  1296 leaves: the oracle is bench/syn_exact's sum of
+ * the draws. */
+static void synthetic_runs(void)
+{
+    const char *policies[] = {"rs", "rp", "chs", "cls", "crs"};
+    const char *tree[] = {"depth=4", "fanout=6", "dist=gamma", "shape=0.5", "mean_us=500",
+                          "seed=42", NULL};
+    int64_t total = 0;
+    for (uint64_t l = 0; l < 1296; l++)
+        total += syn_draw_us(SYN_DIST_GAMMA, 500, 0.5, 42, l);
+    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+        sim_outcome a, b;
+        simulate(policies[p], 3, "synthetic", tree, 2, &a);
+        simulate(policies[p], 3, "synthetic", tree, 2, &b);
+        ok(same_run(&a, &b), "%s: synthetic, the same seed: the same run (makespan %.6f s)",
+           policies[p], (double)a.makespan_ns / 1e9);
+        sim_outcome_free(&b);
+        int64_t given = 0;
+        satin_kvlist_i64(&a.counters, "jobs_given", &given);
+        ok(a.done && !a.failed && a.result == total && a.tasks == 1 + 6 + 36 + 216 + 1296 &&
+               a.work_ns == total * 1000 && given > 0,
+           "%s: synthetic depth=4 fanout=6 gamma: total_us %" PRId64 " (want %" PRId64
+           "), %" PRIu64 " tasks, %" PRId64 " records crossed nodes",
+           policies[p], a.result, total, a.tasks, given);
+        sim_outcome_free(&a);
+    }
+}
+
+/* Replay waits a node's self time after its children, as the kind does.
+ * Pre-order: R (1 us) with A (10 us; leaves a1, a2 of 10 us) and leaf B
+ * (10 us).  One worker: 41 us, the sum.  Two (by hand): at 0 R and A only
+ * spawn; a1 and B run 0-10, a2 10-20, A's self 20-30, R's 30-31: 31 us.
+ * (Spent before the children it would be 21 us: R 0-1, A and B 1-11, a1
+ * and a2 11-21.) */
+static void replay_after(void)
+{
+    static const int64_t self_us[5] = {1, 10, 10, 10, 10};
+    static const uint32_t kids[5] = {2, 2, 0, 0, 0};
+    char path[256], tree[300];
+    write_tree(path, sizeof path, self_us, kids, 5);
+    snprintf(tree, sizeof tree, "tree=%s", path);
+    const char *params[] = {tree, NULL};
+    sim_outcome one, two;
+    simulate_one("replay", params, 1, &one);
+    simulate_one("replay", params, 2, &two);
+    ok(one.done && one.result == 5 && one.makespan_ns == 41000 && one.work_ns == 41000,
+       "replay on 1 node, 1 worker: 41 us (%" PRId64 " ns)", one.makespan_ns);
+    ok(two.done && two.result == 5 && two.makespan_ns == 31000 && two.work_ns == 41000 &&
+           two.idle_ns == 2 * 31000 - 41000,
+       "replay on 1 node, 2 workers: the self times after the children, 31 us (%" PRId64
+       " ns, idle %" PRId64 " ns)",
+       two.makespan_ns, two.idle_ns);
+    sim_outcome_free(&one);
+    sim_outcome_free(&two);
+    unlink(path);
+}
+
+/* --task-ns measure's timing: it walks the real tree (how fast is this
+ * machine's business, not the test's); a root without children has
+ * nothing to time. */
+static void measure(void)
+{
+    sim_model m;
+    sim_state root;
+    char err[256];
+    sim_measured r;
+    const char *t1[] = {"tree=seed-T1", NULL};
+    sim_model_parse(&m, "uts", t1, 0, &root, err, sizeof err);
+    int rc = sim_measure_uts(&m.tree, 0.01, &r);
+    ok(rc == 0 && r.nodes > 0 && r.seconds >= 0.01 && r.ns_per_node > 0 &&
+           r.ns_per_node <= r.seconds * 1e9 / (double)r.nodes,
+       "uts seed-T1: %" PRIu64 " nodes generated in %.3f s; the fastest round %.1f ns each, "
+       "no slower than the average", r.nodes, r.seconds, r.ns_per_node);
+    sim_model_free(&m);
+    const char *none[] = {"tree=seed-T1", "children=0", NULL};
+    sim_model_parse(&m, "uts", none, 0, &root, err, sizeof err);
+    rc = sim_measure_uts(&m.tree, 0.01, &r);
+    ok(rc < 0 && r.nodes == 0, "a uts root without children: nothing to time");
+    sim_model_free(&m);
+}
+
 int main(void)
 {
     char trace[256];
@@ -249,7 +471,11 @@ int main(void)
     network();
     models();
     replay_model(trace);
+    synthetic_model();
     runs();
+    synthetic_runs();
+    replay_after();
+    measure();
     /* The traced tree on the simulated grid: 7 nodes, 28 us x 3 of work. */
     char tree[300];
     snprintf(tree, sizeof tree, "tree=%s", trace);
