@@ -22,7 +22,9 @@ static const char *const colours[SIM_LIFE_STATES] = {"#2ca02c", "#ff7f0e", "#d62
 
 static void script(FILE *g, const sim_plot_lifestory *p)
 {
-    int height = 150 + p->nrec * (p->workers > 1 ? 14 : 10);
+    /* Rows of 12 pixels or more, 2 of them white between rows: thinner,
+     * the white would come and go with the pixel grid. */
+    int height = 150 + p->nrec * (p->workers > 1 ? 18 : 12);
     if (height < 360)
         height = 360;
     fprintf(g, "set terminal pngcairo size 1300,%d font 'sans,10'\nset output ", height);
@@ -52,8 +54,8 @@ static void script(FILE *g, const sim_plot_lifestory *p)
     /* Node n's row: the smallest k with floor(k * N / K) >= n. */
     fprintf(g, "N = %d; K = %d; W = %d\n", p->nnodes, p->nrec, p->workers);
     fprintf(g, "row(n) = (int(n) * K + N - 1) / N\n"
-               "lo(n, w) = row(n) - 0.45 + 0.9 * int(w) / W\n"
-               "hi(n, w) = row(n) - 0.45 + 0.9 * (int(w) + 1) / W\n");
+               "lo(n, w) = row(n) - 0.4 + 0.8 * int(w) / W\n"
+               "hi(n, w) = row(n) - 0.4 + 0.8 * (int(w) + 1) / W\n");
     fprintf(g, "plot ");
     for (int s = 0; s < SIM_LIFE_STATES; s++) {
         if (s)
