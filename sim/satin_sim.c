@@ -585,6 +585,16 @@ int main(int argc, char **argv)
                 sim_set_wan(s, a, b, (sim_link){(int64_t)(l.latency_ms * 1e6),
                                                 sim_ns_per_byte(l.bandwidth_kBps * 1e3)});
             }
+    /* A file that cannot take the row is said now, not after a long run
+     * (an empty file gets its header with the row). */
+    FILE *csv = o.csv ? fopen(o.csv, "a") : NULL;
+    if (o.csv && (!csv || fclose(csv) == EOF)) {
+        fprintf(stderr, "satin-sim: cannot write %s: %s\n", o.csv, strerror(errno));
+        sim_destroy(&s);
+        grid_free(&g);
+        sim_model_free(&model);
+        return 2;
+    }
     lifestory ls = {0};
     if (o.lifestory) {
         if (lifestory_open(&ls, &o) < 0 ||

@@ -119,6 +119,12 @@ is "$rc" 1 "--csv to a file of other columns: exit 1"
 like "$err" "holds rows of other columns" "says why"
 is "$(cat "$tmpdir/other.csv")" "$(printf 'a,b\n1,2')" "and leaves the file as it was"
 
+run "$sim" --csv "$tmpdir/no/such/dir.csv" fib n=10
+is "$rc" 2 "--csv to a file that cannot be opened: exit 2, before the run"
+like "$err" "cannot write $tmpdir/no/such/dir.csv" "says which file"
+run "$sim" --lifestory "$tmpdir/no/such/life.csv" fib n=10
+is "$rc" 2 "--lifestory to a file that cannot be created: exit 2"
+
 # --lifestory: each worker's states, tiling the run; the same seed, the same file.
 life_check='
 import csv, json, sys
