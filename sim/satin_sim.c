@@ -3,14 +3,17 @@
  * with satind's node engine and policies (sim.h).
  *
  *   satin-sim [--topology FILE | --clusters C --nodes N] [--workers W]
- *             [--policy P] [--seed S] [--json] [link and cost options]
- *             KIND key=value...
+ *             [--policy P] [--seed S] [--json] [--csv FILE] [--lifestory FILE]
+ *             [link and cost options] KIND key=value...
  */
 #include "json.h"
 #include "policy.h"
 #include "policy_config.h"
 #include "sim.h"
 #include "sim_measure.h"
+#include "sim_csv.h"
+#include "sim_lifestory.h"
+#include "sim_plot.h"
 #include "topology.h"
 
 #include <errno.h>
@@ -21,6 +24,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The paper's LAN (Myrinet): a spawned invocation's round trip 37 us; and
  * its mildest wide-area setting. */
@@ -30,6 +34,10 @@
 #define WAN_KBPS 1000.0
 /* --task-ns measure: how long uts's child generation is timed. */
 #define MEASURE_S 0.25
+/* Progress on a terminal, unless told otherwise: a line every few seconds
+ * at this machine's few million events a second. */
+#define PROGRESS_TTY_EVENTS 10000000
+#define LIFESTORY_NODES 64
 
 typedef struct options {
     const char *topology;
@@ -44,6 +52,10 @@ typedef struct options {
     sim_measured measured;
     double time_limit_s;
     uint64_t progress;
+    int quiet;
+    const char *csv;
+    const char *lifestory;     /* .csv or .png */
+    int lifestory_nodes;
     const char *kind;
     const char *const *params;
 } options;
@@ -67,9 +79,15 @@ static void usage(FILE *f)
         "  --task-ns NS           virtual time of one task (fib: a call; uts: a hashed child)\n"
         "  --task-ns measure      uts: time the real child generation here once, and use that\n"
         "  --time-limit-s S       stop there if the job has not ended\n"
-        "  --progress N           a line on stderr every N events\n"
-        "  --json                 one JSON object (satin-submit's shape, plus \"sim\")\n",
-        LAN_LATENCY_US, LAN_MBPS, WAN_LATENCY_MS, WAN_KBPS);
+        "  --progress N           a line on stderr every N events (default on a terminal:\n"
+        "                         every %d)\n"
+        "  --quiet                no progress lines\n"
+        "  --json                 one JSON object (satin-submit's shape, plus \"sim\")\n"
+        "  --csv FILE             append the run's figures to FILE as one CSV row\n"
+        "  --lifestory FILE       each worker's states over time: FILE.csv, or FILE.png (gnuplot)\n"
+        "  --lifestory-nodes K    of at most K nodes spread over the grid (default %d)\n",
+        LAN_LATENCY_US, LAN_MBPS, WAN_LATENCY_MS, WAN_KBPS, PROGRESS_TTY_EVENTS,
+        LIFESTORY_NODES);
 }
 
 static int bad(const char *fmt, const char *a)
@@ -95,13 +113,21 @@ static int num(const char *opt, const char *s, double min, double max, double *o
 }
 
 enum { O_TOPO = 256, O_CLUSTERS, O_NODES, O_WORKERS, O_POLICY, O_SEED, O_JSON, O_LANLAT,
-       O_LANBW, O_WANLAT, O_WANBW, O_TASK, O_LIMIT, O_PROGRESS, O_HELP };
+       O_LANBW, O_WANLAT, O_WANBW, O_TASK, O_LIMIT, O_PROGRESS, O_QUIET, O_CSV, O_LIFE,
+       O_LIFENODES, O_HELP };
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n > t && strcmp(s + n - t, tail) == 0;
+}
 
 static int parse_options(int argc, char **argv, options *o)
 {
     *o = (options){.clusters = 1, .nodes = 1, .workers = 1, .seed = 1,
                    .lan_latency_us = LAN_LATENCY_US, .lan_mbps = LAN_MBPS,
-                   .wan_latency_ms = WAN_LATENCY_MS, .wan_kbps = WAN_KBPS};
+                   .wan_latency_ms = WAN_LATENCY_MS, .wan_kbps = WAN_KBPS,
+                   .lifestory_nodes = LIFESTORY_NODES};
     static const struct option longs[] = {
         {"topology", required_argument, NULL, O_TOPO},
         {"clusters", required_argument, NULL, O_CLUSTERS},
@@ -117,6 +143,10 @@ static int parse_options(int argc, char **argv, options *o)
         {"task-ns", required_argument, NULL, O_TASK},
         {"time-limit-s", required_argument, NULL, O_LIMIT},
         {"progress", required_argument, NULL, O_PROGRESS},
+        {"quiet", no_argument, NULL, O_QUIET},
+        {"csv", required_argument, NULL, O_CSV},
+        {"lifestory", required_argument, NULL, O_LIFE},
+        {"lifestory-nodes", required_argument, NULL, O_LIFENODES},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -167,6 +197,17 @@ static int parse_options(int argc, char **argv, options *o)
         case O_PROGRESS:
             if (num("--progress", optarg, 1, 1e18, &v) < 0) return -1;
             o->progress = (uint64_t)v;
+            break;
+        case O_QUIET: o->quiet = 1; break;
+        case O_CSV: o->csv = optarg; break;
+        case O_LIFE:
+            if (!ends_with(optarg, ".csv") && !ends_with(optarg, ".png"))
+                return bad("--lifestory writes a .csv or a .png file, not '%s'", optarg);
+            o->lifestory = optarg;
+            break;
+        case O_LIFENODES:
+            if (num("--lifestory-nodes", optarg, 1, 1 << 24, &v) < 0) return -1;
+            o->lifestory_nodes = (int)v;
             break;
         case O_HELP: usage(stdout); exit(0);
         default:
@@ -314,6 +355,8 @@ static void print_text(const options *o, const grid *g, const sim_model *m, cons
            " bytes, %.1f per second)\n",
            r->net.msgs[0], r->net.bytes[0], r->net.msgs[1], r->net.bytes[1],
            makespan > 0 ? (double)r->net.msgs[1] / makespan : 0);
+    printf("idle %.6f s over all workers (%.1f %% of their time)\n", (double)r->idle_ns / 1e9,
+           makespan > 0 ? 100.0 * (double)r->idle_ns / 1e9 / (makespan * total_workers) : 0);
     printf("%" PRIu64 " tasks, %" PRIu64 " events in %.3f s (%.0f events/s), peak RSS %ld MB\n",
            r->tasks, r->events, wall_s, wall_s > 0 ? (double)r->events / wall_s : 0,
            rss_kb / 1024);
@@ -385,6 +428,131 @@ static void print_json(const options *o, const grid *g, const sim_model *m, cons
     satin_json_free(&j);
 }
 
+/* One row of --csv: the run's configuration, then its figures, then this
+ * machine's (man/satin-sim.1 lists the columns). */
+static int write_csv(const options *o, const grid *g, const sim_model *m, const sim_outcome *r,
+                     double wall_s, long rss_kb)
+{
+    double makespan = (double)r->makespan_ns / 1e9, work = (double)r->work_ns / 1e9;
+    int total_workers = g->topo.nnodes * o->workers;
+    char params[4096] = "";
+    size_t len = 0;
+    for (const char *const *p = o->params; *p && len < sizeof params; p++)
+        len += (size_t)snprintf(params + len, sizeof params - len, "%s%s", len ? " " : "", *p);
+    /* The file's links, unless the command line gave them (then empty). */
+    int wan_from_file = g->file && !o->wan_given;
+    sim_csv c;
+    sim_csv_init(&c);
+    sim_csv_str(&c, "status", !r->done ? "time limit" : r->failed ? "error" : "ok");
+    sim_csv_str(&c, "kind", m->name);
+    sim_csv_str(&c, "params", params);
+    sim_csv_str(&c, "topology", o->topology ? o->topology : "");
+    sim_csv_str(&c, "policy", g->policy.ops->name);
+    sim_csv_i64(&c, "clusters", g->topo.nclusters);
+    sim_csv_i64(&c, "nodes", g->topo.nnodes);
+    sim_csv_i64(&c, "workers", o->workers);
+    sim_csv_u64(&c, "seed", o->seed);
+    sim_csv_f64(&c, "lan_latency_us", o->lan_latency_us, 3);
+    sim_csv_f64(&c, "lan_bandwidth_MBps", o->lan_mbps, 3);
+    if (wan_from_file) {
+        sim_csv_str(&c, "wan_latency_ms", "");
+        sim_csv_str(&c, "wan_bandwidth_kBps", "");
+    } else {
+        sim_csv_f64(&c, "wan_latency_ms", o->wan_latency_ms, 3);
+        sim_csv_f64(&c, "wan_bandwidth_kBps", o->wan_kbps, 3);
+    }
+    sim_csv_i64(&c, "task_ns", m->task_ns);
+    if (r->done && !r->failed)
+        sim_csv_i64(&c, "result", r->result);
+    else
+        sim_csv_str(&c, "result", "");
+    sim_csv_f64(&c, "makespan_s", makespan, 9);
+    sim_csv_f64(&c, "sequential_s", work, 9);
+    sim_csv_f64(&c, "speedup", makespan > 0 ? work / makespan : 0, 6);
+    sim_csv_f64(&c, "efficiency", makespan > 0 ? work / makespan / total_workers : 0, 6);
+    sim_csv_i64(&c, "steal_attempts_lan", counter(r, "steal_attempts_lan"));
+    sim_csv_i64(&c, "steal_successes_lan", counter(r, "steal_successes_lan"));
+    sim_csv_i64(&c, "steal_attempts_wan", counter(r, "steal_attempts_wan"));
+    sim_csv_i64(&c, "steal_successes_wan", counter(r, "steal_successes_wan"));
+    sim_csv_u64(&c, "msgs_lan", r->net.msgs[0]);
+    sim_csv_u64(&c, "bytes_lan", r->net.bytes[0]);
+    sim_csv_u64(&c, "msgs_wan", r->net.msgs[1]);
+    sim_csv_u64(&c, "bytes_wan", r->net.bytes[1]);
+    sim_csv_f64(&c, "wan_msgs_per_s", makespan > 0 ? (double)r->net.msgs[1] / makespan : 0, 3);
+    sim_csv_f64(&c, "idle_s", (double)r->idle_ns / 1e9, 9);
+    sim_csv_u64(&c, "tasks", r->tasks);
+    sim_csv_u64(&c, "events", r->events);
+    sim_csv_u64(&c, "peak_events_waiting", r->peak_events);
+    sim_csv_f64(&c, "wall_s", wall_s, 3);
+    sim_csv_f64(&c, "events_per_s", wall_s > 0 ? (double)r->events / wall_s : 0, 0);
+    sim_csv_i64(&c, "peak_rss_mb", rss_kb / 1024);
+    char err[512];
+    int rc = sim_csv_append(&c, o->csv, err, sizeof err);
+    if (rc < 0)
+        fprintf(stderr, "satin-sim: %s\n", err);
+    sim_csv_free(&c);
+    return rc;
+}
+
+/* --lifestory: where the intervals go while the run goes (for a .png, a
+ * file of our own that gnuplot reads after). */
+typedef struct lifestory {
+    FILE *f;
+    char tmp[4096];            /* "" for a .csv */
+    sim_life *life;
+} lifestory;
+
+static int lifestory_open(lifestory *ls, const options *o)
+{
+    memset(ls, 0, sizeof *ls);
+    if (ends_with(o->lifestory, ".csv")) {
+        ls->f = fopen(o->lifestory, "w");
+    } else {
+        const char *dir = getenv("TMPDIR");
+        snprintf(ls->tmp, sizeof ls->tmp, "%s/satin-sim-life.XXXXXX", dir && *dir ? dir : "/tmp");
+        int fd = mkstemp(ls->tmp);
+        ls->f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+        if (!ls->f && fd >= 0)
+            close(fd);
+    }
+    if (!ls->f) {
+        fprintf(stderr, "satin-sim: cannot write %s: %s\n", ls->tmp[0] ? ls->tmp : o->lifestory,
+                strerror(errno));
+        if (ls->tmp[0])
+            unlink(ls->tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static int lifestory_close(lifestory *ls, const options *o, const grid *g, const sim_model *m,
+                           const sim_outcome *r)
+{
+    int rc = sim_life_finish(ls->life, r->makespan_ns);
+    if (rc < 0)
+        fprintf(stderr, "satin-sim: cannot write the lifestory: %s\n", strerror(errno));
+    if (fclose(ls->f) == EOF)
+        rc = -1;
+    if (rc == 0 && ls->tmp[0]) {
+        char title[512], err[256];
+        snprintf(title, sizeof title,
+                 "%s on %d cluster(s) of %d node(s), %d worker(s) each; policy %s, seed %" PRIu64,
+                 m->name, g->topo.nclusters, g->topo.nnodes / g->topo.nclusters, o->workers,
+                 g->policy.ops->name, o->seed);
+        sim_plot_lifestory p = {
+            .csv = ls->tmp, .png = o->lifestory, .title = title, .nnodes = g->topo.nnodes,
+            .nrec = o->lifestory_nodes < g->topo.nnodes ? o->lifestory_nodes : g->topo.nnodes,
+            .workers = o->workers, .cluster_of = g->topo.cluster_of,
+            .makespan_ns = r->makespan_ns};
+        if ((rc = sim_plot_lifestory_png(&p, err, sizeof err)) < 0)
+            fprintf(stderr, "satin-sim: %s\n", err);
+    }
+    if (ls->tmp[0])
+        unlink(ls->tmp);
+    sim_life_destroy(&ls->life);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -426,7 +594,8 @@ int main(int argc, char **argv)
         .lan = {(int64_t)(o.lan_latency_us * 1e3), sim_ns_per_byte(o.lan_mbps * 1e6)},
         .wan = wan_link(&o),
         .time_limit_ns = (int64_t)(o.time_limit_s * 1e9),
-        .progress_every = o.progress,
+        .progress_every = o.quiet ? 0 : o.progress ? o.progress
+                        : isatty(STDERR_FILENO) ? PROGRESS_TTY_EVENTS : 0,
     };
     sim *s = sim_new(&cfg, &model);
     if (!s) {
@@ -443,6 +612,31 @@ int main(int argc, char **argv)
                 sim_set_wan(s, a, b, (sim_link){(int64_t)(l.latency_ms * 1e6),
                                                 sim_ns_per_byte(l.bandwidth_kBps * 1e3)});
             }
+    /* A file that cannot take the row is said now, not after a long run
+     * (an empty file gets its header with the row). */
+    FILE *csv = o.csv ? fopen(o.csv, "a") : NULL;
+    if (o.csv && (!csv || fclose(csv) == EOF)) {
+        fprintf(stderr, "satin-sim: cannot write %s: %s\n", o.csv, strerror(errno));
+        sim_destroy(&s);
+        grid_free(&g);
+        sim_model_free(&model);
+        return 2;
+    }
+    lifestory ls = {0};
+    if (o.lifestory) {
+        if (lifestory_open(&ls, &o) < 0 ||
+            !(ls.life = sim_life_new(&g.topo, o.workers, o.lifestory_nodes, ls.f))) {
+            if (ls.f)
+                fclose(ls.f);
+            if (ls.tmp[0])
+                unlink(ls.tmp);
+            sim_destroy(&s);
+            grid_free(&g);
+            sim_model_free(&model);
+            return 2;
+        }
+        sim_record_life(s, ls.life);
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     sim_outcome r;
@@ -456,6 +650,10 @@ int main(int argc, char **argv)
     else
         print_text(&o, &g, &model, &r, wall, ru.ru_maxrss);
     int rc = r.done && !r.failed ? 0 : 1;
+    if (o.lifestory && lifestory_close(&ls, &o, &g, &model, &r) < 0)
+        rc = 1;
+    if (o.csv && write_csv(&o, &g, &model, &r, wall, ru.ru_maxrss) < 0)
+        rc = 1;
     sim_outcome_free(&r);
     sim_destroy(&s);
     sim_model_free(&model);

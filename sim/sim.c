@@ -3,6 +3,7 @@
 #include "engine.h"
 #include "grid_shape.h"
 #include "satin_digest.h"
+#include "sim_lifestory.h"
 #include "sim_queue.h"
 
 #include <inttypes.h>
@@ -94,6 +95,7 @@ struct sim {
     int64_t result, submitted, ended;
     int64_t work_ns, idle_ns;
     uint64_t tasks_run, bad;
+    sim_life *life;                  /* NULL: no lifestory */
     /* env.take's and env.describe's argument bytes, alive until the engine
      * has copied them into its message */
     unsigned char scratch[SATIN_ENGINE_MAX_JOBS_PER_MESSAGE][SIM_ARG_MAX];
@@ -231,7 +233,8 @@ static void start_tasks(sim_node *n)
         int64_t cost = sim_model_cost(&s->model, &t->state, t->nchildren);
         s->work_ns += cost;
         set_idle(n, n->idle - 1);
-        push_event(s, EV_TASK_DONE, n->id, s->now + cost, 0, t);
+        int worker = s->life ? sim_life_task_start(s->life, n->id, s->now) : 0;
+        push_event(s, EV_TASK_DONE, n->id, s->now + cost, worker, t);
     }
     if (n->idle > 0 && waiting(n) == 0 && !n->told_dry) {
         n->told_dry = 1;
@@ -352,6 +355,8 @@ static void env_send(void *ctx, int to, const satin_msg *m)
     free(body);
     /* On the wire a peer message also carries its 32-byte delivery frame. */
     int64_t at = sim_net_send(&s->net, s->now, n->id, to, 32 + hlen + blen);
+    if (s->life && m->type == SATIN_MSG_STEAL && m->thief == (uint32_t)n->id)
+        sim_life_steal_sent(s->life, n->id, to, m->request_id, s->now);
     push_event(s, EV_MSG, to, at, n->id, w);
 }
 
@@ -526,6 +531,11 @@ void sim_set_wan(sim *s, int from_cluster, int to_cluster, sim_link link)
     sim_net_set_wan(&s->net, from_cluster, to_cluster, link);
 }
 
+void sim_record_life(sim *s, sim_life *life)
+{
+    s->life = life;
+}
+
 void sim_destroy(sim **self)
 {
     sim *s = *self;
@@ -568,6 +578,8 @@ static void deliver(sim *s, sim_node *n, const sim_event *ev)
         return;
     }
     m->sender = (uint32_t)ev->aux;
+    if (s->life && m->type == SATIN_MSG_STEAL_REPLY)
+        sim_life_steal_answered(s->life, n->id, m->request_id, s->now);
     satin_engine_on_message(n->e, s->now, m);
     satin_msg_destroy(&m);
 }
@@ -577,6 +589,8 @@ static void handle(sim *s, const sim_event *ev)
     sim_node *n = &s->nodes[ev->node];
     switch (ev->type) {
     case EV_TASK_DONE:
+        if (s->life)
+            sim_life_task_end(s->life, n->id, (int)ev->aux, s->now);
         task_done(s, n, ev->data);
         break;
     case EV_MSG:

@@ -36,6 +36,7 @@ typedef struct sim_config {
 } sim_config;
 
 typedef struct sim sim;
+typedef struct sim_life sim_life;
 
 typedef struct sim_outcome {
     int done;                            /* the job ended (else the time limit came) */
@@ -55,6 +56,9 @@ typedef struct sim_outcome {
 sim *sim_new(const sim_config *cfg, const sim_model *model);
 /* Changes one wide-area link before the run. */
 void sim_set_wan(sim *s, int from_cluster, int to_cluster, sim_link link);
+/* Tells `life` (sim_lifestory.h) what the workers and the steal requests
+ * do during the run; the caller finishes it at the makespan.  NULL: none. */
+void sim_record_life(sim *s, sim_life *life);
 void sim_destroy(sim **self);
 /* Runs the job from `root` to its end (or the time limit). */
 void sim_run(sim *s, const sim_state *root, sim_outcome *out);

@@ -4,8 +4,10 @@
 # a synthetic tree to the total that bench/syn_exact computes; the same seed gives the same run
 # (every figure but the wall time and the memory); a topology file's grid
 # and links are used; bad usage and a job the kind refuses get their
-# messages and exit 2.  No daemon: the simulator runs the engine in virtual
-# time.
+# messages and exit 2; --csv rows carry the figures of --json, --lifestory
+# files tile the run (and its PNG is drawn when gnuplot is, or can be,
+# installed), progress lines come every N events and by default only on a
+# terminal.  No daemon: the simulator runs the engine in virtual time.
 set -u
 build=${SATIN_BUILD:-$PWD/build}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -111,6 +113,128 @@ like "$out" "total_us: $("$build/bench/syn_exact" uniform 100 1 2 4096 | cut -d'
 run "$sim" synthetic depth=30 fanout=2
 is "$rc" 2 "a synthetic tree the kind refuses: exit 2"
 like "$err" "synthetic: fanout^depth = 2^30 leaves is more than the limit" "with the kind's message"
+# --csv: a row per run under one header, the same figures as --json.
+csv=$tmpdir/runs.csv
+run "$sim" --clusters 2 --nodes 2 --policy rs --seed 3 --json --csv "$csv" uts tree=seed-T1
+json_rs=$out
+cp "$tmpdir/nq.trace" "$tmpdir/nq,\"q\".trace"
+run "$sim" --clusters 2 --nodes 4 --workers 2 --csv "$csv" replay tree="$tmpdir/nq,\"q\".trace" scale=2
+is "$rc" 0 "--csv: a second run appends"
+header=status,kind,params,topology,policy,clusters,nodes,workers,seed,lan_latency_us,lan_bandwidth_MBps,wan_latency_ms,wan_bandwidth_kBps,task_ns,result,makespan_s,sequential_s,speedup,efficiency,steal_attempts_lan,steal_successes_lan,steal_attempts_wan,steal_successes_wan,msgs_lan,bytes_lan,msgs_wan,bytes_wan,wan_msgs_per_s,idle_s,tasks,events,peak_events_waiting,wall_s,events_per_s,peak_rss_mb
+is "$(head -1 "$csv")" "$header" "--csv: the header names the columns of the manual"
+is "$(grep -c . "$csv")" 3 "one header, then one row per run"
+is "$(python3 - "$csv" "$json_rs" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d, r = json.loads(sys.argv[2]), rows[0]
+s, st = d["sim"], d["stats"]
+same = [r["status"] == d["status"], r["kind"] == "uts", r["params"] == "tree=seed-T1",
+        r["policy"] == "rs", r["seed"] == "3", r["result"] == str(d["result"]["nodes"]),
+        (r["clusters"], r["nodes"], r["workers"]) == ("2", "4", "1"),
+        (r["wan_latency_ms"], r["wan_bandwidth_kBps"]) == ("10.000", "1000.000")]
+for k in ("makespan_s", "sequential_s", "idle_s"):
+    same.append(round(float(r[k]) * 1e9) == round(s[k] * 1e9))
+for k in ("msgs_lan", "bytes_lan", "msgs_wan", "bytes_wan", "tasks", "events",
+          "peak_events_waiting"):
+    same.append(int(r[k]) == s[k])
+for k in ("steal_attempts_lan", "steal_successes_lan", "steal_attempts_wan",
+          "steal_successes_wan"):
+    same.append(int(r[k]) == st["grid." + k])
+same.append(abs(float(r["speedup"]) - s["speedup"]) < 1e-6)
+same.append(abs(float(r["efficiency"]) - s["efficiency"]) < 1e-6)
+same.append(abs(float(r["wan_msgs_per_s"]) - s["wan_msgs_per_s"]) < 1e-3)
+q = rows[1]
+same.append(q["params"] == 'tree=%s/nq,"q".trace scale=2' % sys.argv[1].rsplit("/", 1)[0])
+same.append((q["status"], q["kind"], q["workers"]) == ("ok", "replay", "2"))
+print(len(same), [i for i, x in enumerate(same) if not x])
+PY
+)" "27 []" "--csv: every figure as --json has it; a comma and a quote in a value survive"
+printf 'a,b\n1,2\n' >"$tmpdir/other.csv"
+run "$sim" --clusters 2 --nodes 2 --csv "$tmpdir/other.csv" fib n=10
+is "$rc" 1 "--csv to a file of other columns: exit 1"
+like "$err" "holds rows of other columns" "says why"
+is "$(cat "$tmpdir/other.csv")" "$(printf 'a,b\n1,2')" "and leaves the file as it was"
+
+run "$sim" --csv "$tmpdir/no/such/dir.csv" fib n=10
+is "$rc" 2 "--csv to a file that cannot be opened: exit 2, before the run"
+like "$err" "cannot write $tmpdir/no/such/dir.csv" "says which file"
+run "$sim" --lifestory "$tmpdir/no/such/life.csv" fib n=10
+is "$rc" 2 "--lifestory to a file that cannot be created: exit 2"
+
+# --lifestory: each worker's states, tiling the run; the same seed, the same file.
+life_check='
+import csv, json, sys
+d = json.loads(sys.argv[2])
+end, work = round(d["sim"]["makespan_s"] * 1e9), round(d["sim"]["sequential_s"] * 1e9)
+last, computing, bad = {}, 0, 0
+for r in csv.DictReader(open(sys.argv[1])):
+    key, a, b = (r["node"], r["worker"]), int(r["start_ns"]), int(r["end_ns"])
+    bad += last.get(key, 0) != a or b <= a or r["state"] not in (
+        "computing", "steal-lan", "steal-wan", "idle")
+    last[key] = b
+    computing += b - a if r["state"] == "computing" else 0
+print(len(last), sorted(set(last.values())) == [end], bad, computing == work)
+'
+run "$sim" --clusters 2 --nodes 3 --workers 2 --policy crs --json --lifestory "$tmpdir/l1.csv" uts tree=seed-T1
+is "$(python3 -c "$life_check" "$tmpdir/l1.csv" "$out")" "12 True 0 True" \
+    "--lifestory: 6 nodes x 2 workers, intervals tiling [0, makespan], computing time = the work"
+run "$sim" --clusters 2 --nodes 3 --workers 2 --policy crs --json --lifestory "$tmpdir/l2.csv" uts tree=seed-T1
+cmp -s "$tmpdir/l1.csv" "$tmpdir/l2.csv" && pass "the same seed, the same lifestory byte for byte" ||
+    fail "the same seed, the same lifestory byte for byte"
+run "$sim" --clusters 2 --nodes 3 --lifestory-nodes 2 --policy crs --lifestory "$tmpdir/l3.csv" uts tree=seed-T1
+is "$(tail -n +2 "$tmpdir/l3.csv" | cut -d, -f1 | sort -u | tr '\n' ' ')" "0 3 " \
+    "--lifestory-nodes 2: two nodes spread over the grid (0 and 3 of 6)"
+run "$sim" --lifestory "$tmpdir/l.txt" fib n=10
+is "$rc" 2 "--lifestory to a file neither .csv nor .png: exit 2"
+like "$err" "writes a .csv or a .png file" "says so"
+
+# The PNG is gnuplot's: installed here if it can be (Debian), else this part is skipped.
+if ! command -v gnuplot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get install -y gnuplot-nox >"$tmpdir/apt.log" 2>&1 || sed 's/^/# apt: /' "$tmpdir/apt.log" | tail -5
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+    run "$sim" --clusters 2 --nodes 4 --workers 2 --lifestory "$tmpdir/life.png" uts tree=T1
+    is "$rc" 0 "--lifestory FILE.png: exit 0"
+    is "$(python3 -c "
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+print(b[:8] == b'\x89PNG\r\n\x1a\n', struct.unpack('>II', b[16:24]), len(b) > 10000)" "$tmpdir/life.png")" \
+        "True (1300, 360) True" "a PNG of 1300 x 360 pixels, drawn"
+else
+    echo "ok $((n + 1)) # skip gnuplot is not installed and could not be (not root, or no apt-get)"
+    echo "ok $((n + 2)) # skip gnuplot is not installed and could not be (not root, or no apt-get)"
+    n=$((n + 2))
+fi
+
+# Progress: lines on stderr every N events, none with --quiet, and by
+# default only on a terminal.
+run "$sim" --clusters 2 --nodes 2 --progress 10000 uts tree=seed-T1
+events=$(echo "$out" | sed -n 's/.* tasks, \([0-9]*\) events in .*/\1/p')
+is "$(grep -c '^satin-sim: [0-9]* events, [0-9]* tasks, [0-9.]* s virtual$' <<<"$err")" \
+    "$((events / 10000))" "--progress 10000: a line every 10000 of the $events events"
+run "$sim" --clusters 2 --nodes 2 --progress 10000 --quiet uts tree=seed-T1
+is "$err" "" "--quiet: none"
+run "$sim" --clusters 2 --nodes 2 uts tree=T1
+is "$err" "" "stderr not a terminal: none by default"
+is "$(python3 - "$sim" <<'PY'
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+p = subprocess.run([sys.argv[1], "--clusters", "2", "--nodes", "4", "fib", "n=34"],
+                   stdout=subprocess.PIPE, stderr=slave, text=True)
+os.close(slave)
+err = b""
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    err += chunk
+events = int(p.stdout.split(" events in ")[0].rsplit(" ", 1)[1])
+print(err.decode().count(" s virtual") == events // 10000000, events >= 10000000)
+PY
+)" "True True" "stderr a terminal: a line every 10000000 events by default"
 
 # Bad input.
 run "$sim" --clusters 2 --nodes 2 uts tree=nosuch

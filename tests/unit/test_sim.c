@@ -10,6 +10,7 @@
 #include "kinds.h"
 #include "sim.h"
 #include "sim_measure.h"
+#include "sim_lifestory.h"
 #include "sim_queue.h"
 #include "synthetic_draw.h"
 
@@ -193,9 +194,11 @@ static const char *const grid_names[4] = {"a0", "a1", "b0", "b1"};
 static const int one_cluster_of[1] = {0}, one_size[1] = {1}, one_m0[1] = {0};
 static const int *const one_members[1] = {one_m0};
 
+/* A run, with its lifestory of at most `life_nodes` nodes in *story
+ * (life_nodes 0: none). */
 static void simulate_on(const satin_policy_topology *topo, const char *policy, uint64_t seed,
                         const char *kind, const char *const *params, int workers,
-                        sim_outcome *out)
+                        int life_nodes, char **story, sim_outcome *out)
 {
     sim_model m;
     sim_state root;
@@ -210,18 +213,34 @@ static void simulate_on(const satin_policy_topology *topo, const char *policy, u
                       .wan = {2000000, sim_ns_per_byte(1e6)}};
     satin_policy_params_default(&cfg.params);
     sim *s = sim_new(&cfg, &m);
+    size_t len;
+    FILE *f = life_nodes ? open_memstream(story, &len) : NULL;
+    sim_life *life = f ? sim_life_new(topo, workers, life_nodes, f) : NULL;
+    sim_record_life(s, life);
     sim_run(s, &root, out);
+    if (life && sim_life_finish(life, out->makespan_ns) < 0)
+        printf("# the lifestory could not be written\n");
+    sim_life_destroy(&life);
+    if (f)
+        fclose(f);
     sim_destroy(&s);
     sim_model_free(&m);
 }
 
 /* On the 2x2 grid: clusters a and b, 2 ms and 1 MB/s between them. */
-static void simulate(const char *policy, uint64_t seed, const char *kind, const char *const *params,
-                     int workers, sim_outcome *out)
+static void simulate_life(const char *policy, uint64_t seed, const char *kind,
+                          const char *const *params, int workers, int life_nodes, char **story,
+                          sim_outcome *out)
 {
     satin_policy_topology topo = {.nnodes = 4, .nclusters = 2, .cluster_of = grid_cluster_of,
                                   .cluster_size = grid_size, .members = grid_members};
-    simulate_on(&topo, policy, seed, kind, params, workers, out);
+    simulate_on(&topo, policy, seed, kind, params, workers, life_nodes, story, out);
+}
+
+static void simulate(const char *policy, uint64_t seed, const char *kind, const char *const *params,
+                     int workers, sim_outcome *out)
+{
+    simulate_life(policy, seed, kind, params, workers, 0, NULL, out);
 }
 
 /* On one node. */
@@ -230,7 +249,7 @@ static void simulate_one(const char *kind, const char *const *params, int worker
 {
     satin_policy_topology topo = {.nnodes = 1, .nclusters = 1, .cluster_of = one_cluster_of,
                                   .cluster_size = one_size, .members = one_members};
-    simulate_on(&topo, "crs", 1, kind, params, workers, out);
+    simulate_on(&topo, "crs", 1, kind, params, workers, 0, NULL, out);
 }
 
 static int same_run(const sim_outcome *a, const sim_outcome *b)
@@ -463,6 +482,100 @@ static void measure(void)
     sim_model_free(&m);
 }
 
+/* A lifestory's rows, read back: every (node, worker) seen, its intervals
+ * in order, each starting where the last ended, from 0 to the makespan. */
+typedef struct story_check {
+    int rows, bad_rows, gaps, seen[4][2];
+    int64_t last_end[4][2], computing_ns, state_ns[SIM_LIFE_STATES];
+} story_check;
+
+static void read_story(const char *story, int workers, story_check *c)
+{
+    memset(c, 0, sizeof *c);
+    const char *line = strchr(story, '\n');
+    if (!line || strncmp(story, "node,worker,state,start_ns,end_ns\n", 34) != 0) {
+        c->bad_rows = 1;
+        return;
+    }
+    /* Rows come in the order intervals end; per worker that is time order. */
+    for (line++; *line; line = strchr(line, '\n') + 1) {
+        int node, worker, used = 0;
+        char state[16];
+        int64_t a, b;
+        if (sscanf(line, "%d,%d,%15[a-z-],%" SCNd64 ",%" SCNd64 "%n", &node, &worker, state, &a,
+                   &b, &used) != 5 || line[used] != '\n' || node < 0 || node > 3 || worker < 0 ||
+            worker >= workers || b <= a) {
+            c->bad_rows++;
+            break;
+        }
+        int st = -1;
+        for (int k = 0; k < SIM_LIFE_STATES; k++)
+            if (strcmp(state, sim_life_state_name(k)) == 0)
+                st = k;
+        if (st < 0) {
+            c->bad_rows++;
+            break;
+        }
+        c->rows++;
+        c->gaps += a != c->last_end[node][worker];
+        c->last_end[node][worker] = b;
+        c->seen[node][worker] = 1;
+        c->state_ns[st] += b - a;
+    }
+    c->computing_ns = c->state_ns[SIM_LIFE_COMPUTING];
+}
+
+static void lifestory(void)
+{
+    const char *uts[] = {"tree=seed-T1", NULL};
+    const char *policies[] = {"rs", "crs"};
+    for (int p = 0; p < 2; p++) {
+        char *a = NULL, *b = NULL, *part = NULL;
+        sim_outcome ra, rb, rpart, plain;
+        simulate_life(policies[p], 5, "uts", uts, 2, 64, &a, &ra);
+        simulate_life(policies[p], 5, "uts", uts, 2, 64, &b, &rb);
+        simulate(policies[p], 5, "uts", uts, 2, &plain);
+        story_check c;
+        read_story(a, 2, &c);
+        int tiled = c.bad_rows == 0 && c.gaps == 0;
+        for (int n = 0; n < 4; n++)
+            for (int w = 0; w < 2; w++)
+                tiled &= c.seen[n][w] && c.last_end[n][w] == ra.makespan_ns;
+        ok(tiled, "%s: every worker's intervals tile [0, makespan] (%d rows)", policies[p], c.rows);
+        is_i64(c.computing_ns, ra.work_ns, "%s: computing time summed over workers is the work",
+               policies[p]);
+        is_i64(c.state_ns[SIM_LIFE_STEAL_LAN] + c.state_ns[SIM_LIFE_STEAL_WAN] +
+                   c.state_ns[SIM_LIFE_IDLE],
+               ra.idle_ns, "%s: the other states' time is the idle time", policies[p]);
+        ok(c.state_ns[SIM_LIFE_STEAL_LAN] > 0 && c.state_ns[SIM_LIFE_STEAL_WAN] > 0,
+           "%s: workers waited for local (%" PRId64 " ns) and wide-area (%" PRId64 " ns) steals",
+           policies[p], c.state_ns[SIM_LIFE_STEAL_LAN], c.state_ns[SIM_LIFE_STEAL_WAN]);
+        ok(strcmp(a, b) == 0, "%s: the same seed, the same lifestory byte for byte", policies[p]);
+        ok(same_run(&ra, &plain), "%s: recording it changes nothing in the run", policies[p]);
+        /* Two nodes of four, spread: nodes 0 and 2, their rows as before. */
+        simulate_life(policies[p], 5, "uts", uts, 2, 2, &part, &rpart);
+        size_t want = 0, got = strlen(part);
+        int same_rows = 1;
+        const char *q = part;
+        for (const char *line = a; *line; line = strchr(line, '\n') + 1) {
+            if (line != a && line[0] != '0' && line[0] != '2')
+                continue;
+            size_t n = (size_t)(strchr(line, '\n') + 1 - line);
+            same_rows &= strncmp(q, line, n) == 0;
+            q += n, want += n;
+        }
+        ok(same_rows && want == got,
+           "%s: --lifestory-nodes 2 of 4 records nodes 0 and 2, the same rows", policies[p]);
+        free(a);
+        free(b);
+        free(part);
+        sim_outcome_free(&ra);
+        sim_outcome_free(&rb);
+        sim_outcome_free(&rpart);
+        sim_outcome_free(&plain);
+    }
+}
+
 int main(void)
 {
     char trace[256];
@@ -476,6 +589,7 @@ int main(void)
     synthetic_runs();
     replay_after();
     measure();
+    lifestory();
     /* The traced tree on the simulated grid: 7 nodes, 28 us x 3 of work. */
     char tree[300];
     snprintf(tree, sizeof tree, "tree=%s", trace);
