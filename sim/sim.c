@@ -2,6 +2,7 @@
 #include "sim.h"
 #include "engine.h"
 #include "satin_digest.h"
+#include "sim_ctl.h"
 #include "sim_queue.h"
 
 #include <inttypes.h>
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_TASK_DONE, EV_MSG, EV_TICK };
+enum { EV_TASK_DONE, EV_MSG, EV_TICK, EV_DECODED };
 enum { FRAME_INNER, FRAME_JOB, FRAME_STANDIN };
 
 /* An invocation waiting for its children, or a root: a job submitted here
@@ -78,6 +79,7 @@ struct sim {
     satin_policy_topology topo;      /* cfg.topo, self set per engine */
     sim_queue q;
     sim_net net;
+    sim_ctl ctl;
     sim_node *nodes;
     int nnodes;
     sim_alloc frames, tasks;
@@ -315,7 +317,8 @@ static void env_send(void *ctx, int to, const satin_msg *m)
     free(hdr);
     free(body);
     /* On the wire a peer message also carries its 32-byte delivery frame. */
-    int64_t at = sim_net_send(&s->net, s->now, n->id, to, 32 + hlen + blen);
+    int64_t at = sim_net_send(&s->net, sim_ctl_send(&s->ctl, n->id, s->now), n->id, to,
+                              32 + hlen + blen);
     push_event(s, EV_MSG, to, at, n->id, w);
 }
 
@@ -440,6 +443,11 @@ sim *sim_new(const sim_config *cfg, const sim_model *model)
     s->nnodes = cfg->topo->nnodes;
     sim_queue_init(&s->q);
     sim_net_init(&s->net, s->nnodes, s->topo.nclusters, s->topo.cluster_of, cfg->lan, cfg->wan);
+    sim_net_set_seed(&s->net, cfg->seed);
+    for (int a = 0; a < s->topo.nclusters; a++)
+        for (int b = 0; b < s->topo.nclusters; b++)
+            sim_net_set_jitter(&s->net, a, b, a == b ? cfg->lan_jitter_ns : cfg->wan_jitter_ns);
+    sim_ctl_init(&s->ctl, s->nnodes, cfg->msg_send_ns, cfg->msg_recv_ns);
     alloc_init(&s->frames, sizeof(sim_frame));
     alloc_init(&s->tasks, sizeof(sim_task));
     s->nodes = calloc((size_t)s->nnodes, sizeof *s->nodes);
@@ -486,6 +494,11 @@ void sim_set_wan(sim *s, int from_cluster, int to_cluster, sim_link link)
     sim_net_set_wan(&s->net, from_cluster, to_cluster, link);
 }
 
+void sim_set_jitter(sim *s, int from_cluster, int to_cluster, int64_t jitter_ns)
+{
+    sim_net_set_jitter(&s->net, from_cluster, to_cluster, jitter_ns);
+}
+
 void sim_destroy(sim **self)
 {
     sim *s = *self;
@@ -498,10 +511,11 @@ void sim_destroy(sim **self)
     }
     free(s->nodes);
     for (sim_event ev; sim_queue_pop(&s->q, &ev);)
-        if (ev.type == EV_MSG)
+        if (ev.type == EV_MSG || ev.type == EV_DECODED)
             free(ev.data);
     sim_queue_free(&s->q);
     sim_net_free(&s->net);
+    sim_ctl_free(&s->ctl, free);
     alloc_free(&s->frames);
     alloc_free(&s->tasks);
     free(s);
@@ -531,6 +545,33 @@ static void deliver(sim *s, sim_node *n, const sim_event *ev)
     satin_msg_destroy(&m);
 }
 
+/* A message at its node: to the engine now, or once the node's control
+ * thread has decoded it (sim_ctl.h).  0: the engine has not seen it yet. */
+static int arrive(sim *s, sim_node *n, const sim_event *ev)
+{
+    int64_t at = sim_ctl_arrive(&s->ctl, n->id, s->now, ev->data, ev->aux);
+    if (at == s->now) {
+        deliver(s, n, ev);
+        return 1;
+    }
+    if (at > s->now)
+        push_event(s, EV_DECODED, n->id, at, ev->aux, ev->data);
+    return 0;
+}
+
+/* A decoded message goes to the engine; the control thread starts on the
+ * next arrival waiting for it. */
+static void decoded(sim *s, sim_node *n, const sim_event *ev)
+{
+    deliver(s, n, ev);
+    sim_ctl_msg m;
+    int64_t at;
+    while ((at = sim_ctl_next(&s->ctl, n->id, s->now, &m)) == s->now)
+        deliver(s, n, &(sim_event){.at = s->now, .node = n->id, .aux = m.aux, .data = m.data});
+    if (at > s->now)
+        push_event(s, EV_DECODED, n->id, at, m.aux, m.data);
+}
+
 static void handle(sim *s, const sim_event *ev)
 {
     sim_node *n = &s->nodes[ev->node];
@@ -539,7 +580,11 @@ static void handle(sim *s, const sim_event *ev)
         task_done(s, n, ev->data);
         break;
     case EV_MSG:
-        deliver(s, n, ev);
+        if (!arrive(s, n, ev))
+            return;
+        break;
+    case EV_DECODED:
+        decoded(s, n, ev);
         break;
     case EV_TICK:
         if (ev->aux != n->tick_at)
@@ -600,7 +645,7 @@ void sim_run(sim *s, const sim_state *root, sim_outcome *out)
     uint64_t events = 0;
     for (sim_event ev; !s->done && sim_queue_pop(&s->q, &ev);) {
         if (s->cfg.time_limit_ns > 0 && ev.at > s->cfg.time_limit_ns) {
-            if (ev.type == EV_MSG)
+            if (ev.type == EV_MSG || ev.type == EV_DECODED)
                 free(ev.data);
             break;
         }
