@@ -45,7 +45,8 @@ typedef struct options {
     const char *policy;
     uint64_t seed;
     int json;
-    double lan_latency_us, lan_mbps, wan_latency_ms, wan_kbps;
+    double lan_latency_us, lan_mbps, wan_latency_ms, wan_kbps, lan_jitter_us, wan_jitter_ms;
+    double msg_send_us, msg_recv_us;
     int wan_given;             /* a --wan-* option overrides the file's links */
     int64_t task_ns;
     int measure;               /* --task-ns measure */
@@ -76,6 +77,10 @@ static void usage(FILE *f)
         "  --lan-bandwidth-MBps B each node's interface (default %.0f)\n"
         "  --wan-latency-ms MS    one-way, between clusters (default %.0f, or the file's)\n"
         "  --wan-bandwidth-kBps B each wide-area link, per direction (default %.0f)\n"
+        "  --lan-jitter-us US     most extra delay per message inside a cluster (default 0)\n"
+        "  --wan-jitter-ms MS     the same between clusters (default 0, or the file's)\n"
+        "  --msg-cpu-us S[,R]     a node's control thread's time per message sent (S)\n"
+        "                         and received (R; default S) (default 0)\n"
         "  --task-ns NS           virtual time of one task (fib: a call; uts: a hashed child)\n"
         "  --task-ns measure      uts: time the real child generation here once, and use that\n"
         "  --time-limit-s S       stop there if the job has not ended\n"
@@ -112,9 +117,25 @@ static int num(const char *opt, const char *s, double min, double max, double *o
     return 0;
 }
 
+/* --msg-cpu-us SEND[,RECV] */
+static int msg_cpu(const char *arg, options *o)
+{
+    char send[64];
+    const char *comma = strchr(arg, ',');
+    size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
+    if (len >= sizeof send)
+        return bad("--msg-cpu-us takes SEND[,RECV] in microseconds, not '%s'", arg);
+    memcpy(send, arg, len);
+    send[len] = 0;
+    if (num("--msg-cpu-us", send, 0, 1e9, &o->msg_send_us) < 0)
+        return -1;
+    o->msg_recv_us = o->msg_send_us;
+    return comma ? num("--msg-cpu-us", comma + 1, 0, 1e9, &o->msg_recv_us) : 0;
+}
+
 enum { O_TOPO = 256, O_CLUSTERS, O_NODES, O_WORKERS, O_POLICY, O_SEED, O_JSON, O_LANLAT,
        O_LANBW, O_WANLAT, O_WANBW, O_TASK, O_LIMIT, O_PROGRESS, O_QUIET, O_CSV, O_LIFE,
-       O_LIFENODES, O_HELP };
+       O_LIFENODES, O_HELP, O_LANJIT, O_WANJIT, O_MSGCPU };
 
 static int ends_with(const char *s, const char *tail)
 {
@@ -140,6 +161,9 @@ static int parse_options(int argc, char **argv, options *o)
         {"lan-bandwidth-MBps", required_argument, NULL, O_LANBW},
         {"wan-latency-ms", required_argument, NULL, O_WANLAT},
         {"wan-bandwidth-kBps", required_argument, NULL, O_WANBW},
+        {"lan-jitter-us", required_argument, NULL, O_LANJIT},
+        {"wan-jitter-ms", required_argument, NULL, O_WANJIT},
+        {"msg-cpu-us", required_argument, NULL, O_MSGCPU},
         {"task-ns", required_argument, NULL, O_TASK},
         {"time-limit-s", required_argument, NULL, O_LIMIT},
         {"progress", required_argument, NULL, O_PROGRESS},
@@ -184,6 +208,14 @@ static int parse_options(int argc, char **argv, options *o)
         case O_WANBW:
             if (num("--wan-bandwidth-kBps", optarg, 0, 1e12, &o->wan_kbps) < 0) return -1;
             o->wan_given = 1;
+            break;
+        case O_LANJIT: if (num("--lan-jitter-us", optarg, 0, 1e9, &o->lan_jitter_us) < 0) return -1; break;
+        case O_WANJIT:
+            if (num("--wan-jitter-ms", optarg, 0, 1e9, &o->wan_jitter_ms) < 0) return -1;
+            o->wan_given = 1;
+            break;
+        case O_MSGCPU:
+            if (msg_cpu(optarg, o) < 0) return -1;
             break;
         case O_TASK:
             if (strcmp(optarg, "measure") == 0) {
@@ -592,6 +624,10 @@ int main(int argc, char **argv)
         .seed = o.seed,
         .workers = o.workers,
         .lan = {(int64_t)(o.lan_latency_us * 1e3), sim_ns_per_byte(o.lan_mbps * 1e6)},
+        .lan_jitter_ns = (int64_t)(o.lan_jitter_us * 1e3),
+        .wan_jitter_ns = (int64_t)(o.wan_jitter_ms * 1e6),
+        .msg_send_ns = (int64_t)(o.msg_send_us * 1e3),
+        .msg_recv_ns = (int64_t)(o.msg_recv_us * 1e3),
         .wan = wan_link(&o),
         .time_limit_ns = (int64_t)(o.time_limit_s * 1e9),
         .progress_every = o.quiet ? 0 : o.progress ? o.progress
@@ -611,6 +647,8 @@ int main(int argc, char **argv)
                 satin_link_def l = satin_topology_link(g.file, a, b);
                 sim_set_wan(s, a, b, (sim_link){(int64_t)(l.latency_ms * 1e6),
                                                 sim_ns_per_byte(l.bandwidth_kBps * 1e3)});
+                if (a != b)
+                    sim_set_jitter(s, a, b, (int64_t)(l.jitter_ms * 1e6));
             }
     /* A file that cannot take the row is said now, not after a long run
      * (an empty file gets its header with the row). */

@@ -4,6 +4,7 @@
 #include "grid_shape.h"
 #include "satin_digest.h"
 #include "sim_lifestory.h"
+#include "sim_ctl.h"
 #include "sim_queue.h"
 
 #include <inttypes.h>
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_TASK_DONE, EV_MSG, EV_TICK, EV_AFTER_DONE };
+enum { EV_TASK_DONE, EV_MSG, EV_TICK, EV_AFTER_DONE, EV_DECODED };
 enum { FRAME_INNER, FRAME_JOB, FRAME_STANDIN };
 
 /* An invocation waiting for its children, or a root: a job submitted here
@@ -87,6 +88,7 @@ struct sim {
     satin_grid_shape *shape;         /* the grid, one for every engine and policy */
     sim_queue q;
     sim_net net;
+    sim_ctl ctl;
     sim_node *nodes;
     int nnodes;
     sim_alloc frames, tasks;
@@ -225,7 +227,8 @@ static void start_tasks(sim_node *n)
         n->ready = f->next_ready;
         s->work_ns += f->after;
         set_idle(n, n->idle - 1);
-        push_event(s, EV_AFTER_DONE, n->id, s->now + f->after, 0, f);
+        int worker = s->life ? sim_life_task_start(s->life, n->id, s->now) : 0;
+        push_event(s, EV_AFTER_DONE, n->id, s->now + f->after, worker, f);
     }
     while (n->idle > 0 && waiting(n) > 0) {
         sim_task *t = next_task(n);
@@ -354,7 +357,8 @@ static void env_send(void *ctx, int to, const satin_msg *m)
     free(hdr);
     free(body);
     /* On the wire a peer message also carries its 32-byte delivery frame. */
-    int64_t at = sim_net_send(&s->net, s->now, n->id, to, 32 + hlen + blen);
+    int64_t at = sim_net_send(&s->net, sim_ctl_send(&s->ctl, n->id, s->now), n->id, to,
+                              32 + hlen + blen);
     if (s->life && m->type == SATIN_MSG_STEAL && m->thief == (uint32_t)n->id)
         sim_life_steal_sent(s->life, n->id, to, m->request_id, s->now);
     push_event(s, EV_MSG, to, at, n->id, w);
@@ -481,6 +485,11 @@ sim *sim_new(const sim_config *cfg, const sim_model *model)
     s->nnodes = cfg->topo->nnodes;
     sim_queue_init(&s->q);
     sim_net_init(&s->net, s->nnodes, s->topo.nclusters, s->topo.cluster_of, cfg->lan, cfg->wan);
+    sim_net_set_seed(&s->net, cfg->seed);
+    for (int a = 0; a < s->topo.nclusters; a++)
+        for (int b = 0; b < s->topo.nclusters; b++)
+            sim_net_set_jitter(&s->net, a, b, a == b ? cfg->lan_jitter_ns : cfg->wan_jitter_ns);
+    sim_ctl_init(&s->ctl, s->nnodes, cfg->msg_send_ns, cfg->msg_recv_ns);
     alloc_init(&s->frames, sizeof(sim_frame));
     alloc_init(&s->tasks, sizeof(sim_task));
     s->nodes = calloc((size_t)s->nnodes, sizeof *s->nodes);
@@ -536,6 +545,11 @@ void sim_record_life(sim *s, sim_life *life)
     s->life = life;
 }
 
+void sim_set_jitter(sim *s, int from_cluster, int to_cluster, int64_t jitter_ns)
+{
+    sim_net_set_jitter(&s->net, from_cluster, to_cluster, jitter_ns);
+}
+
 void sim_destroy(sim **self)
 {
     sim *s = *self;
@@ -549,10 +563,11 @@ void sim_destroy(sim **self)
     free(s->nodes);
     satin_grid_shape_unref(&s->shape);
     for (sim_event ev; sim_queue_pop(&s->q, &ev);)
-        if (ev.type == EV_MSG)
+        if (ev.type == EV_MSG || ev.type == EV_DECODED)
             free(ev.data);
     sim_queue_free(&s->q);
     sim_net_free(&s->net);
+    sim_ctl_free(&s->ctl, free);
     alloc_free(&s->frames);
     alloc_free(&s->tasks);
     free(s);
@@ -584,6 +599,33 @@ static void deliver(sim *s, sim_node *n, const sim_event *ev)
     satin_msg_destroy(&m);
 }
 
+/* A message at its node: to the engine now, or once the node's control
+ * thread has decoded it (sim_ctl.h).  0: the engine has not seen it yet. */
+static int arrive(sim *s, sim_node *n, const sim_event *ev)
+{
+    int64_t at = sim_ctl_arrive(&s->ctl, n->id, s->now, ev->data, ev->aux);
+    if (at == s->now) {
+        deliver(s, n, ev);
+        return 1;
+    }
+    if (at > s->now)
+        push_event(s, EV_DECODED, n->id, at, ev->aux, ev->data);
+    return 0;
+}
+
+/* A decoded message goes to the engine; the control thread starts on the
+ * next arrival waiting for it. */
+static void decoded(sim *s, sim_node *n, const sim_event *ev)
+{
+    deliver(s, n, ev);
+    sim_ctl_msg m;
+    int64_t at;
+    while ((at = sim_ctl_next(&s->ctl, n->id, s->now, &m)) == s->now)
+        deliver(s, n, &(sim_event){.at = s->now, .node = n->id, .aux = m.aux, .data = m.data});
+    if (at > s->now)
+        push_event(s, EV_DECODED, n->id, at, m.aux, m.data);
+}
+
 static void handle(sim *s, const sim_event *ev)
 {
     sim_node *n = &s->nodes[ev->node];
@@ -594,9 +636,15 @@ static void handle(sim *s, const sim_event *ev)
         task_done(s, n, ev->data);
         break;
     case EV_MSG:
-        deliver(s, n, ev);
+        if (!arrive(s, n, ev))
+            return;
+        break;
+    case EV_DECODED:
+        decoded(s, n, ev);
         break;
     case EV_AFTER_DONE:
+        if (s->life)
+            sim_life_task_end(s->life, n->id, (int)ev->aux, s->now);
         after_done(s, n, ev->data);
         break;
     case EV_TICK:
@@ -658,7 +706,7 @@ void sim_run(sim *s, const sim_state *root, sim_outcome *out)
     uint64_t events = 0;
     for (sim_event ev; !s->done && sim_queue_pop(&s->q, &ev);) {
         if (s->cfg.time_limit_ns > 0 && ev.at > s->cfg.time_limit_ns) {
-            if (ev.type == EV_MSG)
+            if (ev.type == EV_MSG || ev.type == EV_DECODED)
                 free(ev.data);
             break;
         }

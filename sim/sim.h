@@ -29,6 +29,10 @@ typedef struct sim_config {
     int workers;                         /* per node, >= 1 */
     int submit_node;                     /* where the job starts */
     sim_link lan, wan;                   /* every wide-area link starts as `wan` */
+    int64_t lan_jitter_ns, wan_jitter_ns; /* sim_net.h; wide-area: each link's start */
+    /* A node's control thread's CPU time per message sent and received
+     * (sim_ctl.h); 0: none. */
+    int64_t msg_send_ns, msg_recv_ns;
     int64_t steal_timeout_ns;            /* 0: the engine's default */
     int64_t time_limit_ns;               /* the run stops there (0: no limit) */
     /* Progress on stderr every this many events (0: none). */
@@ -59,6 +63,9 @@ void sim_set_wan(sim *s, int from_cluster, int to_cluster, sim_link link);
 /* Tells `life` (sim_lifestory.h) what the workers and the steal requests
  * do during the run; the caller finishes it at the makespan.  NULL: none. */
 void sim_record_life(sim *s, sim_life *life);
+
+/* Changes one wide-area link's jitter before the run. */
+void sim_set_jitter(sim *s, int from_cluster, int to_cluster, int64_t jitter_ns);
 void sim_destroy(sim **self);
 /* Runs the job from `root` to its end (or the time limit). */
 void sim_run(sim *s, const sim_state *root, sim_outcome *out);

@@ -236,6 +236,26 @@ print(err.decode().count(" s virtual") == events // 10000000, events >= 10000000
 PY
 )" "True True" "stderr a terminal: a line every 10000000 events by default"
 
+# Jitter and the control threads' cost per message: exact, reproducible,
+# another run than without; a file's jitter is used.
+net="--lan-jitter-us 20 --wan-jitter-ms 3 --msg-cpu-us 15,25"
+run "$sim" --clusters 2 --nodes 4 --seed 9 $net --json uts tree=seed-T1
+with=$(json_get "$figures")
+is "$(json_get 'd["result"]["nodes"]')" 50045 "with jitter and a cost per message: the same result"
+run "$sim" --clusters 2 --nodes 4 --seed 9 $net --json uts tree=seed-T1
+is "$(json_get "$figures")" "$with" "and the same seed gives the same run"
+[ "$with" != "$first" ] && pass "another run than without them" || fail "another run than without them"
+run "$sim" --clusters 2 --nodes 4 --seed 9 --msg-cpu-us 0,0 --lan-jitter-us 0 --json uts tree=seed-T1
+is "$(json_get "$figures")" "$first" "0 jitter and 0 us a message: the run without them"
+sed 's/wan: {latency_ms: 50,/wan: {latency_ms: 50, jitter_ms: 20,/' "$tmpdir/grid.yaml" >"$tmpdir/jitter.yaml"
+run "$sim" --topology "$tmpdir/jitter.yaml" --json uts tree=T1
+jittery=$(json_get 'd["sim"]["makespan_s"]')
+[ "$jittery" != "$slow" ] && pass "a file's jitter_ms is used ($jittery s against $slow s)" ||
+    fail "a file's jitter_ms is used ($jittery s against $slow s)"
+run "$sim" --msg-cpu-us 5,x fib n=10
+is "$rc" 2 "--msg-cpu-us 5,x: exit 2"
+like "$err" "--msg-cpu-us takes a number" "says what it takes"
+
 # Bad input.
 run "$sim" --clusters 2 --nodes 2 uts tree=nosuch
 is "$rc" 2 "a tree the uts kind does not know: exit 2"

@@ -1,6 +1,7 @@
 /*
  * test_sim.c - satin-sim's core (sim/): the event queue's order, the
- * network's arithmetic against values worked out by hand, the models'
+ * network's arithmetic against values worked out by hand (jitter and the
+ * control threads' cost per message too), the models'
  * trees (synthetic's against the kind itself), and whole simulated runs:
  * exact results under every policy, the same seed giving the same run bit
  * for bit, and replay's self times spent after the children (makespans
@@ -9,6 +10,7 @@
 #include "../tap.h"
 #include "kinds.h"
 #include "sim.h"
+#include "sim_ctl.h"
 #include "sim_measure.h"
 #include "sim_lifestory.h"
 #include "sim_queue.h"
@@ -85,6 +87,123 @@ static void network(void)
     ok(n.c.msgs[0] == 3 && n.c.msgs[1] == 4 && n.c.bytes[0] == 201 && n.c.bytes[1] == 208,
        "messages and bytes per link class");
     sim_net_free(&n);
+}
+
+static void jitter(void)
+{
+    int cluster_of[3] = {0, 0, 1};
+    const int64_t J = 1000000, LJ = 3000;   /* WAN 0 -> 1: up to 1 ms; LAN: up to 3 us */
+    sim_net n, m;
+    sim_net_init(&n, 3, 2, cluster_of, (sim_link){10000, sim_ns_per_byte(100e6)},
+                 (sim_link){5000000, sim_ns_per_byte(1e6)});
+    sim_net_init(&m, 3, 2, cluster_of, (sim_link){10000, sim_ns_per_byte(100e6)},
+                 (sim_link){5000000, sim_ns_per_byte(1e6)});
+    sim_net_set_seed(&n, 42);
+    sim_net_set_seed(&m, 42);
+    sim_net_set_jitter(&n, 0, 1, J);
+    sim_net_set_jitter(&n, 0, 0, LJ);
+    int in_range = 1, same = 1, other_seed = 0, other_pair = 0;
+    sim_net o = m;
+    o.seed = 43;
+    for (uint64_t k = 0; k < 64; k++) {
+        int64_t d = sim_net_jitter(&n, 0, 2, k, J);
+        in_range &= d >= 0 && d <= J;
+        same &= d == sim_net_jitter(&m, 0, 2, k, J);
+        other_seed += d != sim_net_jitter(&o, 0, 2, k, J);
+        other_pair += d != sim_net_jitter(&n, 1, 2, k, J);
+    }
+    ok(in_range && same, "a draw is in [0, jitter] and the same for the same seed, pair and count");
+    ok(other_seed == 64 && other_pair == 64, "another seed, another pair: other draws");
+    is_i64(sim_net_jitter(&n, 0, 2, 5, 0), 0, "no jitter, no draw");
+
+    /* 32 one-byte messages 0 -> 2 at time 0: the interface sends one every
+     * 10 ns, the link carries one every 1000 ns, so message k leaves the
+     * link at 10 + 1000 (k + 1), arrives 5 ms later plus its draw, but never
+     * before message k - 1. */
+    int64_t prev = 0, want_ok = 1, held = 0;
+    for (uint64_t k = 0; k < 32; k++) {
+        int64_t base = 10 + 1000 * (int64_t)(k + 1) + 5000000;
+        int64_t want = base + sim_net_jitter(&m, 0, 2, k, J);
+        if (want < prev)
+            want = prev, held++;
+        int64_t at = sim_net_send(&n, 0, 0, 2, 1);
+        want_ok &= at == want;
+        prev = want;
+    }
+    ok(want_ok, "WAN: link time, latency and the pair's k-th draw, exactly");
+    ok(held > 0, "a message whose draw would overtake waits for the one ahead (%" PRId64
+       " of 32): FIFO per pair", held);
+    /* The other direction has no jitter set: as without. */
+    is_i64(sim_net_send(&n, 0, 2, 0, 1), 10 + 1000 + 5000000, "a link without jitter: none");
+    is_i64(sim_net_send(&n, 1000000, 0, 1, 100), 1000000 + 1000 + 10000 + sim_net_jitter(&m, 0, 1, 0, LJ),
+           "LAN: the cluster's own jitter");
+    ok(n.npairs == 2, "only pairs on links with jitter are tracked (%zu)", n.npairs);
+    /* Same seed, same sends: the same arrivals. */
+    int same_runs = 1;
+    sim_net a, b;
+    for (int r = 0; r < 2; r++) {
+        sim_net *x = r ? &b : &a;
+        sim_net_init(x, 3, 2, cluster_of, (sim_link){10000, 0}, (sim_link){5000000, 0});
+        sim_net_set_seed(x, 9);
+        sim_net_set_jitter(x, 0, 1, J);
+        sim_net_set_jitter(x, 1, 0, J);
+    }
+    for (int k = 0; k < 100; k++) {
+        int from = k % 3, to = (k + 1 + k / 3) % 3;
+        if (from == to)
+            continue;
+        same_runs &= sim_net_send(&a, 100 * k, from, to, 50) == sim_net_send(&b, 100 * k, from, to, 50);
+    }
+    ok(same_runs, "the same seed and sends: the same arrivals");
+    sim_net_free(&a);
+    sim_net_free(&b);
+    sim_net_free(&n);
+    sim_net_free(&m);
+}
+
+static int dropped;
+static void count_drop(void *p)
+{
+    (void)p;
+    dropped++;
+}
+
+static void control_threads(void)
+{
+    sim_ctl c;
+    char A, B, C, D;
+    sim_ctl_init(&c, 3, 5000, 3000);   /* 5 us a message sent, 3 us received */
+    is_i64(sim_ctl_send(&c, 0, 100), 5100, "a send takes the sender's thread 5 us");
+    is_i64(sim_ctl_send(&c, 0, 100), 10100, "a second one waits for the first");
+    is_i64(sim_ctl_send(&c, 1, 0), 5000, "another node's thread is its own");
+    is_i64(sim_ctl_arrive(&c, 2, 1000, &A, 7), 4000, "an arrival at an idle thread: decoded 3 us later");
+    is_i64(sim_ctl_arrive(&c, 2, 2000, &B, 8), -1, "one arriving meanwhile waits");
+    is_i64(sim_ctl_arrive(&c, 2, 2500, &C, 9), -1, "and another behind it");
+    /* At 4000 the engine has A and answers it: the reply is sent first. */
+    is_i64(sim_ctl_send(&c, 2, 4000), 9000, "the engine's reply to A: sent by 9000");
+    sim_ctl_msg m = {0};
+    int64_t at = sim_ctl_next(&c, 2, 4000, &m);
+    ok(at == 12000 && m.data == &B && m.aux == 8, "then B, decoded after the reply: 12000 (%" PRId64 ")", at);
+    at = sim_ctl_next(&c, 2, 12000, &m);
+    ok(at == 15000 && m.data == &C && m.aux == 9, "then C: 15000 (%" PRId64 ")", at);
+    is_i64(sim_ctl_next(&c, 2, 15000, &m), -1, "then none waits");
+    is_i64(sim_ctl_arrive(&c, 2, 20000, &D, 0), 23000, "an idle thread again: 3 us");
+    /* Waits: the second send 5000; B 2000 queued + 5000 behind the reply; C 9500. */
+    is_i64(c.waited_ns, 21500, "the time messages waited for a busy thread");
+    is_i64(sim_ctl_arrive(&c, 2, 21000, &A, 0), -1, "one more waits behind D");
+    dropped = 0;
+    sim_ctl_free(&c, count_drop);
+    is_i64(dropped, 1, "freeing drops what still waits");
+
+    sim_ctl_init(&c, 2, 0, 0);
+    ok(sim_ctl_send(&c, 0, 50) == 50 && sim_ctl_arrive(&c, 1, 60, &A, 0) == 60 &&
+       sim_ctl_arrive(&c, 1, 60, &B, 0) == 60 && c.waited_ns == 0,
+       "no cost: everything at once, nothing waits");
+    sim_ctl_free(&c, count_drop);
+    sim_ctl_init(&c, 1, 0, 2000);
+    ok(sim_ctl_send(&c, 0, 0) == 0 && sim_ctl_arrive(&c, 0, 0, &A, 0) == 2000 &&
+       sim_ctl_send(&c, 0, 1000) == 2000, "a send without cost still waits for a decode under way");
+    sim_ctl_free(&c, NULL);
 }
 
 /* A traced tree in pre-order (self times and child counts) in a temporary
@@ -196,8 +315,13 @@ static const int *const one_members[1] = {one_m0};
 
 /* A run, with its lifestory of at most `life_nodes` nodes in *story
  * (life_nodes 0: none). */
+/* The network's extras of a run: jitter and the cost per message. */
+typedef struct extras {
+    int64_t lan_jitter_ns, wan_jitter_ns, send_ns, recv_ns;
+} extras;
+
 static void simulate_on(const satin_policy_topology *topo, const char *policy, uint64_t seed,
-                        const char *kind, const char *const *params, int workers,
+                        const char *kind, const char *const *params, int workers, extras x,
                         int life_nodes, char **story, sim_outcome *out)
 {
     sim_model m;
@@ -210,7 +334,9 @@ static void simulate_on(const satin_policy_topology *topo, const char *policy, u
     sim_config cfg = {.topo = topo, .names = grid_names, .policy = satin_policy_find(policy),
                       .seed = seed, .workers = workers,
                       .lan = {18500, sim_ns_per_byte(100e6)},
-                      .wan = {2000000, sim_ns_per_byte(1e6)}};
+                      .wan = {2000000, sim_ns_per_byte(1e6)},
+                      .lan_jitter_ns = x.lan_jitter_ns, .wan_jitter_ns = x.wan_jitter_ns,
+                      .msg_send_ns = x.send_ns, .msg_recv_ns = x.recv_ns};
     satin_policy_params_default(&cfg.params);
     sim *s = sim_new(&cfg, &m);
     size_t len;
@@ -234,7 +360,16 @@ static void simulate_life(const char *policy, uint64_t seed, const char *kind,
 {
     satin_policy_topology topo = {.nnodes = 4, .nclusters = 2, .cluster_of = grid_cluster_of,
                                   .cluster_size = grid_size, .members = grid_members};
-    simulate_on(&topo, policy, seed, kind, params, workers, life_nodes, story, out);
+    simulate_on(&topo, policy, seed, kind, params, workers, (extras){0, 0, 0, 0}, life_nodes,
+                story, out);
+}
+
+static void simulate_with(const char *policy, uint64_t seed, const char *kind,
+                          const char *const *params, int workers, extras x, sim_outcome *out)
+{
+    satin_policy_topology topo = {.nnodes = 4, .nclusters = 2, .cluster_of = grid_cluster_of,
+                                  .cluster_size = grid_size, .members = grid_members};
+    simulate_on(&topo, policy, seed, kind, params, workers, x, 0, NULL, out);
 }
 
 static void simulate(const char *policy, uint64_t seed, const char *kind, const char *const *params,
@@ -249,7 +384,7 @@ static void simulate_one(const char *kind, const char *const *params, int worker
 {
     satin_policy_topology topo = {.nnodes = 1, .nclusters = 1, .cluster_of = one_cluster_of,
                                   .cluster_size = one_size, .members = one_members};
-    simulate_on(&topo, "crs", 1, kind, params, workers, 0, NULL, out);
+    simulate_on(&topo, "crs", 1, kind, params, workers, (extras){0, 0, 0, 0}, 0, NULL, out);
 }
 
 static int same_run(const sim_outcome *a, const sim_outcome *b)
@@ -294,8 +429,23 @@ static void runs(void)
     simulate("crs", 1, "uts", uts, 1, &x);
     simulate("crs", 2, "uts", uts, 1, &y);
     ok(x.result == y.result && !same_run(&x, &y), "another seed: the same result, another run");
-    sim_outcome_free(&x);
     sim_outcome_free(&y);
+    /* Jitter and a cost per message: exact, reproducible, and another run. */
+    extras ex = {20000, 500000, 15000, 25000};
+    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+        sim_outcome a, b;
+        simulate_with(policies[p], 1, "uts", uts, 1, ex, &a);
+        simulate_with(policies[p], 1, "uts", uts, 1, ex, &b);
+        ok(a.done && !a.failed && a.result == 50045 && a.tasks == 50045 && same_run(&a, &b),
+           "%s: with jitter and 15/25 us a message, uts seed-T1 counts 50045 nodes, and the "
+           "same seed gives the same run (makespan %.6f s)", policies[p],
+           (double)a.makespan_ns / 1e9);
+        if (p == sizeof policies / sizeof *policies - 1)
+            ok(!same_run(&a, &x), "crs: not the run without them");
+        sim_outcome_free(&a);
+        sim_outcome_free(&b);
+    }
+    sim_outcome_free(&x);
 }
 
 /* The model's whole tree, unfolded here: the sum of the values, the leaves
@@ -582,6 +732,8 @@ int main(void)
     write_trace(trace, sizeof trace);
     queue_order();
     network();
+    jitter();
+    control_threads();
     models();
     replay_model(trace);
     synthetic_model();
