@@ -80,7 +80,7 @@ static int write_trace(char **argv)
              " shape=%g seed=%" PRIu64, depth, fanout, argv[0], mean, shape, seed);
     const char *comments[] = {what, NULL};
     satin_err err = {0};
-    int rc = f && replay_tree_write(f, t.self_us, t.nkids, t.n, comments, &err) == 0 ? 0 : 1;
+    int rc = f && replay_tree_write(f, t.self_us, t.nkids, NULL, NULL, t.n, comments, &err) == 0 ? 0 : 1;
     if (f && fclose(f) != 0)
         rc = 1;
     if (rc)

@@ -60,33 +60,48 @@ static int check(const char *path, double scale)
     }
     printf("nodes=%" PRId64 " leaves=%" PRId64 " depth=%" PRId64 " total_us=%" PRId64
            " max_leaf_us=%" PRId64 " checksum=%016" PRIx64 " scale=%.17g waits_us=%" PRId64
-           " span_us=%" PRId64 "\n",
+           " span_us=%" PRId64 " version=%d root_arg_bytes=%" PRId64 " root_result_bytes=%" PRId64
+           "\n",
            t->nnodes, t->leaves, t->depth, t->total_us, t->max_leaf_us, t->checksum, scale, waits,
-           span);
+           span, t->version, t->arg_bytes[0], t->result_bytes[0]);
     replay_tree_free(&t);
     return 0;
 }
 
 static int write_tree(const char *path, const satin_trace_tree *tree, const char *const *comments)
 {
-    int64_t *us = malloc(sizeof *us * (tree->n ? tree->n : 1));
-    uint32_t *kids = malloc(sizeof *kids * (tree->n ? tree->n : 1));
-    FILE *f = us && kids ? fopen(path, "w") : NULL;
+    size_t n = tree->n ? tree->n : 1;
+    int64_t *us = malloc(sizeof *us * n), *argb = malloc(sizeof *argb * n),
+            *resb = malloc(sizeof *resb * n);
+    uint32_t *kids = malloc(sizeof *kids * n);
+    FILE *f = us && kids && argb && resb ? fopen(path, "w") : NULL;
     if (!f) {
         fprintf(stderr, "trace: cannot write %s: %s\n", path, strerror(errno));
         free(us);
         free(kids);
+        free(argb);
+        free(resb);
         return 1;
     }
     satin_trace_tree_self_us(tree, us);
-    for (size_t i = 0; i < tree->n; i++)
-        kids[i] = tree->node[i].nchildren;
+    /* A size beyond the format's limit is written as the limit: the file
+     * says "at least this much", which is all a replay can send anyway. */
+    for (size_t i = 0; i < tree->n; i++) {
+        const satin_trace_node *nd = &tree->node[i];
+        kids[i] = nd->nchildren;
+        argb[i] = nd->arg_bytes > (uint64_t)REPLAY_MAX_DATA_BYTES ? REPLAY_MAX_DATA_BYTES
+                                                                  : (int64_t)nd->arg_bytes;
+        resb[i] = nd->result_bytes > (uint64_t)REPLAY_MAX_DATA_BYTES ? REPLAY_MAX_DATA_BYTES
+                                                                     : (int64_t)nd->result_bytes;
+    }
     satin_err err = {""};
-    int rc = replay_tree_write(f, us, kids, (int64_t)tree->n, comments, &err);
+    int rc = replay_tree_write(f, us, kids, argb, resb, (int64_t)tree->n, comments, &err);
     if (fclose(f) != 0 && rc == 0)
         rc = satin_err_set(&err, "closing the file failed: %s", strerror(errno));
     free(us);
     free(kids);
+    free(argb);
+    free(resb);
     if (rc < 0) {
         fprintf(stderr, "trace: %s: %s\n", path, err.msg);
         return 1;
@@ -189,8 +204,10 @@ int main(int argc, char **argv)
     snprintf(c2, sizeof c2, "result %s; wall %.6f s on one worker; %" PRIu64 " jobs", result,
              o.wall_s, tree.jobs);
     snprintf(c3, sizeof c3, "subtrees under %" PRId64 " us in all are leaves", eff_us);
-    const char *comments[] = {c1, c2, c3, "format: id parent self_us nchildren, pre-order "
-                                          "(daemon/apps/replay_tree.h)", NULL};
+    const char *comments[] = {c1, c2, c3,
+                              "format: id parent self_us nchildren arg_bytes result_bytes, "
+                              "pre-order (daemon/apps/replay_tree.h)",
+                              NULL};
     int rc = write_tree(outfile, &coarse, comments);
     satin_err err = {""};
     replay_tree *back = NULL;

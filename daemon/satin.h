@@ -110,6 +110,13 @@ struct satin_kind {
      * that may depend on the wall time (e.g. nodes/s). */
     void (*format)(const void *res, size_t len, double wall_s,
                    satin_result *result, satin_result *stats);
+    /* Optional, read only when a job is traced (bench/trace): the bytes an
+     * invocation's argument and result would have if its data travelled
+     * with it instead of being regenerated where it runs (matmul's blocks,
+     * the raytracer's pixels), from its argument and its result's length.
+     * NULL: the bytes passed are the data. */
+    void (*data_size)(const void *arg, size_t len, size_t result_len, uint64_t *arg_bytes,
+                      uint64_t *result_bytes);
 };
 
 #ifdef __cplusplus

@@ -26,6 +26,7 @@ typedef struct sim_frame {
     int cancelled;             /* roots: env.cancel */
     int64_t after;             /* inner: the cost once the children's results are in */
     struct sim_frame *next_ready;
+    int64_t result_bytes;      /* stand-ins: the data their result carries */
 } sim_frame;
 
 /* An invocation not run yet: in a deque, or given to another node. */
@@ -98,6 +99,7 @@ struct sim {
     int64_t work_ns, idle_ns;
     uint64_t tasks_run, bad;
     sim_life *life;                  /* NULL: no lifestory */
+    int64_t result_bytes;      /* the data of the JOB_RESULT being sent, if any */
     /* env.take's and env.describe's argument bytes, alive until the engine
      * has copied them into its message */
     unsigned char scratch[SATIN_ENGINE_MAX_JOBS_PER_MESSAGE][SIM_ARG_MAX];
@@ -266,7 +268,9 @@ static void root_done(sim *s, sim_node *n, sim_frame *r)
         .data = &r->value,
         .len = sizeof r->value,
     };
+    s->result_bytes = r->result_bytes;
     satin_engine_on_standin_done(n->e, s->now, r, &o);
+    s->result_bytes = 0;
     alloc_put(&s->frames, r);
 }
 
@@ -335,6 +339,24 @@ static void task_done(sim *s, sim_node *n, sim_task *t)
 
 /* ---- the engine's environment -------------------------------------------------------- */
 
+/* What a message's records or result carry beyond their bytes
+ * (sim_model_data): a record its argument's data, a result its own. */
+static size_t data_bytes(sim *s, const satin_msg *m)
+{
+    int64_t sum = 0, arg, res;
+    if (m->type == SATIN_MSG_JOB_RESULT)
+        return (size_t)s->result_bytes;
+    for (size_t i = 0; (m->type == SATIN_MSG_STEAL_REPLY || m->type == SATIN_MSG_PUSH) &&
+                       i < m->njobrecs; i++) {
+        sim_state st;
+        if (sim_model_read(&s->model, m->jobrecs[i].arg, m->jobrecs[i].arg_len, &st) == 0) {
+            sim_model_data(&s->model, &st, &arg, &res);
+            sum += arg;
+        }
+    }
+    return (size_t)sum;
+}
+
 static void env_send(void *ctx, int to, const satin_msg *m)
 {
     sim_node *n = ctx;
@@ -356,9 +378,10 @@ static void env_send(void *ctx, int to, const satin_msg *m)
     memcpy(w->bytes + hlen, body, blen);
     free(hdr);
     free(body);
-    /* On the wire a peer message also carries its 32-byte delivery frame. */
+    /* On the wire a peer message also carries its 32-byte delivery frame,
+     * and the data of the records or the result it carries. */
     int64_t at = sim_net_send(&s->net, sim_ctl_send(&s->ctl, n->id, s->now), n->id, to,
-                              32 + hlen + blen);
+                              32 + hlen + blen + data_bytes(s, m));
     if (s->life && m->type == SATIN_MSG_STEAL && m->thief == (uint32_t)n->id)
         sim_life_steal_sent(s->life, n->id, to, m->request_id, s->now);
     push_event(s, EV_MSG, to, at, n->id, w);
@@ -427,6 +450,8 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
     sim_frame *r = alloc_get(&s->frames);
     *r = (sim_frame){.pending = 1, .kind = FRAME_STANDIN};
     r->root = r;
+    int64_t arg_bytes;
+    sim_model_data(&s->model, &st, &arg_bytes, &r->result_bytes);
     sim_task *t = alloc_get(&s->tasks);
     *t = (sim_task){.state = st, .parent = r, .place = jr->place};
     n->active++;

@@ -285,6 +285,16 @@ int sim_model_read(const sim_model *m, const void *arg, size_t len, sim_state *s
     return 0;
 }
 
+void sim_model_data(const sim_model *m, const sim_state *s, int64_t *arg_bytes,
+                    int64_t *result_bytes)
+{
+    *arg_bytes = *result_bytes = 0;
+    if (m->kind == SIM_REPLAY) {
+        *arg_bytes = m->trace->arg_bytes[trace_node(s)];
+        *result_bytes = m->trace->result_bytes[trace_node(s)];
+    }
+}
+
 const char *sim_model_result_name(const sim_model *m)
 {
     return m->kind == SIM_FIB ? "value" : m->kind == SIM_SYNTHETIC ? "total_us" : "nodes";

@@ -23,7 +23,11 @@
  *   replay  a real kind's job tree traced by bench/trace (replay_tree.h):
  *         one task per traced node, costing its self time times `scale`
  *         after its children, as the replay kind waits it; the result is
- *         the node count.
+ *         the node count.  A record sent to another node carries its
+ *         node's argument data from the trace, and its result that node's
+ *         result data, as extra bytes on the wire (sim_model_data): matmul's
+ *         blocks and the raytracer's pixels cost bandwidth as if they
+ *         travelled.
  *   synthetic  the synthetic kind's complete tree (synthetic.c): fanout^depth
  *         leaves numbered as the kind numbers them, each costing its draw
  *         (synthetic_draw.h) in microseconds, inner nodes costing nothing;
@@ -82,6 +86,11 @@ int64_t sim_model_cost_after(const sim_model *m, const sim_state *s, uint32_t nc
  * 0 or -1. */
 size_t sim_model_write(const sim_model *m, const sim_state *s, void *out, size_t cap);
 int sim_model_read(const sim_model *m, const void *arg, size_t len, sim_state *s);
+/* The data a task's argument and result carry on top of their bytes
+ * (replay: the trace's data sizes, version 2; 0 for the other kinds, whose
+ * bytes are their data). */
+void sim_model_data(const sim_model *m, const sim_state *s, int64_t *arg_bytes,
+                    int64_t *result_bytes);
 /* The result's name in the output: "value" (fib), "nodes" (uts, replay) or
  * "total_us" (synthetic). */
 const char *sim_model_result_name(const sim_model *m);

@@ -186,6 +186,23 @@ static const satin_param_def mm_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* Traced, a job carries what a matmul that ships its matrices would: its A
+ * block (ni x nk) and B block (nk x nj) with the argument, its product
+ * block of C (ni x nj) as the result, 8 bytes an element. */
+static void mm_data_size(const void *arg, size_t len, size_t result_len, uint64_t *arg_bytes,
+                         uint64_t *result_bytes)
+{
+    mm_arg a;
+    if (len != sizeof a)
+        return;   /* refused by mm_run: as passed */
+    memcpy(&a, arg, sizeof a);
+    (void)result_len;
+    uint64_t ni = (uint64_t)(a.ni > 0 ? a.ni : 0), nj = (uint64_t)(a.nj > 0 ? a.nj : 0),
+             nk = (uint64_t)(a.nk > 0 ? a.nk : 0);
+    *arg_bytes = len + 8 * (ni * nk + nk * nj);
+    *result_bytes = 8 * ni * nj;
+}
+
 const satin_kind satin_kind_matmul = {
     .name = "matmul",
     .summary = "recursive block matrix multiplication, integer elements mod 2^64, checksum of C",
@@ -194,4 +211,5 @@ const satin_kind satin_kind_matmul = {
     .run = mm_run,
     .result_size = sizeof(uint64_t),
     .format = mm_format,
+    .data_size = mm_data_size,
 };

@@ -304,6 +304,21 @@ static const satin_param_def rt_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* Traced, a job carries what a raytracer that returns its image would: its
+ * tile's pixels as the result, 3 bytes (RGB) a pixel.  The argument stays
+ * the rectangle: the scene is built in, as a shared object would be. */
+static void rt_data_size(const void *arg, size_t len, size_t result_len, uint64_t *arg_bytes,
+                         uint64_t *result_bytes)
+{
+    rt_arg a;
+    (void)arg_bytes;
+    if (len != sizeof a)
+        return;   /* refused by rt_run: as passed */
+    memcpy(&a, arg, sizeof a);
+    if (a.w > 0 && a.h > 0)
+        *result_bytes = result_len + 3 * (uint64_t)a.w * (uint64_t)a.h;
+}
+
 const satin_kind satin_kind_raytracer = {
     .name = "raytracer",
     .summary = "ray-traced built-in scene (spheres, plane, shadows, reflections): image checksum",
@@ -312,4 +327,5 @@ const satin_kind satin_kind_raytracer = {
     .run = rt_run,
     .result_size = sizeof(rt_res),
     .format = rt_format,
+    .data_size = rt_data_size,
 };

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define RT_MAX_TOKENS 5
+#define RT_MAX_TOKENS 7
 
 /* Splits `line` at spaces and tabs; returns the number of tokens (at most
  * RT_MAX_TOKENS: one more than any line may have, to notice extras). */
@@ -61,6 +61,8 @@ void replay_tree_free(replay_tree **self)
     free(t->nkids);
     free(t->first_kid);
     free(t->kids);
+    free(t->arg_bytes);
+    free(t->result_bytes);
     free(t);
     *self = NULL;
 }
@@ -87,10 +89,10 @@ static int rt_header(rt_reader *r, char **tok, int n)
                              "replay: %s:%ld: expected the header 'satin-trace %d nodes=N "
                              "total_us=T' (is this a trace file?)",
                              r->name, r->line, REPLAY_FORMAT_VERSION);
-    if (version != REPLAY_FORMAT_VERSION)
+    if (version < 1 || version > REPLAY_FORMAT_VERSION)
         return satin_err_set(r->err,
                              "replay: %s:%ld: trace format version %" PRId64
-                             " is not supported (this build reads version %d)",
+                             " is not supported (this build reads versions 1 to %d)",
                              r->name, r->line, version, REPLAY_FORMAT_VERSION);
     if (rt_int(tok[2] + 6, 1, REPLAY_MAX_NODES, &nodes) < 0)
         return satin_err_set(r->err,
@@ -100,14 +102,18 @@ static int rt_header(rt_reader *r, char **tok, int n)
         return satin_err_set(r->err, "replay: %s:%ld: total_us=%s is not a non-negative integer",
                              r->name, r->line, tok[3] + 9);
     replay_tree *t = r->t;
+    t->version = (int)version;
     t->nnodes = nodes;
     t->self_us = malloc(sizeof *t->self_us * (size_t)nodes);
     t->nkids = malloc(sizeof *t->nkids * (size_t)nodes);
     t->first_kid = malloc(sizeof *t->first_kid * (size_t)nodes);
     t->kids = malloc(sizeof *t->kids * (size_t)nodes);
+    t->arg_bytes = calloc((size_t)nodes, sizeof *t->arg_bytes);
+    t->result_bytes = calloc((size_t)nodes, sizeof *t->result_bytes);
     r->stack = malloc(sizeof *r->stack * (size_t)nodes);
     r->left = malloc(sizeof *r->left * (size_t)nodes);
-    if (!t->self_us || !t->nkids || !t->first_kid || !t->kids || !r->stack || !r->left)
+    if (!t->self_us || !t->nkids || !t->first_kid || !t->kids || !t->arg_bytes ||
+        !t->result_bytes || !r->stack || !r->left)
         return satin_err_set(r->err, "replay: %s:%ld: out of memory for %" PRId64 " nodes",
                              r->name, r->line, nodes);
     r->want_total = total;
@@ -116,17 +122,20 @@ static int rt_header(rt_reader *r, char **tok, int n)
 
 static int rt_node(rt_reader *r, char **tok, int n)
 {
-    static const char *const field[] = {"id", "parent", "self_us", "nchildren"};
-    static const int64_t lo[] = {0, -1, 0, 0};
+    static const char *const field[] = {"id",        "parent",    "self_us",
+                                        "nchildren", "arg_bytes", "result_bytes"};
+    static const int64_t lo[] = {0, -1, 0, 0, 0, 0};
     const int64_t hi[] = {REPLAY_MAX_NODES - 1, REPLAY_MAX_NODES - 1, REPLAY_MAX_SELF_US,
-                          REPLAY_MAX_CHILDREN};
-    int64_t v[4];
-    if (n != 4)
+                          REPLAY_MAX_CHILDREN,  REPLAY_MAX_DATA_BYTES, REPLAY_MAX_DATA_BYTES};
+    int want = r->t->version == 1 ? 4 : 6;
+    int64_t v[6] = {0};
+    if (n != want)
         return satin_err_set(r->err,
-                             "replay: %s:%ld: expected 4 fields 'id parent self_us nchildren', "
-                             "got %s%d",
-                             r->name, r->line, n > 4 ? "more than " : "", n > 4 ? 4 : n);
-    for (int i = 0; i < 4; i++)
+                             "replay: %s:%ld: expected %d fields 'id parent self_us nchildren%s' "
+                             "(format version %d), got %s%d",
+                             r->name, r->line, want, want == 6 ? " arg_bytes result_bytes" : "",
+                             r->t->version, n > want ? "more than " : "", n > want ? want : n);
+    for (int i = 0; i < want; i++)
         if (rt_int(tok[i], lo[i], hi[i], &v[i]) < 0)
             return satin_err_set(r->err,
                                  "replay: %s:%ld: %s '%s' is not an integer in [%" PRId64
@@ -178,7 +187,11 @@ static int rt_node(rt_reader *r, char **tok, int n)
     r->stack[r->depth] = id;
     r->left[r->depth++] = v[3];
     r->total += v[2];
+    t->arg_bytes[id] = v[4];
+    t->result_bytes[id] = v[5];
     t->checksum = rt_hash(rt_hash(t->checksum, (uint64_t)v[2]), (uint64_t)v[3]);
+    if (t->version > 1)
+        t->checksum = rt_hash(rt_hash(t->checksum, (uint64_t)v[4]), (uint64_t)v[5]);
     r->count++;
     return 0;
 }
@@ -298,7 +311,8 @@ int replay_tree_load(const char *path, replay_tree **out, satin_err *err)
     return rc;
 }
 
-int replay_tree_write(FILE *f, const int64_t *self_us, const uint32_t *nchildren, int64_t n,
+int replay_tree_write(FILE *f, const int64_t *self_us, const uint32_t *nchildren,
+                      const int64_t *arg_bytes, const int64_t *result_bytes, int64_t n,
                       const char *const *comments, satin_err *err)
 {
     if (n < 1 || n > REPLAY_MAX_NODES)
@@ -316,6 +330,10 @@ int replay_tree_write(FILE *f, const int64_t *self_us, const uint32_t *nchildren
         else if (self_us[i] < 0 || self_us[i] > REPLAY_MAX_SELF_US)
             rc = satin_err_set(err, "replay: node %" PRId64 " has self time %" PRId64
                                " us, outside [0, %" PRId64 "]", i, self_us[i], REPLAY_MAX_SELF_US);
+        else if ((arg_bytes && (arg_bytes[i] < 0 || arg_bytes[i] > REPLAY_MAX_DATA_BYTES)) ||
+                 (result_bytes && (result_bytes[i] < 0 || result_bytes[i] > REPLAY_MAX_DATA_BYTES)))
+            rc = satin_err_set(err, "replay: node %" PRId64 " has a data size outside [0, %" PRId64
+                               "]", i, REPLAY_MAX_DATA_BYTES);
         else if (nchildren[i] > REPLAY_MAX_CHILDREN || (slots += nchildren[i]) > n - 1)
             rc = satin_err_set(err, "replay: node %" PRId64 " has too many children (%" PRIu32 ")",
                                i, nchildren[i]);
@@ -346,8 +364,9 @@ int replay_tree_write(FILE *f, const int64_t *self_us, const uint32_t *nchildren
             int64_t parent = depth ? stack[depth - 1] : -1;
             if (depth > 0)
                 left[depth - 1]--;
-            fprintf(f, "%" PRId64 " %" PRId64 " %" PRId64 " %" PRIu32 "\n", i, parent, self_us[i],
-                    nchildren[i]);
+            fprintf(f, "%" PRId64 " %" PRId64 " %" PRId64 " %" PRIu32 " %" PRId64 " %" PRId64 "\n",
+                    i, parent, self_us[i], nchildren[i], arg_bytes ? arg_bytes[i] : 0,
+                    result_bytes ? result_bytes[i] : 0);
             stack[depth] = i;
             left[depth++] = nchildren[i];
         }

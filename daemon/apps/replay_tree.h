@@ -6,15 +6,20 @@
  * subtrees in spawn order), after a header:
  *
  *     # any number of comment lines, starting with '#', anywhere
- *     satin-trace 1 nodes=N total_us=T
- *     ID PARENT SELF_US NCHILDREN
+ *     satin-trace 2 nodes=N total_us=T
+ *     ID PARENT SELF_US NCHILDREN ARG_BYTES RESULT_BYTES
  *     ...
  *
  * ID counts 0, 1, ..., N-1 in line order; PARENT is -1 for node 0 (the
  * root) and otherwise the node whose child this is, which pre-order fixes
  * (the reader checks it); SELF_US is the node's own time in microseconds
  * (its wall time minus its children's), 0..2^36; NCHILDREN 0..65536; T is
- * the sum of the SELF_US.  Fields are separated by single spaces or tabs;
+ * the sum of the SELF_US; ARG_BYTES and RESULT_BYTES (0..2^40) are the data
+ * the node's argument and result would carry if its data travelled with it
+ * (satin_kind.data_size: matmul's blocks, the raytracer's pixels; for other
+ * kinds the bytes passed).  Version 1, which bench/trace wrote before, has
+ * the first four fields only and is still read (its data sizes are 0:
+ * unknown).  Fields are separated by single spaces or tabs;
  * blank lines are ignored.  At most 2^22 nodes; lines other than comments
  * at most 255 characters.  A file that breaks any rule is rejected with its
  * line number.
@@ -27,7 +32,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define REPLAY_FORMAT_VERSION 1
+#define REPLAY_FORMAT_VERSION 2     /* written; 1 and 2 are read */
+#define REPLAY_MAX_DATA_BYTES ((int64_t)1 << 40)
 #define REPLAY_MAX_NODES ((int64_t)1 << 22)
 #define REPLAY_MAX_CHILDREN 65536
 #define REPLAY_MAX_SELF_US ((int64_t)1 << 36) /* about 19 hours */
@@ -39,8 +45,12 @@ typedef struct replay_tree {
     uint32_t *nkids;      /* [nnodes] */
     uint32_t *first_kid;  /* [nnodes] index into kids */
     uint32_t *kids;       /* [nnodes - 1] the children of each node, in order */
+    int64_t *arg_bytes;   /* [nnodes] its argument's data (version 1: all 0) */
+    int64_t *result_bytes; /* [nnodes] its result's data (version 1: all 0) */
+    int version;          /* of the file read */
     int64_t leaves, depth, total_us, max_leaf_us;
-    uint64_t checksum;    /* of the node data (not of comments or spacing) */
+    uint64_t checksum;    /* of the node data (not of comments or spacing; a
+                             version 1 file's is what version 1 gave) */
 } replay_tree;
 
 /* Reads and checks a trace file.  -1 with err = "NAME:LINE: what" when it is
@@ -50,10 +60,12 @@ int replay_tree_read(FILE *f, const char *name, replay_tree **out, satin_err *er
 int replay_tree_load(const char *path, replay_tree **out, satin_err *err);
 void replay_tree_free(replay_tree **t);
 
-/* Writes a tree given in pre-order (self times and child counts) with the
- * comment lines `comments` (NULL-terminated, may be NULL; each written after
- * "# ").  -1 with err when the arrays are not a tree within the limits. */
-int replay_tree_write(FILE *f, const int64_t *self_us, const uint32_t *nchildren, int64_t n,
+/* Writes a tree given in pre-order (self times, child counts and data
+ * sizes; NULL data sizes: all 0) in the current version, with the comment lines `comments` (NULL-terminated, may be NULL;
+ * each written after "# ").  -1 with err when the arrays are not a tree
+ * within the limits. */
+int replay_tree_write(FILE *f, const int64_t *self_us, const uint32_t *nchildren,
+                      const int64_t *arg_bytes, const int64_t *result_bytes, int64_t n,
                       const char *const *comments, satin_err *err);
 
 /* A self time scaled: round(self_us * scale), half away from zero. */

@@ -177,6 +177,7 @@ int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_kind *kind,
  * in place: enter fails the job and returns -1 when the recording failed. */
 typedef struct satin_trace satin_trace;
 int satin_trace_enter(satin_trace *t, satin_job *job);
-void satin_trace_leave(satin_trace *t, size_t result_len);
+void satin_trace_leave(satin_trace *t, const satin_kind *kind, const void *arg, size_t len,
+                       size_t result_len);
 
 #endif

@@ -43,7 +43,7 @@ __attribute__((noinline, cold)) static void traced_spawn(satin_ctx *c, const sat
     if (satin_trace_enter(w->pool->trace, c->job) < 0)
         return;
     size_t got = invoke(w, c->job, kind, arg, len, result, result_cap, place, 1);
-    satin_trace_leave(w->pool->trace, got);
+    satin_trace_leave(w->pool->trace, kind, arg, len, got);
     count_run(w);
 }
 

@@ -29,9 +29,15 @@ int satin_trace_enter(satin_trace *t, satin_job *job)
     return -1;
 }
 
-void satin_trace_leave(satin_trace *t, size_t result_len)
+void satin_trace_leave(satin_trace *t, const satin_kind *kind, const void *arg, size_t len,
+                       size_t result_len)
 {
-    satin_trace_tree_end(t->tree, satin_now_ns());
+    int64_t now = satin_now_ns();
+    uint64_t arg_bytes = len, result_bytes = result_len;
+    if (kind->data_size)
+        kind->data_size(arg, len, result_len, &arg_bytes, &result_bytes);
+    satin_trace_tree_data(t->tree, arg_bytes, result_bytes);
+    satin_trace_tree_end(t->tree, now);
     t->last_len = result_len;
 }
 

@@ -68,7 +68,7 @@ int satin_trace_tree_begin(satin_trace_tree *t, int64_t now_ns)
         parent = (int32_t)p;
         t->node[p].nchildren++;
     }
-    t->node[t->n] = (satin_trace_node){.self_ns = 0, .parent = parent, .nchildren = 0};
+    t->node[t->n] = (satin_trace_node){.parent = parent};
     t->open[t->depth++] = (satin_trace_open){.idx = t->n, .begin_ns = now_ns, .children_ns = 0};
     t->n++;
     t->jobs++;
@@ -77,6 +77,15 @@ int satin_trace_tree_begin(satin_trace_tree *t, int64_t now_ns)
     if (t->depth > t->max_open)
         t->max_open = t->depth;
     return 0;
+}
+
+void satin_trace_tree_data(satin_trace_tree *t, uint64_t arg_bytes, uint64_t result_bytes)
+{
+    if (t->error[0] || t->depth == 0)
+        return;
+    satin_trace_node *nd = &t->node[t->open[t->depth - 1].idx];
+    nd->arg_bytes = arg_bytes;
+    nd->result_bytes = result_bytes;
 }
 
 void satin_trace_tree_end(satin_trace_tree *t, int64_t now_ns)
@@ -159,6 +168,8 @@ static size_t coarsen_with(const satin_trace_tree *in, const int64_t *total, con
             o->parent = nd->parent >= 0 ? new_idx[nd->parent] : -1;
             o->nchildren = leaf ? 0 : nd->nchildren;
             o->self_ns = leaf ? total[i] : nd->self_ns;
+            o->arg_bytes = nd->arg_bytes;
+            o->result_bytes = nd->result_bytes;
             new_idx[i] = (int32_t)out->n++;
         }
         leaves += leaf;

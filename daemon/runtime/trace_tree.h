@@ -25,6 +25,8 @@ typedef struct satin_trace_node {
     int64_t self_ns;      /* set when the node ends */
     int32_t parent;       /* index of the parent; -1 for the root */
     uint32_t nchildren;
+    uint64_t arg_bytes;   /* its data in and out (satin_kind.data_size); */
+    uint64_t result_bytes; /*   0 until told */
 } satin_trace_node;
 
 typedef struct satin_trace_open {
@@ -55,6 +57,10 @@ void satin_trace_tree_free(satin_trace_tree *t);
  * -1 with t->error set when the tree would exceed max_nodes, a second root
  * begins, or memory runs out.  Once failed, every later call fails. */
 int satin_trace_tree_begin(satin_trace_tree *t, int64_t now_ns);
+/* The innermost open invocation's argument and result data, in bytes (kept
+ * when coarsening makes it a leaf: a subtree's data in and out is its
+ * root's).  No-op without an open invocation. */
+void satin_trace_tree_data(satin_trace_tree *t, uint64_t arg_bytes, uint64_t result_bytes);
 /* The innermost open invocation ends (no-op without one, or after a failure). */
 void satin_trace_tree_end(satin_trace_tree *t, int64_t now_ns);
 

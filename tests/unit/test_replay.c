@@ -248,21 +248,27 @@ static void nq_tree(int n, int row, uint32_t cols, uint32_t ld, uint32_t rd, int
 /* Writes a recorded tree as bench/trace does. */
 static void write_trace(const satin_trace_tree *t, const char *path)
 {
-    int64_t *us = malloc(sizeof *us * t->n);
+    int64_t *us = malloc(sizeof *us * t->n), *argb = malloc(sizeof *argb * t->n),
+            *resb = malloc(sizeof *resb * t->n);
     uint32_t *kids = malloc(sizeof *kids * t->n);
     satin_trace_tree_self_us(t, us);
-    for (size_t i = 0; i < t->n; i++)
+    for (size_t i = 0; i < t->n; i++) {
         kids[i] = t->node[i].nchildren;
+        argb[i] = (int64_t)t->node[i].arg_bytes;
+        resb[i] = (int64_t)t->node[i].result_bytes;
+    }
     FILE *f = fopen(path, "w");
     satin_err err = {""};
     const char *comments[] = {"written by test_replay", NULL};
-    if (!ok(f && replay_tree_write(f, us, kids, (int64_t)t->n, comments, &err) == 0,
+    if (!ok(f && replay_tree_write(f, us, kids, argb, resb, (int64_t)t->n, comments, &err) == 0,
             "the tree writes to its file"))
         diag("%s: %s", path, err.msg);
     if (f)
         fclose(f);
     free(us);
     free(kids);
+    free(argb);
+    free(resb);
 }
 
 typedef struct rp_out {
@@ -323,6 +329,56 @@ static void check_replay_of(satin_pool *pool, int workers, const char *path, con
     replay_tree_free(&t);
 }
 
+/* matmul and the raytracer record the data a job of theirs would carry
+ * (satin_kind.data_size); the file keeps it, and coarsening keeps a
+ * subtree's root's. */
+static void check_traced_data(void)
+{
+    satin_trace_tree t, c;
+    satin_outcome o;
+    /* 96 = 2 x 48: the root splits all three ranges, 8 block products of 48^3. */
+    satin_trace_record(satin_builtin_kinds, "matmul", (const char *[]){"n=96", NULL}, 0, 0, &t, &o);
+    ok(!o.failed && t.n == 9 && t.node[0].nchildren == 8, "traced matmul n=96: a root, 8 leaves");
+    ok(t.node[0].arg_bytes == 40 + 8 * 2 * 96 * 96 && t.node[0].result_bytes == 8 * 96 * 96,
+       "its root carries A and B (40 + 2 x 96^2 x 8 bytes) and returns C (96^2 x 8) (got %llu, "
+       "%llu)",
+       (unsigned long long)t.node[0].arg_bytes, (unsigned long long)t.node[0].result_bytes);
+    int blocks = 1;
+    for (size_t i = 1; i < t.n; i++)
+        blocks &= t.node[i].arg_bytes == 40 + 8 * 2 * 48 * 48 &&
+                  t.node[i].result_bytes == 8 * 48 * 48;
+    ok(blocks, "each leaf: two 48 x 48 blocks in, one out");
+    const char *mm_path = tmp_path("mm96.trace");
+    write_trace(&t, mm_path);
+    replay_tree *rt = NULL;
+    satin_err err = {""};
+    ok(replay_tree_load(mm_path, &rt, &err) == 0 && rt->version == 2 &&
+           rt->arg_bytes[0] == 40 + 8 * 2 * 96 * 96 && rt->result_bytes[0] == 8 * 96 * 96 &&
+           rt->arg_bytes[8] == 40 + 8 * 2 * 48 * 48 && rt->result_bytes[8] == 8 * 48 * 48,
+       "the file written is version 2 and reads back with the same data sizes");
+    replay_tree_free(&rt);
+    satin_trace_tree_coarsen(&t, INT64_MAX, &c);
+    ok(c.n == 1 && c.node[0].arg_bytes == t.node[0].arg_bytes &&
+           c.node[0].result_bytes == t.node[0].result_bytes,
+       "coarsened to one leaf, the root keeps its own data sizes");
+    satin_trace_tree_free(&c);
+    satin_outcome_free(&o);
+    satin_trace_tree_free(&t);
+
+    /* 8 x 4 pixels in tiles of at most 8: the halves 4 x 4, then 4 x 2. */
+    satin_trace_record(satin_builtin_kinds, "raytracer",
+                       (const char *[]){"width=8", "height=4", "tile=8", NULL}, 0, 0, &t, &o);
+    ok(!o.failed && t.n == 7 && t.node[0].arg_bytes == 32 &&
+           t.node[0].result_bytes == 16 + 3 * 32 && t.node[1].result_bytes == 16 + 3 * 16 &&
+           t.node[2].nchildren == 0 && t.node[2].result_bytes == 16 + 3 * 8,
+       "traced raytracer 8 x 4: the argument as passed, each result its pixels x 3 bytes "
+       "(root %llu, half %llu, tile %llu)",
+       (unsigned long long)t.node[0].result_bytes, (unsigned long long)t.node[1].result_bytes,
+       (unsigned long long)t.node[2].result_bytes);
+    satin_outcome_free(&o);
+    satin_trace_tree_free(&t);
+}
+
 static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
 {
     satin_trace_tree t;
@@ -346,6 +402,10 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     for (size_t i = 0; i < t.n; i++)
         sum += t.node[i].self_ns;
     is_i64(s.total_ns, sum, "the total is the sum of the self times");
+    int as_passed = 1;
+    for (size_t i = 0; i < t.n; i++)
+        as_passed &= t.node[i].arg_bytes == 16 && t.node[i].result_bytes == 8;
+    ok(as_passed, "fib n=10: every node's data is the bytes passed (16 in, 8 out)");
     const char *fib_path = tmp_path("fib10.trace");
     write_trace(&t, fib_path);
     satin_outcome_free(&o);
@@ -425,6 +485,8 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     satin_trace_tree_free(&full);
     satin_trace_tree_free(&coarse);
 
+    check_traced_data();
+
     satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=15", NULL}, 0, 100, &t, &o);
     ok(o.failed && strstr(o.error, "trace: more than 100 nodes held at once"),
        "a traced run over the node limit fails: '%s'", o.error);
@@ -495,6 +557,27 @@ static void check_small_file(satin_pool *pool1, satin_pool *pool2)
              longc);
     run_replay(pool1, write_file("crlf.trace", text), NULL, &r);
     ok(!r.failed && r.nodes == 2 && r.total_us == 3, "CRLF lines and a 1200-character comment");
+
+    /* The same tree in version 2, with data sizes: read, and its checksum
+     * covers them (a version 1 file's stays what it was). */
+    const char *v2 = write_file("small2.trace", "satin-trace 2 nodes=7 total_us=24\n"
+                                                "0 -1 5 3 100 200\n1 0 3 2 10 20\n2 1 1 0 1 2\n"
+                                                "3 1 4 0 0 0\n4 0 0 0 7 1099511627776\n"
+                                                "5 0 11 1 5 6\n6 5 0 0 8 9\n");
+    replay_tree *t1 = NULL, *t2 = NULL;
+    replay_tree_load(p, &t1, &err);
+    ok(replay_tree_load(v2, &t2, &err) == 0 && t1 && t1->version == 1 && t2->version == 2 &&
+           t2->nnodes == 7 && t2->total_us == 24 && t2->leaves == 4,
+       "a version 2 file reads as the same tree");
+    ok(t1 && t2 && t1->arg_bytes[0] == 0 && t1->result_bytes[6] == 0 && t2->arg_bytes[0] == 100 &&
+           t2->result_bytes[0] == 200 && t2->arg_bytes[4] == 7 &&
+           t2->result_bytes[4] == 1099511627776 && t2->arg_bytes[6] == 8 && t2->result_bytes[6] == 9,
+       "its data sizes are read (a version 1 file's are 0)");
+    ok(t1 && t2 && t1->checksum == UINT64_C(0x125d8b757f5a6a6d) && t2->checksum != t1->checksum,
+       "the version 1 checksum is unchanged (%016llx); version 2's differs",
+       t1 ? (unsigned long long)t1->checksum : 0ull);
+    replay_tree_free(&t1);
+    replay_tree_free(&t2);
 }
 
 static void check_bad_file(satin_pool *pool, const char *name, const char *text, const char *want)
@@ -519,9 +602,11 @@ static void check_bad_files(satin_pool *pool)
     check_bad_file(pool, "empty.trace", "", "0: no header");
     check_bad_file(pool, "comments.trace", "# only\n# comments\n", "2: no header");
     check_bad_file(pool, "magic.trace", "satin-trace-x 1 nodes=1 total_us=0\n0 -1 0 0\n",
-                   "1: expected the header 'satin-trace 1 nodes=N total_us=T'");
-    check_bad_file(pool, "version.trace", "# c\nsatin-trace 2 nodes=1 total_us=0\n0 -1 0 0\n",
-                   "2: trace format version 2 is not supported (this build reads version 1)");
+                   "1: expected the header 'satin-trace 2 nodes=N total_us=T'");
+    check_bad_file(pool, "version.trace", "# c\nsatin-trace 3 nodes=1 total_us=0\n0 -1 0 0 0 0\n",
+                   "2: trace format version 3 is not supported (this build reads versions 1 to 2)");
+    check_bad_file(pool, "version0.trace", "satin-trace 0 nodes=1 total_us=0\n0 -1 0 0\n",
+                   "1: trace format version 0 is not supported (this build reads versions 1 to 2)");
     check_bad_file(pool, "nodes0.trace", "satin-trace 1 nodes=0 total_us=0\n",
                    "1: nodes=0 is not an integer in [1, 4194304]");
     check_bad_file(pool, "id.trace", "satin-trace 1 nodes=3 total_us=0\n0 -1 0 2\n2 0 0 0\n",
@@ -532,9 +617,21 @@ static void check_bad_files(satin_pool *pool)
     check_bad_file(pool, "rootparent.trace", "satin-trace 1 nodes=1 total_us=0\n0 0 0 0\n",
                    "2: node 0 names parent 0, but in pre-order its parent is -1");
     check_bad_file(pool, "fields3.trace", "satin-trace 1 nodes=1 total_us=0\n0 -1 0\n",
-                   "2: expected 4 fields 'id parent self_us nchildren', got 3");
+                   "2: expected 4 fields 'id parent self_us nchildren' (format version 1), got 3");
     check_bad_file(pool, "fields5.trace", "satin-trace 1 nodes=1 total_us=0\n0 -1 0 0 9\n",
-                   "2: expected 4 fields 'id parent self_us nchildren', got more than 4");
+                   "2: expected 4 fields 'id parent self_us nchildren' (format version 1), got more "
+                   "than 4");
+    check_bad_file(pool, "v2fields4.trace", "satin-trace 2 nodes=1 total_us=0\n0 -1 0 0\n",
+                   "2: expected 6 fields 'id parent self_us nchildren arg_bytes result_bytes' "
+                   "(format version 2), got 4");
+    check_bad_file(pool, "v2fields7.trace", "satin-trace 2 nodes=1 total_us=0\n0 -1 0 0 1 2 3\n",
+                   "2: expected 6 fields 'id parent self_us nchildren arg_bytes result_bytes' "
+                   "(format version 2), got more than 6");
+    check_bad_file(pool, "v2bytes.trace",
+                   "satin-trace 2 nodes=1 total_us=0\n0 -1 0 0 1099511627777 0\n",
+                   "2: arg_bytes '1099511627777' is not an integer in [0, 1099511627776]");
+    check_bad_file(pool, "v2result.trace", "satin-trace 2 nodes=1 total_us=0\n0 -1 0 0 0 -1\n",
+                   "2: result_bytes '-1' is not an integer in [0, 1099511627776]");
     check_bad_file(pool, "notint.trace", "satin-trace 1 nodes=1 total_us=0\n0 -1 1x 0\n",
                    "2: self_us '1x' is not an integer in [0, 68719476736]");
     check_bad_file(pool, "negative.trace", "satin-trace 1 nodes=1 total_us=0\n0 -1 -5 0\n",

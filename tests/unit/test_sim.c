@@ -209,13 +209,13 @@ static void control_threads(void)
 /* A traced tree in pre-order (self times and child counts) in a temporary
  * file. */
 static void write_tree(char *path, size_t len, const int64_t *self_us, const uint32_t *kids,
-                       int64_t n)
+                       const int64_t *arg_bytes, const int64_t *result_bytes, int64_t n)
 {
     snprintf(path, len, "%s/test_sim_trace.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     int fd = mkstemp(path);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     satin_err e;
-    if (!f || replay_tree_write(f, self_us, kids, n, NULL, &e) < 0) {
+    if (!f || replay_tree_write(f, self_us, kids, arg_bytes, result_bytes, n, NULL, &e) < 0) {
         printf("Bail out! cannot write a trace at %s\n", path);
         exit(1);
     }
@@ -223,12 +223,13 @@ static void write_tree(char *path, size_t len, const int64_t *self_us, const uin
 }
 
 /* 7 nodes: the root; node 1 with leaves 2 and 3; node 4 with leaves 5 and
- * 6; self times 1..7 us. */
-static void write_trace(char *path, size_t len)
+ * 6; self times 1..7 us; data sizes per node, or none (NULL). */
+static void write_trace(char *path, size_t len, const int64_t *arg_bytes,
+                        const int64_t *result_bytes)
 {
     static const int64_t self_us[7] = {1, 2, 3, 4, 5, 6, 7};
     static const uint32_t kids[7] = {2, 2, 0, 0, 2, 0, 0};
-    write_tree(path, len, self_us, kids, 7);
+    write_tree(path, len, self_us, kids, arg_bytes, result_bytes, 7);
 }
 
 /* A task written in its kind's argument bytes and read back: the length,
@@ -590,7 +591,7 @@ static void replay_after(void)
     static const int64_t self_us[5] = {1, 10, 10, 10, 10};
     static const uint32_t kids[5] = {2, 2, 0, 0, 0};
     char path[256], tree[300];
-    write_tree(path, sizeof path, self_us, kids, 5);
+    write_tree(path, sizeof path, self_us, kids, NULL, NULL, 5);
     snprintf(tree, sizeof tree, "tree=%s", path);
     const char *params[] = {tree, NULL};
     sim_outcome one, two;
@@ -726,10 +727,44 @@ static void lifestory(void)
     }
 }
 
+/* Every traced node's argument carries 2^32 bytes of data and its result
+ * 2^36: the bytes sent, in units of 2^32, count exactly the records that
+ * crossed nodes and 16 times the results sent back (a run's own messages
+ * are far below 2^32 bytes). */
+static void replay_data(const char **params)
+{
+    char trace[256], tree[300];
+    int64_t argb[7], resb[7];
+    for (int i = 0; i < 7; i++) {
+        argb[i] = (int64_t)1 << 32;
+        resb[i] = (int64_t)1 << 36;
+    }
+    write_trace(trace, sizeof trace, argb, resb);
+    snprintf(tree, sizeof tree, "tree=%s", trace);
+    params[0] = tree;
+    params[1] = "scale=100000";   /* 0.1 to 0.7 s a node: worth stealing */
+    const char *policies[] = {"rs", "chs", "cls", "crs"};
+    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+        sim_outcome r;
+        simulate(policies[p], 1, "replay", params, 1, &r);
+        int64_t given = -1, results = -1;
+        satin_kvlist_i64(&r.counters, "jobs_given", &given);
+        satin_kvlist_i64(&r.counters, "results_sent", &results);
+        uint64_t units = (r.net.bytes[0] + r.net.bytes[1]) >> 32;
+        ok(r.done && r.result == 7 && given > 0 && results == given &&
+               units == (uint64_t)(given + 16 * results),
+           "%s: replayed with data sizes, %" PRId64 " records crossed nodes with 2^32 bytes "
+           "each and %" PRId64 " results came back with 2^36 (%" PRIu64 " x 2^32 bytes sent)",
+           policies[p], given, results, units);
+        sim_outcome_free(&r);
+    }
+    unlink(trace);
+}
+
 int main(void)
 {
     char trace[256];
-    write_trace(trace, sizeof trace);
+    write_trace(trace, sizeof trace, NULL, NULL);
     queue_order();
     network();
     jitter();
@@ -750,7 +785,11 @@ int main(void)
     simulate("crs", 1, "replay", params, 1, &r);
     ok(r.done && r.result == 7 && r.work_ns == 84000,
        "replay: the 7 traced nodes run, 84 us of work (%" PRId64 " ns)", r.work_ns);
+    uint64_t plain = r.net.bytes[0] + r.net.bytes[1];
     sim_outcome_free(&r);
+    ok(plain > 0 && plain < (uint64_t)1 << 32, "without data sizes: %" PRIu64 " bytes sent",
+       plain);
     unlink(trace);
+    replay_data(params);
     return done_testing();
 }
