@@ -380,15 +380,23 @@ static const char *const failure_counters[] = {
     "orphans_used", "orphan_promises_void", "heartbeats_sent",
 };
 
+/* Crashes are queued before anything else of the run: one due when the job
+ * ended came first. */
+static int crashed(const sim_crash *c, const sim_outcome *r)
+{
+    return c->at_ns <= r->makespan_ns;
+}
+
 static void print_failures(const grid *g, const failures *f, const sim_outcome *r)
 {
     if (f->ncrashes) {
         printf("crashes:");
         for (int i = 0; i < f->ncrashes; i++)
-            printf("%s %s at %.6f s", i ? "," : "", g->names[f->crashes[i].node],
-                   (double)f->crashes[i].at_ns / 1e9);
+            printf("%s %s at %.6f s%s", i ? "," : "", g->names[f->crashes[i].node],
+                   (double)f->crashes[i].at_ns / 1e9,
+                   crashed(&f->crashes[i], r) ? "" : " (not reached)");
         printf("; lost there: %" PRIu64 " record(s) of other nodes, %" PRIu64
-               " task(s) running or queued; %" PRIu64 " message(s) to it dropped\n",
+               " task(s) running or queued; %" PRIu64 " message(s) dropped on arrival\n",
                r->records_lost, r->tasks_lost, r->msgs_dropped);
     }
     printf("failures (time-outs LAN %.3f ms, WAN %.3f ms):", (double)f->lan_ns / 1e6,
@@ -499,6 +507,7 @@ static void print_json(const options *o, const grid *g, const sim_model *m, cons
             satin_json_object_begin(&j);
             satin_json_key(&j, "node"); satin_json_str(&j, g->names[f->crashes[i].node]);
             satin_json_key(&j, "at_s"); satin_json_f64(&j, (double)f->crashes[i].at_ns / 1e9);
+            satin_json_key(&j, "reached"); satin_json_bool(&j, crashed(&f->crashes[i], r));
             satin_json_object_end(&j);
         }
         satin_json_array_end(&j);
