@@ -377,7 +377,7 @@ typedef struct failures {
 static const char *const failure_counters[] = {
     "peers_dead", "records_redone", "redo_results", "late_results_used", "late_results_dropped",
     "steals_to_dead", "results_held", "standins_orphaned", "orphans_told", "orphans_promised",
-    "orphans_used", "orphan_promises_void", "heartbeats_sent",
+    "orphans_used", "orphans_waited", "orphan_promises_void", "heartbeats_sent",
 };
 
 /* Crashes are queued before anything else of the run: one due when the job

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_TASK_DONE, EV_MSG, EV_TICK, EV_AFTER_DONE, EV_CRASH };
+enum { EV_TASK_DONE, EV_MSG, EV_TICK, EV_AFTER_DONE, EV_CRASH, EV_ORPHANS };
 enum { FRAME_INNER, FRAME_JOB, FRAME_STANDIN };
 
 /* An invocation waiting for its children, or a root: a job submitted here
@@ -33,6 +33,7 @@ typedef struct sim_task {
     sim_frame *parent;
     uint64_t place;
     uint32_t nchildren;        /* known once a worker starts it */
+    uint32_t no_wait;          /* it waited for a promised orphan and runs now */
 } sim_task;
 
 /* Fixed-size objects with a free list: a long run frees as it goes. */
@@ -330,26 +331,54 @@ static void task_done(sim *s, sim_node *n, sim_task *t)
         sim_model_child(&s->model, &t->state, i, &c->state);
         c->parent = f;
         c->place = satin_place_child(t->place, i + 1);
+        c->no_wait = 0;
         push_spawned(n, c);
     }
     alloc_put(&s->tasks, t);
 }
 
 /* satind's invoke: a result told as an orphan for this place and these
- * argument bytes is taken instead of running the task again, at no cost. */
+ * argument bytes is taken instead of running the task again, at no cost.
+ * One only promised is waited for by a task its parent spawned here (a
+ * root never waits: it may be the promised record itself), without a
+ * worker, as satind's worker helps with other work meanwhile. */
 static int orphan_taken(sim *s, sim_node *n, sim_task *t)
 {
     if (!sim_orphans_at(n->orphans, t->place))
         return 0;
     unsigned char arg[SIM_ARG_MAX];
     size_t len = sim_model_write(&s->model, &t->state, arg, sizeof arg);
+    uint64_t digest = satin_digest(s->model.name, arg, len);
     int64_t v;
-    if (!sim_orphans_take(n->orphans, t->place, satin_digest(s->model.name, arg, len), &v))
-        return 0;
+    if (!sim_orphans_take(n->orphans, t->place, digest, &v)) {
+        if (t->parent->kind != FRAME_INNER || t->no_wait ||
+            !sim_orphans_promised(n->orphans, t->place, digest))
+            return 0;
+        sim_orphans_wait(n->orphans, t, t->place, digest, s->now);
+        push_event(s, EV_ORPHANS, n->id, s->now + SIM_ORPHAN_WAIT_NS, 0, NULL);
+        return 1;
+    }
     sim_frame *parent = t->parent;
     alloc_put(&s->tasks, t);
     child_done(s, n, parent, v);
     return 1;
+}
+
+/* Tasks waiting for promised orphans go on: with the result, or to run. */
+static void orphans_settle(sim *s, sim_node *n)
+{
+    int got;
+    int64_t v;
+    for (sim_task *t; n->orphans && (t = sim_orphans_settle(n->orphans, s->now, &got, &v));) {
+        if (got) {
+            sim_frame *parent = t->parent;
+            alloc_put(&s->tasks, t);
+            child_done(s, n, parent, v);
+        } else {
+            t->no_wait = 1;
+            push_spawned(n, t);
+        }
+    }
 }
 
 /* The node stops for good: what its workers run, its continuations and
@@ -357,7 +386,8 @@ static int orphan_taken(sim *s, sim_node *n, sim_task *t)
 static void crash(sim *s, sim_node *n)
 {
     s->records_lost += (uint64_t)n->active;
-    s->tasks_lost += (uint64_t)(s->cfg.workers - n->idle) + waiting(n);
+    s->tasks_lost += (uint64_t)(s->cfg.workers - n->idle) + waiting(n) +
+                     (n->orphans ? n->orphans->nwaiters : 0);
     for (sim_frame *f = n->ready; f; f = f->next_ready)
         s->tasks_lost++;
     set_idle(n, 0);
@@ -517,6 +547,8 @@ static void env_orphan(void *ctx, int status, int holder, uint64_t place, uint64
     } else if (status == SATIN_ORPHAN_GONE) {
         sim_orphans_abandon(n->orphans, holder, place, digest, 0);
     }
+    if (n->orphans->nwaiters)
+        push_event(n->s, EV_ORPHANS, n->id, n->s->now, 0, NULL);   /* one may go on */
 }
 
 static void env_orphans_void(void *ctx, int holder)
@@ -524,6 +556,8 @@ static void env_orphans_void(void *ctx, int holder)
     sim_node *n = ctx;
     if (n->orphans)
         sim_orphans_abandon(n->orphans, holder, 0, 0, 1);
+    if (n->orphans && n->orphans->nwaiters)
+        push_event(n->s, EV_ORPHANS, n->id, n->s->now, 0, NULL);
 }
 
 /* The pool's orphan counters, as satind's node reports them. */
@@ -532,6 +566,8 @@ static void env_counters(void *ctx, satin_kvlist *out)
     const sim_orphans *t = ((sim_node *)ctx)->orphans;
     satin_kvlist_add_i64(out, "orphans_held", t ? (int64_t)t->count : 0);
     satin_kvlist_add_i64(out, "orphans_used", t ? (int64_t)t->used : 0);
+    satin_kvlist_add_i64(out, "orphans_waited", t ? (int64_t)t->waited : 0);
+    satin_kvlist_add_i64(out, "orphan_waits_given_up", t ? (int64_t)t->gave_up : 0);
     satin_kvlist_add_i64(out, "orphan_promises_void", t ? (int64_t)t->abandoned : 0);
 }
 
@@ -692,6 +728,9 @@ static void handle(sim *s, const sim_event *ev)
     case EV_CRASH:
         crash(s, n);
         return;
+    case EV_ORPHANS:
+        orphans_settle(s, n);
+        break;
     case EV_TASK_DONE:
         task_done(s, n, ev->data);
         break;

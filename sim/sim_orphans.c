@@ -2,6 +2,7 @@
 #include "sim_orphans.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Few entries (results sent shortly before a death, records a dead owner
  * had out), looked up before every task once there is one: a hash by
@@ -114,11 +115,50 @@ int sim_orphans_take(sim_orphans *t, uint64_t place, uint64_t digest, int64_t *v
     return 0;
 }
 
+int sim_orphans_promised(const sim_orphans *t, uint64_t place, uint64_t digest)
+{
+    const sim_orphan *o = find(t, place, digest);
+    return o && !o->ready;
+}
+
+void sim_orphans_wait(sim_orphans *t, void *task, uint64_t place, uint64_t digest, int64_t now)
+{
+    if (t->nwaiters == t->capwaiters) {
+        t->capwaiters = t->capwaiters ? 2 * t->capwaiters : 8;
+        t->waiters = realloc(t->waiters, t->capwaiters * sizeof *t->waiters);
+        if (!t->waiters)
+            abort();
+    }
+    t->waiters[t->nwaiters++] = (sim_orphan_waiter){task, place, digest, now};
+    t->waited++;
+}
+
+void *sim_orphans_settle(sim_orphans *t, int64_t now, int *got, int64_t *value)
+{
+    for (size_t i = 0; i < t->nwaiters; i++) {
+        const sim_orphan_waiter *w = &t->waiters[i];
+        *got = sim_orphans_take(t, w->place, w->digest, value);
+        int go = *got || !sim_orphans_promised(t, w->place, w->digest);
+        if (!go && now - w->since >= SIM_ORPHAN_WAIT_NS) {
+            t->gave_up++;
+            go = 1;
+        }
+        if (!go)
+            continue;
+        void *task = w->task;
+        memmove(&t->waiters[i], &t->waiters[i + 1], (t->nwaiters - i - 1) * sizeof *w);
+        t->nwaiters--;
+        return task;
+    }
+    return NULL;
+}
+
 void sim_orphans_free(sim_orphans *t)
 {
     for (size_t b = 0; t->bucket && b < NBUCKETS; b++)
         while (t->bucket[b])
             unlink_one(t, &t->bucket[b]);
     free(t->bucket);
+    free(t->waiters);
     *t = (sim_orphans){0};
 }
