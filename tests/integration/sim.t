@@ -161,6 +161,12 @@ like "$out" "crashes: c1n2 at 0.000000 s, c1n1 at 1000.000000 s (not reached); l
 run "$sim" $grid fib n=25
 [[ "$out" != *failures* ]] && pass "without either option, no failure line" ||
     fail "without either option, no failure line"
+run "$sim" --topology "$tmpdir/grid.yaml" --crash b0@0.0001 --json fib n=25
+is "$(json_get 'd["result"]["value"], d["sim"]["crashes"][0]["node"]')" "$want b0" \
+    "a topology file's node crashes by its id"
+run "$sim" --topology "$tmpdir/grid.yaml" --crash a0@0.0001 fib n=25
+is "$rc" 2 "its first node, where the job is submitted, cannot crash: exit 2"
+like "$err" "a0 is the node the job is submitted to" "says so"
 run "$sim" $grid --crash c0n0@0.001 fib n=25
 is "$rc" 2 "a crash of the node the job is submitted to: exit 2"
 like "$err" "c0n0 is the node the job is submitted to; the job and its result live there, so it cannot crash" \
