@@ -4,8 +4,10 @@
  *
  *   satin-sim [--topology FILE | --clusters C --nodes N] [--workers W]
  *             [--policy P] [--seed S] [--json] [--csv FILE] [--lifestory FILE]
- *             [link and cost options] KIND key=value...
+ *             [link and cost options] [--crash NODE@SECONDS]...
+ *             [--failure-timeout-ms LAN[,WAN]] KIND key=value...
  */
+#include "engine.h"
 #include "json.h"
 #include "policy.h"
 #include "policy_config.h"
@@ -19,6 +21,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +60,10 @@ typedef struct options {
     const char *csv;
     const char *lifestory;     /* .csv or .png */
     int lifestory_nodes;
+    const char **crash_args;   /* [ncrashes] NODE@SECONDS, resolved against the grid */
+    int ncrashes;
+    int watch;                 /* --failure-timeout-ms given */
+    double fail_lan_ms, fail_wan_ms;   /* 0: the engine's default */
     const char *kind;
     const char *const *params;
 } options;
@@ -87,6 +94,11 @@ static void usage(FILE *f)
         "  --progress N           a line on stderr every N events (default on a terminal:\n"
         "                         every %d)\n"
         "  --quiet                no progress lines\n"
+        "  --crash NODE@SECONDS   NODE (its id, or its index) stops for good SECONDS of\n"
+        "                         virtual time after submission (repeatable; not the\n"
+        "                         job's node); failure detection is then on\n"
+        "  --failure-timeout-ms LAN[,WAN]  failure detection on, a LAN and a WAN peer\n"
+        "                         silent this long is dead (default: the engine's)\n"
         "  --json                 one JSON object (satin-submit's shape, plus \"sim\")\n"
         "  --csv FILE             append the run's figures to FILE as one CSV row\n"
         "  --lifestory FILE       each worker's states over time: FILE.csv, or FILE.png (gnuplot)\n"
@@ -135,12 +147,29 @@ static int msg_cpu(const char *arg, options *o)
 
 enum { O_TOPO = 256, O_CLUSTERS, O_NODES, O_WORKERS, O_POLICY, O_SEED, O_JSON, O_LANLAT,
        O_LANBW, O_WANLAT, O_WANBW, O_TASK, O_LIMIT, O_PROGRESS, O_QUIET, O_CSV, O_LIFE,
-       O_LIFENODES, O_HELP, O_LANJIT, O_WANJIT, O_MSGCPU };
+       O_LIFENODES, O_HELP, O_LANJIT, O_WANJIT, O_MSGCPU, O_CRASH, O_FAILTO };
 
 static int ends_with(const char *s, const char *tail)
 {
     size_t n = strlen(s), t = strlen(tail);
     return n > t && strcmp(s + n - t, tail) == 0;
+}
+
+/* LAN[,WAN] in ms, each > 0. */
+static int failure_timeouts(const char *arg, options *o)
+{
+    char lan[64];
+    const char *comma = strchr(arg, ',');
+    size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+    if (n >= sizeof lan)
+        return bad("--failure-timeout-ms takes LAN[,WAN] in ms, not '%s'", arg);
+    memcpy(lan, arg, n);
+    lan[n] = 0;
+    if (num("--failure-timeout-ms", lan, 1e-6, 1e9, &o->fail_lan_ms) < 0 ||
+        (comma && num("--failure-timeout-ms", comma + 1, 1e-6, 1e9, &o->fail_wan_ms) < 0))
+        return -1;
+    o->watch = 1;
+    return 0;
 }
 
 static int parse_options(int argc, char **argv, options *o)
@@ -171,11 +200,16 @@ static int parse_options(int argc, char **argv, options *o)
         {"csv", required_argument, NULL, O_CSV},
         {"lifestory", required_argument, NULL, O_LIFE},
         {"lifestory-nodes", required_argument, NULL, O_LIFENODES},
+        {"crash", required_argument, NULL, O_CRASH},
+        {"failure-timeout-ms", required_argument, NULL, O_FAILTO},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
     };
     int c, given_shape = 0;
     double v;
+    o->crash_args = calloc((size_t)argc, sizeof *o->crash_args);
+    if (!o->crash_args)
+        abort();
     opterr = 0;
     /* '+': the job's key=value words are not options. */
     while ((c = getopt_long(argc, argv, "+", longs, NULL)) != -1) {
@@ -241,6 +275,8 @@ static int parse_options(int argc, char **argv, options *o)
             if (num("--lifestory-nodes", optarg, 1, 1 << 24, &v) < 0) return -1;
             o->lifestory_nodes = (int)v;
             break;
+        case O_CRASH: o->crash_args[o->ncrashes++] = optarg; break;
+        case O_FAILTO: if (failure_timeouts(optarg, o) < 0) return -1; break;
         case O_HELP: usage(stdout); exit(0);
         default:
             return bad("unknown option '%s' (satin-sim --help lists them)", argv[optind - 1]);
@@ -347,6 +383,49 @@ static void grid_free(grid *g)
     satin_topology_destroy(&g->file);
 }
 
+/* --crash NODE@SECONDS against the grid: NODE is a node's id, else its
+ * index.  The job's node cannot crash: the job and its result live there. */
+static int resolve_crashes(const options *o, const grid *g, int submit, sim_crash *out)
+{
+    for (int i = 0; i < o->ncrashes; i++) {
+        const char *arg = o->crash_args[i];
+        const char *at = strrchr(arg, '@');
+        if (!at || at == arg)
+            return bad("--crash takes NODE@SECONDS, not '%s'", arg);
+        size_t n = (size_t)(at - arg);
+        int node = -1;
+        for (int k = 0; k < g->topo.nnodes && node < 0; k++)
+            if (strlen(g->names[k]) == n && strncmp(g->names[k], arg, n) == 0)
+                node = k;
+        if (node < 0 && n <= 9 && strspn(arg, "0123456789") == n) {
+            long long k = strtoll(arg, NULL, 10);
+            node = k < g->topo.nnodes ? (int)k : -1;
+        }
+        if (node < 0) {
+            fprintf(stderr, "satin-sim: --crash %s: no node '%.*s' in this grid (give a node's "
+                    "id, or its index from 0 to %d)\n", arg, (int)n, arg, g->topo.nnodes - 1);
+            return -1;
+        }
+        double secs;
+        if (num("--crash's SECONDS", at + 1, 0, 1e9, &secs) < 0)
+            return -1;
+        if (node == submit) {
+            fprintf(stderr, "satin-sim: --crash %s: %s is the node the job is submitted to; "
+                    "the job and its result live there, so it cannot crash\n", arg,
+                    g->names[node]);
+            return -1;
+        }
+        for (int j = 0; j < i; j++)
+            if (out[j].node == node) {
+                fprintf(stderr, "satin-sim: --crash %s: node %s crashes once at most\n", arg,
+                        g->names[node]);
+                return -1;
+            }
+        out[i] = (sim_crash){node, llround(secs * 1e9)};
+    }
+    return 0;
+}
+
 static sim_link wan_link(const options *o)
 {
     return (sim_link){(int64_t)(o->wan_latency_ms * 1e6), sim_ns_per_byte(o->wan_kbps * 1e3)};
@@ -359,8 +438,50 @@ static int64_t counter(const sim_outcome *r, const char *name)
     return v;
 }
 
+/* What failure detection ran with: the crashes and the time-outs in use. */
+typedef struct failures {
+    int watch;
+    const sim_crash *crashes;
+    int ncrashes;
+    int64_t lan_ns, wan_ns;
+} failures;
+
+/* The engines' failure and orphan counters, summed, in the text output. */
+static const char *const failure_counters[] = {
+    "peers_dead", "records_redone", "redo_results", "late_results_used", "late_results_dropped",
+    "steals_to_dead", "results_held", "standins_orphaned", "orphans_told", "orphans_promised",
+    "orphans_used", "orphans_waited", "orphan_promises_void", "heartbeats_sent",
+};
+
+/* Crashes are queued before anything else of the run: one due when the job
+ * ended came first. */
+static int crashed(const sim_crash *c, const sim_outcome *r)
+{
+    return c->at_ns <= r->makespan_ns;
+}
+
+static void print_failures(const grid *g, const failures *f, const sim_outcome *r)
+{
+    if (f->ncrashes) {
+        printf("crashes:");
+        for (int i = 0; i < f->ncrashes; i++)
+            printf("%s %s at %.6f s%s", i ? "," : "", g->names[f->crashes[i].node],
+                   (double)f->crashes[i].at_ns / 1e9,
+                   crashed(&f->crashes[i], r) ? "" : " (not reached)");
+        printf("; lost there: %" PRIu64 " record(s) of other nodes, %" PRIu64
+               " task(s) running or queued; %" PRIu64 " message(s) dropped on arrival\n",
+               r->records_lost, r->tasks_lost, r->msgs_dropped);
+    }
+    printf("failures (time-outs LAN %.3f ms, WAN %.3f ms):", (double)f->lan_ns / 1e6,
+           (double)f->wan_ns / 1e6);
+    for (size_t i = 0; i < sizeof failure_counters / sizeof *failure_counters; i++)
+        printf("%s %s %" PRId64, i ? "," : "", failure_counters[i],
+               counter(r, failure_counters[i]));
+    printf("\n");
+}
+
 static void print_text(const options *o, const grid *g, const sim_model *m, const sim_outcome *r,
-                       double wall_s, long rss_kb)
+                       const failures *f, double wall_s, long rss_kb)
 {
     double makespan = (double)r->makespan_ns / 1e9, work = (double)r->work_ns / 1e9;
     int total_workers = g->topo.nnodes * o->workers;
@@ -389,13 +510,15 @@ static void print_text(const options *o, const grid *g, const sim_model *m, cons
            makespan > 0 ? (double)r->net.msgs[1] / makespan : 0);
     printf("idle %.6f s over all workers (%.1f %% of their time)\n", (double)r->idle_ns / 1e9,
            makespan > 0 ? 100.0 * (double)r->idle_ns / 1e9 / (makespan * total_workers) : 0);
+    if (f->watch)
+        print_failures(g, f, r);
     printf("%" PRIu64 " tasks, %" PRIu64 " events in %.3f s (%.0f events/s), peak RSS %ld MB\n",
            r->tasks, r->events, wall_s, wall_s > 0 ? (double)r->events / wall_s : 0,
            rss_kb / 1024);
 }
 
 static void print_json(const options *o, const grid *g, const sim_model *m, const sim_outcome *r,
-                       double wall_s, long rss_kb)
+                       const failures *f, double wall_s, long rss_kb)
 {
     double makespan = (double)r->makespan_ns / 1e9, work = (double)r->work_ns / 1e9;
     int total_workers = g->topo.nnodes * o->workers;
@@ -450,6 +573,23 @@ static void print_json(const options *o, const grid *g, const sim_model *m, cons
     satin_json_f64(&j, makespan > 0 ? (double)r->net.msgs[1] / makespan : 0);
     satin_json_key(&j, "events"); satin_json_u64(&j, r->events);
     satin_json_key(&j, "peak_events_waiting"); satin_json_u64(&j, r->peak_events);
+    if (f->watch) {
+        satin_json_key(&j, "failure_timeout_lan_ms"); satin_json_f64(&j, (double)f->lan_ns / 1e6);
+        satin_json_key(&j, "failure_timeout_wan_ms"); satin_json_f64(&j, (double)f->wan_ns / 1e6);
+        satin_json_key(&j, "crashes");
+        satin_json_array_begin(&j);
+        for (int i = 0; i < f->ncrashes; i++) {
+            satin_json_object_begin(&j);
+            satin_json_key(&j, "node"); satin_json_str(&j, g->names[f->crashes[i].node]);
+            satin_json_key(&j, "at_s"); satin_json_f64(&j, (double)f->crashes[i].at_ns / 1e9);
+            satin_json_key(&j, "reached"); satin_json_bool(&j, crashed(&f->crashes[i], r));
+            satin_json_object_end(&j);
+        }
+        satin_json_array_end(&j);
+        satin_json_key(&j, "records_lost"); satin_json_u64(&j, r->records_lost);
+        satin_json_key(&j, "tasks_lost"); satin_json_u64(&j, r->tasks_lost);
+        satin_json_key(&j, "msgs_dropped"); satin_json_u64(&j, r->msgs_dropped);
+    }
     /* The two figures of this machine, not of the simulated grid: the
      * rest is the same for the same options and seed. */
     satin_json_key(&j, "wall_s"); satin_json_f64(&j, wall_s);
@@ -588,14 +728,17 @@ static int lifestory_close(lifestory *ls, const options *o, const grid *g, const
 int main(int argc, char **argv)
 {
     options o;
-    if (parse_options(argc, argv, &o) < 0)
+    if (parse_options(argc, argv, &o) < 0) {
+        free(o.crash_args);
         return 2;
+    }
     sim_model model;
     sim_state root;
     char err[512];
     if (sim_model_parse(&model, o.kind, o.params, o.task_ns, &root, err, sizeof err) < 0) {
         fprintf(stderr, "satin-sim: %s\n", err);
         sim_model_free(&model);
+        free(o.crash_args);
         return 2;
     }
     if (o.measure) {
@@ -604,6 +747,7 @@ int main(int argc, char **argv)
                     model.kind != SIM_UTS ? "give this kind a number"
                                           : "this tree's root has no children to time");
             sim_model_free(&model);
+            free(o.crash_args);
             return 2;
         }
         model.task_ns = (int64_t)(o.measured.ns_per_node + 0.5);
@@ -611,11 +755,23 @@ int main(int argc, char **argv)
             model.task_ns = 1;
     }
     grid g;
-    if (grid_make(&g, &o) < 0) {
+    sim_crash *crashes = calloc((size_t)o.ncrashes + 1, sizeof *crashes);
+    if (!crashes)
+        abort();
+    if (grid_make(&g, &o) < 0 || resolve_crashes(&o, &g, 0, crashes) < 0) {
         grid_free(&g);
         sim_model_free(&model);
+        free(crashes);
+        free(o.crash_args);
         return 2;
     }
+    satin_engine_config ec;
+    satin_engine_config_default(&ec);
+    failures f = {.watch = o.watch || o.ncrashes > 0, .crashes = crashes, .ncrashes = o.ncrashes,
+                  .lan_ns = o.fail_lan_ms > 0 ? llround(o.fail_lan_ms * 1e6)
+                                              : ec.failure_timeout_lan_ns,
+                  .wan_ns = o.fail_wan_ms > 0 ? llround(o.fail_wan_ms * 1e6)
+                                              : ec.failure_timeout_wan_ns};
     sim_config cfg = {
         .topo = &g.topo,
         .names = (const char *const *)g.names,
@@ -632,12 +788,20 @@ int main(int argc, char **argv)
         .time_limit_ns = (int64_t)(o.time_limit_s * 1e9),
         .progress_every = o.quiet ? 0 : o.progress ? o.progress
                         : isatty(STDERR_FILENO) ? PROGRESS_TTY_EVENTS : 0,
+        .submit_node = 0,
+        .crashes = crashes,
+        .ncrashes = o.ncrashes,
+        .watch = f.watch,
+        .failure_timeout_lan_ns = f.lan_ns,
+        .failure_timeout_wan_ns = f.wan_ns,
     };
     sim *s = sim_new(&cfg, &model);
     if (!s) {
         fprintf(stderr, "satin-sim: the node engine refused this grid\n");
         grid_free(&g);
         sim_model_free(&model);
+        free(crashes);
+        free(o.crash_args);
         return 1;
     }
     /* A file's wide-area links, unless the command line gave them all. */
@@ -684,9 +848,9 @@ int main(int argc, char **argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     if (o.json)
-        print_json(&o, &g, &model, &r, wall, ru.ru_maxrss);
+        print_json(&o, &g, &model, &r, &f, wall, ru.ru_maxrss);
     else
-        print_text(&o, &g, &model, &r, wall, ru.ru_maxrss);
+        print_text(&o, &g, &model, &r, &f, wall, ru.ru_maxrss);
     int rc = r.done && !r.failed ? 0 : 1;
     if (o.lifestory && lifestory_close(&ls, &o, &g, &model, &r) < 0)
         rc = 1;
@@ -696,5 +860,7 @@ int main(int argc, char **argv)
     sim_destroy(&s);
     sim_model_free(&model);
     grid_free(&g);
+    free(crashes);
+    free(o.crash_args);
     return rc;
 }

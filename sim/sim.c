@@ -5,6 +5,7 @@
 #include "satin_digest.h"
 #include "sim_lifestory.h"
 #include "sim_ctl.h"
+#include "sim_orphans.h"
 #include "sim_queue.h"
 
 #include <inttypes.h>
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_TASK_DONE, EV_MSG, EV_TICK, EV_AFTER_DONE, EV_DECODED };
+enum { EV_TASK_DONE, EV_MSG, EV_TICK, EV_AFTER_DONE, EV_DECODED, EV_CRASH, EV_ORPHANS };
 enum { FRAME_INNER, FRAME_JOB, FRAME_STANDIN };
 
 /* An invocation waiting for its children, or a root: a job submitted here
@@ -35,6 +36,7 @@ typedef struct sim_task {
     sim_frame *parent;
     uint64_t place;
     uint32_t nchildren;        /* known once a worker starts it */
+    uint32_t no_wait;          /* it waited for a promised orphan and runs now */
 } sim_task;
 
 /* Fixed-size objects with a free list: a long run frees as it goes. */
@@ -74,6 +76,8 @@ typedef struct sim_node {
      * first: a free worker runs them before any queued task, as satind's
      * worker goes on past its satin_sync.  Not records: no thief sees them. */
     sim_frame *ready, *ready_last;
+    int dead;                  /* crashed: no event of it is handled again */
+    sim_orphans *orphans;      /* NULL until an orphan is told here */
 } sim_node;
 
 /* A message on its way: the codec's two frames, one allocation. */
@@ -97,7 +101,7 @@ struct sim {
     int done, failed;
     int64_t result, submitted, ended;
     int64_t work_ns, idle_ns;
-    uint64_t tasks_run, bad;
+    uint64_t tasks_run, bad, tasks_lost, records_lost, msgs_dropped;
     sim_life *life;                  /* NULL: no lifestory */
     int64_t result_bytes;      /* the data of the JOB_RESULT being sent, if any */
     /* env.take's and env.describe's argument bytes, alive until the engine
@@ -218,12 +222,15 @@ static void push_event(sim *s, int type, int node, int64_t at, int64_t aux, void
                                       .data = data});
 }
 
+static int orphan_taken(sim *s, sim_node *n, sim_task *t);
+
 /* Idle workers take a due continuation, else the newest task; a node left
  * with an idle worker and nothing queued tells its engine (once until work
  * comes). */
 static void start_tasks(sim_node *n)
 {
     sim *s = n->s;
+again:
     while (n->idle > 0 && n->ready) {
         sim_frame *f = n->ready;
         n->ready = f->next_ready;
@@ -234,6 +241,8 @@ static void start_tasks(sim_node *n)
     }
     while (n->idle > 0 && waiting(n) > 0) {
         sim_task *t = next_task(n);
+        if (n->orphans && orphan_taken(s, n, t))
+            goto again;   /* its value may have made a continuation due */
         t->nchildren = sim_model_children(&s->model, &t->state);
         int64_t cost = sim_model_cost(&s->model, &t->state, t->nchildren);
         s->work_ns += cost;
@@ -332,9 +341,69 @@ static void task_done(sim *s, sim_node *n, sim_task *t)
         sim_model_child(&s->model, &t->state, i, &c->state);
         c->parent = f;
         c->place = satin_place_child(t->place, i + 1);
+        c->no_wait = 0;
         push_spawned(n, c);
     }
     alloc_put(&s->tasks, t);
+}
+
+/* satind's invoke: a result told as an orphan for this place and these
+ * argument bytes is taken instead of running the task again, at no cost.
+ * One only promised is waited for by a task its parent spawned here (a
+ * root never waits: it may be the promised record itself), without a
+ * worker, as satind's worker helps with other work meanwhile. */
+static int orphan_taken(sim *s, sim_node *n, sim_task *t)
+{
+    if (!sim_orphans_at(n->orphans, t->place))
+        return 0;
+    unsigned char arg[SIM_ARG_MAX];
+    size_t len = sim_model_write(&s->model, &t->state, arg, sizeof arg);
+    uint64_t digest = satin_digest(s->model.name, arg, len);
+    int64_t v;
+    if (!sim_orphans_take(n->orphans, t->place, digest, &v)) {
+        if (t->parent->kind != FRAME_INNER || t->no_wait ||
+            !sim_orphans_promised(n->orphans, t->place, digest))
+            return 0;
+        sim_orphans_wait(n->orphans, t, t->place, digest, s->now);
+        push_event(s, EV_ORPHANS, n->id, s->now + SIM_ORPHAN_WAIT_NS, 0, NULL);
+        return 1;
+    }
+    sim_frame *parent = t->parent;
+    alloc_put(&s->tasks, t);
+    child_done(s, n, parent, v);
+    return 1;
+}
+
+/* Tasks waiting for promised orphans go on: with the result, or to run. */
+static void orphans_settle(sim *s, sim_node *n)
+{
+    int got;
+    int64_t v;
+    for (sim_task *t; n->orphans && (t = sim_orphans_settle(n->orphans, s->now, &got, &v));) {
+        if (got) {
+            sim_frame *parent = t->parent;
+            alloc_put(&s->tasks, t);
+            child_done(s, n, parent, v);
+        } else {
+            t->no_wait = 1;
+            push_spawned(n, t);
+        }
+    }
+}
+
+/* The node stops for good: what its workers run, its continuations and
+ * its queued tasks vanish; its engine is never called again. */
+static void crash(sim *s, sim_node *n)
+{
+    s->records_lost += (uint64_t)n->active;
+    s->tasks_lost += (uint64_t)(s->cfg.workers - n->idle) + waiting(n) +
+                     (n->orphans ? n->orphans->nwaiters : 0);
+    for (sim_frame *f = n->ready; f; f = f->next_ready)
+        s->tasks_lost++;
+    set_idle(n, 0);
+    n->deque.n = n->inbox.n = 0;
+    n->ready = NULL;
+    n->dead = 1;
 }
 
 /* ---- the engine's environment -------------------------------------------------------- */
@@ -494,12 +563,71 @@ static void env_note_bad(void *ctx, int node, const char *what)
     ((sim_node *)ctx)->s->bad++;
 }
 
+/* satind's pool table (daemon/grid.c's env_orphan): results and promises
+ * of a dead owner's records, from this node's engine or a peer's. */
+static void env_orphan(void *ctx, int status, int holder, uint64_t place, uint64_t digest,
+                       const void *data, size_t len, uint64_t runs)
+{
+    sim_node *n = ctx;
+    (void)runs;
+    if (!n->orphans && !(n->orphans = calloc(1, sizeof *n->orphans)))
+        abort();
+    int64_t v;
+    if (status == SATIN_ORPHAN_RESULT && len == sizeof v) {
+        memcpy(&v, data, sizeof v);
+        sim_orphans_add(n->orphans, place, digest, v);
+    } else if (status == SATIN_ORPHAN_RUNNING) {
+        sim_orphans_promise(n->orphans, holder, place, digest);
+    } else if (status == SATIN_ORPHAN_GONE) {
+        sim_orphans_abandon(n->orphans, holder, place, digest, 0);
+    }
+    if (n->orphans->nwaiters)
+        push_event(n->s, EV_ORPHANS, n->id, n->s->now, 0, NULL);   /* one may go on */
+}
+
+static void env_orphans_void(void *ctx, int holder)
+{
+    sim_node *n = ctx;
+    if (n->orphans)
+        sim_orphans_abandon(n->orphans, holder, 0, 0, 1);
+    if (n->orphans && n->orphans->nwaiters)
+        push_event(n->s, EV_ORPHANS, n->id, n->s->now, 0, NULL);
+}
+
+/* The pool's orphan counters, as satind's node reports them. */
+static void env_counters(void *ctx, satin_kvlist *out)
+{
+    const sim_orphans *t = ((sim_node *)ctx)->orphans;
+    satin_kvlist_add_i64(out, "orphans_held", t ? (int64_t)t->count : 0);
+    satin_kvlist_add_i64(out, "orphans_used", t ? (int64_t)t->used : 0);
+    satin_kvlist_add_i64(out, "orphans_waited", t ? (int64_t)t->waited : 0);
+    satin_kvlist_add_i64(out, "orphan_waits_given_up", t ? (int64_t)t->gave_up : 0);
+    satin_kvlist_add_i64(out, "orphan_promises_void", t ? (int64_t)t->abandoned : 0);
+}
+
 /* ---- life ----------------------------------------------------------------------------- */
+
+/* Crashes of nodes of the grid, each once, never of the job's node (the
+ * job and its result live there). */
+static int sim_crashes_check(const sim_config *cfg)
+{
+    for (int i = 0; i < cfg->ncrashes; i++) {
+        const sim_crash *c = &cfg->crashes[i];
+        if (c->node < 0 || c->node >= cfg->topo->nnodes || c->node == cfg->submit_node ||
+            c->at_ns < 0)
+            return -1;
+        for (int j = 0; j < i; j++)
+            if (cfg->crashes[j].node == c->node)
+                return -1;
+    }
+    return 0;
+}
 
 sim *sim_new(const sim_config *cfg, const sim_model *model)
 {
     if (!cfg->policy || !cfg->topo || cfg->topo->nnodes < 1 || cfg->workers < 1 ||
-        cfg->submit_node < 0 || cfg->submit_node >= cfg->topo->nnodes)
+        cfg->submit_node < 0 || cfg->submit_node >= cfg->topo->nnodes ||
+        sim_crashes_check(cfg) < 0)
         return NULL;
     sim *s = calloc(1, sizeof *s);
     if (!s)
@@ -530,6 +658,12 @@ sim *sim_new(const sim_config *cfg, const sim_model *model)
         .cancel = env_cancel, .job_stopping = env_job_stopping,
         .queue_length = env_queue_length, .is_idle = env_is_idle,
         .active_jobs = env_active_jobs, .note_bad = env_note_bad, .describe = env_describe};
+    int watch = cfg->watch || cfg->ncrashes > 0;
+    if (watch) {
+        env.orphan = env_orphan;
+        env.orphans_void = env_orphans_void;
+        env.counters = env_counters;
+    }
     for (int i = 0; i < s->nnodes; i++) {
         sim_node *n = &s->nodes[i];
         n->s = s;
@@ -546,9 +680,14 @@ sim *sim_new(const sim_config *cfg, const sim_model *model)
         ec.seed = cfg->seed * 0x9E3779B97F4A7C15ull + (uint64_t)i + 1;
         if (cfg->steal_timeout_ns > 0)
             ec.steal_timeout_ns = cfg->steal_timeout_ns;
-        /* No node fails in a simulation (yet): watching peers would greet
-         * every node from every other, a million squared messages. */
-        ec.failure_timeout_lan_ns = ec.failure_timeout_wan_ns = 0;
+        /* Without a crash, no node fails: watching peers would greet every
+         * node from every other, a million squared messages. */
+        if (!watch)
+            ec.failure_timeout_lan_ns = ec.failure_timeout_wan_ns = 0;
+        if (watch && cfg->failure_timeout_lan_ns > 0)
+            ec.failure_timeout_lan_ns = cfg->failure_timeout_lan_ns;
+        if (watch && cfg->failure_timeout_wan_ns > 0)
+            ec.failure_timeout_wan_ns = cfg->failure_timeout_wan_ns;
         ec.log_level = SATIN_ENGINE_LOG_ERROR;
         env.ctx = n;
         n->e = satin_engine_new(&ec, &env, 0);
@@ -584,6 +723,9 @@ void sim_destroy(sim **self)
         satin_engine_destroy(&s->nodes[i].e);
         free(s->nodes[i].deque.q);
         free(s->nodes[i].inbox.q);
+        if (s->nodes[i].orphans)
+            sim_orphans_free(s->nodes[i].orphans);
+        free(s->nodes[i].orphans);
     }
     free(s->nodes);
     satin_grid_shape_unref(&s->shape);
@@ -654,7 +796,21 @@ static void decoded(sim *s, sim_node *n, const sim_event *ev)
 static void handle(sim *s, const sim_event *ev)
 {
     sim_node *n = &s->nodes[ev->node];
+    if (n->dead) {
+        /* Dropped on arrival, or while its control thread still held it. */
+        if (ev->type == EV_MSG || ev->type == EV_DECODED) {
+            free(ev->data);
+            s->msgs_dropped++;
+        }
+        return;
+    }
     switch (ev->type) {
+    case EV_CRASH:
+        crash(s, n);
+        return;
+    case EV_ORPHANS:
+        orphans_settle(s, n);
+        break;
     case EV_TASK_DONE:
         if (s->life)
             sim_life_task_end(s->life, n->id, (int)ev->aux, s->now);
@@ -723,6 +879,9 @@ void sim_run(sim *s, const sim_state *root, sim_outcome *out)
     home->active++;
     push_received(home, t);
     s->submitted = s->now;
+    for (int i = 0; i < s->cfg.ncrashes; i++)
+        push_event(s, EV_CRASH, s->cfg.crashes[i].node, s->now + s->cfg.crashes[i].at_ns, 0,
+                   NULL);
     /* Every node starts: the one with the job runs it, the others go dry. */
     for (int i = 0; i < s->nnodes; i++) {
         start_tasks(&s->nodes[i]);
@@ -749,6 +908,9 @@ void sim_run(sim *s, const sim_state *root, sim_outcome *out)
     out->makespan_ns = s->done ? s->ended - s->submitted : s->now - s->submitted;
     out->work_ns = s->work_ns;
     out->tasks = s->tasks_run;
+    out->tasks_lost = s->tasks_lost;
+    out->records_lost = s->records_lost;
+    out->msgs_dropped = s->msgs_dropped;
     out->events = events;
     out->peak_events = s->q.peak;
     out->idle_ns = s->idle_ns;

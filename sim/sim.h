@@ -20,6 +20,14 @@
 
 #include <stdint.h>
 
+/* A node that stops for good `at_ns` of virtual time after submission: its
+ * workers' tasks vanish, it sends nothing more, and what reaches it is
+ * dropped (sim/README.md, "Crashes"). */
+typedef struct sim_crash {
+    int node;
+    int64_t at_ns;
+} sim_crash;
+
 typedef struct sim_config {
     const satin_policy_topology *topo;   /* the grid; topo->self is ignored */
     const char *const *names;            /* [nnodes] node ids, for the engines' log lines */
@@ -35,6 +43,14 @@ typedef struct sim_config {
     int64_t msg_send_ns, msg_recv_ns;
     int64_t steal_timeout_ns;            /* 0: the engine's default */
     int64_t time_limit_ns;               /* the run stops there (0: no limit) */
+    const sim_crash *crashes;            /* [ncrashes]; never submit_node, each node once */
+    int ncrashes;
+    /* Failure detection in every engine, on with a crash or `watch`
+     * (heartbeats, peers found dead, records redone, orphan saving); off
+     * otherwise, since every node would greet every other.  A time-out of
+     * 0 is the engine's default. */
+    int watch;
+    int64_t failure_timeout_lan_ns, failure_timeout_wan_ns;
     /* Progress on stderr every this many events (0: none). */
     uint64_t progress_every;
 } sim_config;
@@ -49,6 +65,10 @@ typedef struct sim_outcome {
     int64_t makespan_ns;                 /* virtual time from submission to result */
     int64_t work_ns;                     /* every task's cost: the sequential time */
     uint64_t tasks;                      /* invocations run */
+    /* On nodes when they crashed: tasks running or queued, and the records
+     * of other nodes run there (each with whatever of it is still to come). */
+    uint64_t tasks_lost, records_lost;
+    uint64_t msgs_dropped;               /* that reached a crashed node */
     uint64_t events;
     size_t peak_events;                  /* most events waiting at once */
     int64_t idle_ns;                     /* worker time without a task, over all workers */
@@ -56,7 +76,8 @@ typedef struct sim_outcome {
     satin_kvlist counters;               /* the engines' counters, summed over nodes */
 } sim_outcome;
 
-/* NULL on a bad configuration (no policy, a topology the engine refuses). */
+/* NULL on a bad configuration (no policy, a topology the engine refuses, a
+ * crash of the submit node, of no node, or of a node twice). */
 sim *sim_new(const sim_config *cfg, const sim_model *model);
 /* Changes one wide-area link before the run. */
 void sim_set_wan(sim *s, int from_cluster, int to_cluster, sim_link link);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # sim.t - satin-sim, the program: a simulated 2x2 grid runs UTS and fib to
 # their exact results under every policy, replays a traced nqueens and runs
-# a synthetic tree to the total that bench/syn_exact computes; the same seed gives the same run
+# a synthetic tree to the total that bench/syn_exact computes; a node crashing
+# half-way leaves fib's result exact; the same seed gives the same run
 # (every figure but the wall time and the memory); a topology file's grid
 # and links are used; bad usage and a job the kind refuses get their
 # messages and exit 2; --csv rows carry the figures of --json, --lifestory
@@ -255,6 +256,81 @@ jittery=$(json_get 'd["sim"]["makespan_s"]')
 run "$sim" --msg-cpu-us 5,x fib n=10
 is "$rc" 2 "--msg-cpu-us 5,x: exit 2"
 like "$err" "--msg-cpu-us takes a number" "says what it takes"
+
+# Crashes.  A node stops half-way through the crash-free run (the first of
+# the nodes that holds a record of another when it dies): the result stays
+# exact, the owners of what it held run it again, and the output says so.
+want=$(python3 -c 'a, b = 0, 1
+for _ in range(25): a, b = b, a + b
+print(a)')
+grid="--clusters 2 --nodes 3 --wan-latency-ms 2"
+run "$sim" $grid --json fib n=25
+plain=$(json_get 'd["sim"]["makespan_s"]')
+half=$(python3 -c "print($plain / 2)")
+crashed=
+for node in c0n1 c0n2 c1n0 c1n1 c1n2; do
+    run "$sim" $grid --crash "$node@$half" --failure-timeout-ms 50,200 --json fib n=25
+    [ "$(json_get 'd["sim"]["records_lost"] > 0')" = True ] && { crashed=$node; break; }
+done
+[ -n "$crashed" ] && pass "at $half s, node $crashed holds another node's record" ||
+    fail "at $half s, some node holds another node's record"
+is "$rc" 0 "--crash $crashed@$half: exit 0"
+is "$(json_get 'd["result"]["value"], d["sim"]["crashes"][0]["node"], d["sim"]["crashes"][0]["at_s"], d["sim"]["crashes"][0]["reached"]')" \
+    "$want $crashed $half True" "fib(25) is still $want, and the crash is in the JSON"
+gt "$(json_get 'd["stats"]["grid.records_redone"]')" 0 "records it held were run again"
+gt "$(json_get 'd["stats"]["grid.peers_dead"]')" 0 "it was taken for dead"
+is "$(json_get 'd["stats"]["grid.peers_back"], d["sim"]["failure_timeout_lan_ms"], d["sim"]["failure_timeout_wan_ms"]')" \
+    "0 50 200" "no other node was, with the time-outs given"
+is "$(json_get "d['sim']['makespan_s'] > $plain")" True "the crash costs time"
+crash_run=$(json_get "$figures")
+run "$sim" $grid --crash "$crashed@$half" --failure-timeout-ms 50,200 --json fib n=25
+is "$(json_get "$figures")" "$crash_run" "the same crash gives the same run, figure for figure"
+index=$(python3 -c "print(['c0n0','c0n1','c0n2','c1n0','c1n1','c1n2'].index('$crashed'))")
+run "$sim" $grid --crash "$index@$half" --failure-timeout-ms 50,200 --json fib n=25
+is "$(json_get "$figures")" "$crash_run" "a node given by its index ($index) is the same node"
+run "$sim" $grid --crash "$crashed@$half" --failure-timeout-ms 50,200 fib n=25
+like "$out" "value: $want" "the text output: the exact result"
+like "$out" "crashes: $crashed at " "the crash"
+like "$out" "failures (time-outs LAN 50.000 ms, WAN 200.000 ms): peers_dead " "and the failure counters"
+run "$sim" $grid --crash "$crashed@$half" --json fib n=25
+is "$(json_get 'd["result"]["value"], d["sim"]["failure_timeout_lan_ms"], d["sim"]["failure_timeout_wan_ms"]')" \
+    "$want 3000 10000" "without --failure-timeout-ms, the engine's time-outs"
+run "$sim" $grid --failure-timeout-ms 50 --json fib n=25
+is "$(json_get 'd["result"]["value"], d["stats"]["grid.peers_dead"], d["sim"]["crashes"], d["sim"]["failure_timeout_wan_ms"]')" \
+    "$want 0 [] 10000" "failure detection without a crash: the same result, nobody dead"
+run "$sim" $grid --crash c1n2@0 --crash c1n1@1000 fib n=25
+like "$out" "value: $want" "two crashes, one at submission: the exact result"
+like "$out" "crashes: c1n2 at 0.000000 s, c1n1 at 1000.000000 s (not reached); lost there: " \
+    "and the one after the job's end is said to be not reached"
+run "$sim" $grid fib n=25
+[[ "$out" != *failures* ]] && pass "without either option, no failure line" ||
+    fail "without either option, no failure line"
+run "$sim" --topology "$tmpdir/grid.yaml" --crash b0@0.0001 --json fib n=25
+is "$(json_get 'd["result"]["value"], d["sim"]["crashes"][0]["node"]')" "$want b0" \
+    "a topology file's node crashes by its id"
+run "$sim" --topology "$tmpdir/grid.yaml" --crash a0@0.0001 fib n=25
+is "$rc" 2 "its first node, where the job is submitted, cannot crash: exit 2"
+like "$err" "a0 is the node the job is submitted to" "says so"
+run "$sim" $grid --crash c0n0@0.001 fib n=25
+is "$rc" 2 "a crash of the node the job is submitted to: exit 2"
+like "$err" "c0n0 is the node the job is submitted to; the job and its result live there, so it cannot crash" \
+    "says why"
+run "$sim" $grid --crash 0@0.001 fib n=25
+is "$rc" 2 "the same node by its index: exit 2"
+run "$sim" $grid --crash c9n9@0.001 fib n=25
+is "$rc" 2 "a crash of a node not in the grid: exit 2"
+like "$err" "--crash c9n9@0.001: no node 'c9n9' in this grid (give a node's id, or its index from 0 to 5)" \
+    "says which nodes there are"
+run "$sim" $grid --crash 6@0.001 fib n=25
+is "$rc" 2 "an index past the grid: exit 2"
+run "$sim" $grid --crash c0n1 fib n=25
+is "$rc" 2 "a crash without a time: exit 2"
+like "$err" "--crash takes NODE@SECONDS, not 'c0n1'" "says the form"
+run "$sim" $grid --crash c0n1@0.001 --crash 1@0.002 fib n=25
+is "$rc" 2 "one node crashing twice: exit 2"
+like "$err" "node c0n1 crashes once at most" "says so"
+run "$sim" $grid --failure-timeout-ms 0 fib n=25
+is "$rc" 2 "a failure time-out of 0: exit 2"
 
 # Bad input.
 run "$sim" --clusters 2 --nodes 2 uts tree=nosuch

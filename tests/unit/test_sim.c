@@ -5,7 +5,8 @@
  * trees (synthetic's against the kind itself), and whole simulated runs:
  * exact results under every policy, the same seed giving the same run bit
  * for bit, and replay's self times spent after the children (makespans
- * worked out by hand).
+ * worked out by hand); and runs where a node crashes half-way, under every
+ * policy, still exact, the lost work run again, and repeatable.
  */
 #include "../tap.h"
 #include "kinds.h"
@@ -15,6 +16,7 @@
 #include "sim_lifestory.h"
 #include "sim_queue.h"
 #include "synthetic_draw.h"
+#include "uts_tree.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -761,6 +763,224 @@ static void replay_data(const char **params)
     unlink(trace);
 }
 
+/* ---- crashes ------------------------------------------------------------------------ */
+
+/* 2 clusters of 3 nodes: a0 a1 a2 | b0 b1 b2; the job starts on a0. */
+static const int six_cluster_of[6] = {0, 0, 0, 1, 1, 1};
+static const int six_size[2] = {3, 3};
+static const int six_m0[3] = {0, 1, 2}, six_m1[3] = {3, 4, 5};
+static const int *const six_members[2] = {six_m0, six_m1};
+static const char *const six_names[6] = {"a0", "a1", "a2", "b0", "b1", "b2"};
+
+/* Well above a round trip on either link (2 ms one way between the
+ * clusters), so that only the crashed node is ever taken for dead. */
+#define LAN_TIMEOUT_NS 50000000LL
+#define WAN_TIMEOUT_NS 200000000LL
+
+static uint64_t six_seed = 5;
+
+static sim_config six_config(const satin_policy_topology *topo, const char *policy,
+                             const sim_crash *crash, int watch)
+{
+    sim_config cfg = {.topo = topo, .names = six_names, .policy = satin_policy_find(policy),
+                      .seed = six_seed, .workers = 1,
+                      .lan = {18500, sim_ns_per_byte(100e6)},
+                      .wan = {2000000, sim_ns_per_byte(1e6)},
+                      .crashes = crash, .ncrashes = crash ? 1 : 0, .watch = watch,
+                      .failure_timeout_lan_ns = LAN_TIMEOUT_NS,
+                      .failure_timeout_wan_ns = WAN_TIMEOUT_NS,
+                      .time_limit_ns = 100000000000LL};
+    satin_policy_params_default(&cfg.params);
+    return cfg;
+}
+
+static void six_run(const char *policy, const sim_model *m, const sim_state *root,
+                    const sim_crash *crash, int watch, sim_outcome *out)
+{
+    satin_policy_topology topo = {.nnodes = 6, .nclusters = 2, .cluster_of = six_cluster_of,
+                                  .cluster_size = six_size, .members = six_members};
+    sim_config cfg = six_config(&topo, policy, crash, watch);
+    sim *s = sim_new(&cfg, m);
+    if (!s) {
+        printf("Bail out! the 2x3 grid was refused\n");
+        exit(1);
+    }
+    sim_run(s, root, out);
+    sim_destroy(&s);
+}
+
+static int64_t count(const sim_outcome *o, const char *name)
+{
+    int64_t v = -1;
+    satin_kvlist_i64(&o->counters, name, &v);
+    return v;
+}
+
+static int64_t fib_plain(int n)
+{
+    int64_t a = 0, b = 1;
+    for (int i = 0; i < n; i++) {
+        int64_t t = a + b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* A crash of the job's node, of no node, twice of one node, or before the
+ * job: refused. */
+static void crash_refused(void)
+{
+    satin_policy_topology topo = {.nnodes = 6, .nclusters = 2, .cluster_of = six_cluster_of,
+                                  .cluster_size = six_size, .members = six_members};
+    const char *fib[] = {"n=10", NULL};
+    sim_model m;
+    sim_state root;
+    char err[256];
+    sim_model_parse(&m, "fib", fib, 0, &root, err, sizeof err);
+    const sim_crash bad[][2] = {{{0, 1000}}, {{6, 1000}}, {{-1, 1000}}, {{2, -1}},
+                                {{2, 1000}, {2, 2000}}};
+    const char *what[] = {"the job's node", "a node past the grid", "a negative node",
+                          "a time before the job", "one node twice"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sim_config cfg = six_config(&topo, "crs", bad[i], 0);
+        cfg.ncrashes = i == 4 ? 2 : 1;
+        sim *s = sim_new(&cfg, &m);
+        ok(!s, "a crash of %s is refused", what[i]);
+        sim_destroy(&s);
+    }
+    sim_crash fine[2] = {{2, 1000}, {5, 2000}};
+    sim_config cfg = six_config(&topo, "crs", fine, 0);
+    cfg.ncrashes = 2;
+    sim *s = sim_new(&cfg, &m);
+    ok(s != NULL, "two crashes of two other nodes are taken");
+    sim_destroy(&s);
+    sim_model_free(&m);
+}
+
+/* The job under `policy` on the 2x3 grid, with a node crashing at half, or
+ * else a quarter, of the crash-free run's makespan: the first of a1..b2
+ * that holds another node's record when it dies (so that something is
+ * lost).  The result must be `want` all the same. */
+static void crash_one(const char *policy, const char *kind, const char *const *params,
+                      int64_t want, int *orphans_used_runs)
+{
+    sim_model m;
+    sim_state root;
+    char err[256];
+    if (sim_model_parse(&m, kind, params, 0, &root, err, sizeof err) < 0) {
+        printf("Bail out! %s\n", err);
+        exit(1);
+    }
+    sim_outcome plain, watched, a, b;
+    six_run(policy, &m, &root, NULL, 0, &plain);
+    six_run(policy, &m, &root, NULL, 1, &watched);
+    ok(plain.done && plain.result == want && count(&plain, "orphans_used") == -1,
+       "%s %s: without a crash %" PRId64 ", and no failure detection (no pool orphan "
+       "counters)", policy, kind, plain.result);
+    ok(watched.done && watched.result == want && count(&watched, "peers_dead") == 0 &&
+           count(&watched, "records_redone") == 0 && count(&watched, "orphans_used") == 0,
+       "%s %s: failure detection without a crash: the same result, no peer taken for dead, "
+       "nothing redone (%" PRId64 " heartbeats)", policy, kind,
+       count(&watched, "heartbeats_sent"));
+    sim_crash crash = {-1, 0};
+    const int64_t at[2] = {plain.makespan_ns / 2, plain.makespan_ns / 4};
+    for (int f = 0; f < 2 && crash.node < 0; f++)
+        for (int node = 1; node < 6 && crash.node < 0; node++) {
+            sim_crash c = {node, at[f]};
+            six_run(policy, &m, &root, &c, 0, &a);
+            if (a.records_lost > 0)
+                crash = c;
+            sim_outcome_free(&a);
+        }
+    if (crash.node < 0) {
+        ok(0, "%s %s: some node holds another's record at half or a quarter of the run",
+             policy, kind);
+        sim_outcome_free(&plain);
+        sim_outcome_free(&watched);
+        sim_model_free(&m);
+        return;
+    }
+    six_run(policy, &m, &root, &crash, 0, &a);
+    six_run(policy, &m, &root, &crash, 0, &b);
+    const char *who = six_names[crash.node];
+    ok(a.done && !a.failed && a.result == want,
+       "%s %s: %s crashing at %.6f s (of %.6f s) with %" PRIu64 " record(s) of others and %"
+       PRIu64 " task(s): the result is still %" PRId64, policy, kind, who,
+       (double)crash.at_ns / 1e9, (double)plain.makespan_ns / 1e9, a.records_lost, a.tasks_lost,
+       want);
+    int64_t dead = count(&a, "peers_dead");
+    ok(dead >= 1 && dead <= 5 && count(&a, "peers_back") == 0,
+       "%s %s: %" PRId64 " of the 5 survivors took %s for dead (those whose work tied them "
+       "to it), none was wrong", policy, kind, dead, who);
+    ok(count(&a, "records_redone") > 0,
+       "%s %s: the records it held ran again (%" PRId64 " redone, %" PRId64 " orphan result(s) "
+       "used)", policy, kind, count(&a, "records_redone"), count(&a, "orphans_used"));
+    ok(a.makespan_ns > watched.makespan_ns,
+       "%s %s: the crash costs time (%.6f s against %.6f s without it)", policy, kind,
+       (double)a.makespan_ns / 1e9, (double)watched.makespan_ns / 1e9);
+    ok(same_run(&a, &b) && a.result == b.result && a.tasks_lost == b.tasks_lost &&
+           a.msgs_dropped == b.msgs_dropped,
+       "%s %s: the same crash and seed give the same run", policy, kind);
+    *orphans_used_runs += count(&a, "orphans_used") > 0;
+    sim_outcome_free(&plain);
+    sim_outcome_free(&watched);
+    sim_outcome_free(&a);
+    sim_outcome_free(&b);
+    sim_model_free(&m);
+}
+
+/* A record of the dead node still running elsewhere is promised to every
+ * node, and a task of the re-run that meets the promise waits for its
+ * result rather than computing it again.  A case where that happens (found
+ * by trying crashes): the job's result is exact all the same. */
+static void orphan_wait(void)
+{
+    const char *uts[] = {"gen=std", "t=1", "a=3", "d=7", "b=4", "r=19", NULL};
+    sim_model m;
+    sim_state root;
+    char err[256];
+    sim_model_parse(&m, "uts", uts, 0, &root, err, sizeof err);
+    uint64_t nodes = 0, leaves, depth;
+    uts_count_sequential(&m.uts, &nodes, &leaves, &depth);
+    sim_crash crash = {2, 5000000};
+    sim_outcome a;
+    six_seed = 1;
+    six_run("rp", &m, &root, &crash, 0, &a);
+    six_seed = 5;
+    ok(a.done && a.result == (int64_t)nodes && count(&a, "orphans_promised") > 0 &&
+           count(&a, "orphans_waited") > 0 && count(&a, "orphan_waits_given_up") == 0,
+       "rp uts d=7, a2 crashing at 5 ms: %" PRId64 " promised orphan(s), %" PRId64 " task(s) "
+       "waited for one, none for the longest wait; %" PRIu64 " nodes, exact",
+       count(&a, "orphans_promised"), count(&a, "orphans_waited"), nodes);
+    sim_outcome_free(&a);
+    sim_model_free(&m);
+}
+
+static void crashes(void)
+{
+    crash_refused();
+    const char *policies[] = {"rs", "rp", "chs", "cls", "crs"};
+    const char *fib[] = {"n=25", NULL};
+    /* T1's shape (geometric, fixed), 6 levels: 16000 nodes. */
+    const char *uts[] = {"gen=std", "t=1", "a=3", "d=6", "b=4", "r=19", NULL};
+    sim_model m;
+    sim_state root;
+    char err[256];
+    sim_model_parse(&m, "uts", uts, 0, &root, err, sizeof err);
+    uint64_t nodes = 0, leaves, depth;
+    uts_count_sequential(&m.uts, &nodes, &leaves, &depth);
+    sim_model_free(&m);
+    int orphans = 0;
+    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+        crash_one(policies[p], "fib", fib, fib_plain(25), &orphans);
+        crash_one(policies[p], "uts", uts, (int64_t)nodes, &orphans);
+    }
+    ok(orphans > 0, "in %d of those runs a record was not run again but taken from an orphan "
+       "result", orphans);
+    orphan_wait();
+}
+
 int main(void)
 {
     char trace[256];
@@ -777,6 +997,7 @@ int main(void)
     replay_after();
     measure();
     lifestory();
+    crashes();
     /* The traced tree on the simulated grid: 7 nodes, 28 us x 3 of work. */
     char tree[300];
     snprintf(tree, sizeof tree, "tree=%s", trace);
