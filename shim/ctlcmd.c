@@ -150,10 +150,13 @@ static void cmd_reset(relay *r, const satin_topology *t, int argc, char **argv, 
     }
     if (link_args(t, argv[1], argv[2], &from, &to, out) < 0)
         return;
-    int n = relay_reset(r, from, to);
-    log_info("reset %s <-> %s: %d connection(s) broken", argv[1], argv[2], n);
-    sb_printf(out, "ok reset %d connection%s between %s and %s\n", n, n == 1 ? "" : "s",
-              argv[1], argv[2]);
+    uint64_t dropped = 0;
+    int n = relay_reset(r, from, to, &dropped);
+    log_info("reset %s <-> %s: %d connection(s) broken, %llu held byte(s) dropped", argv[1],
+             argv[2], n, (unsigned long long)dropped);
+    sb_printf(out, "ok reset %d connection%s between %s and %s, %llu held byte%s dropped\n", n,
+              n == 1 ? "" : "s", argv[1], argv[2], (unsigned long long)dropped,
+              dropped == 1 ? "" : "s");
 }
 
 static void cmd_set(relay *r, const satin_topology *t, int argc, char **argv, strbuf *out)

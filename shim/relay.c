@@ -785,8 +785,9 @@ int relay_open_connections(const relay *r)
     return r->nlive;
 }
 
-int relay_reset(relay *r, int a, int b)
+int relay_reset(relay *r, int a, int b, uint64_t *dropped)
 {
+    uint64_t held = relay_link(r, a, b)->queued + relay_link(r, b, a)->queued;
     int n = 0;
     for (conn *c = r->live, *next; c; c = next) {
         next = c->next;
@@ -796,5 +797,7 @@ int relay_reset(relay *r, int a, int b)
             n++;
         }
     }
+    if (dropped)
+        *dropped = held - (relay_link(r, a, b)->queued + relay_link(r, b, a)->queued);
     return n;
 }

@@ -33,8 +33,9 @@ int64_t relay_pump(void *r, int64_t now);
 wan_link *relay_link(relay *r, int from, int to);
 /* Breaks every open connection between clusters a and b (both ways) as a
  * failing WAN would: both ends see a reset, the bytes held are lost.
- * Returns how many were broken. */
-int relay_reset(relay *r, int a, int b);
+ * Returns how many were broken; *dropped (if not NULL): how many bytes the
+ * two directed links held for them. */
+int relay_reset(relay *r, int a, int b, uint64_t *dropped);
 /* Listening sockets and open connections, for the log. */
 int relay_listeners(const relay *r);
 int relay_open_connections(const relay *r);
