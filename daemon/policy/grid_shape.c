@@ -71,7 +71,8 @@ satin_grid_shape *satin_grid_shape_new(const satin_policy_topology *t, const cha
     for (int c = 0; c < nc; c++) {
         int sz = t->cluster_size[c];
         s->members[c] = table((size_t)sz, sizeof(int));
-        memcpy(s->members[c], t->members[c], (size_t)sz * sizeof(int));
+        if (sz > 0)   /* an empty cluster may have no list at all */
+            memcpy(s->members[c], t->members[c], (size_t)sz * sizeof(int));
         for (int i = 0; i < sz; i++)
             s->index_of[s->members[c][i]] = i;
         s->used_rank[c] = sz > 0 ? s->nused : -1;
