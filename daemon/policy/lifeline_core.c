@@ -1,0 +1,157 @@
+/*
+ * lifeline_core.c - the lifeline scheme shared by lifeline.c and
+ * cluster_lifeline.c (lifeline_core.h; README.md, "Lifelines").
+ *
+ * Thief: in an idle period, up to w synchronous steals from random victims,
+ * then a synchronous LIFELINE request on each outgoing lifeline not already
+ * activated, one after the other (X10's attemptSteal), stopping at the
+ * first reply with work or when the node is busy again; then it quiesces:
+ * no timer, no message, until work comes.  Victim: an empty reply to a
+ * LIFELINE request remembers the thief (X10's thieves stack), and whenever
+ * the queue holds more than two records the remembered thieves get pushes
+ * (X10's distribute).
+ */
+#include "lifeline_core.h"
+
+void satin_ll_init(satin_ll *ll, const satin_candidates *victims, const int *nodes, int n, int v,
+                   int z)
+{
+    int vertex[SATIN_LIFELINE_MAX_Z];
+    ll->victims = victims;
+    ll->nedges = n > 1 ? satin_lifeline_edges(n, z, v, 0, vertex) : 0;
+    for (int i = 0; i < ll->nedges; i++)
+        ll->edges[i] = nodes[vertex[i]];
+}
+
+static int edge_of(const satin_ll *ll, int node)
+{
+    for (int i = 0; i < ll->nedges; i++)
+        if (ll->edges[i] == node)
+            return i;
+    return -1;
+}
+
+/* The next step of the idle period: a random steal, a lifeline, or quiescence. */
+static void ll_next(satin_policy *p, satin_ll *ll)
+{
+    if (!p->env.is_idle(p->env.ctx))
+        return; /* busy again: the next on_idle starts over */
+    if (ll->tries < p->params.lifeline_w && satin_candidates_count(ll->victims) > 0) {
+        ll->tries++;
+        satin_policy_sync_steal(p, ll->victims);
+        return;
+    }
+    while (ll->next_edge < ll->nedges) {
+        int i = ll->next_edge++;
+        if (ll->activated & (1u << i))
+            continue; /* asked before, and it has not delivered yet */
+        ll->activated |= 1u << i;
+        p->sync_victim = ll->edges[i];
+        p->sync_busy = 1;
+        p->sync_id = satin_policy_send_steal(p, ll->edges[i], SATIN_STEAL_SYNC |
+                                                              SATIN_STEAL_LIFELINE);
+        return;
+    }
+    p->count[SATIN_PC_QUIESCES]++;
+    if (ll->quiesced)
+        ll->quiesced(p);
+}
+
+void satin_ll_on_idle(satin_policy *p, satin_ll *ll)
+{
+    if (p->sync_busy)
+        return; /* the idle period's steal is still out */
+    ll->tries = 0;
+    ll->next_edge = 0;
+    ll_next(p, ll);
+}
+
+int satin_ll_on_steal_reply(satin_policy *p, satin_ll *ll, int victim, uint64_t id, int njobs,
+                            unsigned flags)
+{
+    if (!satin_policy_sync_reply(p, id, njobs))
+        return 0;
+    if (njobs > 0) {
+        int i = (flags & SATIN_STEAL_LIFELINE) ? edge_of(ll, victim) : -1;
+        if (i >= 0)
+            ll->activated &= ~(1u << i); /* it gave instead of remembering us */
+        return 1;
+    }
+    ll_next(p, ll);
+    return 1;
+}
+
+static void note_thief(satin_policy *p, satin_ll *ll, int thief)
+{
+    for (int i = 0; i < ll->nthieves; i++)
+        if (ll->thieves[i] == thief)
+            return;
+    if (ll->nthieves == SATIN_LL_MAX_THIEVES)
+        return;
+    ll->thieves[ll->nthieves++] = thief;
+    p->count[SATIN_PC_LIFELINES_NOTED]++;
+}
+
+void satin_ll_on_steal_request(satin_policy *p, satin_ll *ll, int thief, uint64_t id,
+                               unsigned flags)
+{
+    int n = p->env.reply(p->env.ctx, thief, id, flags, (int)p->params.steal_max_jobs);
+    if (n == 0 && (flags & SATIN_STEAL_LIFELINE))
+        note_thief(p, ll, thief);
+}
+
+/* X10's distribute: with more than two records queued, up to (records - 2)
+ * thieves, the most recent first, get records/(thieves + 1) records each
+ * (at most steal_max_jobs, its k), one push per record. */
+void satin_ll_distribute(satin_policy *p, satin_ll *ll)
+{
+    if (ll->nthieves == 0)
+        return;
+    int64_t len = p->env.queue_length(p->env.ctx);
+    if (len <= 2)
+        return;
+    int64_t n = ll->nthieves < len - 2 ? ll->nthieves : len - 2;
+    int64_t each = len / (n + 1);
+    if (each > p->params.steal_max_jobs)
+        each = p->params.steal_max_jobs;
+    for (int64_t k = 0; k < n; k++) {
+        int thief = ll->thieves[--ll->nthieves];
+        for (int64_t j = 0; j < each; j++)
+            if (!p->env.push(p->env.ctx, thief))
+                return; /* the queue ran dry meanwhile */
+    }
+}
+
+void satin_ll_on_push(satin_policy *p, satin_ll *ll, int from)
+{
+    (void)p;
+    int i = edge_of(ll, from);
+    if (i >= 0)
+        ll->activated &= ~(1u << i);
+}
+
+void satin_ll_on_peer(satin_policy *p, satin_ll *ll, int peer, int alive)
+{
+    (void)p;
+    /* A dead buddy forgot our request, and one sent to it meanwhile ended
+     * empty at once: ask it again at the next idle period after it is
+     * back.  A dead thief wants nothing. */
+    int i = edge_of(ll, peer);
+    if (i >= 0)
+        ll->activated &= ~(1u << i);
+    if (alive)
+        return;
+    for (int k = 0; k < ll->nthieves; k++)
+        if (ll->thieves[k] == peer) {
+            ll->thieves[k] = ll->thieves[--ll->nthieves];
+            k--;
+        }
+}
+
+/* Why these defaults: README.md, "Tunables". */
+const satin_policy_tunable satin_tunable_lifeline_w = {
+    "lifeline_w", SATIN_TUNABLE_COUNT, 0, 1000000, 1,
+    offsetof(satin_policy_params, lifeline_w), NULL};
+const satin_policy_tunable satin_tunable_lifeline_z = {
+    "lifeline_z", SATIN_TUNABLE_COUNT, 0, SATIN_LIFELINE_MAX_Z, 0,
+    offsetof(satin_policy_params, lifeline_z), NULL};
