@@ -77,7 +77,7 @@ $node0      - id: a1
 bad_config unknown-policy "grid: g
 policy: xyz
 clusters: [{name: A, nodes: [{id: a0, endpoint: 'tcp://127.0.0.1:7101'}]}]
-" "2:9: unknown policy 'xyz' (expected rs, rp, chs, cls, crs)"
+" "2:9: unknown policy 'xyz' (expected rs, rp, chs, cls, crs, lifeline, cluster-lifeline)"
 bad_config wrong-type "grid: g
 clusters:
   - name: A

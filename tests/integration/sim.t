@@ -121,7 +121,7 @@ is "$rc" 2 "a kind without a model: exit 2"
 like "$err" "satin-sim runs the kinds fib, uts, replay and synthetic, not 'nqueens'" "says which it runs"
 run "$sim" --policy nosuch fib n=10
 is "$rc" 2 "an unknown policy: exit 2"
-like "$err" "unknown policy 'nosuch' (one of rs, rp, chs, cls, crs" "lists the policies"
+like "$err" "unknown policy 'nosuch' (one of rs, rp, chs, cls, crs, lifeline, cluster-lifeline" "lists the policies"
 run "$sim" --clusters 0 fib n=10
 is "$rc" 2 "--clusters 0: exit 2"
 like "$err" "--clusters takes a number from 1" "says the range"
