@@ -61,6 +61,7 @@ static satin_policy *cll_create(const satin_policy_topology *topo,
     satin_ll_init(&st->ll, &p->locals, p->members[p->cluster], p->cluster_size[p->cluster],
                   p->position, (int)p->params.lifeline_z);
     st->ll.quiesced = cll_wan_lifeline;
+    st->ll.wan_jobs = p->params.wan_lifeline_jobs;
     st->wan_buddy = wan_buddy_of(p);
     return p;
 }
@@ -133,13 +134,16 @@ static int cll_stats(const satin_policy *p, const char **names, int64_t *values,
                                values, max);
 }
 
-/* Why this default: README.md, "Tunables". */
+/* Why these defaults: README.md, "Tunables". */
 static const satin_policy_tunable wan_lifelines = {
     "wan_lifelines", SATIN_TUNABLE_COUNT, 1, 8, 2,
     offsetof(satin_policy_params, wan_lifelines), NULL};
+static const satin_policy_tunable wan_lifeline_jobs = {
+    "wan_lifeline_jobs", SATIN_TUNABLE_COUNT, 1, 1024, 16,
+    offsetof(satin_policy_params, wan_lifeline_jobs), NULL};
 static const satin_policy_tunable *const cll_tunables[] = {
     &satin_tunable_steal_max_jobs, &satin_tunable_lifeline_w, &satin_tunable_lifeline_z,
-    &wan_lifelines, NULL};
+    &wan_lifelines, &wan_lifeline_jobs, NULL};
 
 const satin_policy_ops satin_policy_cluster_lifeline = {
     .name = "cluster-lifeline",

@@ -92,17 +92,40 @@ static void note_thief(satin_policy *p, satin_ll *ll, int thief)
     p->count[SATIN_PC_LIFELINES_NOTED]++;
 }
 
+/* The most records `thief` gets in one delivery. */
+static int64_t loot_cap(const satin_policy *p, const satin_ll *ll, int thief)
+{
+    if (ll->wan_jobs > 0 && satin_policy_is_remote(p, thief))
+        return ll->wan_jobs;
+    return p->params.steal_max_jobs;
+}
+
 void satin_ll_on_steal_request(satin_policy *p, satin_ll *ll, int thief, uint64_t id,
                                unsigned flags)
 {
     int n = p->env.reply(p->env.ctx, thief, id, flags, (int)p->params.steal_max_jobs);
-    if (n == 0 && (flags & SATIN_STEAL_LIFELINE))
+    if (n == 0 && (flags & SATIN_STEAL_LIFELINE)) {
         note_thief(p, ll, thief);
+        return;
+    }
+    /* A wide-area lifeline answered with work: the reply carries what the
+     * request allows (steal_max_jobs); pushes bring the rest of the loot,
+     * half of what is left at most (X10's steal-half), up to the cap. */
+    if (n > 0 && (flags & SATIN_STEAL_LIFELINE)) {
+        int64_t len = p->env.queue_length(p->env.ctx);
+        int64_t more = loot_cap(p, ll, thief) - n;
+        if (more > len / 2)
+            more = len / 2;
+        for (int64_t j = 0; j < more; j++)
+            if (!p->env.push(p->env.ctx, thief))
+                break;
+    }
 }
 
 /* X10's distribute: with more than two records queued, up to (records - 2)
  * thieves, the most recent first, get records/(thieves + 1) records each
- * (at most steal_max_jobs, its k), one push per record. */
+ * (at most steal_max_jobs, its k; wan_jobs for a thief in another
+ * cluster), one push per record. */
 void satin_ll_distribute(satin_policy *p, satin_ll *ll)
 {
     if (ll->nthieves == 0)
@@ -111,11 +134,10 @@ void satin_ll_distribute(satin_policy *p, satin_ll *ll)
     if (len <= 2)
         return;
     int64_t n = ll->nthieves < len - 2 ? ll->nthieves : len - 2;
-    int64_t each = len / (n + 1);
-    if (each > p->params.steal_max_jobs)
-        each = p->params.steal_max_jobs;
+    int64_t share = len / (n + 1);
     for (int64_t k = 0; k < n; k++) {
         int thief = ll->thieves[--ll->nthieves];
+        int64_t each = share < loot_cap(p, ll, thief) ? share : loot_cap(p, ll, thief);
         for (int64_t j = 0; j < each; j++)
             if (!p->env.push(p->env.ctx, thief))
                 return; /* the queue ran dry meanwhile */

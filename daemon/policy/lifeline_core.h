@@ -26,6 +26,10 @@ typedef struct satin_ll {
     int next_edge;             /* the next lifeline to consider in it */
     int thieves[SATIN_LL_MAX_THIEVES]; /* incoming lifelines activated: a stack */
     int nthieves;
+    /* Records a thief in another cluster gets per delivery, at most (0:
+     * steal_max_jobs, as a local one): a wide-area crossing costs a round
+     * trip, so it carries more (cluster-lifeline's wan_lifeline_jobs). */
+    int64_t wan_jobs;
     /* Called when the node has done its w steals and every lifeline is
      * activated (cluster-lifeline's wide-area lifeline); may be NULL. */
     void (*quiesced)(satin_policy *p);

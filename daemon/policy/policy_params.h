@@ -27,6 +27,7 @@ typedef struct satin_policy_params {
     int64_t lifeline_w;           /* lifeline policies: random steals before the lifelines */
     int64_t lifeline_z;           /* lifeline policies: hypercube dimensions (0: log2 nodes) */
     int64_t wan_lifelines;        /* cluster-lifeline: wide-area lifelines per cluster */
+    int64_t wan_lifeline_jobs;    /* cluster-lifeline: records per wide-area delivery, at most */
 } satin_policy_params;
 
 typedef enum {

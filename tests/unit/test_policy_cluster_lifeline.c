@@ -171,11 +171,55 @@ static void wide_area_thief(void)
     free(fe);
 }
 
+/* wan_lifeline_jobs: a wide-area thief gets a bigger share than a local one. */
+static void wide_area_loot(void)
+{
+    fake_topo ft;
+    fake_topo_init(&ft, 4, 4, (const int[]){4, 4, 4, 4});
+    fake_env *fe = fake_new();
+    satin_policy_params pp;
+    satin_policy_params_default(&pp);
+    pp.wan_lifeline_jobs = 4;
+    satin_policy *p = fake_create(ops, &ft, fe, &pp);
+
+    fe->queue = 10;
+    ops->on_steal_request(p, 0, 0, 61, WL);
+    expect_reply(fe, 0, 61, WL, 1, "a wide-area lifeline request, 10 queued: the reply's 1 record");
+    for (int i = 0; i < 3; i++)
+        expect_push(fe, 0, "then pushes up to wan_lifeline_jobs 4 in all");
+    expect_none(fe, "4 records crossed");
+    is_i64(fe->queue, 6, "6 left");
+    fe->queue = 3;
+    ops->on_steal_request(p, 0, 0, 62, WL);
+    expect_reply(fe, 0, 62, WL, 1, "3 queued: 1 in the reply");
+    expect_push(fe, 0, "and one push: half of the 2 left at most");
+    expect_none(fe, "no more");
+    fe->queue = 10;
+    ops->on_steal_request(p, 5, 5, 63, SL);
+    expect_reply(fe, 5, 63, SL, 1, "a local lifeline request: the reply's record only");
+    expect_none(fe, "no push to a local thief");
+    is_i64(fake_stat(ops, p, "lifelines_noted"), 0, "nobody remembered (each got work)");
+
+    fe->queue = 0;
+    ops->on_steal_request(p, 0, 0, 64, WL);
+    ops->on_steal_request(p, 5, 5, 65, SL);
+    fake_skip(fe);
+    fe->queue = 12;
+    ops->on_queue_length(p, 12);
+    expect_push(fe, 5, "12 queued, 2 thieves, shares of 4: node 5 (local) gets 1");
+    for (int i = 0; i < 4; i++)
+        expect_push(fe, 0, "node 0 (wide-area) gets 4");
+    expect_none(fe, "5 pushes");
+    ops->destroy(p);
+    free(fe);
+}
+
 int main(void)
 {
     gateway_quiesces_then_crosses();
     gateways();
     one_cluster();
     wide_area_thief();
+    wide_area_loot();
     return done_testing();
 }

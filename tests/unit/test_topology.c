@@ -191,6 +191,7 @@ static void test_full(void)
         "  lifeline_w: 3\n"
         "  lifeline_z: 4\n"
         "  wan_lifelines: 5\n"
+        "  wan_lifeline_jobs: 6\n"
         "security: curve\n"
         "emulate: yes\n"
         "wan:\n"
@@ -240,6 +241,7 @@ static void test_full(void)
     is_i64(cfg.params.lifeline_w, 3, "full: lifeline_w");
     is_i64(cfg.params.lifeline_z, 4, "full: lifeline_z");
     is_i64(cfg.params.wan_lifelines, 5, "full: wan_lifelines");
+    is_i64(cfg.params.wan_lifeline_jobs, 6, "full: wan_lifeline_jobs");
     is_i64(t->security_none, 0, "full: security curve");
     is_i64(t->emulate, 1, "full: emulate yes");
     ok(t->wan_default.from == -1 && t->wan_default.to == -1 &&
@@ -255,7 +257,7 @@ static void test_full(void)
     is_i64(t->nodes[1].workers, 16, "full: workers 16");
     is_str(t->nodes[1].endpoint, "tcp://[::1]:7002", "full: IPv6 endpoint");
     is_str(t->nodes[2].id, "c.0_x-y", "full: every character a name may have");
-    ok(t->nodes[1].line == 35 && t->nodes[1].column == 9, "full: b0 defined at 35:9");
+    ok(t->nodes[1].line == 36 && t->nodes[1].column == 9, "full: b0 defined at 36:9");
 
     satin_link_def l = satin_topology_link(t, 0, 1);
     ok(near(l.latency_ms, 100) && near(l.bandwidth_kBps, 100) && near(l.jitter_ms, 1.5),
@@ -554,7 +556,8 @@ static void test_bad(void)
         "grid: g\npolicy_params:\n  steal_max: 2\n" ONE_NODE,
         "bad.yaml:3:3: unknown key 'steal_max' in policy_params (expected backoff_min_ms, "
         "backoff_max_ms, steal_max_jobs, rp_threshold, rp_max_in_transit, "
-        "cls_load_interval_ms, cls_threshold, lifeline_w, lifeline_z, wan_lifelines)");
+        "cls_load_interval_ms, cls_threshold, lifeline_w, lifeline_z, wan_lifelines, "
+        "wan_lifeline_jobs)");
     bad("policy_params a scalar", "grid: g\npolicy_params: fast\n",
         "bad.yaml:2:16: 'policy_params' must be a mapping of policy parameters, not 'fast'");
     bad("backoff not a number", "grid: g\npolicy_params:\n  backoff_min_ms: 1,5\n" ONE_NODE,
@@ -570,6 +573,8 @@ static void test_bad(void)
     bad("wan_lifelines zero", "grid: g\npolicy: cluster-lifeline\npolicy_params: {wan_lifelines: 0}\n"
         ONE_NODE,
         "bad.yaml:3:32: 'wan_lifelines' must be a whole number from 1 to 8, not '0'");
+    bad("wan_lifeline_jobs too many", "grid: g\npolicy_params: {wan_lifeline_jobs: 1025}\n" ONE_NODE,
+        "bad.yaml:2:36: 'wan_lifeline_jobs' must be a whole number from 1 to 1024, not '1025'");
     bad("lifeline_w a fraction", "grid: g\npolicy_params:\n  lifeline_w: 1.5\n" ONE_NODE,
         "bad.yaml:3:15: 'lifeline_w' must be a whole number from 0 to 1000000, not '1.5'");
     bad("root a sequence", "- grid\n- clusters\n",
