@@ -139,7 +139,7 @@ static const satin_policy_tunable wan_lifelines = {
     "wan_lifelines", SATIN_TUNABLE_COUNT, 1, 8, 2,
     offsetof(satin_policy_params, wan_lifelines), NULL};
 static const satin_policy_tunable wan_lifeline_jobs = {
-    "wan_lifeline_jobs", SATIN_TUNABLE_COUNT, 1, 1024, 16,
+    "wan_lifeline_jobs", SATIN_TUNABLE_COUNT, 1, 1024, 1,
     offsetof(satin_policy_params, wan_lifeline_jobs), NULL};
 static const satin_policy_tunable *const cll_tunables[] = {
     &satin_tunable_steal_max_jobs, &satin_tunable_lifeline_w, &satin_tunable_lifeline_z,
