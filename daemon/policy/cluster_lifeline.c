@@ -62,6 +62,7 @@ static satin_policy *cll_create(const satin_policy_topology *topo,
                   p->position, (int)p->params.lifeline_z);
     st->ll.quiesced = cll_wan_lifeline;
     st->ll.wan_jobs = p->params.wan_lifeline_jobs;
+    st->ll.wan_min_queue = p->params.wan_lifeline_queue;
     st->wan_buddy = wan_buddy_of(p);
     return p;
 }
@@ -141,9 +142,12 @@ static const satin_policy_tunable wan_lifelines = {
 static const satin_policy_tunable wan_lifeline_jobs = {
     "wan_lifeline_jobs", SATIN_TUNABLE_COUNT, 1, 1024, 1,
     offsetof(satin_policy_params, wan_lifeline_jobs), NULL};
+static const satin_policy_tunable wan_lifeline_queue = {
+    "wan_lifeline_queue", SATIN_TUNABLE_COUNT, 0, 1000000, 0,
+    offsetof(satin_policy_params, wan_lifeline_queue), NULL};
 static const satin_policy_tunable *const cll_tunables[] = {
     &satin_tunable_steal_max_jobs, &satin_tunable_lifeline_w, &satin_tunable_lifeline_z,
-    &wan_lifelines, &wan_lifeline_jobs, NULL};
+    &wan_lifelines, &wan_lifeline_jobs, &wan_lifeline_queue, NULL};
 
 const satin_policy_ops satin_policy_cluster_lifeline = {
     .name = "cluster-lifeline",

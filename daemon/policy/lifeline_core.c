@@ -100,10 +100,21 @@ static int64_t loot_cap(const satin_policy *p, const satin_ll *ll, int thief)
     return p->params.steal_max_jobs;
 }
 
+/* 1 if `thief` is in another cluster and the queue is too short to give it
+ * anything yet. */
+static int wan_holds(satin_policy *p, const satin_ll *ll, int thief, int64_t len)
+{
+    return ll->wan_min_queue > 0 && satin_policy_is_remote(p, thief) && len < ll->wan_min_queue;
+}
+
 void satin_ll_on_steal_request(satin_policy *p, satin_ll *ll, int thief, uint64_t id,
                                unsigned flags)
 {
-    int n = p->env.reply(p->env.ctx, thief, id, flags, (int)p->params.steal_max_jobs);
+    int max = (int)p->params.steal_max_jobs;
+    if ((flags & SATIN_STEAL_LIFELINE) &&
+        wan_holds(p, ll, thief, p->env.queue_length(p->env.ctx)))
+        max = 0;
+    int n = p->env.reply(p->env.ctx, thief, id, flags, max);
     if (n == 0 && (flags & SATIN_STEAL_LIFELINE)) {
         note_thief(p, ll, thief);
         return;
@@ -135,13 +146,29 @@ void satin_ll_distribute(satin_policy *p, satin_ll *ll)
         return;
     int64_t n = ll->nthieves < len - 2 ? ll->nthieves : len - 2;
     int64_t share = len / (n + 1);
-    for (int64_t k = 0; k < n; k++) {
-        int thief = ll->thieves[--ll->nthieves];
-        int64_t each = share < loot_cap(p, ll, thief) ? share : loot_cap(p, ll, thief);
-        for (int64_t j = 0; j < each; j++)
-            if (!p->env.push(p->env.ctx, thief))
-                return; /* the queue ran dry meanwhile */
+    /* From the top of the stack.  Thieves held back (wan_holds), those past
+     * n and those the queue ran out before stay, in their order: each is
+     * written at the top of what is kept, which is never above where the
+     * walk is. */
+    int kept = 0, top = ll->nthieves, dry = 0;
+    for (int i = top - 1; i >= 0; i--) {
+        int thief = ll->thieves[i];
+        if (n == 0 || dry || wan_holds(p, ll, thief, len)) {
+            ll->thieves[top - 1 - kept++] = thief;
+            continue;
+        }
+        n--;
+        int64_t each = share < loot_cap(p, ll, thief) ? share : loot_cap(p, ll, thief), j = 0;
+        while (j < each && p->env.push(p->env.ctx, thief))
+            j++;
+        if (j < each)
+            dry = 1; /* a worker took the rest meanwhile */
+        if (j == 0)
+            ll->thieves[top - 1 - kept++] = thief;
     }
+    for (int i = 0; i < kept; i++)
+        ll->thieves[i] = ll->thieves[top - kept + i];
+    ll->nthieves = kept;
 }
 
 void satin_ll_on_push(satin_policy *p, satin_ll *ll, int from)

@@ -30,6 +30,10 @@ typedef struct satin_ll {
      * steal_max_jobs, as a local one): a wide-area crossing costs a round
      * trip, so it carries more (cluster-lifeline's wan_lifeline_jobs). */
     int64_t wan_jobs;
+    /* Records that must be queued before any goes to a thief in another
+     * cluster (0: none); below it the thief is remembered instead
+     * (cluster-lifeline's wan_lifeline_queue). */
+    int64_t wan_min_queue;
     /* Called when the node has done its w steals and every lifeline is
      * activated (cluster-lifeline's wide-area lifeline); may be NULL. */
     void (*quiesced)(satin_policy *p);

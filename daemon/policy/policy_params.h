@@ -28,6 +28,7 @@ typedef struct satin_policy_params {
     int64_t lifeline_z;           /* lifeline policies: hypercube dimensions (0: log2 nodes) */
     int64_t wan_lifelines;        /* cluster-lifeline: wide-area lifelines per cluster */
     int64_t wan_lifeline_jobs;    /* cluster-lifeline: records per wide-area delivery, at most */
+    int64_t wan_lifeline_queue;   /* cluster-lifeline: records queued before any crosses */
 } satin_policy_params;
 
 typedef enum {

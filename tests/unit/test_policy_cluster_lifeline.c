@@ -23,7 +23,8 @@ static void gateway_quiesces_then_crosses(void)
 
     FAKE_DRAWS(fe, 2);
     ops->on_idle(p);
-    uint64_t id = expect_steal(fe, 3, SATIN_STEAL_SYNC, "idle: one random steal in the cluster (3)");
+    uint64_t id =
+        expect_steal(fe, 3, SATIN_STEAL_SYNC, "idle: one random steal in the cluster (3)");
     fake_on_steal_reply(fe, ops, p, 3, id, 0, SATIN_STEAL_SYNC);
     id = expect_steal(fe, 1, SL, "local lifeline 1");
     fake_on_steal_reply(fe, ops, p, 1, id, 0, SL);
@@ -214,6 +215,47 @@ static void wide_area_loot(void)
     free(fe);
 }
 
+/* wan_lifeline_queue: nothing crosses the WAN from a short queue; the
+ * wide-area thief is remembered and served once the queue is long enough,
+ * while local thieves are served as usual. */
+static void wide_area_threshold(void)
+{
+    fake_topo ft;
+    fake_topo_init(&ft, 4, 4, (const int[]){4, 4, 4, 4});
+    fake_env *fe = fake_new();
+    satin_policy_params pp;
+    satin_policy_params_default(&pp);
+    pp.wan_lifeline_queue = 5;
+    satin_policy *p = fake_create(ops, &ft, fe, &pp);
+
+    fe->queue = 3;
+    ops->on_steal_request(p, 0, 0, 71, WL);
+    expect_reply(fe, 0, 71, WL, 0, "3 queued, fewer than 5: an empty reply across the WAN");
+    is_i64(fe->queue, 3, "nothing given");
+    fe->queue = 0;
+    ops->on_steal_request(p, 5, 5, 72, SL);
+    expect_reply(fe, 5, 72, SL, 1, "a local lifeline request with nothing queued");
+    is_i64(fake_stat(ops, p, "lifelines_noted"), 2, "both remembered");
+    fe->queue = 4;
+    ops->on_queue_length(p, 4);
+    expect_push(fe, 5, "4 queued: the local thief gets its record");
+    expect_none(fe, "the wide-area one waits for 5");
+    fe->queue = 4;
+    ops->on_queue_length(p, 4);
+    expect_none(fe, "still 4: nothing");
+    fe->queue = 6;
+    ops->on_queue_length(p, 6);
+    expect_push(fe, 0, "6 queued: now node 0 gets one");
+    fe->queue = 9;
+    ops->on_queue_length(p, 9);
+    expect_none(fe, "and is forgotten");
+    fe->queue = 7;
+    ops->on_steal_request(p, 0, 0, 73, WL);
+    expect_reply(fe, 0, 73, WL, 1, "7 queued: a wide-area request is answered with work");
+    ops->destroy(p);
+    free(fe);
+}
+
 int main(void)
 {
     gateway_quiesces_then_crosses();
@@ -221,5 +263,6 @@ int main(void)
     one_cluster();
     wide_area_thief();
     wide_area_loot();
+    wide_area_threshold();
     return done_testing();
 }

@@ -23,6 +23,7 @@ static void defaults_and_lookup(void)
     is_i64(p.lifeline_z, 0, "lifeline_z 0 (log2 of the node count)");
     is_i64(p.wan_lifelines, 2, "wan_lifelines 2");
     is_i64(p.wan_lifeline_jobs, 1, "wan_lifeline_jobs 1");
+    is_i64(p.wan_lifeline_queue, 0, "wan_lifeline_queue 0");
     const char *names[] = {"rs", "rp", "chs", "cls", "crs", "lifeline", "cluster-lifeline"};
     const satin_policy_ops *want[] = {&satin_policy_rs,  &satin_policy_rp,
                                       &satin_policy_chs, &satin_policy_cls,
@@ -51,11 +52,12 @@ static void tunables_registered_per_policy(void)
     static const char *const all[] = {"backoff_min_ms", "backoff_max_ms", "steal_max_jobs",
                                       "rp_threshold", "rp_max_in_transit",
                                       "cls_load_interval_ms", "cls_threshold", "lifeline_w",
-                                      "lifeline_z", "wan_lifelines", "wan_lifeline_jobs"};
+                                      "lifeline_z", "wan_lifelines", "wan_lifeline_jobs",
+                                      "wan_lifeline_queue"};
     int n = 0;
     for (const satin_policy_tunable *t; (t = satin_policy_tunable_at(n)); n++)
-        is_str(t->name, n < 11 ? all[n] : "(more)", "tunable %d", n);
-    is_i64(n, 11, "eleven tunables in all");
+        is_str(t->name, n < 12 ? all[n] : "(more)", "tunable %d", n);
+    is_i64(n, 12, "twelve tunables in all");
     /* Who reads what: RP never steals, so it reads no back-off. */
     static const char *const reads[7] = {
         "backoff_min_ms backoff_max_ms steal_max_jobs",
@@ -64,11 +66,11 @@ static void tunables_registered_per_policy(void)
         "backoff_min_ms backoff_max_ms steal_max_jobs cls_load_interval_ms cls_threshold",
         "backoff_min_ms backoff_max_ms steal_max_jobs",
         "steal_max_jobs lifeline_w lifeline_z",
-        "steal_max_jobs lifeline_w lifeline_z wan_lifelines wan_lifeline_jobs",
+        "steal_max_jobs lifeline_w lifeline_z wan_lifelines wan_lifeline_jobs wan_lifeline_queue",
     };
     for (int i = 0; satin_policy_registry[i]; i++) {
         char got[256] = "";
-        for (int j = 0; j < 11; j++) {
+        for (int j = 0; j < 12; j++) {
             const satin_policy_tunable *t = satin_policy_tunable_at(j);
             if (satin_policy_reads(satin_policy_registry[i], t))
                 snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", got[0] ? " " : "",

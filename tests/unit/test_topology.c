@@ -301,7 +301,8 @@ static void test_policy_choice(void)
     is_str(note, "backoff_min_ms", "choice: rp does not read backoff_min_ms");
     ok(satin_policy_configure(t, "ws", &c, note, sizeof note, err, sizeof err) < 0,
        "choice: an unknown override is refused");
-    is_str(err, "unknown policy 'ws' (expected rs, rp, chs, cls, crs, lifeline, cluster-lifeline)", "choice: its message");
+    is_str(err, "unknown policy 'ws' (expected rs, rp, chs, cls, crs, lifeline, cluster-lifeline)",
+           "choice: its message");
     satin_topology_destroy(&t);
     satin_policy_params def;
     satin_policy_params_default(&def);
@@ -401,7 +402,8 @@ static void test_bad(void)
         "bad.yaml:7:9: missing 'endpoint' in node 'a1' (expected tcp://HOST:PORT)");
     bad("unknown policy",
         "grid: g\npolicy: xyz\n" ONE_NODE,
-        "bad.yaml:2:9: unknown policy 'xyz' (expected rs, rp, chs, cls, crs, lifeline, cluster-lifeline)");
+        "bad.yaml:2:9: unknown policy 'xyz' (expected rs, rp, chs, cls, crs, lifeline, "
+        "cluster-lifeline)");
     bad("duplicate endpoint",
         "grid: g\nclusters:\n  - name: A\n    nodes:\n      - id: a0\n"
         "        endpoint: tcp://127.0.0.1:7101\n      - id: a1\n"
@@ -549,7 +551,8 @@ static void test_bad(void)
         "bad.yaml:2:10: 'emulate' must be true or false, not 'perhaps'");
     bad("policy a mapping",
         "grid: g\npolicy: {name: rs}\n" ONE_NODE,
-        "bad.yaml:2:9: 'policy' must be one of rs, rp, chs, cls, crs, lifeline, cluster-lifeline, not a mapping");
+        "bad.yaml:2:9: 'policy' must be one of rs, rp, chs, cls, crs, lifeline, cluster-lifeline, "
+        "not a mapping");
     /* The policy keys are the registry's to check, once the file as a whole has loaded:
      * these documents are otherwise complete. */
     bad("unknown policy parameter",
@@ -557,7 +560,7 @@ static void test_bad(void)
         "bad.yaml:3:3: unknown key 'steal_max' in policy_params (expected backoff_min_ms, "
         "backoff_max_ms, steal_max_jobs, rp_threshold, rp_max_in_transit, "
         "cls_load_interval_ms, cls_threshold, lifeline_w, lifeline_z, wan_lifelines, "
-        "wan_lifeline_jobs)");
+        "wan_lifeline_jobs, wan_lifeline_queue)");
     bad("policy_params a scalar", "grid: g\npolicy_params: fast\n",
         "bad.yaml:2:16: 'policy_params' must be a mapping of policy parameters, not 'fast'");
     bad("backoff not a number", "grid: g\npolicy_params:\n  backoff_min_ms: 1,5\n" ONE_NODE,
@@ -570,10 +573,11 @@ static void test_bad(void)
         "bad.yaml:2:33: 'steal_max_jobs' must be a whole number from 1 to 1024, not '0'");
     bad("lifeline_z too many dimensions", "grid: g\npolicy_params:\n  lifeline_z: 31\n" ONE_NODE,
         "bad.yaml:3:15: 'lifeline_z' must be a whole number from 0 to 30, not '31'");
-    bad("wan_lifelines zero", "grid: g\npolicy: cluster-lifeline\npolicy_params: {wan_lifelines: 0}\n"
-        ONE_NODE,
+    bad("wan_lifelines zero",
+        "grid: g\npolicy: cluster-lifeline\npolicy_params: {wan_lifelines: 0}\n" ONE_NODE,
         "bad.yaml:3:32: 'wan_lifelines' must be a whole number from 1 to 8, not '0'");
-    bad("wan_lifeline_jobs too many", "grid: g\npolicy_params: {wan_lifeline_jobs: 1025}\n" ONE_NODE,
+    bad("wan_lifeline_jobs too many",
+        "grid: g\npolicy_params: {wan_lifeline_jobs: 1025}\n" ONE_NODE,
         "bad.yaml:2:36: 'wan_lifeline_jobs' must be a whole number from 1 to 1024, not '1025'");
     bad("lifeline_w a fraction", "grid: g\npolicy_params:\n  lifeline_w: 1.5\n" ONE_NODE,
         "bad.yaml:3:15: 'lifeline_w' must be a whole number from 0 to 1000000, not '1.5'");
