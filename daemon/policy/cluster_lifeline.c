@@ -12,7 +12,10 @@
  * only when it has quiesced inside its cluster, and not again until work
  * came back from it.  So a cluster holds at most wan_lifelines wide-area
  * requests, an idle grid sends nothing across, and work crosses when a
- * remote buddy has more than it needs, pushed like any lifeline's.
+ * remote buddy has more than it needs, pushed like any lifeline's: at least
+ * wan_lifeline_queue records queued, since a record that crosses when little
+ * work is left makes the job wait a wide-area round trip for its result
+ * (lifeline_core.c holds such a thief back, remembered).
  */
 #include "lifeline_core.h"
 
@@ -143,7 +146,7 @@ static const satin_policy_tunable wan_lifeline_jobs = {
     "wan_lifeline_jobs", SATIN_TUNABLE_COUNT, 1, 1024, 1,
     offsetof(satin_policy_params, wan_lifeline_jobs), NULL};
 static const satin_policy_tunable wan_lifeline_queue = {
-    "wan_lifeline_queue", SATIN_TUNABLE_COUNT, 0, 1000000, 0,
+    "wan_lifeline_queue", SATIN_TUNABLE_COUNT, 0, 1000000, 32,
     offsetof(satin_policy_params, wan_lifeline_queue), NULL};
 static const satin_policy_tunable *const cll_tunables[] = {
     &satin_tunable_steal_max_jobs, &satin_tunable_lifeline_w, &satin_tunable_lifeline_z,
