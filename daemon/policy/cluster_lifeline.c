@@ -146,7 +146,7 @@ static const satin_policy_tunable wan_lifeline_jobs = {
     "wan_lifeline_jobs", SATIN_TUNABLE_COUNT, 1, 1024, 1,
     offsetof(satin_policy_params, wan_lifeline_jobs), NULL};
 static const satin_policy_tunable wan_lifeline_queue = {
-    "wan_lifeline_queue", SATIN_TUNABLE_COUNT, 0, 1000000, 32,
+    "wan_lifeline_queue", SATIN_TUNABLE_COUNT, 0, 1000000, 0,
     offsetof(satin_policy_params, wan_lifeline_queue), NULL};
 static const satin_policy_tunable *const cll_tunables[] = {
     &satin_tunable_steal_max_jobs, &satin_tunable_lifeline_w, &satin_tunable_lifeline_z,

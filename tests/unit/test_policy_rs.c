@@ -23,7 +23,7 @@ static void defaults_and_lookup(void)
     is_i64(p.lifeline_z, 0, "lifeline_z 0 (log2 of the node count)");
     is_i64(p.wan_lifelines, 2, "wan_lifelines 2");
     is_i64(p.wan_lifeline_jobs, 1, "wan_lifeline_jobs 1");
-    is_i64(p.wan_lifeline_queue, 32, "wan_lifeline_queue 32");
+    is_i64(p.wan_lifeline_queue, 0, "wan_lifeline_queue 0");
     const char *names[] = {"rs", "rp", "chs", "cls", "crs", "lifeline", "cluster-lifeline"};
     const satin_policy_ops *want[] = {&satin_policy_rs,  &satin_policy_rp,
                                       &satin_policy_chs, &satin_policy_cls,
