@@ -16,7 +16,7 @@ trap 'rm -rf "$tmpdir"' EXIT
 sim=$build/satin-sim
 [ -x "$sim" ] || { echo "Bail out! $sim is missing (build it, or set SATIN_BUILD)"; exit 1; }
 
-for p in rs rp chs cls crs; do
+for p in rs rp chs cls crs lifeline cluster-lifeline; do
     run "$sim" --clusters 2 --nodes 2 --policy "$p" --json uts tree=seed-T1
     is "$rc" 0 "$p: satin-sim exits 0"
     is "$(json_get 'd["status"], d["result"]["nodes"], d["sim"]["nodes"], d["sim"]["policy"]')" \
