@@ -15,7 +15,7 @@ typedef struct satind_options {
     int workers_given, socket_given;
     char config[512];         /* --config / --check-config: the topology file */
     char node[64];            /* --node ID */
-    char policy[16];          /* --policy: overrides the file's */
+    char policy[32];          /* --policy: overrides the file's (a registry name) */
     int check_config;         /* --check-config FILE: validate and exit */
     int list_nodes;           /* --list-nodes: print "ID CLIENT-ENDPOINT" per node */
     char key[512];            /* --key: this node's CURVE secret key file ("" = default) */

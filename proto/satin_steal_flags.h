@@ -15,7 +15,8 @@
 enum {
     SATIN_STEAL_SYNC = 0x1,        /* the thief waits for the reply (else asynchronous) */
     SATIN_STEAL_WAN = 0x2,         /* crosses a wide-area link */
-    SATIN_STEAL_LIFELINE = 0x4,    /* reserved for lifeline-based balancing */
+    SATIN_STEAL_LIFELINE = 0x4,    /* a lifeline request: an empty reply means the victim
+                                    * remembers the thief and will push it work */
     SATIN_STEAL_PREFETCH = 0x8,    /* CLS coordinator prefetch */
     SATIN_STEAL_FORWARDED = 0x10,  /* CHS: forwarded on behalf of `thief` */
     SATIN_STEAL_VICTIM_BUSY = 0x20,/* in an empty reply: the victim was running

@@ -1,5 +1,5 @@
 /*
- * policy.c - defaults, lookup by name, and the pieces the five policies
+ * policy.c - defaults, lookup by name, and the pieces the policies
  * share: the grid's shape, victim choice, the idle back-off, random
  * stealing and the counters.  No I/O, no clock, no thread: everything the
  * policies do goes through env (see README.md).
@@ -13,7 +13,7 @@
 
 const satin_policy_ops *const satin_policy_registry[] = {
     &satin_policy_rs, &satin_policy_rp, &satin_policy_chs, &satin_policy_cls, &satin_policy_crs,
-    NULL,
+    &satin_policy_lifeline, &satin_policy_cluster_lifeline, NULL,
 };
 
 const satin_policy_ops *satin_policy_find(const char *name)
@@ -323,6 +323,8 @@ static const char *const counter_names[SATIN_PC_COUNT] = {
     [SATIN_PC_WAN_BACKOFFS] = "wan_backoffs",
     [SATIN_PC_LOADS_RECEIVED] = "loads_received",
     [SATIN_PC_WALKS_STOPPED] = "walks_stopped",
+    [SATIN_PC_QUIESCES] = "quiesces",
+    [SATIN_PC_LIFELINES_NOTED] = "lifelines_noted",
 };
 
 int satin_policy_report(const satin_policy *p, const int *which, int nwhich,

@@ -90,7 +90,7 @@ enum {
 
 /* Events.  Every handler may call actions; none may block. */
 typedef struct satin_policy_ops {
-    const char *name;            /* "rs", "rp", "chs", "cls", "crs" */
+    const char *name;            /* "rs", "rp", "chs", "cls", "crs", "lifeline", ... */
     unsigned caps;               /* SATIN_POLICY_* above */
     const satin_policy_tunable *const *tunables; /* the ones it reads, NULL-terminated */
     satin_policy *(*create)(const satin_policy_topology *topo,
@@ -137,7 +137,7 @@ typedef struct satin_policy_ops {
 } satin_policy_ops;
 
 extern const satin_policy_ops satin_policy_rs, satin_policy_rp, satin_policy_chs,
-    satin_policy_cls, satin_policy_crs;
+    satin_policy_cls, satin_policy_crs, satin_policy_lifeline, satin_policy_cluster_lifeline;
 
 /* The on_queue_length of policies that do not look at queue lengths (they
  * leave out SATIN_POLICY_SAMPLES_QUEUE, so the node does not sample). */
@@ -151,13 +151,13 @@ void satin_policy_ignore_idle(satin_policy *p);
 void satin_policy_ignore_peer(satin_policy *p, int peer, int alive);
 
 /* The registry: every policy, NULL-terminated, in the order their names
- * are listed to users (rs, rp, chs, cls, crs). */
+ * are listed to users (rs, rp, chs, cls, crs, lifeline, cluster-lifeline). */
 extern const satin_policy_ops *const satin_policy_registry[];
 
 /* NULL for an unknown name (case-insensitive). */
 const satin_policy_ops *satin_policy_find(const char *name);
 
-/* "rs, rp, chs, cls, crs" into buf. */
+/* "rs, rp, chs, cls, crs, lifeline, cluster-lifeline" into buf. */
 void satin_policy_list_names(char *buf, size_t len);
 
 /* Every tunable of every policy, each once, in registry order; NULL after

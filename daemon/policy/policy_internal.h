@@ -1,5 +1,5 @@
 /*
- * policy_internal.h - what the five policy files share (policy.c defines it).
+ * policy_internal.h - what the policy files share (policy.c defines it).
  * Not part of the interface: nothing outside daemon/policy/ includes this.
  *
  * Every policy object is this one struct (so that the opaque satin_policy
@@ -32,6 +32,8 @@ enum {
     SATIN_PC_WAN_BACKOFFS,     /* wide-area back-off timers set (CRS) */
     SATIN_PC_LOADS_RECEIVED,   /* load reports a coordinator took in: its own cluster's (CLS) */
     SATIN_PC_WALKS_STOPPED,    /* requests that came after their cancel, ended here (CHS) */
+    SATIN_PC_QUIESCES,         /* idle periods that ended quiesced (lifeline policies) */
+    SATIN_PC_LIFELINES_NOTED,  /* incoming lifeline requests remembered (lifeline policies) */
     SATIN_PC_COUNT
 };
 

@@ -24,6 +24,11 @@ typedef struct satin_policy_params {
     int64_t rp_max_in_transit;    /* RP: pushes not yet acknowledged */
     int64_t cls_load_interval_ns; /* CLS: load report interval */
     int64_t cls_threshold;        /* CLS: prefetch while cluster load is below this */
+    int64_t lifeline_w;           /* lifeline policies: random steals before the lifelines */
+    int64_t lifeline_z;           /* lifeline policies: hypercube dimensions (0: log2 nodes) */
+    int64_t wan_lifelines;        /* cluster-lifeline: wide-area lifelines per cluster */
+    int64_t wan_lifeline_jobs;    /* cluster-lifeline: records per wide-area delivery, at most */
+    int64_t wan_lifeline_queue;   /* cluster-lifeline: records queued before any crosses */
 } satin_policy_params;
 
 typedef enum {

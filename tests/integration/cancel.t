@@ -55,7 +55,7 @@ moved_on() {
     return 2
 }
 
-for policy in rs rp chs cls crs; do
+for policy in rs rp chs cls crs lifeline cluster-lifeline; do
     grid_up topology 32000
     a0=(--socket "ipc://$tmpdir/g/a0.sock")
     # Until a node that only ever received records of the job has given

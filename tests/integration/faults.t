@@ -72,7 +72,7 @@ orphans_delivered() {
     is "$recv" "$sent" "$label: every ORPHAN sent was received ($told told or promised, $used used)"
 }
 
-for policy in rs rp chs cls crs; do
+for policy in rs rp chs cls crs lifeline cluster-lifeline; do
     grid_up topology 32000 warn
     start_job
     pause

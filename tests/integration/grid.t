@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # grid.t - whole grids on this machine, brought up with deploy/satin-grid:
-# every policy (rs rp chs cls crs) on etc/single-4.yaml and etc/local-2x2.yaml
-# computes UTS, fib and N-queens exactly, with the jobs spread over the nodes;
+# every policy (rs rp chs cls crs lifeline cluster-lifeline) on etc/single-4.yaml and
+# etc/local-2x2.yaml computes UTS, fib and N-queens exactly, with the jobs spread over the nodes;
 # two clients on two nodes at once both get exact results; bad topology files
 # are refused with FILE:LINE:COL messages; an idle grid does not flood the
 # network (a message count, derived from the back-off, never a time).
@@ -77,7 +77,7 @@ $node0      - id: a1
 bad_config unknown-policy "grid: g
 policy: xyz
 clusters: [{name: A, nodes: [{id: a0, endpoint: 'tcp://127.0.0.1:7101'}]}]
-" "2:9: unknown policy 'xyz' (expected rs, rp, chs, cls, crs)"
+" "2:9: unknown policy 'xyz' (expected rs, rp, chs, cls, crs, lifeline, cluster-lifeline)"
 bad_config wrong-type "grid: g
 clusters:
   - name: A
@@ -185,7 +185,7 @@ idle_test() {
 }
 
 for topo in single-4 local-2x2; do
-    for policy in rs rp chs cls crs; do
+    for policy in rs rp chs cls crs lifeline cluster-lifeline; do
         grid_up "$topo" "$policy"
         tag="$topo/$policy"
         [ "$topo/$policy" = local-2x2/crs ] && idle_test

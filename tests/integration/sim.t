@@ -19,7 +19,7 @@ trap 'rm -rf "$tmpdir"' EXIT
 sim=$build/satin-sim
 [ -x "$sim" ] || { echo "Bail out! $sim is missing (build it, or set SATIN_BUILD)"; exit 1; }
 
-for p in rs rp chs cls crs; do
+for p in rs rp chs cls crs lifeline cluster-lifeline; do
     run "$sim" --clusters 2 --nodes 2 --policy "$p" --json uts tree=seed-T1
     is "$rc" 0 "$p: satin-sim exits 0"
     is "$(json_get 'd["status"], d["result"]["nodes"], d["sim"]["nodes"], d["sim"]["policy"]')" \
@@ -341,7 +341,7 @@ is "$rc" 2 "a kind without a model: exit 2"
 like "$err" "satin-sim runs the kinds fib, uts, replay and synthetic, not 'nqueens'" "says which it runs"
 run "$sim" --policy nosuch fib n=10
 is "$rc" 2 "an unknown policy: exit 2"
-like "$err" "unknown policy 'nosuch' (one of rs, rp, chs, cls, crs" "lists the policies"
+like "$err" "unknown policy 'nosuch' (one of rs, rp, chs, cls, crs, lifeline, cluster-lifeline" "lists the policies"
 run "$sim" --clusters 0 fib n=10
 is "$rc" 2 "--clusters 0: exit 2"
 like "$err" "--clusters takes a number from 1" "says the range"

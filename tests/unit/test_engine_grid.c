@@ -820,8 +820,13 @@ static uint64_t tree_size(int n)
 
 int main(void)
 {
-    const char *policies[] = {"rs", "rp", "chs", "cls", "crs"};
-    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+    /* Every policy of the registry, so that a new one is run here too. */
+    const char *policies[16];
+    size_t npolicies = 0;
+    for (; satin_policy_registry[npolicies] && npolicies < 16; npolicies++)
+        policies[npolicies] = satin_policy_registry[npolicies]->name;
+    is_i64((int64_t)npolicies, 7, "the registry's 7 policies are run");
+    for (size_t p = 0; p < npolicies; p++) {
         const char *pol = policies[p];
         outcome a = run_grid(pol, 42, -1, 0, 1), b = run_grid(pol, 42, -1, 0, 1);
         is_i64(a.result, fib(FIB_N), "%s: fib(%d) on 4 engines is exact", pol, FIB_N);
@@ -846,7 +851,7 @@ int main(void)
              a.msgs[SATIN_MSG_JOB_RESULT], a.msgs[SATIN_MSG_LOAD], a.msgs[SATIN_MSG_STEAL_CANCEL],
              a.run[0], a.run[1], a.run[2], a.run[3]);
     }
-    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+    for (size_t p = 0; p < npolicies; p++) {
         const char *pol = policies[p];
         outcome a = run_grid(pol, 42, 3000000, 0, 1), b = run_grid(pol, 42, 3000000, 0, 1);
         ok(a.crash_at >= 0, "%s crash: b1 crashed at %.3f ms while running others' work", pol,
@@ -868,7 +873,7 @@ int main(void)
      * new membership, b1's engine starts then, and it takes work at once.
      * Nothing is lost or done twice: exact, and every task ran once. */
     member_change = B1_JOINS;
-    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+    for (size_t p = 0; p < npolicies; p++) {
         const char *pol = policies[p];
         outcome a = run_grid(pol, 42, -1, 0, 1);
         uint64_t total = 0;
@@ -890,7 +895,7 @@ int main(void)
      * it from the file before stopping it.  What it held for them runs
      * again, and nothing it sends counts any more. */
     member_change = B1_LEAVES;
-    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+    for (size_t p = 0; p < npolicies; p++) {
         const char *pol = policies[p];
         outcome a = run_grid(pol, 42, -1, 0, 1);
         uint64_t before = 0;
@@ -930,7 +935,7 @@ int main(void)
      * they are stopped.  Exact either way; the work after the crash is
      * what orphan saving saves. */
     int64_t with = 0, without = 0, saved = 0;
-    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+    for (size_t p = 0; p < npolicies; p++) {
         const char *pol = policies[p];
         outcome a = run_grid(pol, 42, 3000000, 1, 1), b = run_grid(pol, 42, 3000000, 1, 0);
         outcome a2 = run_grid(pol, 42, 3000000, 1, 1);
@@ -964,7 +969,7 @@ int main(void)
      * its result (a root never waits: it may be the promised record). */
     int bad = 0;
     int64_t waited = 0, used = 0, runs = 0, after_end = 0;
-    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++)
+    for (size_t p = 0; p < npolicies; p++)
         for (uint64_t seed = 1; seed <= 8; seed++)
             for (int64_t t = 1000000; t <= 9000000; t += 4000000) {
                 outcome a = run_grid(policies[p], seed, t, 1, 1);

@@ -19,20 +19,30 @@ static void defaults_and_lookup(void)
     is_i64(p.rp_max_in_transit, 8, "rp_max_in_transit 8");
     is_i64(p.cls_load_interval_ns, 10 * MS, "cls_load_interval 10 ms (the paper's)");
     is_i64(p.cls_threshold, 1, "cls_threshold 1");
-    const char *names[] = {"rs", "rp", "chs", "cls", "crs"};
-    const satin_policy_ops *want[] = {&satin_policy_rs, &satin_policy_rp, &satin_policy_chs,
-                                      &satin_policy_cls, &satin_policy_crs};
-    for (int i = 0; i < 5; i++)
+    is_i64(p.lifeline_w, 1, "lifeline_w 1");
+    is_i64(p.lifeline_z, 0, "lifeline_z 0 (log2 of the node count)");
+    is_i64(p.wan_lifelines, 2, "wan_lifelines 2");
+    is_i64(p.wan_lifeline_jobs, 1, "wan_lifeline_jobs 1");
+    is_i64(p.wan_lifeline_queue, 0, "wan_lifeline_queue 0");
+    const char *names[] = {"rs", "rp", "chs", "cls", "crs", "lifeline", "cluster-lifeline"};
+    const satin_policy_ops *want[] = {&satin_policy_rs,  &satin_policy_rp,
+                                      &satin_policy_chs, &satin_policy_cls,
+                                      &satin_policy_crs, &satin_policy_lifeline,
+                                      &satin_policy_cluster_lifeline};
+    for (int i = 0; i < 7; i++)
         ok(satin_policy_find(names[i]) == want[i], "find(\"%s\")", names[i]);
     ok(satin_policy_find("ws") == NULL && satin_policy_find(NULL) == NULL, "unknown name: NULL");
     ok(satin_policy_find("CRS") == &satin_policy_crs, "find is case-insensitive");
     int listed = 0;
     for (const satin_policy_ops *const *r = satin_policy_registry; *r; r++, listed++)
-        ok(listed < 5 && *r == want[listed], "registry[%d] is %s", listed, names[listed % 5]);
-    is_i64(listed, 5, "the registry lists every policy once");
+        ok(listed < 7 && *r == want[listed], "registry[%d] is %s", listed, names[listed % 7]);
+    is_i64(listed, 7, "the registry lists every policy once");
+    ok(satin_policy_find("Cluster-Lifeline") == &satin_policy_cluster_lifeline,
+       "find(\"Cluster-Lifeline\")");
     char list[128];
     satin_policy_list_names(list, sizeof list);
-    is_str(list, "rs, rp, chs, cls, crs", "names listed in registry order");
+    is_str(list, "rs, rp, chs, cls, crs, lifeline, cluster-lifeline",
+           "names listed in registry order");
 }
 
 /* Each policy registers the tunables it reads; the registry lists each
@@ -41,22 +51,26 @@ static void tunables_registered_per_policy(void)
 {
     static const char *const all[] = {"backoff_min_ms", "backoff_max_ms", "steal_max_jobs",
                                       "rp_threshold", "rp_max_in_transit",
-                                      "cls_load_interval_ms", "cls_threshold"};
+                                      "cls_load_interval_ms", "cls_threshold", "lifeline_w",
+                                      "lifeline_z", "wan_lifelines", "wan_lifeline_jobs",
+                                      "wan_lifeline_queue"};
     int n = 0;
     for (const satin_policy_tunable *t; (t = satin_policy_tunable_at(n)); n++)
-        is_str(t->name, n < 7 ? all[n] : "(more)", "tunable %d", n);
-    is_i64(n, 7, "seven tunables in all");
+        is_str(t->name, n < 12 ? all[n] : "(more)", "tunable %d", n);
+    is_i64(n, 12, "twelve tunables in all");
     /* Who reads what: RP never steals, so it reads no back-off. */
-    static const char *const reads[5] = {
+    static const char *const reads[7] = {
         "backoff_min_ms backoff_max_ms steal_max_jobs",
         "rp_threshold rp_max_in_transit",
         "backoff_min_ms backoff_max_ms steal_max_jobs",
         "backoff_min_ms backoff_max_ms steal_max_jobs cls_load_interval_ms cls_threshold",
         "backoff_min_ms backoff_max_ms steal_max_jobs",
+        "steal_max_jobs lifeline_w lifeline_z",
+        "steal_max_jobs lifeline_w lifeline_z wan_lifelines wan_lifeline_jobs wan_lifeline_queue",
     };
     for (int i = 0; satin_policy_registry[i]; i++) {
         char got[256] = "";
-        for (int j = 0; j < 7; j++) {
+        for (int j = 0; j < 12; j++) {
             const satin_policy_tunable *t = satin_policy_tunable_at(j);
             if (satin_policy_reads(satin_policy_registry[i], t))
                 snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", got[0] ? " " : "",
@@ -64,7 +78,7 @@ static void tunables_registered_per_policy(void)
         }
         is_str(got, reads[i], "%s reads its own tunables", satin_policy_registry[i]->name);
     }
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 7; i++) {
         const satin_policy_ops *o = satin_policy_registry[i];
         ok(o->create && o->destroy && o->on_idle && o->on_steal_request && o->on_steal_reply &&
                o->on_cancel && o->on_queue_length && o->on_push && o->on_push_ack &&

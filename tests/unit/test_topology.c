@@ -188,6 +188,10 @@ static void test_full(void)
         "  rp_max_in_transit: 3\n"
         "  cls_load_interval_ms: 2.5e1\n"
         "  cls_threshold: 7\n"
+        "  lifeline_w: 3\n"
+        "  lifeline_z: 4\n"
+        "  wan_lifelines: 5\n"
+        "  wan_lifeline_jobs: 6\n"
         "security: curve\n"
         "emulate: yes\n"
         "wan:\n"
@@ -234,6 +238,10 @@ static void test_full(void)
     is_i64(cfg.params.rp_max_in_transit, 3, "full: rp_max_in_transit");
     is_i64(cfg.params.cls_load_interval_ns, 25 * NS_PER_MS, "full: cls_load_interval_ms 2.5e1");
     is_i64(cfg.params.cls_threshold, 7, "full: cls_threshold");
+    is_i64(cfg.params.lifeline_w, 3, "full: lifeline_w");
+    is_i64(cfg.params.lifeline_z, 4, "full: lifeline_z");
+    is_i64(cfg.params.wan_lifelines, 5, "full: wan_lifelines");
+    is_i64(cfg.params.wan_lifeline_jobs, 6, "full: wan_lifeline_jobs");
     is_i64(t->security_none, 0, "full: security curve");
     is_i64(t->emulate, 1, "full: emulate yes");
     ok(t->wan_default.from == -1 && t->wan_default.to == -1 &&
@@ -249,7 +257,7 @@ static void test_full(void)
     is_i64(t->nodes[1].workers, 16, "full: workers 16");
     is_str(t->nodes[1].endpoint, "tcp://[::1]:7002", "full: IPv6 endpoint");
     is_str(t->nodes[2].id, "c.0_x-y", "full: every character a name may have");
-    ok(t->nodes[1].line == 32 && t->nodes[1].column == 9, "full: b0 defined at 32:9");
+    ok(t->nodes[1].line == 36 && t->nodes[1].column == 9, "full: b0 defined at 36:9");
 
     satin_link_def l = satin_topology_link(t, 0, 1);
     ok(near(l.latency_ms, 100) && near(l.bandwidth_kBps, 100) && near(l.jitter_ms, 1.5),
@@ -293,7 +301,8 @@ static void test_policy_choice(void)
     is_str(note, "backoff_min_ms", "choice: rp does not read backoff_min_ms");
     ok(satin_policy_configure(t, "ws", &c, note, sizeof note, err, sizeof err) < 0,
        "choice: an unknown override is refused");
-    is_str(err, "unknown policy 'ws' (expected rs, rp, chs, cls, crs)", "choice: its message");
+    is_str(err, "unknown policy 'ws' (expected rs, rp, chs, cls, crs, lifeline, cluster-lifeline)",
+           "choice: its message");
     satin_topology_destroy(&t);
     satin_policy_params def;
     satin_policy_params_default(&def);
@@ -393,7 +402,8 @@ static void test_bad(void)
         "bad.yaml:7:9: missing 'endpoint' in node 'a1' (expected tcp://HOST:PORT)");
     bad("unknown policy",
         "grid: g\npolicy: xyz\n" ONE_NODE,
-        "bad.yaml:2:9: unknown policy 'xyz' (expected rs, rp, chs, cls, crs)");
+        "bad.yaml:2:9: unknown policy 'xyz' (expected rs, rp, chs, cls, crs, lifeline, "
+        "cluster-lifeline)");
     bad("duplicate endpoint",
         "grid: g\nclusters:\n  - name: A\n    nodes:\n      - id: a0\n"
         "        endpoint: tcp://127.0.0.1:7101\n      - id: a1\n"
@@ -541,14 +551,16 @@ static void test_bad(void)
         "bad.yaml:2:10: 'emulate' must be true or false, not 'perhaps'");
     bad("policy a mapping",
         "grid: g\npolicy: {name: rs}\n" ONE_NODE,
-        "bad.yaml:2:9: 'policy' must be one of rs, rp, chs, cls, crs, not a mapping");
+        "bad.yaml:2:9: 'policy' must be one of rs, rp, chs, cls, crs, lifeline, cluster-lifeline, "
+        "not a mapping");
     /* The policy keys are the registry's to check, once the file as a whole has loaded:
      * these documents are otherwise complete. */
     bad("unknown policy parameter",
         "grid: g\npolicy_params:\n  steal_max: 2\n" ONE_NODE,
         "bad.yaml:3:3: unknown key 'steal_max' in policy_params (expected backoff_min_ms, "
         "backoff_max_ms, steal_max_jobs, rp_threshold, rp_max_in_transit, "
-        "cls_load_interval_ms, cls_threshold)");
+        "cls_load_interval_ms, cls_threshold, lifeline_w, lifeline_z, wan_lifelines, "
+        "wan_lifeline_jobs, wan_lifeline_queue)");
     bad("policy_params a scalar", "grid: g\npolicy_params: fast\n",
         "bad.yaml:2:16: 'policy_params' must be a mapping of policy parameters, not 'fast'");
     bad("backoff not a number", "grid: g\npolicy_params:\n  backoff_min_ms: 1,5\n" ONE_NODE,
@@ -559,6 +571,16 @@ static void test_bad(void)
         "bad.yaml:4:19: 'backoff_max_ms' (10) must not be less than 'backoff_min_ms' (20)");
     bad("steal_max_jobs zero", "grid: g\npolicy_params: {steal_max_jobs: 0}\n" ONE_NODE,
         "bad.yaml:2:33: 'steal_max_jobs' must be a whole number from 1 to 1024, not '0'");
+    bad("lifeline_z too many dimensions", "grid: g\npolicy_params:\n  lifeline_z: 31\n" ONE_NODE,
+        "bad.yaml:3:15: 'lifeline_z' must be a whole number from 0 to 30, not '31'");
+    bad("wan_lifelines zero",
+        "grid: g\npolicy: cluster-lifeline\npolicy_params: {wan_lifelines: 0}\n" ONE_NODE,
+        "bad.yaml:3:32: 'wan_lifelines' must be a whole number from 1 to 8, not '0'");
+    bad("wan_lifeline_jobs too many",
+        "grid: g\npolicy_params: {wan_lifeline_jobs: 1025}\n" ONE_NODE,
+        "bad.yaml:2:36: 'wan_lifeline_jobs' must be a whole number from 1 to 1024, not '1025'");
+    bad("lifeline_w a fraction", "grid: g\npolicy_params:\n  lifeline_w: 1.5\n" ONE_NODE,
+        "bad.yaml:3:15: 'lifeline_w' must be a whole number from 0 to 1000000, not '1.5'");
     bad("root a sequence", "- grid\n- clusters\n",
         "bad.yaml:1:1: the document must be a mapping with grid and clusters, not a sequence");
     bad("empty text", "",
