@@ -130,20 +130,34 @@ static int num(const char *opt, const char *s, double min, double max, double *o
     return 0;
 }
 
-/* --msg-cpu-us SEND[,RECV] */
-static int msg_cpu(const char *arg, options *o)
+/* "A[,B]" for option `opt` (`form` names them in errors), each a number in
+ * [lo, 1e9]: *a, and *b when B is given (else *b is left as it is). */
+static int number_pair(const char *opt, const char *form, const char *arg, double lo, double *a,
+                       double *b)
 {
-    char send[64];
+    char first[64];
     const char *comma = strchr(arg, ',');
     size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
-    if (len >= sizeof send)
-        return bad("--msg-cpu-us takes SEND[,RECV] in microseconds, not '%s'", arg);
-    memcpy(send, arg, len);
-    send[len] = 0;
-    if (num("--msg-cpu-us", send, 0, 1e9, &o->msg_send_us) < 0)
+    if (len >= sizeof first) {
+        fprintf(stderr, "satin-sim: %s takes %s, not '%s'\n", opt, form, arg);
         return -1;
-    o->msg_recv_us = o->msg_send_us;
-    return comma ? num("--msg-cpu-us", comma + 1, 0, 1e9, &o->msg_recv_us) : 0;
+    }
+    memcpy(first, arg, len);
+    first[len] = 0;
+    if (num(opt, first, lo, 1e9, a) < 0)
+        return -1;
+    return comma ? num(opt, comma + 1, lo, 1e9, b) : 0;
+}
+
+/* --msg-cpu-us SEND[,RECV]: RECV is SEND when not given. */
+static int msg_cpu(const char *arg, options *o)
+{
+    if (number_pair("--msg-cpu-us", "SEND[,RECV] in microseconds", arg, 0, &o->msg_send_us,
+                    &o->msg_recv_us) < 0)
+        return -1;
+    if (!strchr(arg, ','))
+        o->msg_recv_us = o->msg_send_us;
+    return 0;
 }
 
 enum { O_TOPO = 256, O_CLUSTERS, O_NODES, O_WORKERS, O_POLICY, O_SEED, O_JSON, O_LANLAT,
@@ -159,15 +173,8 @@ static int ends_with(const char *s, const char *tail)
 /* LAN[,WAN] in ms, each > 0. */
 static int failure_timeouts(const char *arg, options *o)
 {
-    char lan[64];
-    const char *comma = strchr(arg, ',');
-    size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
-    if (n >= sizeof lan)
-        return bad("--failure-timeout-ms takes LAN[,WAN] in ms, not '%s'", arg);
-    memcpy(lan, arg, n);
-    lan[n] = 0;
-    if (num("--failure-timeout-ms", lan, 1e-6, 1e9, &o->fail_lan_ms) < 0 ||
-        (comma && num("--failure-timeout-ms", comma + 1, 1e-6, 1e9, &o->fail_wan_ms) < 0))
+    if (number_pair("--failure-timeout-ms", "LAN[,WAN] in ms", arg, 1e-6, &o->fail_lan_ms,
+                    &o->fail_wan_ms) < 0)
         return -1;
     o->watch = 1;
     return 0;
