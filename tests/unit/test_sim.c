@@ -942,6 +942,20 @@ static void crash_one(const char *policy, const char *kind, const char *const *p
     sim_model_free(&m);
 }
 
+/* A uts job's model (kept in *m for the caller to free) and its tree's
+ * size, counted by the uts kind's sequential walk. */
+static uint64_t uts_model_size(const char *const *params, sim_model *m, sim_state *root)
+{
+    char err[256];
+    if (sim_model_parse(m, "uts", params, 0, root, err, sizeof err) < 0) {
+        printf("Bail out! %s\n", err);
+        exit(1);
+    }
+    uint64_t nodes = 0, leaves, depth;
+    uts_count_sequential(&m->uts, &nodes, &leaves, &depth);
+    return nodes;
+}
+
 /* A record of the dead node still running elsewhere is promised to every
  * node, and a task of the re-run that meets the promise waits for its
  * result rather than computing it again.  A case where that happens (found
@@ -951,10 +965,7 @@ static void orphan_wait(void)
     const char *uts[] = {"gen=std", "t=1", "a=3", "d=7", "b=4", "r=19", NULL};
     sim_model m;
     sim_state root;
-    char err[256];
-    sim_model_parse(&m, "uts", uts, 0, &root, err, sizeof err);
-    uint64_t nodes = 0, leaves, depth;
-    uts_count_sequential(&m.uts, &nodes, &leaves, &depth);
+    uint64_t nodes = uts_model_size(uts, &m, &root);
     sim_crash crash = {2, 5000000};
     sim_outcome a;
     six_seed = 1;
@@ -978,10 +989,7 @@ static void crashes(void)
     const char *uts[] = {"gen=std", "t=1", "a=3", "d=6", "b=4", "r=19", NULL};
     sim_model m;
     sim_state root;
-    char err[256];
-    sim_model_parse(&m, "uts", uts, 0, &root, err, sizeof err);
-    uint64_t nodes = 0, leaves, depth;
-    uts_count_sequential(&m.uts, &nodes, &leaves, &depth);
+    uint64_t nodes = uts_model_size(uts, &m, &root);
     sim_model_free(&m);
     int orphans = 0;
     for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
