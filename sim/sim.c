@@ -415,6 +415,8 @@ static size_t data_bytes(sim *s, const satin_msg *m)
     int64_t sum = 0, arg, res;
     if (m->type == SATIN_MSG_JOB_RESULT)
         return (size_t)s->result_bytes;
+    if (!sim_model_has_data(&s->model))
+        return 0;   /* no record to decode again on every steal */
     for (size_t i = 0; (m->type == SATIN_MSG_STEAL_REPLY || m->type == SATIN_MSG_PUSH) &&
                        i < m->njobrecs; i++) {
         sim_state st;

@@ -295,6 +295,11 @@ void sim_model_data(const sim_model *m, const sim_state *s, int64_t *arg_bytes,
     }
 }
 
+int sim_model_has_data(const sim_model *m)
+{
+    return m->kind == SIM_REPLAY;
+}
+
 const char *sim_model_result_name(const sim_model *m)
 {
     return m->kind == SIM_FIB ? "value" : m->kind == SIM_SYNTHETIC ? "total_us" : "nodes";

@@ -91,6 +91,9 @@ int sim_model_read(const sim_model *m, const void *arg, size_t len, sim_state *s
  * bytes are their data). */
 void sim_model_data(const sim_model *m, const sim_state *s, int64_t *arg_bytes,
                     int64_t *result_bytes);
+/* 0 when no task of this model carries data beyond its bytes (every kind
+ * but replay): the sender need not look at its records. */
+int sim_model_has_data(const sim_model *m);
 /* The result's name in the output: "value" (fib), "nodes" (uts, replay) or
  * "total_us" (synthetic). */
 const char *sim_model_result_name(const sim_model *m);
