@@ -178,9 +178,7 @@ static void chs_send(satin_policy *p, int phase, int victim)
 {
     chs_state *st = p->priv;
     st->phase = phase;
-    p->sync_busy = 1;
-    p->sync_victim = victim;
-    p->sync_id = satin_policy_send_steal(p, victim, SATIN_STEAL_SYNC);
+    satin_policy_sync_steal_from(p, victim, 0);
 }
 
 static void chs_cycle_from(satin_policy *p, int done);

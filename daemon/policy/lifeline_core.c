@@ -46,10 +46,7 @@ static void ll_next(satin_policy *p, satin_ll *ll)
         if (ll->activated & (1u << i))
             continue; /* asked before, and it has not delivered yet */
         ll->activated |= 1u << i;
-        p->sync_victim = ll->edges[i];
-        p->sync_busy = 1;
-        p->sync_id = satin_policy_send_steal(p, ll->edges[i], SATIN_STEAL_SYNC |
-                                                              SATIN_STEAL_LIFELINE);
+        satin_policy_sync_steal_from(p, ll->edges[i], SATIN_STEAL_LIFELINE);
         return;
     }
     p->count[SATIN_PC_QUIESCES]++;

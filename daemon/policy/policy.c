@@ -179,14 +179,18 @@ uint64_t satin_policy_send_steal(satin_policy *p, int victim, unsigned flags)
 
 /* ---- random stealing ----------------------------------------------------- */
 
+void satin_policy_sync_steal_from(satin_policy *p, int victim, unsigned flags)
+{
+    p->sync_victim = victim;
+    p->sync_busy = 1;
+    p->sync_id = satin_policy_send_steal(p, victim, SATIN_STEAL_SYNC | flags);
+}
+
 int satin_policy_sync_steal(satin_policy *p, const satin_candidates *c)
 {
     if (p->sync_busy || satin_candidates_count(c) <= 0)
         return 0;
-    int victim = satin_policy_pick(p, c);
-    p->sync_victim = victim;
-    p->sync_busy = 1;
-    p->sync_id = satin_policy_send_steal(p, victim, SATIN_STEAL_SYNC);
+    satin_policy_sync_steal_from(p, satin_policy_pick(p, c), 0);
     return 1;
 }
 

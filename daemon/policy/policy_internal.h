@@ -102,6 +102,9 @@ uint64_t satin_policy_send_steal(satin_policy *p, int victim, unsigned flags);
  * random node of `c`; nothing when one is already in flight or `c` is empty.
  * Returns 1 if a request was sent. */
 int satin_policy_sync_steal(satin_policy *p, const satin_candidates *c);
+/* The one synchronous steal, to `victim`, with `flags` besides SYNC (a
+ * policy whose victim is not a random draw: CHS's walk, a lifeline). */
+void satin_policy_sync_steal_from(satin_policy *p, int victim, unsigned flags);
 /* If `id` is our synchronous request: clears it, resets the back-off
  * on success and returns 1; else 0. */
 int satin_policy_sync_reply(satin_policy *p, uint64_t id, int njobs);
