@@ -62,6 +62,8 @@ typedef struct options {
     int lifestory_nodes;
     const char **crash_args;   /* [ncrashes] NODE@SECONDS, resolved against the grid */
     int ncrashes;
+    const char **param_args;   /* [nparams] NAME=VALUE, the policy's tunables */
+    int nparams;
     int watch;                 /* --failure-timeout-ms given */
     double fail_lan_ms, fail_wan_ms;   /* 0: the engine's default */
     const char *kind;
@@ -81,6 +83,8 @@ static void usage(FILE *f)
         "  --policy P             rs, rp, chs, cls, crs, lifeline, cluster-lifeline\n"
         "                         (default: the file's, else crs)\n"
         "  --seed S               the policies' random draws (default 1)\n"
+        "  --param NAME=VALUE     a tunable of the policy, as in a file's policy_params\n"
+        "                         (repeatable; over the file's)\n"
         "  --lan-latency-us US    one-way, inside a cluster (default %.1f)\n"
         "  --lan-bandwidth-MBps B each node's interface (default %.0f)\n"
         "  --wan-latency-ms MS    one-way, between clusters (default %.0f, or the file's)\n"
@@ -162,7 +166,7 @@ static int msg_cpu(const char *arg, options *o)
 
 enum { O_TOPO = 256, O_CLUSTERS, O_NODES, O_WORKERS, O_POLICY, O_SEED, O_JSON, O_LANLAT,
        O_LANBW, O_WANLAT, O_WANBW, O_TASK, O_LIMIT, O_PROGRESS, O_QUIET, O_CSV, O_LIFE,
-       O_LIFENODES, O_HELP, O_LANJIT, O_WANJIT, O_MSGCPU, O_CRASH, O_FAILTO };
+       O_LIFENODES, O_HELP, O_LANJIT, O_WANJIT, O_MSGCPU, O_CRASH, O_FAILTO, O_PARAM };
 
 static int ends_with(const char *s, const char *tail)
 {
@@ -210,13 +214,15 @@ static int parse_options(int argc, char **argv, options *o)
         {"lifestory-nodes", required_argument, NULL, O_LIFENODES},
         {"crash", required_argument, NULL, O_CRASH},
         {"failure-timeout-ms", required_argument, NULL, O_FAILTO},
+        {"param", required_argument, NULL, O_PARAM},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
     };
     int c, given_shape = 0;
     double v;
     o->crash_args = calloc((size_t)argc, sizeof *o->crash_args);
-    if (!o->crash_args)
+    o->param_args = calloc((size_t)argc, sizeof *o->param_args);
+    if (!o->crash_args || !o->param_args)
         abort();
     opterr = 0;
     /* '+': the job's key=value words are not options. */
@@ -285,6 +291,7 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case O_CRASH: o->crash_args[o->ncrashes++] = optarg; break;
         case O_FAILTO: if (failure_timeouts(optarg, o) < 0) return -1; break;
+        case O_PARAM: o->param_args[o->nparams++] = optarg; break;
         case O_HELP: usage(stdout); exit(0);
         default:
             return bad("unknown option '%s' (satin-sim --help lists them)", argv[optind - 1]);
@@ -389,6 +396,20 @@ static void grid_free(grid *g)
     free(g->cluster_of);
     free(g->cluster_size);
     satin_topology_destroy(&g->file);
+}
+
+/* --param NAME=VALUE, in order, over the file's policy_params. */
+static int set_params(const options *o, grid *g)
+{
+    for (int i = 0; i < o->nparams; i++) {
+        char err[640];
+        if (satin_policy_set_param(g->policy.ops, &g->policy.params, o->param_args[i], err,
+                                   sizeof err) < 0) {
+            fprintf(stderr, "satin-sim: --param %s\n", err);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* --crash NODE@SECONDS against the grid: NODE is a node's id, else its
@@ -563,6 +584,14 @@ static void print_json(const options *o, const grid *g, const sim_model *m, cons
     satin_json_key(&j, "nodes"); satin_json_i64(&j, g->topo.nnodes);
     satin_json_key(&j, "workers_per_node"); satin_json_i64(&j, o->workers);
     satin_json_key(&j, "policy"); satin_json_str(&j, g->policy.ops->name);
+    satin_json_key(&j, "policy_params");
+    satin_json_object_begin(&j);
+    for (int i = 0; g->policy.ops->tunables && g->policy.ops->tunables[i]; i++) {
+        const satin_policy_tunable *t = g->policy.ops->tunables[i];
+        satin_json_key(&j, t->name);
+        satin_json_f64(&j, satin_policy_param_shown(&g->policy.params, t));
+    }
+    satin_json_object_end(&j);
     satin_json_key(&j, "seed"); satin_json_u64(&j, o->seed);
     satin_json_key(&j, "task_ns"); satin_json_i64(&j, m->task_ns);
     satin_json_key(&j, "task_ns_measured"); satin_json_bool(&j, o->measure);
@@ -738,6 +767,7 @@ int main(int argc, char **argv)
     options o;
     if (parse_options(argc, argv, &o) < 0) {
         free(o.crash_args);
+        free(o.param_args);
         return 2;
     }
     sim_model model;
@@ -747,6 +777,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "satin-sim: %s\n", err);
         sim_model_free(&model);
         free(o.crash_args);
+        free(o.param_args);
         return 2;
     }
     if (o.measure) {
@@ -756,6 +787,7 @@ int main(int argc, char **argv)
                                           : "this tree's root has no children to time");
             sim_model_free(&model);
             free(o.crash_args);
+            free(o.param_args);
             return 2;
         }
         model.task_ns = (int64_t)(o.measured.ns_per_node + 0.5);
@@ -766,11 +798,13 @@ int main(int argc, char **argv)
     sim_crash *crashes = calloc((size_t)o.ncrashes + 1, sizeof *crashes);
     if (!crashes)
         abort();
-    if (grid_make(&g, &o) < 0 || resolve_crashes(&o, &g, 0, crashes) < 0) {
+    if (grid_make(&g, &o) < 0 || set_params(&o, &g) < 0 ||
+        resolve_crashes(&o, &g, 0, crashes) < 0) {
         grid_free(&g);
         sim_model_free(&model);
         free(crashes);
         free(o.crash_args);
+        free(o.param_args);
         return 2;
     }
     satin_engine_config ec;
@@ -810,6 +844,7 @@ int main(int argc, char **argv)
         sim_model_free(&model);
         free(crashes);
         free(o.crash_args);
+        free(o.param_args);
         return 1;
     }
     /* A file's wide-area links, unless the command line gave them all. */
@@ -870,5 +905,6 @@ int main(int argc, char **argv)
     grid_free(&g);
     free(crashes);
     free(o.crash_args);
+    free(o.param_args);
     return rc;
 }

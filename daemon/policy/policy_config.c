@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const satin_policy_tunable *tunable_named(const char *name)
@@ -146,4 +147,66 @@ int satin_policy_configure(const satin_topology *t, const char *override,
             note_unread(out->ops, v, tun, note, notelen);
     }
     return check_order(t, &out->params, err, errlen);
+}
+
+int satin_policy_set_param(const satin_policy_ops *ops, satin_policy_params *params,
+                           const char *assignment, char *err, size_t errlen)
+{
+    const char *eq = strchr(assignment, '=');
+    char name[64];
+    if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name) {
+        snprintf(err, errlen, "'%s': expected NAME=VALUE", assignment);
+        return -1;
+    }
+    memcpy(name, assignment, (size_t)(eq - assignment));
+    name[eq - assignment] = '\0';
+    const satin_policy_tunable *tun = tunable_named(name);
+    if (!tun || !satin_policy_reads(ops, tun)) {
+        char names[512] = "";
+        size_t o = 0;
+        for (int i = 0; ops->tunables && ops->tunables[i] && o < sizeof names; i++)
+            o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
+                                  ops->tunables[i]->name);
+        snprintf(err, errlen, "policy %s has no tunable '%s' (it reads %s)", ops->name, name,
+                 names[0] ? names : "none");
+        return -1;
+    }
+    const char *text = eq + 1;
+    char *end = NULL;
+    int64_t x;
+    if (tun->unit == SATIN_TUNABLE_MS) {
+        double ms = strtod(text, &end);
+        if (!*text || *end || !(ms >= (double)tun->min && ms <= (double)tun->max)) {
+            snprintf(err, errlen, "'%s' must be milliseconds from %g to %g, not '%s'", name,
+                     tun->min, tun->max, text);
+            return -1;
+        }
+        x = (int64_t)llround(ms * 1e6);
+    } else {
+        int digits = *text != '\0' && strspn(text, "0123456789") == strlen(text);
+        long long n = digits ? strtoll(text, &end, 10) : -1;
+        if (!digits || end - text > 15 || (double)n < tun->min || (double)n > tun->max) {
+            snprintf(err, errlen, "'%s' must be a whole number from %g to %g, not '%s'", name,
+                     tun->min, tun->max, text);
+            return -1;
+        }
+        x = n;
+    }
+    satin_policy_params was = *params;
+    memcpy((char *)params + tun->offset, &x, sizeof x);
+    const satin_policy_tunable *hi, *lo;
+    for (int i = 0; (hi = satin_policy_tunable_at(i)); i++)
+        if (hi->not_below && (lo = tunable_named(hi->not_below)) &&
+            (hi == tun || lo == tun) && value_of(params, hi) < value_of(params, lo)) {
+            snprintf(err, errlen, "'%s' (%g) must not be less than '%s' (%g)", hi->name,
+                     shown_value(params, hi), lo->name, shown_value(params, lo));
+            *params = was;
+            return -1;
+        }
+    return 0;
+}
+
+double satin_policy_param_shown(const satin_policy_params *p, const satin_policy_tunable *t)
+{
+    return shown_value(p, t);
 }

@@ -26,4 +26,15 @@ int satin_policy_configure(const satin_topology *t, const char *override,
                            satin_policy_config *out, char *note, size_t notelen, char *err,
                            size_t errlen);
 
+/* One tunable from a command line, "NAME=VALUE" (satin-sim's --param): the
+ * same names, units and ranges as a file's policy_params; a count in
+ * decimal digits only.  0, or -1 with the reason in err.  A tunable that
+ * `ops` does not read is refused: a command line names one policy. */
+int satin_policy_set_param(const satin_policy_ops *ops, satin_policy_params *params,
+                           const char *assignment, char *err, size_t errlen);
+
+/* Tunable `t`'s value in `p`, in the unit a file gives it (milliseconds for
+ * a time): what a run reports it ran with. */
+double satin_policy_param_shown(const satin_policy_params *p, const satin_policy_tunable *t);
+
 #endif

@@ -27,6 +27,28 @@ for p in rs rp chs cls crs lifeline cluster-lifeline; do
     gt "$(json_get 'd["stats"]["grid.jobs_received"]')" 0 "$p: records crossed nodes"
 done
 
+# --param: a policy's tunable over its default, echoed in the JSON with the
+# others it reads; refused with the reason when the policy does not read it,
+# the value is out of range or not decimal, or it breaks an order.
+run "$sim" --clusters 1 --nodes 4 --policy cluster-lifeline --param wan_lifeline_jobs=8 \
+    --param lifeline_w=3 --json fib n=15
+is "$rc" 0 "--param: exit 0"
+is "$(json_get 'd["result"]["value"], d["sim"]["policy_params"]["wan_lifeline_jobs"], d["sim"]["policy_params"]["lifeline_w"], d["sim"]["policy_params"]["lifeline_z"], d["sim"]["policy_params"]["steal_max_jobs"]')" \
+    "610 8 3 0 1" "--param: fib(15) exact; the two given, the defaults of the rest"
+run "$sim" --policy crs --param lifeline_w=1 fib n=10
+is "$rc" 2 "--param of a tunable the policy does not read: exit 2"
+like "$err" "policy crs has no tunable 'lifeline_w' (it reads backoff_min_ms, backoff_max_ms, steal_max_jobs)" \
+    "names what it reads"
+run "$sim" --policy lifeline --param lifeline_w=0x1 fib n=10
+is "$rc" 2 "--param in hexadecimal: exit 2"
+like "$err" "'lifeline_w' must be a whole number from 0 to 1e+06, not '0x1'" "says what it takes"
+run "$sim" --policy crs --param backoff_min_ms=500 fib n=10
+is "$rc" 2 "--param below another it must not be under: exit 2"
+like "$err" "'backoff_max_ms' (100) must not be less than 'backoff_min_ms' (500)" "names both"
+run "$sim" --policy crs --param backoff_min_ms fib n=10
+is "$rc" 2 "--param without a value: exit 2"
+like "$err" "'backoff_min_ms': expected NAME=VALUE" "says the form"
+
 run "$sim" --clusters 2 --nodes 2 --workers 2 fib n=25 threshold=5
 is "$rc" 0 "fib with two workers per node exits 0"
 like "$out" "value: 75025" "fib(25) is exact"
