@@ -15,10 +15,13 @@ DESTDIR   ?=
 CC        ?= cc
 
 DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
-             libsodium-dev libczmq-dev libsystemd-dev perl
+             libsodium-dev libczmq-dev libsystemd-dev libmicrohttpd-dev perl \
+             curl python3-prometheus-client
 
 # libsystemd: sd_notify for Type=notify and the watchdog (daemon/service.c).
-PKGS      := libzmq libczmq libcrypto yaml-0.1 libsystemd
+# libmicrohttpd: the --metrics HTTP endpoint (daemon/metrics.c); curl and
+# the Prometheus client library's parser scrape it in tests/integration/metrics.t.
+PKGS      := libzmq libczmq libcrypto yaml-0.1 libsystemd libmicrohttpd
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \
              -DSATIN_VERSION=\"$(VERSION)\"

@@ -1,6 +1,7 @@
 /* control.c - the control thread: the reactor (common/loop.c), and the daemon's
  * life and graceful stop */
 #include "control_internal.h"
+#include "metrics.h"
 #include "kinds.h"
 #include "log.h"
 #include "satin_endpoint.h"
@@ -95,6 +96,10 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
             satin_control_destroy(&ctl);
             return NULL;
         }
+    }
+    if (control_start_metrics(ctl) < 0) {
+        satin_control_destroy(&ctl);
+        return NULL;
     }
     log_info("listening for clients on %s with %d workers", opt->endpoint,
              satin_pool_workers(pool));
@@ -303,6 +308,7 @@ static int64_t housekeeping(satin_control *ctl, int64_t now)
             control_pace_clients(ctl, 0);
         control_send_progress(ctl);
         update_service_status(ctl);
+        control_publish_metrics(ctl, now);
         ctl->next_progress = now + PROGRESS_INTERVAL_NS;
     }
     /* From the loop itself: a stuck loop stops the pings, and systemd
@@ -405,6 +411,7 @@ void satin_control_destroy(satin_control **self)
     satin_control *ctl = *self;
     if (!ctl)
         return;
+    satin_metrics_destroy(&ctl->metrics); /* its thread first: nothing it serves is ours */
     satin_grid_destroy(&ctl->grid);
     if (ctl->mon) {
         zmq_socket_monitor(ctl->router, NULL, 0);

@@ -100,6 +100,8 @@ struct satin_control {
     int64_t paused_until;         /* ns: the earliest time to listen again */
     satin_log_limit fd_log;
     uint64_t client_pauses;
+    struct satin_metrics *metrics; /* --metrics, or NULL */
+    int64_t next_metrics;          /* when the next periodic publication is due */
 };
 
 /* control_jobs.c */
@@ -112,6 +114,13 @@ void control_entry_free(job_entry *e);
 void control_finish_entry(satin_control *ctl, job_entry *e);
 void control_read_client(satin_control *ctl);
 void control_send_progress(satin_control *ctl);
+/* What STATUS answers: this node's figures and, in a grid, its counters. */
+void control_status_info(satin_control *ctl, satin_kvlist *out);
+
+/* control_metrics.c: --metrics.  Publishes the status as Prometheus text
+ * (a no-op without --metrics); `now` 0: at once, else when a second passed. */
+int control_start_metrics(satin_control *ctl);
+void control_publish_metrics(satin_control *ctl, int64_t now);
 
 /* control_collect.c: finished jobs whose grid counters are in (or overdue)
  * are delivered; ctl->next_collect says when the next falls overdue. */

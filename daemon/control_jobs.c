@@ -173,6 +173,7 @@ void control_finish_entry(satin_control *ctl, job_entry *e)
     satin_job_destroy(&e->job);
     ctl->running_jobs--;
     ctl->finished_jobs++;
+    control_publish_metrics(ctl, 0);
     if (!e->collecting)
         control_deliver(ctl, e);
 }
@@ -374,39 +375,44 @@ static void on_cancel(satin_control *ctl, const unsigned char *rid, size_t rid_l
     satin_msg_destroy(&ok);
 }
 
+void control_status_info(satin_control *ctl, satin_kvlist *out)
+{
+    satin_kvlist_add_str(out, "version", SATIN_VERSION);
+    satin_kvlist_add_i64(out, "pid", (int64_t)getpid());
+    satin_kvlist_add_str(out, "endpoint", ctl->opt->endpoint);
+    satin_kvlist_add_i64(out, "workers", satin_pool_workers(ctl->pool));
+    satin_kvlist_add_i64(out, "jobs_running", ctl->running_jobs);
+    satin_kvlist_add_i64(out, "jobs_finished", (int64_t)ctl->finished_jobs);
+    satin_kvlist_add_i64(out, "invocations_run", (int64_t)satin_pool_jobs_run(ctl->pool));
+    satin_kvlist_add_i64(out, "requests", (int64_t)ctl->requests);
+    satin_kvlist_add_i64(out, "bad_messages", (int64_t)ctl->bad_messages);
+    satin_kvlist_add_i64(out, "fd_limit", ctl->fd_limit);
+    satin_kvlist_add_i64(out, "client_pauses", (int64_t)ctl->client_pauses);
+    satin_kvlist_add_i64(out, "max_record", (int64_t)ctl->opt->max_record);
+    satin_kvlist_add_i64(out, "max_jobs", ctl->opt->max_jobs);
+    if (ctl->grid) {
+        satin_kvlist_add_i64(out, "grid_nodes", ctl->topo->nnodes);
+        satin_kvlist_add_i64(out, "grid_self", satin_grid_self(ctl->grid));
+        satin_kvlist_add_str(out, "policy", satin_grid_policy_name(ctl->grid));
+        satin_kvlist_add_i64(out, "records_held", satin_grid_running(ctl->grid));
+        satin_kvlist_add_i64(out, "topology_reloads_refused", (int64_t)ctl->reloads_refused);
+        satin_kvlist_add_i64(out, "membership_changes", (int64_t)ctl->membership_changes);
+        double lan, wan;
+        satin_grid_failure_timeouts(ctl->grid, &lan, &wan);
+        satin_kvlist_add_f64(out, "failure_timeout_lan_ms", lan);
+        satin_kvlist_add_f64(out, "failure_timeout_wan_ms", wan);
+        satin_grid_counters(ctl->grid, out);
+        satin_grid_peers_status(ctl->grid, out);
+    }
+    satin_kvlist_add_f64(out, "uptime_s", (double)(satin_now_ns() - ctl->started_ns) / 1e9);
+}
+
 static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_len,
                       const satin_msg *m)
 {
     satin_msg *r = satin_msg_new(SATIN_MSG_STATUS_REPLY);
     r->request_id = m->request_id;
-    satin_kvlist_add_str(&r->info, "version", SATIN_VERSION);
-    satin_kvlist_add_i64(&r->info, "pid", (int64_t)getpid());
-    satin_kvlist_add_str(&r->info, "endpoint", ctl->opt->endpoint);
-    satin_kvlist_add_i64(&r->info, "workers", satin_pool_workers(ctl->pool));
-    satin_kvlist_add_i64(&r->info, "jobs_running", ctl->running_jobs);
-    satin_kvlist_add_i64(&r->info, "jobs_finished", (int64_t)ctl->finished_jobs);
-    satin_kvlist_add_i64(&r->info, "invocations_run", (int64_t)satin_pool_jobs_run(ctl->pool));
-    satin_kvlist_add_i64(&r->info, "requests", (int64_t)ctl->requests);
-    satin_kvlist_add_i64(&r->info, "bad_messages", (int64_t)ctl->bad_messages);
-    satin_kvlist_add_i64(&r->info, "fd_limit", ctl->fd_limit);
-    satin_kvlist_add_i64(&r->info, "client_pauses", (int64_t)ctl->client_pauses);
-    satin_kvlist_add_i64(&r->info, "max_record", (int64_t)ctl->opt->max_record);
-    satin_kvlist_add_i64(&r->info, "max_jobs", ctl->opt->max_jobs);
-    if (ctl->grid) {
-        satin_kvlist_add_i64(&r->info, "grid_nodes", ctl->topo->nnodes);
-        satin_kvlist_add_i64(&r->info, "grid_self", satin_grid_self(ctl->grid));
-        satin_kvlist_add_str(&r->info, "policy", satin_grid_policy_name(ctl->grid));
-        satin_kvlist_add_i64(&r->info, "records_held", satin_grid_running(ctl->grid));
-        satin_kvlist_add_i64(&r->info, "topology_reloads_refused", (int64_t)ctl->reloads_refused);
-        satin_kvlist_add_i64(&r->info, "membership_changes", (int64_t)ctl->membership_changes);
-        double lan, wan;
-        satin_grid_failure_timeouts(ctl->grid, &lan, &wan);
-        satin_kvlist_add_f64(&r->info, "failure_timeout_lan_ms", lan);
-        satin_kvlist_add_f64(&r->info, "failure_timeout_wan_ms", wan);
-        satin_grid_counters(ctl->grid, &r->info);
-        satin_grid_peers_status(ctl->grid, &r->info);
-    }
-    satin_kvlist_add_f64(&r->info, "uptime_s", (double)(satin_now_ns() - ctl->started_ns) / 1e9);
+    control_status_info(ctl, &r->info);
     control_send_to(ctl, rid, rid_len, r);
     satin_msg_destroy(&r);
 }

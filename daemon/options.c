@@ -1,6 +1,7 @@
 /* options.c - parsing satind's command line, with the defaults. */
 #include "options.h"
 #include "log.h"
+#include "metrics.h"
 #include "policy.h"
 #include "pool.h"
 #include "satin_endpoint.h"
@@ -24,6 +25,9 @@ static void usage(FILE *out)
             "                         tcp://host:port (default: %s)\n"
             "      --log-level LEVEL  error, warn, info (default) or debug\n"
             "      --log-file FILE    append the log to FILE (SIGHUP reopens it); default stderr\n"
+            "      --metrics ADDR     serve Prometheus metrics over HTTP at ADDR/metrics:\n"
+            "                         tcp://127.0.0.1:PORT, tcp://[::1]:PORT, tcp://*:PORT\n"
+            "                         (every interface), or PORT (on 127.0.0.1); default off\n"
             "  -f, --foreground       stay in the foreground (for systemd and tests)\n"
             "      --max-record BYTES largest job record or spawned argument (default %zu)\n"
             "      --max-jobs N       jobs running at once (default 256)\n"
@@ -91,6 +95,7 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
         {"peer-rate", required_argument, NULL, 'P'},
         {"stop-timeout", required_argument, NULL, 'S'},
         {"log-file", required_argument, NULL, 'l'},
+        {"metrics", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -107,7 +112,7 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
     satin_endpoint_default(o->endpoint, sizeof o->endpoint);
     int c;
     long v;
-    char err[256];
+    char err[320];
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":w:s:fhVc:n:p:k:", longopts, NULL)) != -1) {
         switch (c) {
@@ -159,6 +164,17 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
                         sizeof o->log_file);
                 return 2;
             }
+            break;
+        case 'm':
+            if (strlen(optarg) >= sizeof o->metrics) {
+                fprintf(stderr, "satind: --metrics: too long\n");
+                return 2;
+            }
+            if (satin_metrics_check_spec(optarg, err, sizeof err) < 0) {
+                fprintf(stderr, "satind: %s\n", err);
+                return 2;
+            }
+            snprintf(o->metrics, sizeof o->metrics, "%s", optarg);
             break;
         case 'G':
             if (!*optarg || snprintf(o->socket_group, sizeof o->socket_group, "%s", optarg) >=

@@ -24,7 +24,8 @@ typedef struct satind_options {
     int max_clients;          /* client connections with unfinished jobs at once */
     double peer_rate;         /* messages per second a peer may send (burst: 1 s) */
     double stop_timeout_s;
-    char log_file[512];       /* --log-file ("" = stderr) */    /* SIGTERM: how long running jobs may take to finish */
+    char log_file[512];       /* --log-file ("" = stderr) */
+    char metrics[128];        /* --metrics: the Prometheus endpoint ("" = off) */    /* SIGTERM: how long running jobs may take to finish */
 } satind_options;
 
 /* 0: run; 1: exit 0 now (--help, --version printed); 2: usage error printed. */

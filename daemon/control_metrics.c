@@ -1,0 +1,46 @@
+/*
+ * control_metrics.c - satind's --metrics: the control thread renders its
+ * status (control_status_info) as Prometheus text and hands it to the HTTP
+ * server (metrics.c), once a second and when a job ends.  The server never
+ * reads the control thread's state, so a scrape costs it nothing and a
+ * stuck scraper cannot slow it.
+ */
+#include "control_internal.h"
+#include "metrics.h"
+#include "metrics_text.h"
+
+#include <stdlib.h>
+
+#define METRICS_INTERVAL_NS 1000000000LL
+
+int control_start_metrics(satin_control *ctl)
+{
+    if (!ctl->opt->metrics[0])
+        return 0;
+    char err[512];
+    ctl->metrics = satin_metrics_new(ctl->opt->metrics, err, sizeof err);
+    if (!ctl->metrics) {
+        log_error("%s", err);
+        return -1;
+    }
+    control_publish_metrics(ctl, 0);
+    log_info("serving Prometheus metrics at http://%s/metrics",
+             satin_metrics_endpoint(ctl->metrics) + 6);
+    return 0;
+}
+
+void control_publish_metrics(satin_control *ctl, int64_t now)
+{
+    if (!ctl->metrics || (now && now < ctl->next_metrics))
+        return;
+    satin_kvlist status;
+    satin_kvlist_init(&status);
+    control_status_info(ctl, &status);
+    const char *node = ctl->grid ? ctl->topo->nodes[satin_grid_self(ctl->grid)].id : ctl->opt->node;
+    size_t len;
+    char *text = satin_metrics_render(&status, node, &len);
+    satin_metrics_publish(ctl->metrics, text, len);
+    free(text);
+    satin_kvlist_free(&status);
+    ctl->next_metrics = satin_now_ns() + METRICS_INTERVAL_NS;
+}
