@@ -241,6 +241,10 @@ void satin_engine_settle(satin_engine *e, const satin_pending *p, int victim, in
     int wan = satin_engine_is_remote(e, victim);
     if (wan && (p->flags & SATIN_STEAL_SYNC))
         e->c.wan_wait_ns += e->now - p->sent_ns;
+    if (!wan && (p->flags & SATIN_STEAL_SYNC) && !p->unsent && !p->withdrawn) {
+        e->c.lan_wait_ns += e->now - p->sent_ns;
+        e->c.lan_sync_answered++;
+    }
     count_settled(e, p, wan, njobs);
     /* The request's flags, plus what the victim said about itself. */
     e->ops->on_steal_reply(e->policy, victim, p->id, njobs,

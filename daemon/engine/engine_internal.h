@@ -82,6 +82,8 @@ typedef struct satin_engine_tally {
     uint64_t standins_orphaned, orphans_told, orphans_promised, orphan_messages, orphans_received;
     uint64_t membership_changes;
     int64_t wan_wait_ns;          /* synchronous wide-area steals: time waited */
+    int64_t lan_wait_ns;          /* synchronous steals inside the cluster: time waited */
+    uint64_t lan_sync_answered;   /* and how many of those were answered */
 } satin_engine_tally;
 
 struct satin_engine {

@@ -43,6 +43,8 @@ void satin_engine_counters(const satin_engine *e, satin_kvlist *out)
     satin_kvlist_add_i64(out, "prefetch_successes", (int64_t)c->prefetch_successes);
     satin_kvlist_add_i64(out, "idle_events", (int64_t)c->idle_events);
     satin_kvlist_add_f64(out, "wan_wait_s", (double)c->wan_wait_ns / 1e9);
+    satin_kvlist_add_f64(out, "lan_wait_s", (double)c->lan_wait_ns / 1e9);
+    satin_kvlist_add_i64(out, "lan_sync_answered", (int64_t)c->lan_sync_answered);
     satin_engine_fault_counters(e, out);
     satin_engine_orphan_counters(e, out);
     if (e->env.counters)
