@@ -132,6 +132,9 @@ static void begin_stop(satin_control *ctl, const char *why)
     log_info("stopping (%s): %d job(s) running, %d record(s) of other nodes; waiting up to "
              "%.0f s for them to finish", why, ctl->running_jobs,
              ctl->grid ? satin_grid_running(ctl->grid) : 0, ctl->opt->stop_timeout_s);
+    /* Those still waiting for a slot would start after the drain, on a
+     * daemon about to exit: their clients hear now, and may resubmit. */
+    control_fail_pending(ctl, "satind stopped before the job started; submit it again");
     if (ctl->grid)
         satin_grid_drain(ctl->grid);
     satin_service_stopping("stopping: waiting for running jobs");

@@ -45,6 +45,8 @@ typedef struct job_entry {
     const satin_kind *kind;
     satin_job *job;               /* NULL once finished */
     int64_t accepted_ns;
+    int64_t started_ns;           /* 0 while it waits in the queue (pending) */
+    int pending;                  /* accepted over --max-jobs: waits for a slot */
     uint64_t run_at_start;
     waiter *waiters;
     size_t nwaiters;
@@ -67,6 +69,7 @@ struct satin_control {
     size_t njobs, capjobs;
     uint64_t next_id;
     int running_jobs;
+    int pending_jobs;             /* accepted, waiting for one of the --max-jobs slots */
     uint64_t finished_jobs, bad_messages, requests;
     int64_t started_ns;
     int stopping;                 /* 1: draining; 2: cancelled after --stop-timeout */
@@ -114,6 +117,8 @@ void control_entry_free(job_entry *e);
 void control_finish_entry(satin_control *ctl, job_entry *e);
 void control_read_client(satin_control *ctl);
 void control_send_progress(satin_control *ctl);
+/* Stopping: jobs still waiting for a slot end now, failed with `why`. */
+void control_fail_pending(satin_control *ctl, const char *why);
 /* What STATUS answers: this node's figures and, in a grid, its counters. */
 void control_status_info(satin_control *ctl, satin_kvlist *out);
 

@@ -79,6 +79,8 @@ static void send_result(satin_control *ctl, job_entry *e, const waiter *w)
 
 /* ---- the job table ------------------------------------------------------ */
 
+static void start_pending(satin_control *ctl);
+
 static job_entry *find_job(satin_control *ctl, uint64_t id)
 {
     for (size_t i = 0; i < ctl->njobs; i++)
@@ -173,6 +175,7 @@ void control_finish_entry(satin_control *ctl, job_entry *e)
     satin_job_destroy(&e->job);
     ctl->running_jobs--;
     ctl->finished_jobs++;
+    start_pending(ctl);
     control_publish_metrics(ctl, 0);
     if (!e->collecting)
         control_deliver(ctl, e);
@@ -252,10 +255,11 @@ static const satin_kind *check_submit(satin_control *ctl, const unsigned char *r
                            "unknown job kind '%s' (known: %s)", m->kind, known);
         return NULL;
     }
-    if (ctl->running_jobs >= ctl->opt->max_jobs) {
+    if (ctl->running_jobs >= ctl->opt->max_jobs && ctl->pending_jobs >= ctl->opt->max_pending) {
         control_send_error(ctl, rid, rid_len, m->request_id, 0, SATIN_PROTO_LIMIT_REACHED,
-                           "too many jobs running (the limit is %d); try again later",
-                           ctl->opt->max_jobs);
+                           "too many jobs: %d running (the limit is %d) and %d waiting (the "
+                           "queue holds %d); try again later", ctl->running_jobs,
+                           ctl->opt->max_jobs, ctl->pending_jobs, ctl->opt->max_pending);
         return NULL;
     }
     if (over_client_limits(ctl, rid, rid_len, m->request_id))
@@ -291,10 +295,7 @@ static job_entry *add_entry(satin_control *ctl, const satin_kind *kind, const sa
     e->id = ctl->next_id++;
     e->kind = kind;
     e->job = satin_job_new(kind, arg->data, arg->len);
-    if (ctl->grid)
-        satin_grid_place_job(ctl->grid, e->job, e->id);
     e->accepted_ns = satin_now_ns();
-    e->run_at_start = satin_pool_jobs_run(ctl->pool);
     add_waiter(e, rid, rid_len, m->request_id, (m->flags & SATIN_FLAG_PROGRESS) != 0);
     memcpy(e->owner, rid, rid_len);
     e->owner_len = rid_len;
@@ -307,8 +308,70 @@ static job_entry *add_entry(satin_control *ctl, const satin_kind *kind, const sa
         ctl->capjobs = cap;
     }
     ctl->jobs[ctl->njobs++] = e;
-    ctl->running_jobs++;
     return e;
+}
+
+/* Into the pool: the job runs from now on (and counts as running). */
+static void start_entry(satin_control *ctl, job_entry *e)
+{
+    e->pending = 0;
+    e->started_ns = satin_now_ns();
+    e->run_at_start = satin_pool_jobs_run(ctl->pool);
+    ctl->running_jobs++;
+    if (ctl->grid) {
+        satin_grid_place_job(ctl->grid, e->job, e->id);
+        satin_grid_counters(ctl->grid, &e->own_start);
+        satin_grid_request_stats(ctl->grid, e->id, 0);
+    }
+    satin_pool_start(ctl->pool, e->job, on_job_done, e);
+}
+
+/* Slots freed: the jobs waiting longest start, in the order they came. */
+static void start_pending(satin_control *ctl)
+{
+    for (size_t i = 0; i < ctl->njobs && ctl->pending_jobs > 0 && !ctl->stopping &&
+                       ctl->running_jobs < ctl->opt->max_jobs; i++) {
+        job_entry *e = ctl->jobs[i];
+        if (!e->pending)
+            continue;
+        ctl->pending_jobs--;
+        log_info("job %" PRIu64 " (%s) starts after %.3f s in the queue", e->id, e->kind->name,
+                 (double)(satin_now_ns() - e->accepted_ns) / 1e9);
+        start_entry(ctl, e);
+    }
+}
+
+/* A job that never ran ends: failed with `why`, without the grid's counters. */
+static void finish_unstarted(satin_control *ctl, job_entry *e, const char *why)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_RESULT);
+    m->job_id = e->id;
+    satin_msg_set_kind(m, e->kind->name);
+    m->status = SATIN_STATUS_ERROR;
+    satin_msg_set_error(m, why);
+    e->result = m;
+    e->pending = 0;
+    ctl->pending_jobs--;
+    log_info("job %" PRIu64 " (%s) ended before it started: %s", e->id, e->kind->name, why);
+    satin_job_destroy(&e->job);
+    ctl->finished_jobs++;
+    control_publish_metrics(ctl, 0);
+    control_deliver(ctl, e);
+}
+
+void control_fail_pending(satin_control *ctl, const char *why)
+{
+    for (size_t i = 0; i < ctl->njobs && ctl->pending_jobs > 0;) {
+        job_entry *e = ctl->jobs[i];
+        size_t before = ctl->njobs;
+        if (e->pending)
+            finish_unstarted(ctl, e, why);
+        /* Delivering may trim finished entries before this one. */
+        if (ctl->njobs == before)
+            i++;
+        else
+            i = 0;
+    }
 }
 
 static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_len,
@@ -320,17 +383,20 @@ static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_l
         return;
     job_entry *e = add_entry(ctl, kind, &arg, rid, rid_len, m);
     satin_bytes_free(&arg);
-    if (ctl->grid) {
-        satin_grid_counters(ctl->grid, &e->own_start);
-        satin_grid_request_stats(ctl->grid, e->id, 0);
-    }
     satin_msg *ack = satin_msg_new(SATIN_MSG_ACCEPTED);
     ack->request_id = m->request_id;
     ack->job_id = e->id;
     control_send_to(ctl, rid, rid_len, ack);
     satin_msg_destroy(&ack);
-    log_info("job %" PRIu64 " (%s, %zu parameters) accepted", e->id, kind->name, m->nparams);
-    satin_pool_start(ctl->pool, e->job, on_job_done, e);
+    if (ctl->running_jobs < ctl->opt->max_jobs) {
+        log_info("job %" PRIu64 " (%s, %zu parameters) accepted", e->id, kind->name, m->nparams);
+        start_entry(ctl, e);
+        return;
+    }
+    e->pending = 1;
+    ctl->pending_jobs++;
+    log_info("job %" PRIu64 " (%s, %zu parameters) accepted; waits: %d running (the limit), "
+             "%d waiting", e->id, kind->name, m->nparams, ctl->running_jobs, ctl->pending_jobs);
 }
 
 static void on_wait(satin_control *ctl, const unsigned char *rid, size_t rid_len,
@@ -362,7 +428,9 @@ static void on_cancel(satin_control *ctl, const unsigned char *rid, size_t rid_l
                    "no job %" PRIu64 " on this daemon", m->job_id);
         return;
     }
-    if (e->job) {
+    if (e->pending) {
+        finish_unstarted(ctl, e, "cancelled by request before it started");
+    } else if (e->job) {
         satin_job_cancel(e->job, "by request");
         if (ctl->grid)
             satin_grid_cancel_job(ctl->grid, e->job);
@@ -382,6 +450,7 @@ void control_status_info(satin_control *ctl, satin_kvlist *out)
     satin_kvlist_add_str(out, "endpoint", ctl->opt->endpoint);
     satin_kvlist_add_i64(out, "workers", satin_pool_workers(ctl->pool));
     satin_kvlist_add_i64(out, "jobs_running", ctl->running_jobs);
+    satin_kvlist_add_i64(out, "jobs_pending", ctl->pending_jobs);
     satin_kvlist_add_i64(out, "jobs_finished", (int64_t)ctl->finished_jobs);
     satin_kvlist_add_i64(out, "invocations_run", (int64_t)satin_pool_jobs_run(ctl->pool));
     satin_kvlist_add_i64(out, "requests", (int64_t)ctl->requests);
@@ -390,6 +459,7 @@ void control_status_info(satin_control *ctl, satin_kvlist *out)
     satin_kvlist_add_i64(out, "client_pauses", (int64_t)ctl->client_pauses);
     satin_kvlist_add_i64(out, "max_record", (int64_t)ctl->opt->max_record);
     satin_kvlist_add_i64(out, "max_jobs", ctl->opt->max_jobs);
+    satin_kvlist_add_i64(out, "max_pending", ctl->opt->max_pending);
     if (ctl->grid) {
         satin_kvlist_add_i64(out, "grid_nodes", ctl->topo->nnodes);
         satin_kvlist_add_i64(out, "grid_self", satin_grid_self(ctl->grid));
@@ -499,7 +569,8 @@ void control_send_progress(satin_control *ctl)
     uint64_t run = satin_pool_jobs_run(ctl->pool);
     for (size_t i = 0; i < ctl->njobs; i++) {
         job_entry *e = ctl->jobs[i];
-        for (size_t k = 0; e->job && k < e->nwaiters; k++) {
+        /* A waiting job has nothing to report yet. */
+        for (size_t k = 0; e->job && !e->pending && k < e->nwaiters; k++) {
             if (!e->waiters[k].progress)
                 continue;
             satin_msg *p = satin_msg_new(SATIN_MSG_PROGRESS);

@@ -31,6 +31,8 @@ static void usage(FILE *out)
             "  -f, --foreground       stay in the foreground (for systemd and tests)\n"
             "      --max-record BYTES largest job record or spawned argument (default %zu)\n"
             "      --max-jobs N       jobs running at once (default 256)\n"
+            "      --max-pending N    jobs accepted beyond --max-jobs, waiting in order for\n"
+            "                         a slot (default 1024; 0: refuse them)\n"
             "      --retain N         finished results kept for later waits (default 1000)\n"
             "  -c, --config FILE      the grid's topology file (YAML; see etc/README.md)\n"
             "  -n, --node ID          which node of the topology this daemon is\n"
@@ -82,6 +84,7 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
         {"foreground", no_argument, NULL, 'f'},
         {"max-record", required_argument, NULL, 'R'},
         {"max-jobs", required_argument, NULL, 'J'},
+        {"max-pending", required_argument, NULL, 'Q'},
         {"retain", required_argument, NULL, 'T'},
         {"config", required_argument, NULL, 'c'},
         {"node", required_argument, NULL, 'n'},
@@ -104,6 +107,7 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
     o->log_level = SATIN_LOG_INFO;
     o->max_record = SATIN_MAX_RECORD_DEFAULT;
     o->max_jobs = 256;
+    o->max_pending = 1024;
     o->retain_results = 1000;
     o->max_client_jobs = 64;
     o->max_clients = 256;
@@ -217,6 +221,11 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
             if (parse_count("--max-record", optarg, 1024, 1L << 30, &v) < 0)
                 return 2;
             o->max_record = (size_t)v;
+            break;
+        case 'Q':
+            if (parse_count("--max-pending", optarg, 0, 1000000, &v) < 0)
+                return 2;
+            o->max_pending = (int)v;
             break;
         case 'J':
             if (parse_count("--max-jobs", optarg, 1, 1000000, &v) < 0)

@@ -11,6 +11,7 @@ typedef struct satind_options {
     int foreground;
     size_t max_record;        /* bytes */
     int max_jobs;             /* running at once */
+    int max_pending;          /* accepted beyond max_jobs, waiting in order */
     int retain_results;       /* finished results kept for WAIT */
     int workers_given, socket_given;
     char config[512];         /* --config / --check-config: the topology file */

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# jobs.t - the queue of jobs over --max-jobs: with one slot and a queue of
+# two, a third and a fourth job are accepted as pending and a fifth is
+# refused, naming both limits; STATUS counts them; a pending job starts when
+# the running one ends, in the order they came, and its result is exact; one
+# cancelled while it waits ends at once without running; at SIGTERM the
+# waiting one is failed at once with a clear reason; --max-pending 0 refuses
+# as before.  A slot is held by a 600 s leaf that the test cancels, never by
+# a time that a slow machine could overrun.  Every satind started here is
+# stopped by its pid.
+set -u
+build=${SATIN_BUILD:-$PWD/build}
+here=$(cd "$(dirname "$0")" && pwd)
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/satin-jobs.XXXXXX")
+pid=
+trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$tmpdir"' EXIT
+. "$here/tap.sh"
+submit=$build/satin-submit
+sock=ipc://$tmpdir/s.sock
+# A leaf of LEAF_US microseconds (a job that holds its slot that long).
+leaf() { echo synthetic depth=1 fanout=1 dist=const "mean_us=$1"; }
+
+start() {
+    "$build/satind" --workers 1 --socket "$sock" --foreground "$@" 2>"$tmpdir/log" &
+    pid=$!
+    for _ in $(seq 200); do
+        "$submit" --socket "$sock" --status >/dev/null 2>&1 && return 0
+        sleep 0.05
+    done
+    echo "Bail out! satind did not start: $(cat "$tmpdir/log")"
+    exit 1
+}
+stop() {
+    kill -TERM "$pid"
+    wait "$pid"
+    rc=$?
+    pid=
+}
+status_value() { "$submit" --socket "$sock" --status | awk -v k="$1" '$1 == k {print $2}'; }
+
+start --max-jobs 1 --max-pending 2
+run "$submit" --socket "$sock" --no-wait --parsable $(leaf 600000000)
+is "$out" 1 "job 1 runs"
+run "$submit" --socket "$sock" --no-wait --parsable $(leaf 1000)
+is "$rc:$out" "0:2" "job 2 is accepted over --max-jobs 1"
+run "$submit" --socket "$sock" --no-wait --parsable $(leaf 1000)
+is "$rc:$out" "0:3" "job 3 too"
+run "$submit" --socket "$sock" --no-wait --parsable $(leaf 1000)
+isnt_zero=$([ "$rc" != 0 ] && echo refused)
+is "$isnt_zero" refused "job 4 is refused: one running, two waiting"
+like "$err" "too many jobs: 1 running (the limit is 1) and 2 waiting (the queue holds 2); try again later" \
+    "naming both limits"
+is "$(status_value jobs_running) $(status_value jobs_pending) $(status_value max_pending)" "1 2 2" \
+    "STATUS: 1 running, 2 pending, a queue of 2"
+
+run "$submit" --socket "$sock" --cancel 3
+is "$rc" 0 "job 3 cancelled while it waits"
+run "$submit" --socket "$sock" --wait 3
+like "$err" "cancelled by request before it started" "it ended without running"
+is "$(status_value jobs_pending)" 1 "one job waits"
+
+run "$submit" --socket "$sock" --cancel 1
+is "$rc" 0 "job 1, running, cancelled: its slot is free"
+run "$submit" --socket "$sock" --wait 2
+is "$rc" 0 "job 2 ran after job 1"
+like "$out" "total_us: 1000" "its result is exact"
+done1=$(grep -n "job 1 (synthetic) failed" "$tmpdir/log" | cut -d: -f1)
+start2=$(grep -n "job 2 (synthetic) starts after" "$tmpdir/log" | cut -d: -f1)
+[ -n "$done1" ] && [ -n "$start2" ] && [ "$done1" -lt "$start2" ] && pass "job 2 started when job 1 ended" ||
+    fail "job 2 started when job 1 ended (log lines $done1, $start2)"
+is "$(grep -c "job 3 (synthetic) starts" "$tmpdir/log")" 0 "job 3 never started"
+stop
+
+# SIGTERM: the waiting job is told at once; the running one (600 s) is
+# cancelled at the --stop-timeout.
+start --max-jobs 1 --stop-timeout 1
+run "$submit" --socket "$sock" --no-wait --parsable $(leaf 600000000)
+# Submitted and waited for by the same client: its waiter is there as
+# soon as the job is accepted.
+"$submit" --socket "$sock" $(leaf 1000) >"$tmpdir/waiting.out" 2>&1 &
+w2=$!
+for _ in $(seq 200); do
+    [ "$(status_value jobs_pending)" = 1 ] && break
+    sleep 0.05
+done
+is "$(status_value jobs_pending)" 1 "one job runs, one waits"
+stop
+is "$rc" 0 "satind stops cleanly"
+wait "$w2"
+isnt_zero=$([ "$?" != 0 ] && echo failed)
+is "$isnt_zero" failed "the waiting job failed"
+like "$(cat "$tmpdir/waiting.out")" "satind stopped before the job started; submit it again" \
+    "and says why"
+like "$(cat "$tmpdir/log")" "job 2 (synthetic) ended before it started" "it never ran"
+
+start --max-jobs 1 --max-pending 0 --stop-timeout 1
+run "$submit" --socket "$sock" --no-wait --parsable $(leaf 600000000)
+run "$submit" --socket "$sock" --no-wait --parsable $(leaf 1000)
+like "$err" "too many jobs: 1 running (the limit is 1) and 0 waiting (the queue holds 0)" \
+    "--max-pending 0: refused as soon as the slots are taken"
+stop
+
+run "$build/satind" --max-pending -1 --socket "$sock" --foreground
+is "$rc" 2 "--max-pending -1: a usage error"
+like "$err" "--max-pending needs a whole number from 0 to 1000000" "says the range"
+
+echo "1..$n"
+[ "$failures" = 0 ]
