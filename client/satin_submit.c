@@ -48,9 +48,10 @@ enum {
 
 typedef enum { MODE_SUBMIT, MODE_WAIT, MODE_CANCEL, MODE_STATUS, MODE_LIST_KINDS } mode;
 
-/* One --socket or --topology, in command-line order. */
+/* One --socket, --node or --topology, in command-line order. */
+typedef enum { SOURCE_SOCKET, SOURCE_NODE, SOURCE_TOPOLOGY } source_type;
 typedef struct endpoint_source {
-    int topology;
+    source_type type;
     const char *value;
 } endpoint_source;
 
@@ -90,6 +91,9 @@ static void usage(FILE *f)
         "                     else /run/satin/satind.sock for root, /tmp/satin-UID/satind.sock);\n"
         "                     give it several times for failover (below)\n"
         "  --server ENDPOINT  the same as --socket (for tcp://host:port)\n"
+        "  --node ID          the default socket of node ID of a topology on this machine\n"
+        "                     (satind --config FILE --node ID without --socket or client:):\n"
+        "                     $SATIN_SOCKET, else satind-ID.sock in the directory above\n"
         "  --topology FILE    the client endpoints ('client:') of FILE's nodes, in file order,\n"
         "                     as if each were given with --socket\n"
         "  --key FILE         this client's CURVE key pair (satin-keygen NAME writes\n"
@@ -180,7 +184,7 @@ static void set_mode(options *o, mode m)
     o->nmodes++;
 }
 
-enum { OPT_SOCKET = 256, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
+enum { OPT_SOCKET = 256, OPT_NODE, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
        OPT_JSON, OPT_STATS, OPT_TIMEOUT, OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS };
 
 /* --topology FILE: its nodes' client endpoints join the list (with their
@@ -209,6 +213,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"socket", required_argument, NULL, OPT_SOCKET},
         {"server", required_argument, NULL, OPT_SOCKET},
         {"topology", required_argument, NULL, OPT_TOPOLOGY},
+        {"node", required_argument, NULL, OPT_NODE},
         {"key", required_argument, NULL, OPT_KEY},
         {"server-key", required_argument, NULL, OPT_SERVER_KEY},
         {"no-wait", no_argument, NULL, OPT_NO_WAIT},
@@ -238,8 +243,11 @@ static int parse_args(int argc, char **argv, options *o)
     while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_SOCKET:
+        case OPT_NODE:
         case OPT_TOPOLOGY:
-            sources[nsources].topology = c == OPT_TOPOLOGY;
+            sources[nsources].type = c == OPT_TOPOLOGY ? SOURCE_TOPOLOGY
+                                     : c == OPT_NODE   ? SOURCE_NODE
+                                                       : SOURCE_SOCKET;
             sources[nsources++].value = optarg;
             break;
         case OPT_KEY: o->key = optarg; break;
@@ -270,8 +278,10 @@ static int parse_args(int argc, char **argv, options *o)
         }
     }
     for (int i = 0; i < nsources; i++) {
-        if (!sources[i].topology)
+        if (sources[i].type == SOURCE_SOCKET)
             submit_endpoints_add(&o->eps, sources[i].value);
+        else if (sources[i].type == SOURCE_NODE)
+            submit_endpoints_add_node(&o->eps, sources[i].value);
         else if (add_topology(o, sources[i].value) < 0)
             return EXIT_USAGE;
     }
