@@ -1,7 +1,10 @@
 # Satin grid - one non-recursive Makefile.
 #   make            build everything into $(BUILD)/
 #   make check      install Debian build deps if missing, build, run every test under prove
-#   make demo       start a local satind, run UTS seed-T3 and fib 30, stop it
+#   make demo       bring up a local grid (2 clusters x 2 nodes, policy CRS; deploy/demo.sh),
+#                   run UTS seed-T3 and fib 32 on it, print the results and statistics,
+#                   bring it down
+#   make V=1        print every compile and link command whole (default: one line a step)
 #   make check-asan everything under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make check-tsan the threaded tests under ThreadSanitizer
 #   make bench      bench/overhead
