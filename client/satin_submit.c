@@ -1032,6 +1032,10 @@ static int run(options *o)
 int main(int argc, char **argv)
 {
     options o;
+    /* --json anywhere (getopt takes options after the kind too) makes even
+     * an error about an earlier option a JSON object. */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        json_errors = json_errors || strcmp(argv[i], "--json") == 0;
     int status = parse_args(argc, argv, &o);
     if (status == 0)
         status = check_args(&o);

@@ -73,8 +73,9 @@ is "$(json_get 'd["job"] > 0, "wall_s" in d["stats"], "nodes_per_s" in d["stats"
 
 run "$submit" "${S[@]}" fib n=20 threshold=5
 is "$rc" 0 "fib n=20 threshold=5 exits 0"
-is "$(printf '%s\n' "$out" | grep ' done')" "$(printf '%s\n' "$out" | grep -E '^fib job [0-9]+ \(n=20 threshold=5\) done in [0-9.]+ s$')" \
-    "the summary line shows the parameters submitted"
+if printf '%s\n' "$out" | grep -qE '^fib job [0-9]+ \(n=20 threshold=5\) done in [0-9.]+ s$'; then
+    pass "the summary line is 'fib job N (n=20 threshold=5) done in T s'"
+else fail "the summary line is 'fib job N (n=20 threshold=5) done in T s'"; diag_last; fi
 like "$out" "(n=20 threshold=5) done" "the summary line names n=20 threshold=5"
 run "$submit" "${S[@]}" --json fib n=20
 is "$(json_get 'd["params"], d["result"]["value"]')" "{'n': '20'} 6765" \
@@ -137,6 +138,9 @@ is "$(json_get 'd["error"]["code"], d["error"]["message"]')" \
     "--json unreachable: code unreachable and the reason"
 run "$submit" "${S[@]}" --json --wait 0
 is "$(json_get 'd["error"]["code"]')" "usage" "--json usage error: code usage"
+run "$submit" "${S[@]}" --wait 0 --json
+is "$(json_get 'd["error"]["code"], d["error"]["message"]')" "usage '0' is not a job id (a positive integer)" \
+    "--json after the faulty option: still a JSON error"
 
 run "$submit" "${S[@]}" fib n
 is "$rc" 2 "a parameter without '=' exits 2 before anything is sent"
