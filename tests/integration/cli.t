@@ -2,8 +2,8 @@
 # cli.t - satin-submit against a real satind: results with their parameters,
 # JSON (errors included), decimal-only integer parameters, the exit codes
 # (0 ok, 1 job failed, 2 usage/bad parameters, 3 cancel of a finished job,
-# 4 unknown job, 69 unreachable or shutting down, 75 limits reached, 124
-# timeout), --no-wait/--wait, --cancel, --timeout on the connect wait, an
+# 4 unknown job, 69 unreachable or shutting down, 74 output not written,
+# 75 limits reached, 124 timeout), --no-wait/--wait, --cancel, --timeout on the connect wait, an
 # interrupted wait that names its job, --list-kinds, --status, and a daemon
 # stopped by SIGTERM: a running job finishes, new ones are refused, and one
 # that outlasts --stop-timeout is cancelled.  Asserts outcomes, never times.
@@ -148,6 +148,14 @@ like "$err" "not key=value" "and says why"
 
 run "$submit" "${S[@]}"
 is "$rc" 2 "no kind is a usage error (exit 2)"
+
+if [ -w /dev/full ]; then
+    "$submit" "${S[@]}" fib n=5 >/dev/full 2>"$tmpdir/err"
+    is "$?" 74 "a result that cannot be written exits 74"
+    like "$(cat "$tmpdir/err")" "satin-submit: cannot write output: No space left on device" "and says why"
+else
+    for _ in 1 2; do n=$((n + 1)); echo "ok $n # skip no /dev/full"; done
+fi
 
 run "$submit" "${S[@]}" --frobnicate fib n=3
 is "$rc" 2 "an unknown option is a usage error (exit 2)"
