@@ -1,7 +1,10 @@
 # Satin grid - one non-recursive Makefile.
 #   make            build everything into $(BUILD)/
 #   make check      install Debian build deps if missing, build, run every test under prove
-#   make demo       start a local satind, run UTS seed-T3 and fib 30, stop it
+#   make demo       bring up a local grid (2 clusters x 2 nodes, policy CRS; deploy/demo.sh),
+#                   run UTS seed-T3 and fib 32 on it, print the results and statistics,
+#                   bring it down
+#   make V=1        print every compile and link command whole (default: one line a step)
 #   make check-asan everything under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make check-tsan the threaded tests under ThreadSanitizer
 #   make bench      bench/overhead
@@ -55,7 +58,7 @@ APPS_SRC    := $(wildcard daemon/apps/*.c)
 DAEMON_SRC  := $(filter-out daemon/satind.c daemon/accept_guard.c,$(wildcard daemon/*.c))
 # satin-submit's own files: its endpoints come from a topology file too,
 # which libsatin does not read (it would need the YAML loader).
-SUBMIT_SRC  := client/satin_submit.c client/submit_endpoints.c
+SUBMIT_SRC  := client/satin_submit.c client/submit_endpoints.c client/submit_interrupt.c
 CLIENT_SRC  := $(filter-out $(SUBMIT_SRC) client/satin_keygen.c,$(wildcard client/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 INTEG_C_SRC := $(wildcard tests/integration/test_*.c)
@@ -66,6 +69,15 @@ SIM_MAIN    := sim/satin_sim.c sim/sim_csv.c sim/sim_plot.c
 SIM_SRC     := $(filter-out $(SIM_MAIN),$(wildcard sim/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+# Quiet by default: one line per step ("  CC  daemon/peer.c"); V=1 prints
+# every command whole.  Compiler errors and warnings show either way.
+V ?= 0
+ifeq ($(V),1)
+  say :=
+else
+  say = @printf '  %-4s %s\n' '$(1)' '$(2)';
+endif
 
 # What each folder may include from where (its README says why): a folder
 # sees only the directories below, so an include that crosses a layer the
@@ -111,33 +123,33 @@ all: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT) $(UNIT_TESTS) $
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(call say,CC,$<)$(CC) $(CFLAGS_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIB_PROTO): $(call obj,$(PROTO_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 $(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(APPS_SRC) $(DAEMON_SRC) $(COMMON_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 $(LIB_COMMON): $(call obj,$(COMMON_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 $(LIB_ENGINE): $(call obj,$(ENGINE_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 $(LIB_CLIENT): $(call obj,$(CLIENT_SRC) $(PROTO_SRC) $(COMMON_CLIENT_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 
 $(SATIND): $(call obj,daemon/satind.c daemon/accept_guard.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(SUBMIT): $(call obj,$(SUBMIT_SRC)) $(LIB_CLIENT) $(LIB_COMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(KEYGEN): $(call obj,client/satin_keygen.c)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # The shim takes only the common layer (topology, log, clock, event loop).
 $(WANEM): $(call obj,$(SHIM_SRC)) $(LIB_COMMON) $(LIB_PROTO)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(SIM): $(call obj,$(SIM_MAIN) $(SIM_SRC)) $(LIB_CORE) $(LIB_ENGINE) $(LIB_CLIENT) $(LIB_COMMON) $(LIB_PROTO)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
 # The unit test of satin-submit's endpoint list links its object (objects
 # go before the libraries in the rule above).
 $(BUILD)/tests/test_client_endpoints.t: $(call obj,client/submit_endpoints.c)
@@ -148,13 +160,13 @@ $(BUILD)/tests/test_sim.t: $(call obj,$(SIM_SRC))
 $(BUILD)/tests/test_accept_guard.t: $(call obj,daemon/accept_guard.c)
 $(BUILD)/tests/integration/%.t: $(call obj,tests/integration/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/tests/integration/peer-probe: $(call obj,tests/integration/peer_probe.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 .SECONDARY:
 

@@ -37,6 +37,7 @@ struct satin_client {
     char endpoint[CLIENT_ENDPOINT_MAX];  /* the endpoint in use */
     uint64_t next_rid;
     int request_timeout_ms;
+    int connect_timeout_ms;   /* satin_client_set_connect_timeout() when made */
     int lost;                 /* the connection went away: every call fails */
     conv *convs;
     size_t nconv, capconv;

@@ -251,11 +251,15 @@ static int wait_connected(satin_client *c, int timeout_ms, satin_client_error *e
             }
         }
         int64_t left = deadline - client_now_ms();
-        if (left <= 0)
-            return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
-                               c->endpoint,
-                               refused ? strerror(ECONNREFUSED)
-                                       : "no connection within the timeout");
+        if (left <= 0) {
+            if (refused)
+                return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                                   "cannot reach satind at %s: %s (retried for %g s)",
+                                   c->endpoint, strerror(ECONNREFUSED), timeout_ms / 1000.0);
+            return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0,
+                               "cannot reach satind at %s: no connection within %g s", c->endpoint,
+                               timeout_ms / 1000.0);
+        }
         zmq_pollitem_t it = {c->mon, 0, ZMQ_POLLIN, 0};
         if (zmq_poll(&it, 1, (long)left) < 0 && zmq_errno() != EINTR)
             return client_fail(err, SATIN_CLIENT_UNREACHABLE, 0, "cannot reach satind at %s: %s",
@@ -450,6 +454,14 @@ static int check_ipc(satin_client *c, const char *path, satin_client_error *err)
     return SATIN_CLIENT_OK;
 }
 
+/* satin_client_set_connect_timeout(): read by every constructor, so atomic. */
+static _Atomic int connect_timeout_ms = SATIN_CLIENT_DEFAULT_TIMEOUT_MS;
+
+void satin_client_set_connect_timeout(int ms)
+{
+    connect_timeout_ms = ms > 0 ? ms : SATIN_CLIENT_DEFAULT_TIMEOUT_MS;
+}
+
 satin_client *client_alloc(void)
 {
     satin_client *c = calloc(1, sizeof *c);
@@ -457,6 +469,7 @@ satin_client *client_alloc(void)
         abort();
     c->next_rid = 1;
     c->request_timeout_ms = SATIN_CLIENT_DEFAULT_TIMEOUT_MS;
+    c->connect_timeout_ms = connect_timeout_ms;
     return c;
 }
 
@@ -469,7 +482,7 @@ int client_connect(satin_client *c, const char *endpoint, satin_client_error *er
     if (rc == SATIN_CLIENT_OK)
         rc = open_sockets(c, err);
     if (rc == SATIN_CLIENT_OK)
-        rc = wait_connected(c, SATIN_CLIENT_DEFAULT_TIMEOUT_MS, err);
+        rc = wait_connected(c, c->connect_timeout_ms, err);
     if (rc != SATIN_CLIENT_OK)
         client_disconnect(c);
     return rc;
@@ -534,6 +547,14 @@ void satin_client_destroy(satin_client **self)
 const char *satin_client_endpoint(const satin_client *self)
 {
     return self->endpoint;
+}
+
+uint64_t satin_client_node_job_id(satin_client *self, uint64_t job_id)
+{
+    if (!self->eps)
+        return job_id;
+    conv *cv = client_conv_by_id(self, job_id);
+    return cv ? cv->job_id : 0;
 }
 
 void satin_client_set_request_timeout(satin_client *self, int ms)

@@ -174,6 +174,12 @@ typedef void satin_progress_fn(uint64_t job_id, uint64_t elapsed_ms, uint64_t jo
 
 typedef struct satin_client satin_client;
 
+/* How long the constructors below wait for a connection (each endpoint of
+ * a failover client, and each later endpoint it moves to), for clients
+ * made after the call; ms <= 0 restores SATIN_CLIENT_DEFAULT_TIMEOUT_MS.
+ * Process-wide (satin-submit's --timeout bounds its connect wait with it). */
+void satin_client_set_connect_timeout(int ms);
+
 /* Connects to the daemon at `endpoint` ("ipc:///path", "/path" or
  * "tcp://host:port"; NULL or "" for the default endpoint, satin-submit's:
  * $SATIN_SOCKET, else $XDG_RUNTIME_DIR/satin/satind.sock, else
@@ -278,6 +284,12 @@ void satin_client_destroy(satin_client **self);
  * a failover client the node in use (the last one tried once every
  * endpoint has failed). */
 const char *satin_client_endpoint(const satin_client *self);
+
+/* The id the node in use knows job `job_id` by (what --wait or --cancel on
+ * that node's endpoint takes): job_id itself for a plain client; for a
+ * failover client its current node's id, 0 when no node has accepted it
+ * (yet) or the job is not this client's. */
+uint64_t satin_client_node_job_id(satin_client *self, uint64_t job_id);
 
 /* Sets the reply timeout of short requests (see above); ms <= 0 restores
  * the default. */

@@ -2,15 +2,20 @@
  * satin-submit - the user's command line to a satind: submit a job record
  * and print its result, or wait for, cancel or list jobs and kinds.
  *
- * Exit codes (documented in --help; scripts rely on them):
- *   0 ok, 1 the job failed (or the daemon refused for another reason),
- *   2 usage or bad parameters (ours or the daemon's verdict on them),
- *   69 daemon unreachable or lost (EX_UNAVAILABLE), 124 --timeout expired
- *   (as timeout(1)).
+ * Exit codes (documented in --help and satin-submit(1); scripts rely on
+ * them): 0 ok, 1 the job ran and failed (or was cancelled), 2 usage or bad
+ * parameters (ours or the daemon's verdict on them), 3 --cancel of a job
+ * that had already finished, 4 unknown job, 69 daemon unreachable, lost or
+ * shutting down (EX_UNAVAILABLE), 74 output not written (EX_IOERR), 75 the
+ * daemon's job limits reached (EX_TEMPFAIL: try again later), 76 a reply
+ * SGP/1 does not allow (EX_PROTOCOL), 77 our key may not submit
+ * (EX_NOPERM), 124 --timeout expired (as timeout(1)).  Killed by SIGINT or
+ * SIGTERM it dies of that signal, after naming the job that keeps running.
  */
 #include "json.h"
 #include "satin_client.h"
 #include "submit_endpoints.h"
+#include "submit_interrupt.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -21,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SATIN_VERSION
@@ -30,15 +36,22 @@
 enum {
     EXIT_JOB_FAILED  = 1,
     EXIT_USAGE       = 2,
-    EXIT_UNREACHABLE = 69,
+    EXIT_FINISHED    = 3,     /* --cancel: the job had already finished */
+    EXIT_UNKNOWN_JOB = 4,
+    EXIT_UNREACHABLE = 69,    /* sysexits.h EX_UNAVAILABLE */
+    EXIT_IOERR       = 74,    /* EX_IOERR */
+    EXIT_LIMIT       = 75,    /* EX_TEMPFAIL: the daemon's limits; later may work */
+    EXIT_PROTOCOL    = 76,    /* EX_PROTOCOL */
+    EXIT_FORBIDDEN   = 77,    /* EX_NOPERM */
     EXIT_TIMEOUT     = 124,
 };
 
 typedef enum { MODE_SUBMIT, MODE_WAIT, MODE_CANCEL, MODE_STATUS, MODE_LIST_KINDS } mode;
 
-/* One --socket or --topology, in command-line order. */
+/* One --socket, --node or --topology, in command-line order. */
+typedef enum { SOURCE_SOCKET, SOURCE_NODE, SOURCE_TOPOLOGY } source_type;
 typedef struct endpoint_source {
-    int topology;
+    source_type type;
     const char *value;
 } endpoint_source;
 
@@ -54,11 +67,14 @@ typedef struct options {
     int no_wait, parsable, json, stats;
     int timeout_ms;            /* -1: none given */
     double timeout_s;
+    int64_t deadline_ms;       /* run(): when --timeout runs out (monotonic clock) */
     const char *kind;
     const char *const *params; /* NULL-terminated (the tail of argv) */
 } options;
 
 static const char *prog = "satin-submit";
+/* --json was given: failures are also a JSON object on stdout. */
+static int json_errors;
 
 static void usage(FILE *f)
 {
@@ -75,6 +91,9 @@ static void usage(FILE *f)
         "                     else /run/satin/satind.sock for root, /tmp/satin-UID/satind.sock);\n"
         "                     give it several times for failover (below)\n"
         "  --server ENDPOINT  the same as --socket (for tcp://host:port)\n"
+        "  --node ID          the default socket of node ID of a topology on this machine\n"
+        "                     (satind --config FILE --node ID without --socket or client:):\n"
+        "                     $SATIN_SOCKET, else satind-ID.sock in the directory above\n"
         "  --topology FILE    the client endpoints ('client:') of FILE's nodes, in file order,\n"
         "                     as if each were given with --socket\n"
         "  --key FILE         this client's CURVE key pair (satin-keygen NAME writes\n"
@@ -85,8 +104,9 @@ static void usage(FILE *f)
         "  --parsable         with --no-wait: print only the job id\n"
         "  --json             print one JSON object instead of text\n"
         "  --stats            also print the job's statistics as a table\n"
-        "  --timeout S        stop waiting after S seconds (exit 124; the job keeps running);\n"
-        "                     for --cancel/--status/--list-kinds: the reply timeout (default 5)\n"
+        "  --timeout S        give up after S seconds, connecting included (exit 124 once the\n"
+        "                     job was submitted: it keeps running); for --cancel/--status/\n"
+        "                     --list-kinds: the reply timeout (default 5)\n"
         "  -h, --help         this text\n"
         "  -V, --version      the version\n"
         "\n"
@@ -101,20 +121,37 @@ static void usage(FILE *f)
         "take a single endpoint.  Under CURVE: --key ME.key --topology FILE (each node's\n"
         "public_key from FILE).\n"
         "\n"
-        "Exit status: 0 ok, 1 job failed, 2 usage or bad parameters,\n"
-        "             69 daemon unreachable, 124 timeout.\n",
+        "Parameters are checked by the kind in satind: integers are decimal digits, with\n"
+        "a '-' only where the kind takes negative numbers (n=010, n=0x10, 'n= 10' are\n"
+        "refused); the result repeats the parameters as submitted.\n"
+        "\n"
+        "With --json, a failure is also one object on stdout:\n"
+        "  {\"error\": {\"code\": \"unknown_kind\", \"message\": \"...\"}}\n"
+        "Interrupted (Ctrl-C) while a job runs, satin-submit names it on stderr (the job\n"
+        "keeps running: collect it with --wait).\n"
+        "\n"
+        "Exit status: 0 ok, 1 job failed or cancelled, 2 usage or bad parameters,\n"
+        "             3 --cancel: the job had already finished, 4 unknown job,\n"
+        "             69 daemon unreachable or shutting down, 74 output not written,\n"
+        "             75 the daemon's job limits reached (try later), 76 protocol error,\n"
+        "             77 not allowed to submit, 124 timeout.\n",
         prog, prog, prog, prog, prog);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void print_json_error(const char *code, const char *message, uint64_t job,
+                             const char *endpoint);
+
 static int usage_error(const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s: ", prog);
+    char text[1024];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry '%s --help'.\n", prog);
+    fprintf(stderr, "%s: %s\nTry '%s --help'.\n", prog, text, prog);
+    if (json_errors)
+        print_json_error("usage", text, 0, NULL);
     return EXIT_USAGE;
 }
 
@@ -151,7 +188,7 @@ static void set_mode(options *o, mode m)
     o->nmodes++;
 }
 
-enum { OPT_SOCKET = 256, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
+enum { OPT_SOCKET = 256, OPT_NODE, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
        OPT_JSON, OPT_STATS, OPT_TIMEOUT, OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS };
 
 /* --topology FILE: its nodes' client endpoints join the list (with their
@@ -162,6 +199,8 @@ static int add_topology(options *o, const char *file)
     if (submit_endpoints_from_topology(&o->eps, file, o->key != NULL, note, sizeof note, err,
                                        sizeof err) < 0) {
         fprintf(stderr, "%s: %s\n", prog, err);
+        if (json_errors)
+            print_json_error("usage", err, 0, NULL);
         return -1;
     }
     if (note[0])
@@ -178,6 +217,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"socket", required_argument, NULL, OPT_SOCKET},
         {"server", required_argument, NULL, OPT_SOCKET},
         {"topology", required_argument, NULL, OPT_TOPOLOGY},
+        {"node", required_argument, NULL, OPT_NODE},
         {"key", required_argument, NULL, OPT_KEY},
         {"server-key", required_argument, NULL, OPT_SERVER_KEY},
         {"no-wait", no_argument, NULL, OPT_NO_WAIT},
@@ -207,15 +247,18 @@ static int parse_args(int argc, char **argv, options *o)
     while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_SOCKET:
+        case OPT_NODE:
         case OPT_TOPOLOGY:
-            sources[nsources].topology = c == OPT_TOPOLOGY;
+            sources[nsources].type = c == OPT_TOPOLOGY ? SOURCE_TOPOLOGY
+                                     : c == OPT_NODE   ? SOURCE_NODE
+                                                       : SOURCE_SOCKET;
             sources[nsources++].value = optarg;
             break;
         case OPT_KEY: o->key = optarg; break;
         case OPT_SERVER_KEY: o->server_key = optarg; break;
         case OPT_NO_WAIT: o->no_wait = 1; break;
         case OPT_PARSABLE: o->parsable = 1; break;
-        case OPT_JSON: o->json = 1; break;
+        case OPT_JSON: o->json = json_errors = 1; break;
         case OPT_STATS: o->stats = 1; break;
         case OPT_TIMEOUT:
             if (parse_timeout(optarg, o) < 0)
@@ -239,8 +282,10 @@ static int parse_args(int argc, char **argv, options *o)
         }
     }
     for (int i = 0; i < nsources; i++) {
-        if (!sources[i].topology)
+        if (sources[i].type == SOURCE_SOCKET)
             submit_endpoints_add(&o->eps, sources[i].value);
+        else if (sources[i].type == SOURCE_NODE)
+            submit_endpoints_add_node(&o->eps, sources[i].value);
         else if (add_topology(o, sources[i].value) < 0)
             return EXIT_USAGE;
     }
@@ -292,27 +337,93 @@ static int check_args(const options *o)
 
 /* ---- output --------------------------------------------------------------------- */
 
+/* The exit status and the JSON error code of a call's failure. */
 static int exit_code(int rc, const satin_client_error *err)
 {
     switch (rc) {
     case SATIN_CLIENT_OK: return 0;
     case SATIN_CLIENT_REJECTED:
+        switch (err->proto_code) {
         /* The daemon's verdict on what the user typed counts as a usage error. */
-        return err->proto_code == SATIN_CLIENT_E_UNKNOWN_KIND ||
-                       err->proto_code == SATIN_CLIENT_E_BAD_PARAMS ||
-                       err->proto_code == SATIN_CLIENT_E_TOO_LARGE
-                   ? EXIT_USAGE
-                   : EXIT_JOB_FAILED;
+        case SATIN_CLIENT_E_UNKNOWN_KIND:
+        case SATIN_CLIENT_E_BAD_PARAMS:
+        case SATIN_CLIENT_E_TOO_LARGE: return EXIT_USAGE;
+        case SATIN_CLIENT_E_UNKNOWN_JOB: return EXIT_UNKNOWN_JOB;
+        case SATIN_CLIENT_E_LIMIT_REACHED: return EXIT_LIMIT;
+        case SATIN_CLIENT_E_SHUTTING_DOWN: return EXIT_UNREACHABLE;
+        case SATIN_CLIENT_E_FORBIDDEN: return EXIT_FORBIDDEN;
+        default: return EXIT_PROTOCOL;   /* bad message, unsupported version, unknown codes */
+        }
     case SATIN_CLIENT_INVALID: return EXIT_USAGE;
     case SATIN_CLIENT_UNREACHABLE: return EXIT_UNREACHABLE;
     case SATIN_CLIENT_TIMEOUT: return EXIT_TIMEOUT;
+    case SATIN_CLIENT_PROTOCOL: return EXIT_PROTOCOL;
     default: return EXIT_JOB_FAILED;
     }
+}
+
+static const char *error_code_name(int rc, const satin_client_error *err)
+{
+    switch (rc) {
+    case SATIN_CLIENT_REJECTED:
+        switch (err->proto_code) {
+        case SATIN_CLIENT_E_UNKNOWN_KIND: return "unknown_kind";
+        case SATIN_CLIENT_E_BAD_PARAMS: return "bad_params";
+        case SATIN_CLIENT_E_TOO_LARGE: return "too_large";
+        case SATIN_CLIENT_E_UNKNOWN_JOB: return "unknown_job";
+        case SATIN_CLIENT_E_LIMIT_REACHED: return "limit_reached";
+        case SATIN_CLIENT_E_SHUTTING_DOWN: return "shutting_down";
+        case SATIN_CLIENT_E_FORBIDDEN: return "forbidden";
+        case SATIN_CLIENT_E_UNSUPPORTED_VERSION: return "unsupported_version";
+        default: return "bad_message";
+        }
+    case SATIN_CLIENT_INVALID: return "usage";
+    case SATIN_CLIENT_UNREACHABLE: return "unreachable";
+    case SATIN_CLIENT_TIMEOUT: return "timeout";
+    case SATIN_CLIENT_PROTOCOL: return "protocol";
+    default: return "failed";
+    }
+}
+
+/* {"error": {"code": ..., "message": ..., "job": N, "endpoint": ...}}, the
+ * last two only when known, on stdout. */
+static void json_error_object(satin_json *j, const char *code, const char *message,
+                              uint64_t job, const char *endpoint)
+{
+    satin_json_init(j);
+    satin_json_object_begin(j);
+    satin_json_key(j, "error");
+    satin_json_object_begin(j);
+    satin_json_key(j, "code");
+    satin_json_str(j, code);
+    satin_json_key(j, "message");
+    satin_json_str(j, message);
+    if (job) {
+        satin_json_key(j, "job");
+        satin_json_u64(j, job);
+    }
+    if (endpoint) {
+        satin_json_key(j, "endpoint");
+        satin_json_str(j, endpoint);
+    }
+    satin_json_object_end(j);
+    satin_json_object_end(j);
+}
+
+static void print_json_error(const char *code, const char *message, uint64_t job,
+                             const char *endpoint)
+{
+    satin_json j;
+    json_error_object(&j, code, message, job, endpoint);
+    puts(satin_json_text(&j));
+    satin_json_free(&j);
 }
 
 static int report_error(int rc, const satin_client_error *err)
 {
     fprintf(stderr, "%s: %s\n", prog, err->text);
+    if (json_errors)
+        print_json_error(error_code_name(rc, err), err->text, 0, NULL);
     return exit_code(rc, err);
 }
 
@@ -383,7 +494,26 @@ static void print_json(satin_json *j)
     satin_json_free(j);
 }
 
-static void print_report_json(const satin_job_report *r)
+/* The job's parameters as submitted ("key=value" each; NULL: not known
+ * here, as for --wait) into a JSON object of strings, or null. */
+static void json_params(satin_json *j, const char *const *params)
+{
+    if (!params) {
+        satin_json_null(j);
+        return;
+    }
+    satin_json_object_begin(j);
+    for (; *params; params++) {
+        const char *eq = strchr(*params, '=');
+        char key[128];
+        snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - *params) : 0, *params);
+        satin_json_key(j, key);
+        satin_json_str(j, eq ? eq + 1 : "");
+    }
+    satin_json_object_end(j);
+}
+
+static void print_report_json(const satin_job_report *r, const char *const *params)
 {
     satin_json j;
     satin_json_init(&j);
@@ -392,6 +522,8 @@ static void print_report_json(const satin_job_report *r)
     satin_json_u64(&j, r->job_id);
     satin_json_key(&j, "kind");
     satin_json_str(&j, r->kind);
+    satin_json_key(&j, "params");
+    json_params(&j, params);
     satin_json_key(&j, "status");
     satin_json_str(&j, r->ok ? "ok" : "error");
     satin_json_key(&j, "result");
@@ -404,13 +536,20 @@ static void print_report_json(const satin_job_report *r)
     print_json(&j);
 }
 
-/* "uts job 3 done in 1.234 s: 5529089 nodes, 2764544 leaves, depth 16, 4481234 nodes/s";
- * the tree figures appear for any kind whose result has them. */
-static void print_summary(const satin_job_report *r)
+/* "uts job 3 (tree=T3) done in 1.234 s: 5529089 nodes, 2764544 leaves, depth 16,
+ * 4481234 nodes/s": the parameters as submitted (when known here: not for
+ * --wait), and the tree figures for any kind whose result has them. */
+static void print_summary(const satin_job_report *r, const char *const *params)
 {
     double wall, rate;
     int64_t nodes, leaves, depth;
-    printf("%s job %" PRIu64 " done", r->kind, r->job_id);
+    printf("%s job %" PRIu64, r->kind, r->job_id);
+    if (params && *params) {
+        for (const char *const *p = params; *p; p++)
+            printf("%s%s", p == params ? " (" : " ", *p);
+        printf(")");
+    }
+    printf(" done");
     if (satin_client_values_f64(&r->stats, "wall_s", &wall) == 0)
         printf(" in %.3f s", wall);
     const char *sep = ": ";
@@ -431,7 +570,7 @@ static void print_summary(const satin_job_report *r)
     printf("\n");
 }
 
-static void print_report_text(const satin_job_report *r, int stats)
+static void print_report_text(const satin_job_report *r, const char *const *params, int stats)
 {
     char v[128];
     if (r->ok) {
@@ -444,7 +583,7 @@ static void print_report_text(const satin_job_report *r, int stats)
                 printf("%s: %s\n", kv->name, v);
             }
         }
-        print_summary(r);
+        print_summary(r, params);
     }
     if (stats && r->stats.n) {
         printf("statistics:\n");
@@ -457,15 +596,57 @@ static void print_report_text(const satin_job_report *r, int stats)
 typedef struct progress_line {
     const char *kind;
     int shown;       /* something is on the line and must be erased */
+    int show;        /* stderr is a terminal: draw the line */
+    satin_client *c; /* while a job is waited for: the notice for an interrupt */
+    uint64_t job_id;
+    int json;
 } progress_line;
+
+/* What an interrupt leaves behind while job p->job_id runs: its id on the
+ * node in use and the command that collects it (on stderr, and as a JSON
+ * error with --json).  Kept current: a failover client's job changes node. */
+static void update_interrupt_notice(const progress_line *p)
+{
+    char text[900], line[1000];
+    const char *ep = satin_client_endpoint(p->c);
+    uint64_t id = satin_client_node_job_id(p->c, p->job_id);
+    if (id)
+        snprintf(text, sizeof text,
+                 "interrupted; job %" PRIu64 " still running on satind at %s (%s --socket %s "
+                 "--wait %" PRIu64 " to collect it, --cancel %" PRIu64 " to stop it)",
+                 id, ep, prog, ep, id, id);
+    else
+        snprintf(text, sizeof text,
+                 "interrupted while job %" PRIu64 " was being submitted again to %s; it may "
+                 "run there (see %s --socket %s --status)", p->job_id, ep, prog, ep);
+    snprintf(line, sizeof line, "%s%s: %s\n", p->shown ? "\r\033[K" : "", prog, text);
+    if (!p->json) {
+        submit_interrupt_set(line, NULL);
+        return;
+    }
+    satin_json j;
+    json_error_object(&j, "interrupted", text, id, ep);
+    char out[1100];
+    snprintf(out, sizeof out, "%s\n", satin_json_text(&j));
+    satin_json_free(&j);
+    submit_interrupt_set(line, out);
+}
 
 static void on_progress(uint64_t job_id, uint64_t elapsed_ms, uint64_t jobs_run, void *arg)
 {
     progress_line *p = arg;
+    if (p->c)
+        update_interrupt_notice(p);
+    if (!p->show)
+        return;
     /* \r and "erase to end of line" keep it one line that updates in place. */
     fprintf(stderr, "\r%s%sjob %" PRIu64 ": %.1f s, %" PRIu64 " jobs run\033[K",
             p->kind ? p->kind : "", p->kind ? " " : "", job_id, elapsed_ms / 1000.0, jobs_run);
     fflush(stderr);
+    if (!p->shown && p->c) {
+        p->shown = 1;
+        update_interrupt_notice(p);   /* now it must erase the line first */
+    }
     p->shown = 1;
 }
 
@@ -482,27 +663,54 @@ static void progress_clear(progress_line *p)
  * wording is documented and tested). */
 static void on_failover(const satin_client_failover *ev, void *arg)
 {
-    progress_clear(arg);
+    progress_line *p = arg;
+    progress_clear(p);
+    if (p->c)
+        update_interrupt_notice(p);
     fprintf(stderr, "%s: node at %s stopped answering (%s); re-submitting job %" PRIu64
                     " to %s\n",
             prog, ev->from, ev->cause, ev->job_id, ev->to);
 }
 
-/* Waits for job_id and prints what came of it. */
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* What is left of --timeout (at least 1 ms), or -1 without one. */
+static int remaining_ms(const options *o)
+{
+    if (o->timeout_ms <= 0)
+        return -1;
+    int64_t left = o->deadline_ms - now_ms();
+    return left < 1 ? 1 : (int)left;
+}
+
+/* Waits for job_id and prints what came of it.  An interrupt meanwhile
+ * names the job (it keeps running); `params`: as submitted, NULL if not
+ * known here. */
 static int wait_and_print(satin_client *c, const options *o, uint64_t job_id,
-                          progress_line *pl)
+                          const char *const *params, progress_line *pl)
 {
     satin_job_report r;
     satin_client_error err;
-    int show = isatty(STDERR_FILENO);
-    int rc = satin_client_wait(c, job_id, o->timeout_ms, &r, show ? on_progress : NULL, pl,
-                               &err);
+    pl->show = isatty(STDERR_FILENO);
+    pl->c = c;
+    pl->job_id = job_id;
+    pl->json = o->json;
+    update_interrupt_notice(pl);
+    submit_interrupt_arm();
+    int rc = satin_client_wait(c, job_id, remaining_ms(o), &r, on_progress, pl, &err);
+    submit_interrupt_disarm();
+    pl->c = NULL;
     progress_clear(pl);
     if (rc == SATIN_CLIENT_OK || rc == SATIN_CLIENT_JOB_FAILED) {
         if (o->json)
-            print_report_json(&r);
+            print_report_json(&r, params);
         else
-            print_report_text(&r, o->stats);
+            print_report_text(&r, params, o->stats);
         if (rc == SATIN_CLIENT_JOB_FAILED)
             fprintf(stderr, "%s: job %" PRIu64 " (%s) failed: %s\n", prog, job_id, r.kind,
                     r.error);
@@ -510,16 +718,22 @@ static int wait_and_print(satin_client *c, const options *o, uint64_t job_id,
         return rc == SATIN_CLIENT_OK ? 0 : EXIT_JOB_FAILED;
     }
     if (rc == SATIN_CLIENT_TIMEOUT) {
-        fprintf(stderr,
-                "%s: job %" PRIu64 " not finished after %g s; it keeps running on satind "
-                "(%s --wait %" PRIu64 " to collect it, --cancel %" PRIu64 " to stop it)\n",
-                prog, job_id, o->timeout_s, prog, job_id, job_id);
+        char text[600];
+        snprintf(text, sizeof text,
+                 "job %" PRIu64 " not finished after %g s; it keeps running on satind "
+                 "(%s --wait %" PRIu64 " to collect it, --cancel %" PRIu64 " to stop it)",
+                 job_id, o->timeout_s, prog, job_id, job_id);
+        fprintf(stderr, "%s: %s\n", prog, text);
+        if (o->json)
+            print_json_error("timeout", text, job_id, satin_client_endpoint(c));
         return EXIT_TIMEOUT;
     }
     if (rc == SATIN_CLIENT_UNREACHABLE)
         fprintf(stderr, "%s: %s (waiting for job %" PRIu64 ")\n", prog, err.text, job_id);
     else
         fprintf(stderr, "%s: %s\n", prog, err.text);
+    if (o->json)
+        print_json_error(error_code_name(rc, &err), err.text, 0, NULL);
     return exit_code(rc, &err);
 }
 
@@ -528,11 +742,13 @@ static int do_submit(satin_client *c, const options *o, progress_line *pl)
     satin_client_error err;
     uint64_t job_id;
     unsigned flags = !o->no_wait && isatty(STDERR_FILENO) ? SATIN_CLIENT_PROGRESS : 0;
+    if (o->timeout_ms > 0 && remaining_ms(o) < SATIN_CLIENT_DEFAULT_TIMEOUT_MS)
+        satin_client_set_request_timeout(c, remaining_ms(o));
     int rc = satin_client_submit(c, o->kind, o->params, flags, &job_id, &err);
     if (rc != SATIN_CLIENT_OK)
         return report_error(rc, &err);
     if (!o->no_wait)
-        return wait_and_print(c, o, job_id, pl);
+        return wait_and_print(c, o, job_id, o->params, pl);
     if (o->parsable)
         printf("%" PRIu64 "\n", job_id);
     else if (o->json) {
@@ -543,6 +759,8 @@ static int do_submit(satin_client *c, const options *o, progress_line *pl)
         satin_json_u64(&j, job_id);
         satin_json_key(&j, "kind");
         satin_json_str(&j, o->kind);
+        satin_json_key(&j, "params");
+        json_params(&j, o->params);
         satin_json_key(&j, "status");
         satin_json_str(&j, "submitted");
         satin_json_object_end(&j);
@@ -552,12 +770,42 @@ static int do_submit(satin_client *c, const options *o, progress_line *pl)
     return 0;
 }
 
+/* A job's RESULT comes at once when it has finished: this long without
+ * one, it is running (or its node still collects its statistics). */
+#define FINISHED_CHECK_MS 250
+
+/* The daemon acknowledges a CANCEL of any job it knows, finished or not
+ * (PROTOCOL.md 6.7), so which it was shows in the job's RESULT: asked for
+ * first (a finished job's comes at once, with its own outcome, which a
+ * cancel does not change), and once more after the CANCEL (a job that
+ * finished in between has its own outcome; a cancelled one's says
+ * "cancelled"; one that takes longer to stop than the reply timeout was
+ * running, so it is being cancelled). */
 static int do_cancel(satin_client *c, const options *o)
 {
     satin_client_error err;
-    int rc = satin_client_cancel(c, o->job_id, &err);
-    if (rc != SATIN_CLIENT_OK)
+    satin_job_report r = {0};
+    int budget = o->timeout_ms > 0 ? remaining_ms(o) : SATIN_CLIENT_DEFAULT_TIMEOUT_MS;
+    int rc = satin_client_wait(c, o->job_id, budget < FINISHED_CHECK_MS ? budget
+                                                                          : FINISHED_CHECK_MS,
+                               &r, NULL, NULL, &err);
+    int cancelled = 0;
+    if (rc == SATIN_CLIENT_TIMEOUT) {
+        rc = satin_client_cancel(c, o->job_id, &err);
+        if (rc != SATIN_CLIENT_OK)
+            return report_error(rc, &err);
+        rc = satin_client_wait(c, o->job_id,
+                               o->timeout_ms > 0 ? remaining_ms(o)
+                                                 : SATIN_CLIENT_DEFAULT_TIMEOUT_MS,
+                               &r, NULL, NULL, &err);
+        cancelled = rc == SATIN_CLIENT_TIMEOUT ||
+                    (rc == SATIN_CLIENT_JOB_FAILED && strncmp(r.error, "cancelled", 9) == 0);
+    }
+    int finished = !cancelled && (rc == SATIN_CLIENT_OK || rc == SATIN_CLIENT_JOB_FAILED);
+    if (!cancelled && !finished) {
+        satin_job_report_free(&r);
         return report_error(rc, &err);
+    }
     if (o->json) {
         satin_json j;
         satin_json_init(&j);
@@ -565,12 +813,24 @@ static int do_cancel(satin_client *c, const options *o)
         satin_json_key(&j, "job");
         satin_json_u64(&j, o->job_id);
         satin_json_key(&j, "status");
-        satin_json_str(&j, "cancelled");
+        satin_json_str(&j, cancelled ? "cancelled" : "already_finished");
+        if (finished) {
+            satin_json_key(&j, "state");
+            satin_json_str(&j, rc == SATIN_CLIENT_OK ? "ok" : "error");
+            satin_json_key(&j, "error");
+            satin_json_str(&j, rc == SATIN_CLIENT_OK ? NULL : r.error);
+        }
         satin_json_object_end(&j);
         print_json(&j);
-    } else
+    } else if (cancelled)
         printf("job %" PRIu64 " cancelled\n", o->job_id);
-    return 0;
+    else if (rc == SATIN_CLIENT_OK)
+        printf("job %" PRIu64 " had already finished (ok); nothing to cancel\n", o->job_id);
+    else
+        printf("job %" PRIu64 " had already finished (error: %s); nothing to cancel\n",
+               o->job_id, r.error);
+    satin_job_report_free(&r);
+    return cancelled ? 0 : EXIT_FINISHED;
 }
 
 static int do_status(satin_client *c, const options *o)
@@ -741,22 +1001,29 @@ static satin_client *connect_client(const options *o, satin_client_error *err)
                   : satin_client_new(ep, err);
 }
 
-static int run(const options *o)
+static int run(options *o)
 {
     satin_client_error err;
+    /* --timeout bounds the whole run: the connect wait included. */
+    if (o->timeout_ms > 0) {
+        o->deadline_ms = now_ms() + o->timeout_ms;
+        satin_client_set_connect_timeout(o->timeout_ms < SATIN_CLIENT_DEFAULT_TIMEOUT_MS
+                                             ? o->timeout_ms
+                                             : SATIN_CLIENT_DEFAULT_TIMEOUT_MS);
+    }
     if (o->failover && o->mode == MODE_STATUS)
         return status_all(o);
     satin_client *c = connect_client(o, &err);
     if (!c)
         return report_error(err.code, &err);
-    progress_line pl = {o->kind, 0};
+    progress_line pl = {.kind = o->kind};
     satin_client_set_failover_fn(c, on_failover, &pl);
     /* A given --timeout also bounds the replies of the short requests. */
     if (o->timeout_ms > 0 && o->mode != MODE_SUBMIT && o->mode != MODE_WAIT)
         satin_client_set_request_timeout(c, o->timeout_ms);
     int status;
     switch (o->mode) {
-    case MODE_WAIT: status = wait_and_print(c, o, o->job_id, &pl); break;
+    case MODE_WAIT: status = wait_and_print(c, o, o->job_id, NULL, &pl); break;
     case MODE_CANCEL: status = do_cancel(c, o); break;
     case MODE_STATUS: status = do_status(c, o); break;
     case MODE_LIST_KINDS: status = do_list_kinds(c, o); break;
@@ -769,6 +1036,10 @@ static int run(const options *o)
 int main(int argc, char **argv)
 {
     options o;
+    /* --json anywhere (getopt takes options after the kind too) makes even
+     * an error about an earlier option a JSON object. */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        json_errors = json_errors || strcmp(argv[i], "--json") == 0;
     int status = parse_args(argc, argv, &o);
     if (status == 0)
         status = check_args(&o);
@@ -782,7 +1053,7 @@ int main(int argc, char **argv)
     if (fflush(stdout) != 0 || ferror(stdout)) {
         if (status == 0) {
             fprintf(stderr, "%s: cannot write output: %s\n", prog, strerror(errno));
-            status = EXIT_JOB_FAILED;
+            status = EXIT_IOERR;
         }
     }
     return status;

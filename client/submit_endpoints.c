@@ -3,6 +3,7 @@
  * (submit_endpoints.h).
  */
 #include "submit_endpoints.h"
+#include "satin_endpoint.h"
 #include "topology.h"
 
 #include <stdio.h>
@@ -40,6 +41,13 @@ static void add_keyed(submit_endpoints *self, const char *endpoint, const char *
 void submit_endpoints_add(submit_endpoints *self, const char *endpoint)
 {
     add_keyed(self, endpoint, "");
+}
+
+void submit_endpoints_add_node(submit_endpoints *self, const char *node)
+{
+    char ep[4200];
+    satin_endpoint_default_node(ep, sizeof ep, node);
+    add_keyed(self, ep, "");
 }
 
 void submit_endpoints_free(submit_endpoints *self)

@@ -18,6 +18,12 @@ typedef struct submit_endpoints {
 /* Appends a copy of `endpoint` (no CURVE key). */
 void submit_endpoints_add(submit_endpoints *self, const char *endpoint);
 
+/* Appends the default endpoint of node `node` on this machine, the one
+ * satind --config FILE --node ID binds when neither --socket nor the
+ * node's client: says otherwise: $SATIN_SOCKET, else satind-ID.sock in the
+ * default socket directory. */
+void submit_endpoints_add_node(submit_endpoints *self, const char *node);
+
 /* Appends the `client:` endpoint of every node of topology `file` that
  * gives one, in file order.  Nodes without one are left out (their default
  * endpoint is a path on their own machine, and satin-grid gives each node

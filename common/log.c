@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@ static satin_log_level current = SATIN_LOG_INFO;
 static char log_path[512];            /* --log-file, "" for stderr as given */
 static char program[32] = "satind";
 static int journal;                   /* stderr is the systemd journal */
+static int to_syslog;                 /* satin_log_to_syslog() was called */
 static const char *const names[] = {"error", "warn", "info", "debug"};
 
 int satin_log_parse_level(const char *name)
@@ -65,6 +67,12 @@ int satin_log_open(const char *path)
     return 0;
 }
 
+void satin_log_to_syslog(void)
+{
+    openlog(program, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+    to_syslog = 1;
+}
+
 int satin_log_reopen(void)
 {
     return log_path[0] ? satin_log_open(log_path) : 0;
@@ -76,6 +84,12 @@ static void vlog(satin_log_level level, const char *fmt, va_list ap)
     static const int priority[] = {3, 4, 6, 7};
     char line[1024];
     size_t off = 0;
+    if (to_syslog) {
+        /* syslog adds the time, the program and the pid itself. */
+        vsnprintf(line, sizeof line, fmt, ap);
+        syslog(priority[level], "%s: %s", names[level], line);
+        return;
+    }
     if (journal && !log_path[0])
         off = (size_t)snprintf(line, sizeof line, "<%d>", priority[level]);
     /* Every line has its time, even in the journal (which adds its own):

@@ -27,6 +27,9 @@ void satin_log_set_journal(int on);
  * reopen opens the same path again, after logrotate moved it: 0 or -1. */
 int satin_log_open(const char *path);
 int satin_log_reopen(void);
+/* From now on lines go to syslog (the journal under systemd), facility
+ * daemon: for a daemon that left its terminal without a --log-file. */
+void satin_log_to_syslog(void);
 void satin_log(satin_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -22,12 +22,20 @@ static void builtin_dir(char *buf, size_t len)
 
 void satin_endpoint_default(char *buf, size_t len)
 {
+    satin_endpoint_default_node(buf, len, NULL);
+}
+
+void satin_endpoint_default_node(char *buf, size_t len, const char *node)
+{
     const char *env = getenv("SATIN_SOCKET");
     char err[128], dir[4096];
     if (env && *env && satin_endpoint_normalise(env, buf, len, err, sizeof err) == 0)
         return;
     builtin_dir(dir, sizeof dir);
-    snprintf(buf, len, "ipc://%s/satind.sock", dir);
+    if (node && *node)
+        snprintf(buf, len, "ipc://%s/satind-%s.sock", dir, node);
+    else
+        snprintf(buf, len, "ipc://%s/satind.sock", dir);
 }
 
 int satin_endpoint_normalise(const char *text, char *buf, size_t len, char *err,

@@ -12,6 +12,11 @@
  * root and /tmp/satin-UID/satind.sock for other users. */
 void satin_endpoint_default(char *buf, size_t len);
 
+/* The default client endpoint of node `node` of a topology (NULL or "": the
+ * plain default above): $SATIN_SOCKET if set, else satind-NODE.sock in the
+ * default directory, so that two nodes on one host do not share a socket. */
+void satin_endpoint_default_node(char *buf, size_t len, const char *node);
+
 /* Normalises `text` into a ZeroMQ endpoint ("/x" -> "ipc:///x").  Returns 0,
  * or -1 with a message in err for an empty or unsupported endpoint. */
 int satin_endpoint_normalise(const char *text, char *buf, size_t len, char *err,

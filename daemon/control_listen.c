@@ -28,8 +28,12 @@
 
 /* ---- start, run, stop ----------------------------------------------------- */
 
-/* Makes the socket's directory if missing: 0700, or 0750 for the group of
- * --socket-group, so that its members can reach the socket. */
+/* Makes the default socket directory (its parent, /run, /tmp or
+ * $XDG_RUNTIME_DIR, must exist): 0700, or 0750 for the group of
+ * --socket-group, so that its members can reach the socket.  Nothing else
+ * is made: an explicit --socket names a place the operator prepared, and
+ * creating directories along any path given (as root) would be a way to
+ * plant them anywhere. */
 static int make_socket_dir(const char *dir, const char *group)
 {
     struct group *gr = group[0] ? getgrnam(group) : NULL;
@@ -38,21 +42,14 @@ static int make_socket_dir(const char *dir, const char *group)
         return -1;
     }
     mode_t mode = gr ? 0750 : 0700;
-    char d[520];
-    snprintf(d, sizeof d, "%s/", dir);
-    for (char *s = strchr(d + 1, '/'); s; s = strchr(s + 1, '/')) {
-        *s = 0;
-        if (mkdir(d, mode) == 0) {
-            /* mkdir's mode passed through the umask; the group's access must not. */
-            if (chmod(d, mode) < 0 || (gr && chown(d, (uid_t)-1, gr->gr_gid) < 0)) {
-                log_error("cannot set up directory %s for the socket: %s", d, strerror(errno));
-                return -1;
-            }
-        } else if (errno != EEXIST) {
-            log_error("cannot create directory %s for the socket: %s", d, strerror(errno));
-            return -1;
-        }
-        *s = '/';
+    if (mkdir(dir, mode) < 0 && errno != EEXIST) {
+        log_error("cannot create the socket directory %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    /* mkdir's mode passed through the umask; the group's access must not. */
+    if (chmod(dir, mode) < 0 || (gr && chown(dir, (uid_t)-1, gr->gr_gid) < 0)) {
+        log_error("cannot set up directory %s for the socket: %s", dir, strerror(errno));
+        return -1;
     }
     return 0;
 }
@@ -74,6 +71,11 @@ static int prepare_ipc(const char *path, const char *group)
     /* Checked before and after making it: what we would create inside
      * someone else's directory is theirs to replace. */
     int rc = satin_endpoint_check_dir(dir, flags, err, sizeof err);
+    if (rc == 1 && !(flags & SATIN_DIR_DEFAULT)) {
+        log_error("the socket directory %s does not exist (satind makes only its default "
+                  "directory; create it, or choose another --socket)", dir);
+        return -1;
+    }
     if (rc == 1) {
         if (make_socket_dir(dir, group) < 0)
             return -1;

@@ -22,13 +22,19 @@ static void usage(FILE *out)
             "\n"
             "  -w, --workers N        worker threads (default: online CPUs)\n"
             "  -s, --socket ENDPOINT  client endpoint: ipc:///path, a bare path, or\n"
-            "                         tcp://host:port (default: %s)\n"
+            "                         tcp://host:port (default: %s,\n"
+            "                         with --node ID: satind-ID.sock there, unless the topology\n"
+            "                         gives the node a client: endpoint); a missing directory is\n"
+            "                         made only for the default\n"
             "      --log-level LEVEL  error, warn, info (default) or debug\n"
-            "      --log-file FILE    append the log to FILE (SIGHUP reopens it); default stderr\n"
+            "      --log-file FILE    append the log to FILE (SIGHUP reopens it); default stderr,\n"
+            "                         or syslog (the journal) once detached\n"
             "      --metrics ADDR     serve Prometheus metrics over HTTP at ADDR/metrics:\n"
             "                         tcp://127.0.0.1:PORT, tcp://[::1]:PORT, tcp://*:PORT\n"
             "                         (every interface), or PORT (on 127.0.0.1); default off\n"
             "  -f, --foreground       stay in the foreground (for systemd and tests)\n"
+            "      --pidfile FILE     write the daemon's pid to FILE (after detaching), remove\n"
+            "                         it at exit; refuse to start if FILE names a running satind\n"
             "      --max-record BYTES largest job record or spawned argument (default %zu)\n"
             "      --max-jobs N       jobs running at once (default 256)\n"
             "      --max-pending N    jobs accepted beyond --max-jobs, waiting in order for\n"
@@ -52,7 +58,8 @@ static void usage(FILE *out)
             "  -h, --help             this help\n"
             "  -V, --version          the version\n"
             "\n"
-            "Logs go to stderr, one line per event.  SIGTERM or SIGINT stops the daemon\n"
+            "Logs go to stderr, one line per event; without --foreground, once the daemon\n"
+            "runs in the background they go to --log-file or else to syslog.  SIGTERM or SIGINT stops the daemon\n"
             "gracefully: it takes no new jobs or steals, lets running jobs finish (up to\n"
             "--stop-timeout; then they end with an error result), and exits 0.  SIGHUP\n"
             "reopens the --log-file, logs a status line, and checks the --config file\n"
@@ -99,6 +106,7 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
         {"stop-timeout", required_argument, NULL, 'S'},
         {"log-file", required_argument, NULL, 'l'},
         {"metrics", required_argument, NULL, 'm'},
+        {"pidfile", required_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -179,6 +187,14 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
                 return 2;
             }
             snprintf(o->metrics, sizeof o->metrics, "%s", optarg);
+            break;
+        case 'F':
+            if (!*optarg ||
+                snprintf(o->pidfile, sizeof o->pidfile, "%s", optarg) >= (int)sizeof o->pidfile) {
+                fprintf(stderr, "satind: --pidfile needs a path (shorter than %zu bytes)\n",
+                        sizeof o->pidfile);
+                return 2;
+            }
             break;
         case 'G':
             if (!*optarg || snprintf(o->socket_group, sizeof o->socket_group, "%s", optarg) >=

@@ -24,9 +24,10 @@ typedef struct satind_options {
     int max_client_jobs;      /* unfinished jobs one client connection may have */
     int max_clients;          /* client connections with unfinished jobs at once */
     double peer_rate;         /* messages per second a peer may send (burst: 1 s) */
-    double stop_timeout_s;
-    char log_file[512];       /* --log-file ("" = stderr) */
-    char metrics[128];        /* --metrics: the Prometheus endpoint ("" = off) */    /* SIGTERM: how long running jobs may take to finish */
+    double stop_timeout_s;    /* SIGTERM: how long running jobs may take to finish */
+    char log_file[512];       /* --log-file ("" = stderr, or syslog once detached) */
+    char pidfile[512];        /* --pidfile ("" = none); made absolute before detaching */
+    char metrics[128];        /* --metrics: the Prometheus endpoint ("" = off) */
 } satind_options;
 
 /* 0: run; 1: exit 0 now (--help, --version printed); 2: usage error printed. */

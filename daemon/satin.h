@@ -73,7 +73,9 @@ typedef struct satin_param_def {
 
 /* Getters: the value of `name` converted and range-checked.  They return 0,
  * 1 when the parameter is absent (and has no default), -1 with err set when
- * it is malformed or out of range. */
+ * it is malformed or out of range.  Integers are decimal digits with an
+ * optional '-' and no leading zero (no octal, hex or blanks); numbers are
+ * decimal notation (digits, '.', an exponent; no hex, inf or nan). */
 int satin_param_i64(const satin_params *p, const char *name, int64_t min,
                     int64_t max, int64_t *out, satin_err *err);
 int satin_param_f64(const satin_params *p, const char *name, double min,

@@ -6,6 +6,7 @@
 #include "control.h"
 #include "log.h"
 #include "options.h"
+#include "pidfile.h"
 #include "policy_config.h"
 #include "pool.h"
 #include "satin_endpoint.h"
@@ -54,6 +55,37 @@ static int detach(int *ready_fd)
         close(null);
     }
     *ready_fd = p[1];
+    return 0;
+}
+
+/* Once the detached daemon is ready its terminal is no place for the log:
+ * the --log-file has it (it is stderr already), else syslog.  Whatever
+ * else writes to stdout or stderr goes nowhere. */
+static void leave_terminal(const satind_options *opt)
+{
+    if (!opt->log_file[0])
+        satin_log_to_syslog();
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null < 0)
+        return;
+    dup2(null, STDOUT_FILENO);
+    if (!opt->log_file[0])
+        dup2(null, STDERR_FILENO);
+    close(null);
+}
+
+/* --pidfile FILE as an absolute path (detach() goes to "/"): 0, or -1. */
+static int absolute_pidfile(satind_options *opt)
+{
+    char cwd[PATH_MAX], abs[sizeof opt->pidfile];
+    if (!opt->pidfile[0] || opt->pidfile[0] == '/')
+        return 0;
+    if (!getcwd(cwd, sizeof cwd) ||
+        snprintf(abs, sizeof abs, "%s/%s", cwd, opt->pidfile) >= (int)sizeof abs) {
+        fprintf(stderr, "satind: --pidfile %s: path too long\n", opt->pidfile);
+        return -1;
+    }
+    memcpy(opt->pidfile, abs, sizeof abs);
     return 0;
 }
 
@@ -128,6 +160,11 @@ int main(int argc, char **argv)
             memcpy(opt.config, abs, strlen(abs) + 1);
         if (!opt.workers_given)
             opt.workers = node->workers;
+        /* Without --socket or the node's client: endpoint, the default
+         * socket is the node's own (satind-ID.sock), so that several nodes
+         * of one grid can run on one host. */
+        if (!opt.socket_given && !node->client[0])
+            satin_endpoint_default_node(opt.endpoint, sizeof opt.endpoint, node->id);
         if (!opt.socket_given && node->client[0]) {
             char err2[256];
             if (satin_endpoint_normalise(node->client, opt.endpoint, sizeof opt.endpoint, err2,
@@ -139,9 +176,23 @@ int main(int argc, char **argv)
         }
     }
 
+    char perr[600];
+    if (opt.pidfile[0] && (absolute_pidfile(&opt) < 0 ||
+                           satind_pidfile_check(opt.pidfile, perr, sizeof perr) < 0)) {
+        if (opt.pidfile[0] == '/')
+            fprintf(stderr, "satind: %s\n", perr);
+        satin_topology_destroy(&topo);
+        return 1;
+    }
     int ready_fd = -1;
     if (!opt.foreground && detach(&ready_fd) < 0)
         return 1;
+    /* Written by the process that stays, before the parent returns. */
+    if (opt.pidfile[0] && satind_pidfile_write(opt.pidfile, perr, sizeof perr) < 0) {
+        log_error("%s", perr);
+        satin_topology_destroy(&topo);
+        return 1;
+    }
 
     /* Signals are taken synchronously by the control loop; block them
      * before any thread starts so that no worker receives them. */
@@ -155,6 +206,7 @@ int main(int argc, char **argv)
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
     if (sfd < 0) {
         log_error("cannot create a signalfd: %m");
+        satind_pidfile_remove();
         return 1;
     }
 
@@ -167,6 +219,7 @@ int main(int argc, char **argv)
     if (!ctl) {
         satin_pool_destroy(&pool);
         satin_topology_destroy(&topo);
+        satind_pidfile_remove();
         return 1;
     }
     char ready[700];
@@ -178,6 +231,7 @@ int main(int argc, char **argv)
             /* The parent is gone; carry on. */
         }
         close(ready_fd);
+        leave_terminal(&opt);
     }
     int drained = satin_control_run(ctl, sfd);
     satin_control_destroy(&ctl);
@@ -187,6 +241,7 @@ int main(int argc, char **argv)
     }
     /* else: a job is stuck in sequential code; exit without joining it. */
     close(sfd);
+    satind_pidfile_remove();
     log_info("stopped");
     return 0;
 }

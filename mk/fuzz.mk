@@ -30,22 +30,22 @@ EXTRA_TESTS   += $(FUZZ_REPLAYS)
 # One replay driver object per target: it learns its corpus directory from FUZZ_TARGET.
 $(BUILD)/obj/tests/fuzz/replay_%.o: tests/fuzz/replay_main.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_INC) $(CFLAGS) -DFUZZ_TARGET='"$*"' -MMD -MP -c -o $@ $<
+	$(call say,CC,$<)$(CC) $(CFLAGS_INC) $(CFLAGS) -DFUZZ_TARGET='"$*"' -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/fuzz/replay_%.t: $(BUILD)/obj/tests/fuzz/replay_%.o \
                                 $(call obj,tests/fuzz/fuzz_%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(FUZZ_SEEDGEN): $(call obj,tests/fuzz/gen_proto_seeds.c) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- the fuzzers (only meaningful with SAN=fuzz CC=clang, as make fuzz builds them) ----
 
 $(BUILD)/fuzz/fuzz_%: $(call obj,tests/fuzz/fuzz_%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 # clang comes from Debian's clang package (libFuzzer included), installed like deps does.
 fuzz-build: deps

@@ -132,23 +132,78 @@ int satin_param_str(const satin_params *p, const char *name, const char **out,
     return 0;
 }
 
+/* Integers are decimal digits only: strtoll's base 0 would read n=010 as 8
+ * and n=0x10 as 16, and any strto* skips leading blanks; a leading zero is
+ * refused rather than guessed at.  A '-' is out of range unless the kind's
+ * range has negative numbers.  Returns 0 with *out, or -1 with the reason in err. */
+int satin_param_parse_i64(const char *name, const char *s, int64_t min, int64_t max,
+                          int64_t *out, satin_err *err)
+{
+    const char *d = s + (*s == '-');
+    char range[96];
+    snprintf(range, sizeof range, "a whole number from %lld to %lld, in decimal digits",
+             (long long)min, (long long)max);
+    if (*d < '0' || *d > '9' || d[strspn(d, "0123456789")] != '\0')
+        return satin_err_set(err, "parameter %s=%s is not an integer (%s)", name, s, range);
+    if (d[0] == '0' && d[1] != '\0')
+        return satin_err_set(err, "parameter %s=%s has a leading zero (%s)", name, s, range);
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno == ERANGE || v < min || v > max)
+        return satin_err_set(err, "parameter %s=%s is out of range [%lld, %lld]", name, s,
+                             (long long)min, (long long)max);
+    *out = v;
+    return 0;
+}
+
+/* Decimal notation only (digits, one '.', an exponent): no blanks, no hex
+ * floats, no inf or nan, which strtod would all take. */
+static int decimal_number(const char *s)
+{
+    size_t n, frac = 0;
+    if (*s == '-' || *s == '+')
+        s++;
+    n = strspn(s, "0123456789");
+    s += n;
+    if (*s == '.') {
+        frac = strspn(s + 1, "0123456789");
+        s += 1 + frac;
+    }
+    if (n + frac == 0)
+        return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '-' || *s == '+')
+            s++;
+        size_t e = strspn(s, "0123456789");
+        if (e == 0)
+            return 0;
+        s += e;
+    }
+    return *s == '\0';
+}
+
+int satin_param_parse_f64(const char *name, const char *s, double min, double max,
+                          double *out, satin_err *err)
+{
+    /* Overflow gives an infinity (refused); underflow a denormal or 0 (taken). */
+    double v = decimal_number(s) ? strtod(s, NULL) : NAN;
+    if (!decimal_number(s) || !isfinite(v))
+        return satin_err_set(err, "parameter %s=%s is not a finite number (decimal notation, e.g. 2.5 or 1e-6)", name, s);
+    if (v < min || v > max)
+        return satin_err_set(err, "parameter %s=%s is out of range [%g, %g]", name, s, min, max);
+    *out = v;
+    return 0;
+}
+
 int satin_param_i64(const satin_params *p, const char *name, int64_t min,
                     int64_t max, int64_t *out, satin_err *err)
 {
     int i = find(p, name);
     if (i < 0)
         return 1;
-    const char *s = p->val[i];
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 0);
-    if (!*s || *end || errno == ERANGE)
-        return satin_err_set(err, "parameter %s=%s is not an integer", name, s);
-    if (v < min || v > max)
-        return satin_err_set(err, "parameter %s=%s is out of range [%lld, %lld]", name, s,
-                             (long long)min, (long long)max);
-    *out = v;
-    return 0;
+    return satin_param_parse_i64(name, p->val[i], min, max, out, err);
 }
 
 int satin_param_f64(const satin_params *p, const char *name, double min,
@@ -157,16 +212,7 @@ int satin_param_f64(const satin_params *p, const char *name, double min,
     int i = find(p, name);
     if (i < 0)
         return 1;
-    const char *s = p->val[i];
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!*s || *end || errno == ERANGE || !isfinite(v))
-        return satin_err_set(err, "parameter %s=%s is not a finite number", name, s);
-    if (v < min || v > max)
-        return satin_err_set(err, "parameter %s=%s is out of range [%g, %g]", name, s, min, max);
-    *out = v;
-    return 0;
+    return satin_param_parse_f64(name, p->val[i], min, max, out, err);
 }
 
 void satin_bytes_init(satin_bytes *b, size_t limit)

@@ -33,6 +33,13 @@ int satin_params_add_text(satin_params *self, const char *kv, satin_err *err);
  * in the defaults of the others. */
 int satin_params_check(satin_params *self, const satin_kind *kind, satin_err *err);
 
+/* One value as the getters of satin.h read it (params.c says how): 0 with
+ * *out, or -1 with err naming the parameter. */
+int satin_param_parse_i64(const char *name, const char *s, int64_t min, int64_t max,
+                          int64_t *out, satin_err *err);
+int satin_param_parse_f64(const char *name, const char *s, double min, double max,
+                          double *out, satin_err *err);
+
 void satin_bytes_init(satin_bytes *b, size_t limit);
 void satin_bytes_free(satin_bytes *b);
 

@@ -111,7 +111,7 @@ run "$submit" "${A[@]}" --key "$tmpdir/keys/mallory.key" fib n=10
 is "$rc" 69 "an unlisted client key is refused"
 like "$err" "refused our key" "with a message that says so"
 run "$submit" "${A[@]}" --key "$tmpdir/keys/n1.key" fib n=10
-is "$rc" 1 "a node's key may connect but not submit"
+is "$rc" 77 "a node's key may connect but not submit (exit 77)"
 like "$err" "is not an allowed client of this grid" "the daemon says the key is not a client"
 run "$submit" --server "tcp://127.0.0.1:$((base + 9))" fib n=10
 is "$rc" 69 "a plain-text client gets no answer from a CURVE endpoint"
