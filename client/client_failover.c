@@ -279,7 +279,7 @@ int failover_submit(satin_client *c, satin_msg *record, uint64_t *job_id,
     return rc;
 }
 
-int failover_cancel(satin_client *c, uint64_t id, satin_client_error *err)
+int failover_cancel(satin_client *c, uint64_t id, int *state, satin_client_error *err)
 {
     satin_client_error local;
     if (!err)
@@ -289,9 +289,12 @@ int failover_cancel(satin_client *c, uint64_t id, satin_client_error *err)
         return client_fail(err, SATIN_CLIENT_REJECTED, SATIN_CLIENT_E_UNKNOWN_JOB,
                            "job %llu is not a job of this client that is still running",
                            (unsigned long long)id);
-    if (cv->outcome)
+    if (cv->outcome) {
+        *state = SATIN_CLIENT_CANCEL_FINISHED;
         return SATIN_CLIENT_OK;   /* already over: a finished job is not changed */
+    }
     cv->cancelled = 1;            /* from now on it is never sent again */
+    *state = SATIN_CLIENT_CANCEL_STOPPING;
     if (c->lost)
         return SATIN_CLIENT_OK;   /* its node is gone, and the job with it */
     satin_msg *m = satin_msg_new(SATIN_MSG_CANCEL), *reply;
@@ -303,6 +306,7 @@ int failover_cancel(satin_client *c, uint64_t id, satin_client_error *err)
     if (rc == SATIN_CLIENT_OK) {
         if (reply->type != SATIN_MSG_OK || reply->job_id != node_job_id)
             return client_unexpected(&reply, "CANCEL", err);
+        *state = reply->status;
         satin_msg_destroy(&reply);
         return SATIN_CLIENT_OK;
     }

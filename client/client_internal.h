@@ -102,7 +102,7 @@ int failover_node_gone(int rc, int lost, int proto_code, const char *job_error, 
 int failover_submit(satin_client *c, satin_msg *record, uint64_t *job_id,
                     satin_client_error *err);
 /* satin_client_cancel for a failover client. */
-int failover_cancel(satin_client *c, uint64_t id, satin_client_error *err);
+int failover_cancel(satin_client *c, uint64_t id, int *state, satin_client_error *err);
 /* A short request (STATUS, LIST_KINDS) that moves on with the jobs when
  * the node in use is gone.  `m` stays the caller's. */
 int failover_request(satin_client *c, satin_msg *m, satin_msg **reply, satin_client_error *err);

@@ -1128,9 +1128,18 @@ int satin_client_wait(satin_client *self, uint64_t job_id, int timeout_ms,
 
 int satin_client_cancel(satin_client *self, uint64_t job_id, satin_client_error *err)
 {
+    return satin_client_cancel_job(self, job_id, NULL, err);
+}
+
+int satin_client_cancel_job(satin_client *self, uint64_t job_id, int *state,
+                            satin_client_error *err)
+{
+    int ignored;
+    if (!state)
+        state = &ignored;
     client_clear_error(err);
     if (self->eps)
-        return failover_cancel(self, job_id, err);
+        return failover_cancel(self, job_id, state, err);
     satin_msg *m = satin_msg_new(SATIN_MSG_CANCEL), *reply;
     m->job_id = job_id;
     int rc = request(self, m, &reply, err);
@@ -1138,6 +1147,7 @@ int satin_client_cancel(satin_client *self, uint64_t job_id, satin_client_error 
         return rc;
     if (reply->type != SATIN_MSG_OK || reply->job_id != job_id)
         return client_unexpected(&reply, "CANCEL", err);
+    *state = reply->status;
     satin_msg_destroy(&reply);
     return SATIN_CLIENT_OK;
 }

@@ -328,6 +328,18 @@ int satin_client_wait(satin_client *self, uint64_t job_id, int timeout_ms,
  * proto_code 5 when it does not. */
 int satin_client_cancel(satin_client *self, uint64_t job_id, satin_client_error *err);
 
+/* What a cancel found (satin_client_cancel_job). */
+enum {
+    SATIN_CLIENT_CANCEL_STOPPING = 0,    /* the job was running: it is being stopped */
+    SATIN_CLIENT_CANCEL_NOT_STARTED = 1, /* it waited for a slot: it ended without running */
+    SATIN_CLIENT_CANCEL_FINISHED = 2,    /* it had finished: its result stays as it was */
+};
+
+/* satin_client_cancel, and on SATIN_CLIENT_OK *state (may be NULL) says
+ * what the daemon found: SATIN_CLIENT_CANCEL_*. */
+int satin_client_cancel_job(satin_client *self, uint64_t job_id, int *state,
+                            satin_client_error *err);
+
 /* The daemon's state and counters.  *out is overwritten (not freed first);
  * free it with satin_client_values_free().  Left empty on failure. */
 int satin_client_status(satin_client *self, satin_client_values *out, satin_client_error *err);

@@ -770,41 +770,27 @@ static int do_submit(satin_client *c, const options *o, progress_line *pl)
     return 0;
 }
 
-/* A job's RESULT comes at once when it has finished: this long without
- * one, it is running (or its node still collects its statistics). */
-#define FINISHED_CHECK_MS 250
-
-/* The daemon acknowledges a CANCEL of any job it knows, finished or not
- * (PROTOCOL.md 6.7), so which it was shows in the job's RESULT: asked for
- * first (a finished job's comes at once, with its own outcome, which a
- * cancel does not change), and once more after the CANCEL (a job that
- * finished in between has its own outcome; a cancelled one's says
- * "cancelled"; one that takes longer to stop than the reply timeout was
- * running, so it is being cancelled). */
+/* The daemon says what the CANCEL found (PROTOCOL.md 6.8): a running job
+ * is being stopped, a waiting one ended without running, a finished one
+ * keeps its result, which is fetched to say how it ended. */
 static int do_cancel(satin_client *c, const options *o)
 {
     satin_client_error err;
     satin_job_report r = {0};
-    int budget = o->timeout_ms > 0 ? remaining_ms(o) : SATIN_CLIENT_DEFAULT_TIMEOUT_MS;
-    int rc = satin_client_wait(c, o->job_id, budget < FINISHED_CHECK_MS ? budget
-                                                                          : FINISHED_CHECK_MS,
-                               &r, NULL, NULL, &err);
-    int cancelled = 0;
-    if (rc == SATIN_CLIENT_TIMEOUT) {
-        rc = satin_client_cancel(c, o->job_id, &err);
-        if (rc != SATIN_CLIENT_OK)
-            return report_error(rc, &err);
+    int state = SATIN_CLIENT_CANCEL_STOPPING;
+    int rc = satin_client_cancel_job(c, o->job_id, &state, &err);
+    if (rc != SATIN_CLIENT_OK)
+        return report_error(rc, &err);
+    int finished = state == SATIN_CLIENT_CANCEL_FINISHED;
+    if (finished) {
         rc = satin_client_wait(c, o->job_id,
                                o->timeout_ms > 0 ? remaining_ms(o)
                                                  : SATIN_CLIENT_DEFAULT_TIMEOUT_MS,
                                &r, NULL, NULL, &err);
-        cancelled = rc == SATIN_CLIENT_TIMEOUT ||
-                    (rc == SATIN_CLIENT_JOB_FAILED && strncmp(r.error, "cancelled", 9) == 0);
-    }
-    int finished = !cancelled && (rc == SATIN_CLIENT_OK || rc == SATIN_CLIENT_JOB_FAILED);
-    if (!cancelled && !finished) {
-        satin_job_report_free(&r);
-        return report_error(rc, &err);
+        if (rc != SATIN_CLIENT_OK && rc != SATIN_CLIENT_JOB_FAILED) {
+            satin_job_report_free(&r);
+            return report_error(rc, &err);
+        }
     }
     if (o->json) {
         satin_json j;
@@ -813,24 +799,29 @@ static int do_cancel(satin_client *c, const options *o)
         satin_json_key(&j, "job");
         satin_json_u64(&j, o->job_id);
         satin_json_key(&j, "status");
-        satin_json_str(&j, cancelled ? "cancelled" : "already_finished");
+        satin_json_str(&j, finished ? "already_finished" : "cancelled");
         if (finished) {
             satin_json_key(&j, "state");
             satin_json_str(&j, rc == SATIN_CLIENT_OK ? "ok" : "error");
             satin_json_key(&j, "error");
             satin_json_str(&j, rc == SATIN_CLIENT_OK ? NULL : r.error);
+        } else {
+            satin_json_key(&j, "started");
+            satin_json_bool(&j, state == SATIN_CLIENT_CANCEL_STOPPING);
         }
         satin_json_object_end(&j);
         print_json(&j);
-    } else if (cancelled)
+    } else if (state == SATIN_CLIENT_CANCEL_STOPPING)
         printf("job %" PRIu64 " cancelled\n", o->job_id);
+    else if (state == SATIN_CLIENT_CANCEL_NOT_STARTED)
+        printf("job %" PRIu64 " cancelled before it started\n", o->job_id);
     else if (rc == SATIN_CLIENT_OK)
         printf("job %" PRIu64 " had already finished (ok); nothing to cancel\n", o->job_id);
     else
         printf("job %" PRIu64 " had already finished (error: %s); nothing to cancel\n",
                o->job_id, r.error);
     satin_job_report_free(&r);
-    return cancelled ? 0 : EXIT_FINISHED;
+    return finished ? EXIT_FINISHED : 0;
 }
 
 static int do_status(satin_client *c, const options *o)

@@ -428,6 +428,9 @@ static void on_cancel(satin_control *ctl, const unsigned char *rid, size_t rid_l
                    "no job %" PRIu64 " on this daemon", m->job_id);
         return;
     }
+    int state = e->pending ? SATIN_CANCEL_NOT_STARTED
+                : e->job   ? SATIN_CANCEL_STOPPING
+                           : SATIN_CANCEL_FINISHED;
     if (e->pending) {
         finish_unstarted(ctl, e, "cancelled by request before it started");
     } else if (e->job) {
@@ -439,6 +442,7 @@ static void on_cancel(satin_control *ctl, const unsigned char *rid, size_t rid_l
     satin_msg *ok = satin_msg_new(SATIN_MSG_OK);
     ok->request_id = m->request_id;
     ok->job_id = m->job_id;
+    ok->status = (uint8_t)state;
     control_send_to(ctl, rid, rid_len, ok);
     satin_msg_destroy(&ok);
 }

@@ -596,8 +596,14 @@ static void enc_body(satin_wire_wr *w, const satin_msg *m)
         break;
     case SATIN_MSG_ACCEPTED:
     case SATIN_MSG_CANCEL:
+        satin_wire_put_u64(w, m->job_id);
+        break;
     case SATIN_MSG_OK:
         satin_wire_put_u64(w, m->job_id);
+        if (m->status > SATIN_CANCEL_FINISHED)
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "OK: state %u is not 0, 1 or 2",
+                             (unsigned)m->status);
+        satin_wire_put_u8(w, m->status);
         break;
     case SATIN_MSG_PROGRESS:
         satin_wire_put_u64(w, m->job_id);
@@ -1087,8 +1093,14 @@ static int dec_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
         return dec_submit(r, m);
     case SATIN_MSG_ACCEPTED:
     case SATIN_MSG_CANCEL:
-    case SATIN_MSG_OK:
         return satin_wire_u64(r, &m->job_id, "job id");
+    case SATIN_MSG_OK:
+        if (satin_wire_u64(r, &m->job_id, "job id") < 0 || satin_wire_u8(r, &m->status, "state") < 0)
+            return -1;
+        if (m->status > SATIN_CANCEL_FINISHED)
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "OK: state %u is not 0, 1 or 2",
+                                   (unsigned)m->status);
+        return 0;
     case SATIN_MSG_PROGRESS:
         if (satin_wire_u64(r, &m->job_id, "job id") < 0 ||
             satin_wire_u64(r, &m->elapsed_ms, "elapsed_ms") < 0)

@@ -115,6 +115,10 @@ typedef enum {
 /* RESULT and JOB_RESULT status. */
 #define SATIN_STATUS_OK     0
 #define SATIN_STATUS_ERROR  1
+/* OK's status: what the CANCEL it acknowledges found. */
+#define SATIN_CANCEL_STOPPING    0   /* the job was running: it is being stopped */
+#define SATIN_CANCEL_NOT_STARTED 1   /* it was waiting for a slot: it ended without running */
+#define SATIN_CANCEL_FINISHED    2   /* it had finished: its result stays as it was */
 /* KINDS parameter flags. */
 #define SATIN_KIND_PARAM_REQUIRED    0x1u
 #define SATIN_KIND_PARAM_HAS_DEFAULT 0x2u
@@ -185,7 +189,8 @@ typedef struct satin_msg {
     uint32_t flags;         /* SUBMIT WAIT: SATIN_FLAG_*; STEAL STEAL_REPLY:
                                SATIN_STEAL_*; HELLO: u16, reserved (0);
                                HEARTBEAT: u8, SATIN_HEARTBEAT_* */
-    uint8_t status;         /* RESULT JOB_RESULT: SATIN_STATUS_*; ORPHAN: SATIN_ORPHAN_* */
+    uint8_t status;         /* RESULT JOB_RESULT: SATIN_STATUS_*; ORPHAN: SATIN_ORPHAN_*;
+                             * OK: SATIN_CANCEL_* */
     uint16_t code;          /* ERROR: satin_proto_code */
     uint64_t elapsed_ms;    /* PROGRESS */
     uint64_t jobs_run;      /* PROGRESS; ORPHAN: invocations the result stands for */

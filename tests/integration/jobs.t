@@ -54,7 +54,7 @@ is "$(status_value jobs_running) $(status_value jobs_pending) $(status_value max
     "STATUS: 1 running, 2 pending, a queue of 2"
 
 run "$submit" --socket "$sock" --cancel 3
-is "$rc" 0 "job 3 cancelled while it waits"
+is "$rc:$out" "0:job 3 cancelled before it started" "job 3 cancelled while it waits: the daemon says it never started"
 run "$submit" --socket "$sock" --wait 3
 like "$err" "cancelled by request before it started" "it ended without running"
 is "$(status_value jobs_pending)" 1 "one job waits"

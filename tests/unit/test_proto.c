@@ -368,9 +368,18 @@ static void test_roundtrip_rest(void)
 
     m = satin_msg_new(SATIN_MSG_OK);
     m->job_id = 101;
+    m->status = SATIN_CANCEL_FINISHED;
     d = roundtrip(m, "OK");
-    ok(d && d->job_id == 101, "OK job id");
+    ok(d && d->job_id == 101 && d->status == SATIN_CANCEL_FINISHED, "OK job id and state");
     satin_msg_destroy(&d);
+    m->status = 3;
+    {
+        unsigned char *h = NULL, *b = NULL;
+        size_t hl, bl;
+        ok(satin_msg_encode(m, &h, &hl, &b, &bl) < 0, "OK with state 3: not encoded");
+        free(h);
+        free(b);
+    }
     satin_msg_destroy(&m);
 
     int empties[] = {SATIN_MSG_STATUS, SATIN_MSG_LIST_KINDS};
