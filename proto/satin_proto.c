@@ -395,18 +395,27 @@ static void enc_kvlist(satin_wire_wr *w, const satin_kvlist *l, const char *name
     }
 }
 
+/* Node indexes the codec takes: SATIN_PROTO_MAX_NODES on every real wire;
+ * satin-sim raises it for grids of more nodes (satin_proto_allow_nodes). */
+static uint32_t node_limit = SATIN_PROTO_MAX_NODES;
+
+void satin_proto_allow_nodes(uint32_t n)
+{
+    node_limit = n > SATIN_PROTO_MAX_NODES ? n : SATIN_PROTO_MAX_NODES;
+}
+
 /* A node index (u32 on the wire, 0..65535).  `fmt` names the field. */
 static void enc_node(satin_wire_wr *w, uint32_t v, const char *fmt, ...) SATIN_WIRE_FMT(3, 4);
 static void enc_node(satin_wire_wr *w, uint32_t v, const char *fmt, ...)
 {
-    if (v >= SATIN_PROTO_MAX_NODES && !w->failed) {
+    if (v >= node_limit && !w->failed) {
         char name[96];
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(name, sizeof name, fmt, ap);
         va_end(ap);
-        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: %s %lu is not a node index (0..%d)",
-                         w->what, name, (unsigned long)v, SATIN_PROTO_MAX_NODES - 1);
+        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: %s %lu is not a node index (0..%lu)",
+                         w->what, name, (unsigned long)v, (unsigned long)node_limit - 1);
     }
     satin_wire_put_u32(w, v);
 }
@@ -693,10 +702,10 @@ static int measure(const satin_msg *m, size_t *blen, satin_proto_error *err)
     if (m->version < 0 || m->version > 0xFF)
         return satin_wire_wfail(&w, SATIN_PROTO_BAD_MESSAGE, "%s: version %d does not fit a byte",
                                 what, m->version);
-    if (satin_msg_is_peer(m->type) && m->sender >= SATIN_PROTO_MAX_NODES)
+    if (satin_msg_is_peer(m->type) && m->sender >= node_limit)
         return satin_wire_wfail(&w, SATIN_PROTO_BAD_MESSAGE,
-                                "%s: sender %lu is not a node index (0..%d)", what,
-                                (unsigned long)m->sender, SATIN_PROTO_MAX_NODES - 1);
+                                "%s: sender %lu is not a node index (0..%lu)", what,
+                                (unsigned long)m->sender, (unsigned long)node_limit - 1);
     enc_body(&w, m);
     *blen = w.len;
     return w.failed ? -1 : 0;
@@ -897,7 +906,7 @@ static int dec_node(satin_wire_rd *r, uint32_t *out, const char *fmt, ...)
     int there = satin_wire_left(r) >= 4;
     if (there) {
         satin_wire_u32(r, out, "%s", "node");   /* cannot fail: the bytes are there */
-        if (*out < SATIN_PROTO_MAX_NODES)
+        if (*out < node_limit)
             return 0;
     }
     va_start(ap, fmt);
@@ -905,8 +914,8 @@ static int dec_node(satin_wire_rd *r, uint32_t *out, const char *fmt, ...)
     va_end(ap);
     if (!there)   /* truncated: the reader says so, in its words */
         return satin_wire_u32(r, out, "%s", name);
-    return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "%s: %s %lu is not a node index (0..%d)",
-                           r->what, name, (unsigned long)*out, SATIN_PROTO_MAX_NODES - 1);
+    return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "%s: %s %lu is not a node index (0..%lu)",
+                           r->what, name, (unsigned long)*out, (unsigned long)node_limit - 1);
 }
 
 static int dec_jobrec(satin_wire_rd *r, satin_msg_jobrec *j, size_t max_size, const char *pre)
@@ -1199,9 +1208,9 @@ satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
         return NULL;
     }
     const char *what = satin_msg_type_name(type);
-    if (satin_msg_is_peer(type) && sender >= SATIN_PROTO_MAX_NODES) {
-        satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "%s: sender %lu is not a node index (0..%d)",
-                        what, (unsigned long)sender, SATIN_PROTO_MAX_NODES - 1);
+    if (satin_msg_is_peer(type) && sender >= node_limit) {
+        satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "%s: sender %lu is not a node index (0..%lu)",
+                        what, (unsigned long)sender, (unsigned long)node_limit - 1);
         return NULL;
     }
     /* Size before parsing: an oversized message costs nothing to refuse. */

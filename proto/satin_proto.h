@@ -227,6 +227,12 @@ typedef struct satin_msg {
     uint64_t *record_ids;
 } satin_msg;
 
+/* Raises the largest node index the codec takes in peer messages to n - 1
+ * (never below SATIN_PROTO_MAX_NODES - 1).  For satin-sim only, whose grids
+ * may have millions of nodes: satind never calls it, so a real wire keeps
+ * PROTOCOL.md's limit.  Not thread-safe: call it before any encoding. */
+void satin_proto_allow_nodes(uint32_t n);
+
 /* A new, empty message of `type` (version 1, everything else zero);
  * NULL when type is not a known message type. */
 satin_msg *satin_msg_new(int type);

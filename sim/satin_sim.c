@@ -609,6 +609,7 @@ static void print_json(const options *o, const grid *g, const sim_model *m, cons
     satin_json_key(&j, "wan_msgs_per_s");
     satin_json_f64(&j, makespan > 0 ? (double)r->net.msgs[1] / makespan : 0);
     satin_json_key(&j, "events"); satin_json_u64(&j, r->events);
+    satin_json_key(&j, "msgs_bad"); satin_json_u64(&j, r->msgs_bad);
     satin_json_key(&j, "peak_events_waiting"); satin_json_u64(&j, r->peak_events);
     if (f->watch) {
         satin_json_key(&j, "failure_timeout_lan_ms"); satin_json_f64(&j, (double)f->lan_ns / 1e6);
@@ -895,6 +896,11 @@ int main(int argc, char **argv)
     else
         print_text(&o, &g, &model, &r, &f, wall, ru.ru_maxrss);
     int rc = r.done && !r.failed ? 0 : 1;
+    if (r.msgs_bad) {
+        fprintf(stderr, "satin-sim: %" PRIu64 " message(s) refused as bad by the codec or an "
+                        "engine: the run is not valid (a bug: please report it)\n", r.msgs_bad);
+        rc = 1;
+    }
     if (o.lifestory && lifestory_close(&ls, &o, &g, &model, &r) < 0)
         rc = 1;
     if (o.csv && write_csv(&o, &g, &model, &r, wall, ru.ru_maxrss) < 0)

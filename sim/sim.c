@@ -631,6 +631,9 @@ sim *sim_new(const sim_config *cfg, const sim_model *model)
         cfg->submit_node < 0 || cfg->submit_node >= cfg->topo->nnodes ||
         sim_crashes_check(cfg) < 0)
         return NULL;
+    /* Grids past the wire's 65536 nodes: the codec must take their indexes,
+     * or every message of a node past 65535 would be lost as bad. */
+    satin_proto_allow_nodes((uint32_t)cfg->topo->nnodes);
     sim *s = calloc(1, sizeof *s);
     if (!s)
         abort();
@@ -913,6 +916,7 @@ void sim_run(sim *s, const sim_state *root, sim_outcome *out)
     out->tasks_lost = s->tasks_lost;
     out->records_lost = s->records_lost;
     out->msgs_dropped = s->msgs_dropped;
+    out->msgs_bad = s->bad;
     out->events = events;
     out->peak_events = s->q.peak;
     out->idle_ns = s->idle_ns;

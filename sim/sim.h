@@ -69,6 +69,9 @@ typedef struct sim_outcome {
      * of other nodes run there (each with whatever of it is still to come). */
     uint64_t tasks_lost, records_lost;
     uint64_t msgs_dropped;               /* that reached a crashed node */
+    /* Messages the codec refused, or that an engine called bad: none in a
+     * valid run (each would be a bug of the simulator or the engine). */
+    uint64_t msgs_bad;
     uint64_t events;
     size_t peak_events;                  /* most events waiting at once */
     int64_t idle_ns;                     /* worker time without a task, over all workers */

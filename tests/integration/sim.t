@@ -27,6 +27,13 @@ for p in rs rp chs cls crs lifeline cluster-lifeline; do
     gt "$(json_get 'd["stats"]["grid.jobs_received"]')" 0 "$p: records crossed nodes"
 done
 
+# Past the wire's 65536 nodes: every node's messages go through (the codec
+# takes the simulator's larger indexes), none is refused, none times out.
+run "$sim" --clusters 1 --nodes 70000 --policy lifeline --json fib n=22
+is "$rc" 0 "70000 nodes: exit 0"
+is "$(json_get 'd["result"]["value"], d["sim"]["msgs_bad"], d["stats"]["grid.steal_timeouts"]')" \
+    "17711 0 0" "70000 nodes: fib(22) exact, no message refused, no steal unanswered"
+
 # --param: a policy's tunable over its default, echoed in the JSON with the
 # others it reads; refused with the reason when the policy does not read it,
 # the value is out of range or not decimal, or it breaks an order.
