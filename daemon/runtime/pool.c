@@ -326,6 +326,7 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
         w->pool = pool;
         w->id = i;
         w->rng = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
+        w->hot.limit = UINTPTR_MAX;   /* no child in place before the worker allows it */
         satin_deque_init(&w->deque, 10);
         satin_arena_init(&w->arena);
         atomic_init(&w->state_since, -satin_now_ns());

@@ -110,13 +110,11 @@ static int may_run_in_place(satin_worker *w, satin_pool *pool, satin_job *job)
  * then store UINTPTR_MAX, all seq_cst: so either the worker sees the
  * change, or their store lands after its own.  A needless raise costs one
  * spawn through here. */
-static int arm_in_place(satin_worker *w, satin_pool *pool, satin_job *job)
+static void arm_in_place(satin_worker *w, satin_pool *pool, satin_job *job)
 {
     __atomic_store_n(&w->hot.limit, w->stack_check, __ATOMIC_SEQ_CST);
-    if (may_run_in_place(w, pool, job))
-        return 1;
-    __atomic_store_n(&w->hot.limit, UINTPTR_MAX, __ATOMIC_RELAXED);
-    return 0;
+    if (!may_run_in_place(w, pool, job))
+        __atomic_store_n(&w->hot.limit, UINTPTR_MAX, __ATOMIC_RELAXED);
 }
 
 void satin_pool_clear_fast(satin_pool *pool)
@@ -142,10 +140,13 @@ void satin_spawn_general(satin_ctx *c, const satin_kind *kind, const void *arg, 
         traced_spawn(c, kind, arg, len, result, result_cap, index);
         return;
     }
-    if (arm_in_place(w, pool, job) ||
-        (satin_deque_size(&w->deque) >= pool->spawn_reserve &&
-         !atomic_load_explicit(&pool->hungry, memory_order_relaxed))) {
-        /* In place (orphans may be waiting: invoke looks, by the place). */
+    if (satin_deque_size(&w->deque) >= pool->spawn_reserve &&
+        !atomic_load_explicit(&pool->hungry, memory_order_relaxed)) {
+        /* In place (orphans may be waiting: invoke looks, by the place);
+         * and the next ones inline, unless something else forbids it.  The
+         * relaxed test first: a hungry node queues every spawn, without a
+         * seq_cst store each. */
+        arm_in_place(w, pool, job);
         invoke(w, job, kind, arg, len, result, result_cap,
                satin_place_child(frame_place(c), index), 1, c->depth + 1);
         return;
