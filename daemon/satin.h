@@ -134,10 +134,10 @@ struct satin_worker;
 struct satin_record;
 struct satin_arena_block;
 
+/* Part of the invocation's frame (satin_ctx's `out`), which knows the job. */
 struct satin_out {
     void *slot;
     size_t cap, len;
-    struct satin_job *job;
 };
 
 /* What the inline spawn reads of its worker (the first member of the
@@ -155,17 +155,18 @@ typedef struct satin_hot {
 
 /* A running invocation's frame.  A child run in place fills in the first
  * group; the runtime's group is set by the frame's first queued spawn after
- * a sync.  The place in the spawn tree is computed when first needed, from
- * the parent's: until then `parent` is set. */
+ * a sync.  Its place in the spawn tree and its depth are computed from the
+ * parent's when first needed (until then `index` is set). */
 struct satin_ctx {
     uint32_t queued;         /* children queued since the last sync */
     uint32_t nchildren;      /* spawns so far, across syncs: the next child's index */
-    uint32_t index;          /* among its parent's children; 0: `place` is computed */
+    uint32_t index;          /* among its parent's children; 0: `place` and `depth` are set */
     int depth;               /* nesting of invocations on this worker, 1 outermost */
     satin_ctx *parent;       /* the spawning frame, NULL for a record's */
     uint64_t place;          /* of this invocation in its job's spawn tree */
     struct satin_worker *w;  /* begins with its satin_hot */
     struct satin_job *job;
+    satin_out out;           /* the invocation's result */
 
     struct satin_record *children;  /* queued since the last sync, newest first */
     int64_t base;                   /* deque head before the first of them */
@@ -191,16 +192,13 @@ static inline void satin_spawn(satin_ctx *ctx, const satin_kind *kind, const voi
         child.queued = 0;
         child.nchildren = 0;
         child.index = ++ctx->nchildren;
-        child.depth = ctx->depth + 1;
         child.parent = ctx;
         child.w = ctx->w;
         child.job = ctx->job;
-        satin_out out;
-        out.slot = result;
-        out.cap = result_cap;
-        out.len = 0;
-        out.job = ctx->job;
-        kind->run(&child, arg, len, &out);
+        child.out.slot = result;
+        child.out.cap = result_cap;
+        child.out.len = 0;
+        kind->run(&child, arg, len, &child.out);
         if (child.queued)
             satin_sync_queued(&child); /* the implicit sync that ends every invocation */
         if (child.nchildren)

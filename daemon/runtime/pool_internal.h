@@ -139,7 +139,11 @@ struct satin_job {
 };
 
 /* struct satin_ctx (a frame) and struct satin_out are in satin.h: its
- * inline spawn and sync use them. */
+ * inline spawn and sync use them.  An out is always its frame's. */
+static inline satin_ctx *satin_out_frame(satin_out *out)
+{
+    return (satin_ctx *)(void *)((char *)out - offsetof(satin_ctx, out));
+}
 
 /* Whether a child may run in place, as hot.limit says (spawn.c): cleared
  * for every worker by whoever makes it untrue for all (a job stopped, a

@@ -24,13 +24,13 @@ static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, co
                      size_t len, void *slot, size_t cap, uint64_t place, int spawned, int depth);
 static void count_run(satin_worker *w);
 
-/* A frame's place in its job's spawn tree.  A child run in place records
- * only its parent and index; the place is computed here, when a queued
- * child, an orphan look-up or tracing first needs it.  The frames whose
- * place is unknown may be as many as the stack holds, so they are walked
- * without recursion: up to the nearest known place reversing the parent
- * links, then down computing each place and restoring the links (only this
- * worker sees its frames). */
+/* A frame's place in its job's spawn tree and its nesting depth.  A child
+ * run in place records only its parent and index; both are computed here,
+ * when a queued child, an orphan look-up, tracing or the depth guard first
+ * needs them.  The frames whose place is unknown may be as many as the
+ * stack holds, so they are walked without recursion: up to the nearest
+ * known place reversing the parent links, then down computing each place
+ * and depth and restoring the links (only this worker sees its frames). */
 static uint64_t frame_place(satin_ctx *c)
 {
     satin_ctx *below = NULL, *cur = c;
@@ -46,12 +46,19 @@ static uint64_t frame_place(satin_ctx *c)
         satin_ctx *next = below->parent;
         place = satin_place_child(place, below->index);
         below->place = place;
+        below->depth = above->depth + 1;
         below->index = 0;
         below->parent = above;
         above = below;
         below = next;
     }
     return c->place;
+}
+
+static int frame_depth(satin_ctx *c)
+{
+    frame_place(c);
+    return c->depth;
 }
 
 /* The spawns of a frame that ends, counted (see pool_internal.h). */
@@ -79,7 +86,7 @@ __attribute__((noinline, cold)) static void traced_spawn(satin_ctx *c, const sat
     if (satin_trace_enter(w->pool->trace, c->job) < 0)
         return;
     size_t got = invoke(w, c->job, kind, arg, len, result, result_cap, place, 1,
-                        c->depth + 1);
+                        frame_depth(c) + 1);
     satin_trace_leave(w->pool->trace, kind, arg, len, got);
 }
 
@@ -147,8 +154,8 @@ void satin_spawn_general(satin_ctx *c, const satin_kind *kind, const void *arg, 
          * relaxed test first: a hungry node queues every spawn, without a
          * seq_cst store each. */
         arm_in_place(w, pool, job);
-        invoke(w, job, kind, arg, len, result, result_cap,
-               satin_place_child(frame_place(c), index), 1, c->depth + 1);
+        uint64_t place = satin_place_child(frame_place(c), index);
+        invoke(w, job, kind, arg, len, result, result_cap, place, 1, c->depth + 1);
         return;
     }
     if (len > pool->max_record) {
@@ -298,6 +305,7 @@ __attribute__((noinline, cold)) static int orphan_result(satin_worker *w, satin_
 void satin_sync_queued(satin_ctx *c)
 {
     satin_worker *w = c->w;
+    /* Known: the frame's queued spawns computed its place and depth. */
     uint32_t ran = 0;
     /* Everything above the frame's base on our own deque is our own child
      * (nested frames synced before returning here): run them LIFO. */
@@ -324,7 +332,7 @@ void satin_return_too_large(satin_out *out, size_t len)
     char msg[160];
     snprintf(msg, sizeof msg, "a %zu-byte result does not fit its %zu-byte slot", len,
              out->cap);
-    satin_job_fail(out->job, msg);
+    satin_job_fail(satin_out_frame(out)->job, msg);
 }
 
 void satin_fail(satin_out *out, const char *fmt, ...)
@@ -334,7 +342,7 @@ void satin_fail(satin_out *out, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    satin_job_fail(out->job, msg);
+    satin_job_fail(satin_out_frame(out)->job, msg);
 }
 
 int satin_cancelled(const satin_ctx *c)
@@ -395,12 +403,14 @@ static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, co
     c.place = place;
     c.w = w;
     c.job = job;
-    satin_out out = {.slot = slot, .cap = cap, .len = 0, .job = job};
-    kind->run(&c, arg, len, &out);
+    c.out.slot = slot;
+    c.out.cap = cap;
+    c.out.len = 0;
+    kind->run(&c, arg, len, &c.out);
     if (c.queued)
         satin_sync_queued(&c); /* an implicit sync ends every invocation, as in Cilk */
     count_spawns(w, c.nchildren);
-    return out.len;
+    return c.out.len;
 }
 
 static void count_run(satin_worker *w)
