@@ -159,9 +159,9 @@ typedef struct satin_hot {
  * parent's when first needed (until then `index` is set). */
 struct satin_ctx {
     uint32_t queued;         /* children queued since the last sync */
-    uint32_t nchildren;      /* spawns so far, across syncs: the next child's index */
-    uint32_t index;          /* among its parent's children; 0: `place` and `depth` are set */
     int depth;               /* nesting of invocations on this worker, 1 outermost */
+    uint64_t nchildren;      /* spawns so far, across syncs: the next child's index */
+    uint64_t index;          /* among its parent's children; 0: `place` and `depth` are set */
     satin_ctx *parent;       /* the spawning frame, NULL for a record's */
     uint64_t place;          /* of this invocation in its job's spawn tree */
     struct satin_worker *w;  /* begins with its satin_hot */

@@ -62,7 +62,7 @@ static int frame_depth(satin_ctx *c)
 }
 
 /* The spawns of a frame that ends, counted (see pool_internal.h). */
-static void count_spawns(satin_worker *w, uint32_t n)
+static void count_spawns(satin_worker *w, uint64_t n)
 {
     if (n)
         __atomic_store_n(&w->hot.spawns, __atomic_load_n(&w->hot.spawns, __ATOMIC_RELAXED) + n,
@@ -75,7 +75,7 @@ static void count_spawns(satin_worker *w, uint32_t n)
 __attribute__((noinline, cold)) static void traced_spawn(satin_ctx *c, const satin_kind *kind,
                                                          const void *arg, size_t len,
                                                          void *result, size_t result_cap,
-                                                         uint32_t index)
+                                                         uint64_t index)
 {
     satin_worker *w = c->w;
     if (len > w->pool->max_record) {
@@ -142,7 +142,7 @@ void satin_spawn_general(satin_ctx *c, const satin_kind *kind, const void *arg, 
     satin_job *job = c->job;
     if (atomic_load_explicit(&job->stop, memory_order_relaxed))
         return;
-    uint32_t index = ++c->nchildren;
+    uint64_t index = ++c->nchildren;
     if (__builtin_expect(pool->trace != NULL, 0)) {
         traced_spawn(c, kind, arg, len, result, result_cap, index);
         return;
