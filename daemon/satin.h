@@ -3,10 +3,11 @@
  *
  * A kind is a pure function of its argument bytes, written with spawn and
  * sync as in Satin/Cilk.  satin_spawn() records an invocation at the head of
- * the calling worker's deque; load balancing takes records from the tail;
- * satin_sync() runs this frame's own children (LIFO) and waits for those that
- * were stolen.  A child's result is written into the slot its parent named
- * and is only defined after satin_sync().
+ * the calling worker's deque, or runs it at once while that deque holds
+ * enough work for thieves (the common case, inline below); load balancing
+ * takes records from the tail; satin_sync() runs this frame's own children
+ * (LIFO) and waits for those that were stolen.  A child's result is written
+ * into the slot its parent named and is only defined after satin_sync().
  *
  * Kinds know nothing of threads, sockets or the wire: the same kind runs
  * inside satind, in the unit tests and in the benchmarks.
