@@ -3,10 +3,11 @@
  *
  * A kind is a pure function of its argument bytes, written with spawn and
  * sync as in Satin/Cilk.  satin_spawn() records an invocation at the head of
- * the calling worker's deque; load balancing takes records from the tail;
- * satin_sync() runs this frame's own children (LIFO) and waits for those that
- * were stolen.  A child's result is written into the slot its parent named
- * and is only defined after satin_sync().
+ * the calling worker's deque, or runs it at once while that deque holds
+ * enough work for thieves (the common case, inline below); load balancing
+ * takes records from the tail; satin_sync() runs this frame's own children
+ * (LIFO) and waits for those that were stolen.  A child's result is written
+ * into the slot its parent named and is only defined after satin_sync().
  *
  * Kinds know nothing of threads, sockets or the wire: the same kind runs
  * inside satind, in the unit tests and in the benchmarks.
@@ -16,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,15 +46,17 @@ int satin_err_set(satin_err *err, const char *fmt, ...)
 /* Records an invocation of `kind` with a copy of `len` argument bytes.  The
  * child's result (at most `result_cap` bytes) lands in `result` by the next
  * satin_sync() of this frame.  The argument is copied now: the caller's
- * buffer may be reused at once. */
-void satin_spawn(satin_ctx *ctx, const satin_kind *kind, const void *arg,
-                 size_t len, void *result, size_t result_cap);
+ * buffer may be reused at once.  (While the worker's deque holds enough
+ * work for thieves, the child runs at once instead, in place: the same
+ * computation, since results are defined only after the sync.) */
+static inline void satin_spawn(satin_ctx *ctx, const satin_kind *kind, const void *arg,
+                               size_t len, void *result, size_t result_cap);
 
 /* Runs or waits for every child spawned by this frame since its last sync. */
-void satin_sync(satin_ctx *ctx);
+static inline void satin_sync(satin_ctx *ctx);
 
 /* Sets this invocation's result.  More than the slot's capacity fails the job. */
-void satin_return(satin_out *out, const void *data, size_t len);
+static inline void satin_return(satin_out *out, const void *data, size_t len);
 
 /* Fails the whole job with a message for the user; the first failure wins. */
 void satin_fail(satin_out *out, const char *fmt, ...)
@@ -120,6 +124,111 @@ struct satin_kind {
     void (*data_size)(const void *arg, size_t len, size_t result_len, uint64_t *arg_bytes,
                       uint64_t *result_bytes);
 };
+
+/* ---- the inline part of spawn/sync --------------------------------------
+ * The common spawn runs its child in place, and the common sync has nothing
+ * queued: both are inline, so that a spawn costs a flag test, a frame on the
+ * stack and the kind's own call (with the kind known at compile time, a
+ * direct call).  The layouts below are shared with the runtime for that
+ * alone: kinds use the functions, never the fields. */
+
+struct satin_job;
+struct satin_worker;
+struct satin_record;
+struct satin_arena_block;
+
+/* Part of the invocation's frame (satin_ctx's `out`), which knows the job. */
+struct satin_out {
+    void *slot;
+    size_t cap, len;
+};
+
+/* What the inline spawn reads of its worker (the first member of the
+ * runtime's worker; other threads write `limit` and read `spawns`: both are
+ * accessed with atomic builtins). */
+typedef struct satin_hot {
+    /* A child runs in place while the spawning frame's stack address is at
+     * or above this: the stack's line while the runtime allows children in
+     * place (runtime/spawn.c says when), UINTPTR_MAX while it does not. */
+    uintptr_t limit;
+    /* The spawns of the frames that ended on this worker, counted when each
+     * ends (one addition per frame that spawned, none per spawn). */
+    uint64_t spawns;
+} satin_hot;
+
+/* A running invocation's frame.  A child run in place fills in the first
+ * group; the runtime's group is set by the frame's first queued spawn after
+ * a sync.  Its place in the spawn tree and its depth are computed from the
+ * parent's when first needed (until then `index` is set). */
+struct satin_ctx {
+    uint32_t queued;         /* children queued since the last sync */
+    int depth;               /* nesting of invocations on this worker, 1 outermost */
+    uint64_t nchildren;      /* spawns so far, across syncs: the next child's index */
+    uint64_t index;          /* among its parent's children; 0: `place` and `depth` are set */
+    satin_ctx *parent;       /* the spawning frame, NULL for a record's */
+    uint64_t place;          /* of this invocation in its job's spawn tree */
+    struct satin_worker *w;  /* begins with its satin_hot */
+    struct satin_job *job;
+    satin_out out;           /* the invocation's result */
+
+    struct satin_record *children;  /* queued since the last sync, newest first */
+    int64_t base;                   /* deque head before the first of them */
+    struct satin_arena_block *mark_block;   /* the record arena before them */
+    size_t mark_used;
+};
+
+/* The out-of-line halves: a spawn that does not run in place, a sync with
+ * queued children, a result too large. */
+void satin_spawn_general(satin_ctx *ctx, const satin_kind *kind, const void *arg, size_t len,
+                         void *result, size_t result_cap);
+void satin_sync_queued(satin_ctx *ctx);
+void satin_return_too_large(satin_out *out, size_t len);
+
+static inline void satin_spawn(satin_ctx *ctx, const satin_kind *kind, const void *arg,
+                               size_t len, void *result, size_t result_cap)
+{
+    satin_hot *hot = (satin_hot *)(void *)ctx->w;
+    char here;
+    if (__builtin_expect((uintptr_t)&here >= __atomic_load_n(&hot->limit, __ATOMIC_RELAXED),
+                         1)) {
+        satin_ctx child;
+        child.queued = 0;
+        child.nchildren = 0;
+        child.index = ++ctx->nchildren;
+        child.parent = ctx;
+        child.w = ctx->w;
+        child.job = ctx->job;
+        child.out.slot = result;
+        child.out.cap = result_cap;
+        child.out.len = 0;
+        kind->run(&child, arg, len, &child.out);
+        if (child.queued)
+            satin_sync_queued(&child); /* the implicit sync that ends every invocation */
+        if (child.nchildren)
+            __atomic_store_n(&hot->spawns,
+                             __atomic_load_n(&hot->spawns, __ATOMIC_RELAXED) + child.nchildren,
+                             __ATOMIC_RELAXED);
+        return;
+    }
+    satin_spawn_general(ctx, kind, arg, len, result, result_cap);
+}
+
+static inline void satin_sync(satin_ctx *ctx)
+{
+    if (ctx->queued)
+        satin_sync_queued(ctx);
+}
+
+static inline void satin_return(satin_out *out, const void *data, size_t len)
+{
+    if (__builtin_expect(len > out->cap, 0)) {
+        satin_return_too_large(out, len);
+        return;
+    }
+    if (len)
+        memcpy(out->slot, data, len);
+    out->len = len;
+}
 
 #ifdef __cplusplus
 }

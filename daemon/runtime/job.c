@@ -83,7 +83,11 @@ void satin_job_fail(satin_job *job, const char *msg)
         snprintf(job->error, sizeof job->error, "%s", msg);
     }
     pthread_mutex_unlock(&job->lock);
-    atomic_store_explicit(&job->stop, 1, memory_order_relaxed);
+    atomic_store_explicit(&job->stop, 1, memory_order_seq_cst);
+    /* Children stop running in place (satin_spawn's fast path does not look
+     * at the job): after the store, see spawn.c's arm_in_place. */
+    if (job->pool)
+        satin_pool_clear_fast(job->pool);
 }
 
 void satin_job_cancel(satin_job *job, const char *why)

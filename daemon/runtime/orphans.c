@@ -122,7 +122,8 @@ static void insert_locked(satin_pool *pool, struct satin_orphans *t, orphan *o)
     uint64_t bit;
     filter_bit(o->place, &word, &bit);
     atomic_fetch_or_explicit(&t->filter[word], bit, memory_order_relaxed);
-    atomic_store_explicit(&pool->orphans, 1, memory_order_relaxed);
+    atomic_store_explicit(&pool->orphans, 1, memory_order_seq_cst);
+    satin_pool_clear_fast(pool);   /* invocations look for them again */
 }
 
 /* The entry for (place, digest), ready or promised, or NULL; the caller

@@ -48,15 +48,25 @@ static uint64_t xorshift(uint64_t *s)
 void satin_worker_flush(satin_worker *w)
 {
     satin_job *job = w->cur_job;
+    uint64_t spawns = __atomic_load_n(&w->hot.spawns, __ATOMIC_RELAXED);
+    uint64_t queued = atomic_load_explicit(&w->queued, memory_order_relaxed);
+    uint64_t spawned = spawns - w->spawns_flushed;
+    /* Every spawn not queued ran in place.  A frame of this job still open
+     * (this worker helps from its sync) counts its spawns when it ends: the
+     * difference may be "negative" for now, and unsigned sums come out
+     * exact once every frame has ended, before the job finishes. */
+    uint64_t ran = spawned - (queued - w->queued_flushed) + w->n_run;
     if (job) {
-        if (w->n_spawned)
-            atomic_fetch_add_explicit(&job->spawned, w->n_spawned, memory_order_relaxed);
-        if (w->n_run)
-            atomic_fetch_add_explicit(&job->run, w->n_run, memory_order_relaxed);
+        if (spawned)
+            atomic_fetch_add_explicit(&job->spawned, spawned, memory_order_relaxed);
+        if (ran)
+            atomic_fetch_add_explicit(&job->run, ran, memory_order_relaxed);
         if (w->n_steals)
             atomic_fetch_add_explicit(&job->steals, w->n_steals, memory_order_relaxed);
     }
-    w->n_spawned = w->n_run = w->n_steals = 0;
+    w->n_run = w->n_steals = 0;
+    w->spawns_flushed = spawns;
+    w->queued_flushed = queued;
 }
 
 void satin_worker_times(satin_worker *w, int64_t now, uint64_t *busy, uint64_t *idle)
@@ -97,6 +107,7 @@ satin_record *satin_worker_steal(satin_worker *w)
             continue;
         satin_record *r = satin_deque_steal(&pool->workers[v].deque);
         if (r) {
+            satin_worker_clear_fast(&pool->workers[v]);
             r->flags |= RECORD_STOLEN;
             return r;
         }
@@ -186,8 +197,10 @@ void satin_pool_report_hungry(satin_pool *pool)
 {
     if (!pool->hungry_fn || atomic_load_explicit(&pool->hungry, memory_order_relaxed))
         return;
-    if (!atomic_exchange_explicit(&pool->hungry, 1, memory_order_relaxed))
+    if (!atomic_exchange_explicit(&pool->hungry, 1, memory_order_seq_cst)) {
+        satin_pool_clear_fast(pool);   /* spawns queue again, for the hungry */
         pool->hungry_fn(pool->hungry_arg);
+    }
 }
 
 /* After a top-level record, on the idle loop's frame: a deep job (uts with
@@ -200,7 +213,7 @@ static void release_memory(satin_worker *w)
     char here;
     uintptr_t sp = (uintptr_t)&here;
     int released = 0;
-    if (w->stack_base && w->stack_low < sp && sp - w->stack_low > STACK_RELEASE_MIN) {
+    if (w->went_deep && w->stack_base) {
         uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
         uintptr_t lo = w->stack_base;
         uintptr_t hi = (sp - STACK_KEEP) & ~(page - 1);
@@ -209,7 +222,9 @@ static void release_memory(satin_worker *w)
         if (hi > lo && madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0)
             released = 1;
     }
-    w->stack_low = UINTPTR_MAX;
+    w->went_deep = 0;
+    w->stack_check = w->stack_release;
+    satin_worker_clear_fast(w);   /* lowered again to the new line */
     if (satin_arena_trim(&w->arena, ARENA_KEEP_BLOCKS) > 0)
         released = 1;
     /* free() keeps what it got back in the worker's malloc arena. */
@@ -231,8 +246,14 @@ static void *worker_main(void *arg)
         pthread_attr_destroy(&attr);
         w->stack_floor = (uintptr_t)stack_addr + STACK_GUARD;
         w->stack_base = (uintptr_t)stack_addr;
+        /* A job that goes 1 MiB below this frame touched stack pages worth
+         * giving back when it is over (release_memory). */
+        char here;
+        uintptr_t line = (uintptr_t)&here - STACK_RELEASE_MIN;
+        w->stack_release = line > w->stack_floor ? line : w->stack_floor;
     }
-    w->stack_low = UINTPTR_MAX;
+    w->stack_check = w->stack_release;
+    satin_worker_clear_fast(w);
     set_busy(w, 0);
     unsigned round = 0;
     while (atomic_load_explicit(&w->pool->running, memory_order_relaxed)) {
@@ -243,7 +264,7 @@ static void *worker_main(void *arg)
             if (atomic_load_explicit(&w->pool->hungry, memory_order_relaxed))
                 atomic_store_explicit(&w->pool->hungry, 0, memory_order_relaxed);
             set_busy(w, 1);
-            satin_record_run(w, r);
+            satin_record_run(w, r, 0);
             satin_worker_flush(w);
             w->cur_job = NULL;
             release_memory(w);
@@ -292,6 +313,7 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
     atomic_init(&pool->active_jobs, 0);
     atomic_init(&pool->injected, 0);
     atomic_init(&pool->parked, 0);
+    atomic_init(&pool->jobs_run_high, 0);
     pool->spawn_reserve = 4;
     satin_orphans_init(pool);
 
@@ -304,6 +326,7 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
         w->pool = pool;
         w->id = i;
         w->rng = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
+        w->hot.limit = UINTPTR_MAX;   /* no child in place before the worker allows it */
         satin_deque_init(&w->deque, 10);
         satin_arena_init(&w->arena);
         atomic_init(&w->state_since, -satin_now_ns());
@@ -350,12 +373,26 @@ size_t satin_pool_max_record(const satin_pool *self)
     return self->max_record;
 }
 
-uint64_t satin_pool_jobs_run(const satin_pool *self)
+uint64_t satin_pool_jobs_run(satin_pool *self)
 {
     uint64_t n = 0;
-    for (int i = 0; i < self->nworkers; i++)
-        n += atomic_load_explicit(&self->workers[i].jobs_run, memory_order_relaxed);
-    return n;
+    for (int i = 0; i < self->nworkers; i++) {
+        const satin_worker *w = &self->workers[i];
+        /* Runs in place: the spawns counted minus those queued.  A frame
+         * counts its spawns when it ends, after it queued some: clamp. */
+        uint64_t spawns = __atomic_load_n(&w->hot.spawns, __ATOMIC_RELAXED);
+        uint64_t queued = atomic_load_explicit(&w->queued, memory_order_relaxed);
+        n += atomic_load_explicit(&w->jobs_run, memory_order_relaxed) +
+             (spawns > queued ? spawns - queued : 0);
+    }
+    /* The sum dips while frames that queued records are open: what was
+     * reported once stays the least reported (progress never goes back). */
+    uint64_t high = atomic_load_explicit(&self->jobs_run_high, memory_order_relaxed);
+    while (n > high && !atomic_compare_exchange_weak_explicit(&self->jobs_run_high, &high, n,
+                                                              memory_order_relaxed,
+                                                              memory_order_relaxed))
+        ;
+    return n > high ? n : high;
 }
 
 void satin_pool_start(satin_pool *pool, satin_job *job, satin_job_done_fn *done,
@@ -393,8 +430,10 @@ void satin_pool_on_hungry(satin_pool *pool, void (*fn)(void *arg), void *arg)
     pthread_mutex_unlock(&pool->lock);
     /* Workers already asleep will not report: a node without work starts dry. */
     if (fn && atomic_load(&pool->active_jobs) == 0 &&
-        !atomic_exchange_explicit(&pool->hungry, 1, memory_order_relaxed))
+        !atomic_exchange_explicit(&pool->hungry, 1, memory_order_seq_cst)) {
+        satin_pool_clear_fast(pool);
         fn(arg);
+    }
 }
 
 int satin_pool_is_hungry(satin_pool *pool)
@@ -418,11 +457,15 @@ static int take_tails(satin_pool *pool, satin_record **out, int n, int max)
     }
     satin_record *r;
     for (int k = 0; k < pool->nworkers && n < max; k++) {
-        satin_deque *d = &pool->workers[(start + k) % pool->nworkers].deque;
-        while (n < max && (r = satin_deque_steal(d)) != NULL) {
+        satin_worker *victim = &pool->workers[(start + k) % pool->nworkers];
+        int took = 0;
+        while (n < max && (r = satin_deque_steal(&victim->deque)) != NULL) {
             r->flags |= RECORD_REMOTE;
             out[n++] = r;
+            took = 1;
         }
+        if (took)
+            satin_worker_clear_fast(victim);
     }
     return n;
 }

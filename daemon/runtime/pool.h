@@ -34,7 +34,7 @@ void satin_pool_destroy(satin_pool **self);
 int satin_pool_workers(const satin_pool *self);
 size_t satin_pool_max_record(const satin_pool *self);
 /* Invocations run on this node so far (all jobs; for progress lines). */
-uint64_t satin_pool_jobs_run(const satin_pool *self);
+uint64_t satin_pool_jobs_run(satin_pool *self);
 
 typedef void satin_job_done_fn(satin_job *job, void *arg);
 

@@ -37,15 +37,27 @@ typedef struct satin_record {
 #define SATIN_STACK_JOBS 32
 
 typedef struct satin_worker {
+    /* First: satin.h's inline satin_spawn reads it through the frame.
+     * hot.limit is lowered by this worker only when a child may run in
+     * place (spawn.c, arm_in_place); anyone who makes that untrue raises it
+     * to UINTPTR_MAX. */
+    satin_hot hot;
     satin_pool *pool;
     int id;
     pthread_t thread;
     satin_deque deque;
     satin_arena arena;
+    /* One comparison per invocation watches the stack: below stack_check
+     * is either the depth guard (stack_floor) or, first, the line past
+     * which a job has touched enough stack pages to give back afterwards
+     * (pool.c, release_memory; crossing it sets went_deep and lowers
+     * stack_check to the floor).  hot.limit is stack_check while children
+     * may run in place. */
+    uintptr_t stack_check;
     uintptr_t stack_floor;       /* below this the depth guard fails the job */
     uintptr_t stack_base;        /* the lowest address of the worker's stack */
-    uintptr_t stack_low;         /* the deepest invocation frame since the last release */
-    int depth;                   /* nesting of running invocations */
+    uintptr_t stack_release;     /* the release line, 1 MiB below the idle loop */
+    int went_deep;
     /* The jobs of the records running on this worker's stack, outermost
      * first (only the first SATIN_STACK_JOBS are kept; njobs counts all):
      * whether a promised orphan may be waited for depends on them (spawn.c). */
@@ -53,10 +65,17 @@ typedef struct satin_worker {
     int njobs;
     uint64_t rng;
 
-    /* Per-job counters, kept here without atomics and flushed into the job
-     * when the worker switches jobs or finishes a stolen or root record. */
+    /* Per-job counters, flushed into the job when the worker switches jobs
+     * or finishes a stolen or root record.  Spawns are counted per frame,
+     * when it ends (hot.spawns); those queued as records, when queued
+     * (queued); every other spawn ran in place, so the runs are those
+     * spawns plus the records run (n_run).  spawns and queued only grow
+     * (other threads read them for progress): what of them was flushed is
+     * kept beside them. */
     satin_job *cur_job;
-    uint64_t n_spawned, n_run, n_steals;
+    uint64_t n_run, n_steals;
+    uint64_t spawns_flushed, queued_flushed;
+    _Atomic uint64_t queued;
     /* pool->wake_seq as read at the end of the last pause, i.e. before the
      * caller last looked for work (see satin_worker_pause). */
     uint64_t wake_seen;
@@ -92,6 +111,7 @@ struct satin_pool {
     _Atomic int parked;          /* workers waiting on `wake` with a timeout */
     _Atomic uint64_t wake_seq;   /* bumped by every satin_pool_notify */
     _Atomic int hungry;          /* a worker found no local work */
+    _Atomic uint64_t jobs_run_high;  /* the most satin_pool_jobs_run returned */
     void (*hungry_fn)(void *);
     void *hungry_arg;
 };
@@ -118,27 +138,27 @@ struct satin_job {
     uint64_t *busy0, *idle0, *busy1, *idle1;   /* per-worker snapshots */
 };
 
-/* The frame of a running invocation. */
-struct satin_ctx {
-    satin_worker *w;
-    satin_job *job;
-    satin_record *children;      /* spawned since the last sync, newest first */
-    int64_t base;                /* deque head when the frame began */
-    satin_arena_mark mark;
-    uint32_t nspawned, nran;
-    uint64_t place;              /* of this invocation in its job's spawn tree */
-    uint32_t nchildren;          /* spawns so far, across syncs: the next child's index */
-};
+/* struct satin_ctx (a frame) and struct satin_out are in satin.h: its
+ * inline spawn and sync use them.  An out is always its frame's. */
+static inline satin_ctx *satin_out_frame(satin_out *out)
+{
+    return (satin_ctx *)(void *)((char *)out - offsetof(satin_ctx, out));
+}
 
-struct satin_out {
-    void *slot;
-    size_t cap, len;
-    satin_job *job;
-};
+/* Whether a child may run in place, as hot.limit says (spawn.c): cleared
+ * for every worker by whoever makes it untrue for all (a job stopped, a
+ * worker hungry, orphan results arrived), after the change. */
+void satin_pool_clear_fast(satin_pool *pool);
+/* Cleared for one worker by a thief that took from its deque. */
+static inline void satin_worker_clear_fast(satin_worker *w)
+{
+    __atomic_store_n(&w->hot.limit, UINTPTR_MAX, __ATOMIC_SEQ_CST);
+}
 
 int64_t satin_now_ns(void);
-/* Runs a record on worker w and marks it done (spawn.c). */
-void satin_record_run(satin_worker *w, satin_record *r);
+/* Runs a record on worker w above a frame at nesting `depth` (0: the idle
+ * loop) and marks it done (spawn.c). */
+void satin_record_run(satin_worker *w, satin_record *r, int depth);
 /* Fails the job with `msg` unless it already failed (job.c). */
 void satin_job_fail(satin_job *job, const char *msg);
 /* Root finished: stamp, snapshot and notify (job.c). */

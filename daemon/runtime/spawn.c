@@ -21,30 +21,172 @@ __attribute__((noinline, cold)) static void fail_too_large(satin_job *job, const
 }
 
 static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, const void *arg,
-                     size_t len, void *slot, size_t cap, uint64_t place, int spawned);
+                     size_t len, void *slot, size_t cap, uint64_t place, int spawned, int depth);
 static void count_run(satin_worker *w);
+
+/* A frame's place in its job's spawn tree and its nesting depth.  A child
+ * run in place records only its parent and index; both are computed here,
+ * when a queued child, an orphan look-up, tracing or the depth guard first
+ * needs them.  The frames whose place is unknown may be as many as the
+ * stack holds, so they are walked without recursion: up to the nearest
+ * known place reversing the parent links, then down computing each place
+ * and depth and restoring the links (only this worker sees its frames). */
+static uint64_t frame_place(satin_ctx *c)
+{
+    satin_ctx *below = NULL, *cur = c;
+    while (cur->index) {
+        satin_ctx *up = cur->parent;
+        cur->parent = below;
+        below = cur;
+        cur = up;
+    }
+    uint64_t place = cur->place;
+    satin_ctx *above = cur;
+    while (below) {
+        satin_ctx *next = below->parent;
+        place = satin_place_child(place, below->index);
+        below->place = place;
+        below->depth = above->depth + 1;
+        below->index = 0;
+        below->parent = above;
+        above = below;
+        below = next;
+    }
+    return c->place;
+}
+
+static int frame_depth(satin_ctx *c)
+{
+    frame_place(c);
+    return c->depth;
+}
+
+/* The spawns of a frame that ends, counted (see pool_internal.h). */
+static void count_spawns(satin_worker *w, uint64_t n)
+{
+    if (n)
+        __atomic_store_n(&w->hot.spawns, __atomic_load_n(&w->hot.spawns, __ATOMIC_RELAXED) + n,
+                         __ATOMIC_RELAXED);
+}
 
 /* A spawn under tracing (trace.c): the child runs at once, in place, between
  * the hook's two clock readings, so the recorded tree is the logical one and
  * does not depend on what the lazy-spawn rule would have queued. */
 __attribute__((noinline, cold)) static void traced_spawn(satin_ctx *c, const satin_kind *kind,
                                                          const void *arg, size_t len,
-                                                         void *result, size_t result_cap)
+                                                         void *result, size_t result_cap,
+                                                         uint64_t index)
 {
     satin_worker *w = c->w;
     if (len > w->pool->max_record) {
         fail_too_large(c->job, kind, len, w->pool->max_record);
         return;
     }
-    w->n_spawned++;
-    c->nspawned++;
-    c->nran++;
-    uint64_t place = satin_place_child(c->place, ++c->nchildren);
+    uint64_t place = satin_place_child(frame_place(c), index);
     if (satin_trace_enter(w->pool->trace, c->job) < 0)
         return;
-    size_t got = invoke(w, c->job, kind, arg, len, result, result_cap, place, 1);
+    size_t got = invoke(w, c->job, kind, arg, len, result, result_cap, place, 1,
+                        frame_depth(c) + 1);
     satin_trace_leave(w->pool->trace, kind, arg, len, got);
-    count_run(w);
+}
+
+/* Lazy spawn: while this worker's deque already holds enough records for
+ * thieves (the oldest, coarsest ones, which is what stealing takes) and no
+ * worker of the node is looking for work, the child runs at once in place
+ * of being queued.  Kinds are pure and results are only defined after the
+ * sync, so this is the same computation; it spares the record, the copy and
+ * two deque operations on the fine-grained end.  Seq_cst loads: see
+ * arm_in_place. */
+static int may_run_in_place(satin_worker *w, satin_pool *pool, satin_job *job)
+{
+    int64_t b = atomic_load_explicit(&w->deque.bottom, memory_order_relaxed);
+    int64_t t = atomic_load_explicit(&w->deque.top, memory_order_seq_cst);
+    return b - t >= pool->spawn_reserve &&
+           !atomic_load_explicit(&pool->hungry, memory_order_seq_cst) &&
+           !atomic_load_explicit(&job->stop, memory_order_seq_cst) && pool->trace == NULL &&
+           !atomic_load_explicit(&pool->orphans, memory_order_seq_cst);
+}
+
+/* hot.limit lets satin.h's inline spawn run children in place without
+ * looking at anything else.  It is lowered here, by the worker, to the
+ * stack's line when may_run_in_place holds, and raised to UINTPTR_MAX by
+ * whoever makes that untrue: this worker when it takes from its own deque
+ * (sync), a thief after a steal from it, and for every worker whoever stops
+ * a job, turns hungry or brings orphan results.  The worker stores the
+ * line and then reads the conditions; the others change a condition and
+ * then store UINTPTR_MAX, all seq_cst: so either the worker sees the
+ * change, or their store lands after its own.  A needless raise costs one
+ * spawn through here. */
+static void arm_in_place(satin_worker *w, satin_pool *pool, satin_job *job)
+{
+    __atomic_store_n(&w->hot.limit, w->stack_check, __ATOMIC_SEQ_CST);
+    if (!may_run_in_place(w, pool, job))
+        __atomic_store_n(&w->hot.limit, UINTPTR_MAX, __ATOMIC_RELAXED);
+}
+
+void satin_pool_clear_fast(satin_pool *pool)
+{
+    for (int i = 0; i < pool->nworkers; i++)
+        satin_worker_clear_fast(&pool->workers[i]);
+}
+
+/* Every spawn satin.h's inline fast path does not take: hot.limit raised
+ * (tracing, orphan results waiting, a stopped job, a hungry worker, too few
+ * records queued, or only not lowered again yet) or the stack past its
+ * line. */
+void satin_spawn_general(satin_ctx *c, const satin_kind *kind, const void *arg, size_t len,
+                         void *result, size_t result_cap)
+{
+    satin_worker *w = c->w;
+    satin_pool *pool = w->pool;
+    satin_job *job = c->job;
+    if (atomic_load_explicit(&job->stop, memory_order_relaxed))
+        return;
+    uint64_t index = ++c->nchildren;
+    if (__builtin_expect(pool->trace != NULL, 0)) {
+        traced_spawn(c, kind, arg, len, result, result_cap, index);
+        return;
+    }
+    if (satin_deque_size(&w->deque) >= pool->spawn_reserve &&
+        !atomic_load_explicit(&pool->hungry, memory_order_relaxed)) {
+        /* In place (orphans may be waiting: invoke looks, by the place);
+         * and the next ones inline, unless something else forbids it.  The
+         * relaxed test first: a hungry node queues every spawn, without a
+         * seq_cst store each. */
+        arm_in_place(w, pool, job);
+        uint64_t place = satin_place_child(frame_place(c), index);
+        invoke(w, job, kind, arg, len, result, result_cap, place, 1, c->depth + 1);
+        return;
+    }
+    if (len > pool->max_record) {
+        fail_too_large(job, kind, len, pool->max_record);
+        return;
+    }
+    if (c->queued == 0) {
+        c->children = NULL;
+        c->base = satin_deque_head(&w->deque);
+        satin_arena_mark m = satin_arena_get_mark(&w->arena);
+        c->mark_block = m.block;
+        c->mark_used = m.used;
+    }
+    satin_record *r = satin_arena_alloc(&w->arena, sizeof *r + len);
+    r->kind = kind;
+    r->job = job;
+    r->result = result;
+    r->result_cap = result_cap;
+    r->result_len = 0;
+    r->len = len;
+    r->place = satin_place_child(frame_place(c), index);
+    r->flags = 0;
+    atomic_store_explicit(&r->done, 0, memory_order_relaxed);
+    if (len)
+        memcpy(r->arg, arg, len);
+    r->next = c->children;
+    c->children = r;
+    c->queued++;
+    atomic_store_explicit(&w->queued, atomic_load_explicit(&w->queued, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    satin_deque_push(&w->deque, r);
 }
 
 /* Room left on the worker's stack before the depth guard fails the job.
@@ -56,59 +198,10 @@ static int stack_exhausted(const satin_worker *w)
     return (uintptr_t)&here < w->stack_floor;
 }
 
-void satin_spawn(satin_ctx *c, const satin_kind *kind, const void *arg, size_t len,
-                 void *result, size_t result_cap)
-{
-    satin_job *job = c->job;
-    if (atomic_load_explicit(&job->stop, memory_order_relaxed))
-        return;
-    satin_worker *w = c->w;
-    if (__builtin_expect(w->pool->trace != NULL, 0)) {
-        traced_spawn(c, kind, arg, len, result, result_cap);
-        return;
-    }
-    /* Lazy spawn: while this worker's deque already holds enough records for
-     * thieves (the oldest, coarsest ones, which is what stealing takes) and
-     * no worker of the node is looking for work, the child runs at once in
-     * place of being queued.  Kinds are pure and results are only defined
-     * after the sync, so this is the same computation; it spares the record,
-     * the copy and two deque operations on the fine-grained end. */
-    if (satin_deque_size(&w->deque) >= w->pool->spawn_reserve &&
-        !atomic_load_explicit(&w->pool->hungry, memory_order_relaxed)) {
-        w->n_spawned++;
-        c->nspawned++;
-        c->nran++;
-        invoke(w, job, kind, arg, len, result, result_cap,
-               satin_place_child(c->place, ++c->nchildren), 1);
-        count_run(w);
-        return;
-    }
-    if (len > w->pool->max_record) {
-        fail_too_large(job, kind, len, w->pool->max_record);
-        return;
-    }
-    satin_record *r = satin_arena_alloc(&w->arena, sizeof *r + len);
-    r->kind = kind;
-    r->job = job;
-    r->result = result;
-    r->result_cap = result_cap;
-    r->result_len = 0;
-    r->len = len;
-    r->place = satin_place_child(c->place, ++c->nchildren);
-    r->flags = 0;
-    atomic_store_explicit(&r->done, 0, memory_order_relaxed);
-    if (len)
-        memcpy(r->arg, arg, len);
-    r->next = c->children;
-    c->children = r;
-    c->nspawned++;
-    w->n_spawned++;
-    satin_deque_push(&w->deque, r);
-}
-
 /* One step of waiting for something another worker or node will provide:
- * run other work when it is safe, else back off. */
-static void help_once(satin_worker *w, unsigned *round)
+ * run other work when it is safe, else back off.  `depth`: the nesting of
+ * the frame that waits. */
+static void help_once(satin_worker *w, unsigned *round, int depth)
 {
     /* Helping nests other work on this stack; leave room for it.  Jobs that
      * came from other nodes count as help too: a child stolen by a remote
@@ -119,7 +212,9 @@ static void help_once(satin_worker *w, unsigned *round)
          * (this frame's children are all gone), and running one now is
          * what their sync would do later anyway. */
         other = satin_deque_take(&w->deque);
-        if (!other)
+        if (other)
+            __atomic_store_n(&w->hot.limit, UINTPTR_MAX, __ATOMIC_RELAXED);   /* as in sync */
+        else
             other = satin_worker_steal(w);
         if (!other)
             other = satin_pool_take_injected(w->pool);
@@ -127,7 +222,7 @@ static void help_once(satin_worker *w, unsigned *round)
     if (other) {
         if (atomic_load_explicit(&w->pool->hungry, memory_order_relaxed))
             atomic_store_explicit(&w->pool->hungry, 0, memory_order_relaxed);
-        satin_record_run(w, other);
+        satin_record_run(w, other, depth);
         *round = 0;
     } else {
         /* Blocked with nothing local to run: as in Satin, the node may
@@ -138,11 +233,11 @@ static void help_once(satin_worker *w, unsigned *round)
 }
 
 /* Waits for a stolen child, running other work meanwhile when it is safe. */
-static void wait_for(satin_worker *w, satin_record *r)
+static void wait_for(satin_worker *w, satin_record *r, int depth)
 {
     unsigned round = 0;
     while (!atomic_load_explicit(&r->done, memory_order_acquire))
-        help_once(w, &round);
+        help_once(w, &round, depth);
 }
 
 /* Whether an invocation of `job` may wait here for the promised orphan at
@@ -182,7 +277,8 @@ static int may_wait(const satin_worker *w, const satin_job *job, uint64_t place)
 __attribute__((noinline, cold)) static int orphan_result(satin_worker *w, satin_job *job,
                                                           uint64_t place, const satin_kind *kind,
                                                           const void *arg, size_t len, void *slot,
-                                                          size_t cap, int spawned, size_t *got)
+                                                          size_t cap, int spawned, int depth,
+                                                          size_t *got)
 {
     unsigned round = 0;
     int waited = 0;
@@ -202,47 +298,41 @@ __attribute__((noinline, cold)) static int orphan_result(satin_worker *w, satin_
             satin_orphans_gave_up(w->pool);
             return 0;
         }
-        help_once(w, &round);
+        help_once(w, &round, depth - 1);
     }
 }
 
-void satin_sync(satin_ctx *c)
+void satin_sync_queued(satin_ctx *c)
 {
-    if (c->nspawned == 0)
-        return;
     satin_worker *w = c->w;
+    /* Known: the frame's queued spawns computed its place and depth. */
+    uint32_t ran = 0;
     /* Everything above the frame's base on our own deque is our own child
      * (nested frames synced before returning here): run them LIFO. */
     while (satin_deque_head(&w->deque) > c->base) {
         satin_record *r = satin_deque_take(&w->deque);
         if (!r)
             break;
-        satin_record_run(w, r);
-        c->nran++;
+        satin_record_run(w, r, c->depth);
+        ran++;
     }
-    if (c->nran != c->nspawned)
+    /* The deque is shorter now: the next spawn asks again (arm_in_place). */
+    if (ran)
+        __atomic_store_n(&w->hot.limit, UINTPTR_MAX, __ATOMIC_RELAXED);
+    if (ran != c->queued)
         for (satin_record *r = c->children; r; r = r->next)
-            wait_for(w, r);
+            wait_for(w, r, c->depth);
     c->children = NULL;
-    c->nspawned = c->nran = 0;
-    satin_arena_reset(&w->arena, c->mark);
+    c->queued = 0;
+    satin_arena_reset(&w->arena, (satin_arena_mark){c->mark_block, c->mark_used});
 }
 
-void satin_return(satin_out *out, const void *data, size_t len)
+void satin_return_too_large(satin_out *out, size_t len)
 {
-    if (len > out->cap) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "a %zu-byte result does not fit its %zu-byte slot",
-                 len, out->cap);
-        satin_job_fail(out->job, msg);
-        return;
-    }
-    /* The common result is one 64-bit word: copy it without a libc call. */
-    if (len == 8)
-        memcpy(out->slot, data, 8);
-    else if (len)
-        memcpy(out->slot, data, len);
-    out->len = len;
+    char msg[160];
+    snprintf(msg, sizeof msg, "a %zu-byte result does not fit its %zu-byte slot", len,
+             out->cap);
+    satin_job_fail(satin_out_frame(out)->job, msg);
 }
 
 void satin_fail(satin_out *out, const char *fmt, ...)
@@ -252,7 +342,7 @@ void satin_fail(satin_out *out, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    satin_job_fail(out->job, msg);
+    satin_job_fail(satin_out_frame(out)->job, msg);
 }
 
 int satin_cancelled(const satin_ctx *c)
@@ -266,50 +356,61 @@ static void switch_job(satin_worker *w, satin_job *job)
     w->cur_job = job;
 }
 
-__attribute__((noinline, cold)) static void fail_too_deep(satin_worker *w, satin_job *job)
+/* The stack went below w->stack_check at `sp`: past the depth guard, the
+ * job fails (1); past the release line, the stack pages are given back
+ * after the job (pool.c) and only the guard is watched from now on (0). */
+__attribute__((noinline, cold)) static int stack_crossed(satin_worker *w, satin_job *job,
+                                                         uintptr_t sp, int depth)
 {
+    if (sp >= w->stack_floor) {
+        w->went_deep = 1;
+        w->stack_check = w->stack_floor;
+        satin_worker_clear_fast(w);   /* lowered again to the new line */
+        return 0;
+    }
     char msg[200];
     snprintf(msg, sizeof msg,
              "recursion too deep: the worker stack (%zu MiB) is exhausted at nesting depth %d",
-             w->pool->stack_size >> 20, w->depth);
+             w->pool->stack_size >> 20, depth);
     satin_job_fail(job, msg);
+    return 1;
 }
 
-/* Runs one invocation in a fresh frame on this worker; returns the length
- * of the result it wrote into `slot`.  An orphan result for the same
- * place, kind and arguments (a run for an owner that died) is taken
- * instead of running it again. */
+/* Runs one invocation in a fresh frame at nesting `depth` on this worker;
+ * returns the length of the result it wrote into `slot`.  An orphan result
+ * for the same place, kind and arguments (a run for an owner that died) is
+ * taken instead of running it again.  (satin_spawn's fast path is the same
+ * for the common case: no orphans, the stack above the line.) */
 static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, const void *arg,
-                     size_t len, void *slot, size_t cap, uint64_t place, int spawned)
+                     size_t len, void *slot, size_t cap, uint64_t place, int spawned, int depth)
 {
     if (atomic_load_explicit(&job->stop, memory_order_relaxed))
         return 0;
     if (__builtin_expect(atomic_load_explicit(&w->pool->orphans, memory_order_relaxed), 0)) {
         size_t got;
-        if (orphan_result(w, job, place, kind, arg, len, slot, cap, spawned, &got))
+        if (orphan_result(w, job, place, kind, arg, len, slot, cap, spawned, depth, &got))
             return got;
     }
-    if (stack_exhausted(w)) {
-        fail_too_deep(w, job);
-        return 0;
-    }
     char here;
-    if ((uintptr_t)&here < w->stack_low)
-        w->stack_low = (uintptr_t)&here;   /* how deep to give back (pool.c) */
-    satin_ctx c = {
-        .w = w,
-        .job = job,
-        .base = satin_deque_head(&w->deque),
-        .mark = satin_arena_get_mark(&w->arena),
-        .place = place,
-    };
-    satin_out out = {.slot = slot, .cap = cap, .job = job};
-    w->depth++;
-    kind->run(&c, arg, len, &out);
-    if (c.nspawned)
-        satin_sync(&c); /* an implicit sync ends every invocation, as in Cilk */
-    w->depth--;
-    return out.len;
+    if ((uintptr_t)&here < w->stack_check && stack_crossed(w, job, (uintptr_t)&here, depth))
+        return 0;
+    satin_ctx c;
+    c.queued = 0;
+    c.nchildren = 0;
+    c.index = 0;
+    c.depth = depth;
+    c.parent = NULL;
+    c.place = place;
+    c.w = w;
+    c.job = job;
+    c.out.slot = slot;
+    c.out.cap = cap;
+    c.out.len = 0;
+    kind->run(&c, arg, len, &c.out);
+    if (c.queued)
+        satin_sync_queued(&c); /* an implicit sync ends every invocation, as in Cilk */
+    count_spawns(w, c.nchildren);
+    return c.out.len;
 }
 
 static void count_run(satin_worker *w)
@@ -321,7 +422,7 @@ static void count_run(satin_worker *w)
                           memory_order_relaxed);
 }
 
-void satin_record_run(satin_worker *w, satin_record *r)
+void satin_record_run(satin_worker *w, satin_record *r, int depth)
 {
     satin_job *job = r->job, *prev = w->cur_job;
     if (job != prev)
@@ -332,7 +433,7 @@ void satin_record_run(satin_worker *w, satin_record *r)
         w->jobs[w->njobs] = job;
     w->njobs++;
     r->result_len = invoke(w, job, r->kind, r->arg, r->len, r->result, r->result_cap, r->place,
-                           !(r->flags & RECORD_ROOT));
+                           !(r->flags & RECORD_ROOT), depth + 1);
     w->njobs--;
     count_run(w);
     if (r->flags & (RECORD_STOLEN | RECORD_ROOT) || job != prev) {

@@ -1,0 +1,222 @@
+/* test_spawn_fast.c - children run in place behind hot.limit (spawn.c,
+ * arm_in_place), under everything that must turn that off again.
+ *
+ * A worker lets satin.h's inline spawn run children in place while its
+ * deque holds enough records and no job stopped, no worker is hungry and no
+ * orphan results wait; whoever changes one of those raises the worker's
+ * limit.  Each part below has another thread change one while fib jobs
+ * spawn as fast as they can, and checks what must then hold exactly: the
+ * result, every invocation counted once (spawned and run), and a record
+ * taken by another thread never run here. */
+#include "../tap.h"
+#include "apps.h"
+#include "pool.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+static int64_t fib_value(int n)
+{
+    int64_t a = 0, b = 1;
+    for (int i = 0; i < n; i++) {
+        int64_t t = a + b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Invocations of the doubly recursive fib(n), its root included. */
+static int64_t fib_calls(int64_t n)
+{
+    return 2 * fib_value((int)n + 1) - 1;
+}
+
+static satin_job *fib_job(int n)
+{
+    unsigned char arg[32];
+    size_t len = satin_fib_arg_write(n, 0, arg, sizeof arg);
+    return satin_job_new(&satin_kind_fib, arg, len);
+}
+
+static void job_counts(satin_job *job, int64_t *value, int64_t *spawned, int64_t *run,
+                       int64_t *steals)
+{
+    size_t len = 0;
+    const void *res = satin_job_result(job, &len);
+    *value = -1;
+    if (!satin_job_failed(job) && len == sizeof *value)
+        memcpy(value, res, sizeof *value);
+    satin_kvlist stats;
+    satin_kvlist_init(&stats);
+    satin_job_stats(job, &stats);
+    satin_kvlist_i64(&stats, "jobs_spawned", spawned);
+    satin_kvlist_i64(&stats, "jobs_run", run);
+    satin_kvlist_i64(&stats, "steals_intra", steals);
+    satin_kvlist_free(&stats);
+}
+
+/* Sibling workers steal (each steal raises the victim's limit), and with a
+ * hungry callback every dry worker raises all of them. */
+static atomic_int hungry_calls;
+static void on_hungry(void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&hungry_calls, 1);
+}
+
+static void siblings(int workers, int hungry, int reps)
+{
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = workers});
+    if (hungry)
+        satin_pool_on_hungry(pool, on_hungry, NULL);
+    const int n = 25;
+    int exact = 0;
+    int64_t steals_total = 0;
+    for (int r = 0; r < reps; r++) {
+        satin_job *job = fib_job(n);
+        satin_pool_run(pool, job);
+        int64_t v, spawned, run, steals;
+        job_counts(job, &v, &spawned, &run, &steals);
+        if (v == fib_value(n) && spawned == fib_calls(n) - 1 && run == fib_calls(n))
+            exact++;
+        else
+            diag("rep %d: value %lld spawned %lld run %lld", r, (long long)v,
+                 (long long)spawned, (long long)run);
+        steals_total += steals;
+        satin_job_destroy(&job);
+    }
+    is_i64(exact, reps,
+           "%d workers%s: fib(%d) %d times, each value exact, every invocation spawned and run "
+           "exactly once", workers, hungry ? " with a hungry callback" : "", n, reps);
+    diag("%lld steals in all, %d hungry calls", (long long)steals_total,
+         atomic_load(&hungry_calls));
+    satin_pool_destroy(&pool);
+}
+
+/* Another node's thief: takes records as satind's control thread does and
+ * completes each with its result, computed here.  Their subtrees never run
+ * on the pool. */
+typedef struct remote_thief {
+    satin_pool *pool;
+    atomic_int stop;
+    int64_t taken, calls_elsewhere, spawns_elsewhere;
+} remote_thief;
+
+static void *remote_thief_main(void *arg)
+{
+    remote_thief *t = arg;
+    while (!atomic_load(&t->stop)) {
+        satin_record *recs[4];
+        int got = satin_pool_take_for_remote(t->pool, recs, 4);
+        for (int i = 0; i < got; i++) {
+            size_t len;
+            const void *a = satin_record_arg(recs[i], &len);
+            int64_t n = 0, threshold = 0;
+            satin_fib_arg_read(a, len, &n, &threshold);
+            int64_t v = fib_value((int)n);
+            t->taken++;
+            t->calls_elsewhere += fib_calls(n);
+            /* The record's own spawn was counted where it was queued. */
+            t->spawns_elsewhere += fib_calls(n) - 1;
+            satin_record_complete(recs[i], 1, &v, sizeof v, NULL);
+        }
+        if (!got)
+            sched_yield();
+    }
+    return NULL;
+}
+
+static void remote_takes(int workers, int reps)
+{
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = workers});
+    const int n = 27;
+    int exact = 0;
+    int64_t taken = 0;
+    for (int r = 0; r < reps; r++) {
+        remote_thief t = {.pool = pool};
+        pthread_t th;
+        satin_job *job = fib_job(n);
+        satin_pool_start(pool, job, NULL, NULL);
+        pthread_create(&th, NULL, remote_thief_main, &t);
+        satin_job_wait(job);
+        atomic_store(&t.stop, 1);
+        pthread_join(th, NULL);
+        int64_t v, spawned, run, steals;
+        job_counts(job, &v, &spawned, &run, &steals);
+        int64_t want_spawned = fib_calls(n) - 1 - t.spawns_elsewhere;
+        int64_t want_run = fib_calls(n) - t.calls_elsewhere;
+        if (v == fib_value(n) && spawned == want_spawned && run == want_run)
+            exact++;
+        else
+            diag("rep %d: value %lld, spawned %lld (want %lld), run %lld (want %lld), "
+                 "%lld taken", r, (long long)v, (long long)spawned, (long long)want_spawned,
+                 (long long)run, (long long)want_run, (long long)t.taken);
+        taken += t.taken;
+        satin_job_destroy(&job);
+    }
+    is_i64(exact, reps,
+           "%d worker(s), records taken for another node meanwhile: fib(%d) %d times, value "
+           "exact, the invocations run here exactly those not taken", workers, n, reps);
+    diag("%lld records taken for the other node in all", (long long)taken);
+    satin_pool_destroy(&pool);
+}
+
+/* A job whose children all run in place must still stop when cancelled:
+ * fib(60) would otherwise run for hours. */
+static void cancel_in_place(int workers)
+{
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = workers});
+    satin_job *job = fib_job(60);
+    satin_pool_start(pool, job, NULL, NULL);
+    usleep(50000);
+    satin_job_cancel(job, "enough");
+    satin_job_wait(job);
+    ok(satin_job_failed(job), "%d worker(s): fib(60) cancelled while its children run in place "
+       "ends", workers);
+    is_str(satin_job_error(job), "cancelled: enough", "with the reason");
+    satin_job_destroy(&job);
+    satin_pool_destroy(&pool);
+}
+
+/* Orphan results arriving while children run in place: the invocation at
+ * that place takes the result instead of running.  The place of fib(n)'s
+ * first child is not known to the test, so the orphan here is at a place
+ * nothing has; what must hold is that the job, now looking up every
+ * invocation, still gives the exact result and counts. */
+static void orphans_arrive(void)
+{
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 2});
+    const int n = 27;
+    satin_job *job = fib_job(n);
+    satin_pool_start(pool, job, NULL, NULL);
+    int64_t zero = 0;
+    satin_pool_add_orphan(pool, 0x5eed, 0x5eed, &zero, sizeof zero, 1);
+    satin_job_wait(job);
+    int64_t v, spawned, run, steals;
+    job_counts(job, &v, &spawned, &run, &steals);
+    ok(v == fib_value(n) && spawned == fib_calls(n) - 1 && run == fib_calls(n),
+       "an orphan result arriving mid-job turns look-ups on and the job stays exact "
+       "(value %lld, spawned %lld, run %lld)", (long long)v, (long long)spawned,
+       (long long)run);
+    satin_job_destroy(&job);
+    satin_pool_destroy(&pool);
+}
+
+int main(void)
+{
+    alarm(300);   /* a job that ignored its stop would hang the test: fail instead */
+    siblings(1, 0, 5);
+    siblings(2, 0, 20);
+    siblings(4, 0, 20);
+    siblings(4, 1, 20);
+    remote_takes(1, 10);
+    remote_takes(2, 10);
+    cancel_in_place(1);
+    cancel_in_place(2);
+    orphans_arrive();
+    return done_testing();
+}
