@@ -4,7 +4,7 @@
 # with ports of their own, one CPU each; its own config, state, munge key
 # and socket, so a system Slurm is left alone), installing Debian's
 # slurm-wlm and munge when they are missing, then:
-#  - satin-slurm outside an allocation says so;
+#  - satin-slurm (and satin-grid slurm) outside an allocation says so;
 #  - deploy/slurm/satin-grid.sbatch on two nodes: uts seed-T3, exact, on a
 #    2-node grid; nothing left behind;
 #  - the same template running a long job, scancel'ed: every satind stops
@@ -185,11 +185,12 @@ wait_for() {
 }
 # ident PID: "STARTTIME EXE" of a running process (as satin-grid records it).
 ident() {
-    local stat
+    local stat exe
+    exe=$(readlink "/proc/$1/exe" 2>/dev/null) || return 1
     stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
     stat=${stat##*) }
     set -- $stat
-    echo "${20} $(readlink "/proc/$1/exe" 2>/dev/null)"
+    echo "${20} $exe"
 }
 # job_processes JOB: pids of processes whose environment names the job.
 job_processes() {
@@ -224,6 +225,9 @@ run env -u SLURM_JOB_ID "$launcher" up
 is "$rc" 1 "satin-slurm outside an allocation exits 1"
 is "$err" "satin-slurm: not inside a Slurm allocation: SLURM_JOB_ID is unset (run it from an sbatch script or under salloc)" \
     "and says why"
+run env -u SLURM_JOB_ID "$repo/deploy/satin-grid" slurm run -- true
+is "$rc $err" "1 satin-slurm: not inside a Slurm allocation: SLURM_JOB_ID is unset (run it from an sbatch script or under salloc)" \
+    "satin-grid slurm is satin-slurm"
 
 # ---- one site: the sbatch template, uts seed-T3 --------------------------------------
 
