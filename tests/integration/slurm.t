@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # slurm.t - a grid started by Slurm.  Starts a private Slurm on this
 # machine (munged, slurmctld and two slurmd, nodes n1 and n2 on loopback
-# with ports of their own, one CPU each; its own config, state, munge key
+# with ports of their own, each with this machine's CPUs; its own config, state, munge key
 # and socket, so a system Slurm is left alone), installing Debian's
 # slurm-wlm and munge when they are missing, then:
 #  - satin-slurm (and satin-grid slurm) outside an allocation says so;
@@ -85,6 +85,8 @@ free_port() {
     echo "$p"
 }
 host=$(hostname -s)
+# Each node has this machine's CPUs (slurmd checks them against the hardware).
+cpus=$(nproc)
 ctld_port=$(free_port 46000)
 d1_port=$(free_port 48000)
 d2_port=$(free_port 50000)
@@ -122,8 +124,8 @@ MpiDefault=none
 ReturnToService=2
 FirstJobId=$((1000 + RANDOM % 30000))
 KillWait=30
-NodeName=n1 NodeHostname=$host NodeAddr=127.0.0.1 Port=$d1_port CPUs=1 State=UNKNOWN
-NodeName=n2 NodeHostname=$host NodeAddr=127.0.0.1 Port=$d2_port CPUs=1 State=UNKNOWN
+NodeName=n1 NodeHostname=$host NodeAddr=127.0.0.1 Port=$d1_port CPUs=$cpus State=UNKNOWN
+NodeName=n2 NodeHostname=$host NodeAddr=127.0.0.1 Port=$d2_port CPUs=$cpus State=UNKNOWN
 PartitionName=satin Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 C
 
@@ -243,6 +245,7 @@ json=$(grep '^{' "$tmpdir/work/job-$j1.out")
 is "$(json_get 'd["status"], d["result"]["nodes"]' "$json")" "ok 5529089" "uts seed-T3: the exact tree size"
 is "$(json_get 'd["stats"]["grid.nodes"], d["stats"]["grid.nodes_reporting"]' "$json")" "2 2" \
     "the job ran on a grid of the allocation's 2 nodes"
+is "$(json_get 'd["stats"]["workers"]' "$json")" "$cpus" "its node has a worker for each of the CPUs Slurm gave it"
 is "$(ls -A "$tmpdir" | grep -c "^satin-slurm-$j1")" 0 "the job's run directories are removed"
 is "$(job_processes "$j1")" "" "no process of the job is left"
 like "$(cat "$tmpdir/work/satin-slurm-$j1.log")" "satintest.n2: " "the nodes' logs are in satin-slurm-JOB.log"
