@@ -156,13 +156,13 @@ fi
 # (a count, or a node list for one node each), from $tmpdir/work; leaves
 # job (its id).
 submit() {
-    local script=$1 nodes=$2 env=ALL,SATIN_SLURM=$launcher,SATIN_BUILD=$build,TMPDIR=$tmpdir
+    local script=$1 env=ALL,SATIN_SLURM=$launcher,SATIN_BUILD=$build,TMPDIR=$tmpdir where
+    case $2 in [0-9]*) where=(--nodes="$2") ;; *) where=(--nodes=1 --nodelist="$2") ;; esac
     shift 2
     while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=,$1; shift; done
     shift
-    case $nodes in [0-9]*) nodes=(--nodes="$nodes") ;; *) nodes=(--nodes=1 --nodelist="$nodes") ;; esac
     job=$(cd "$tmpdir/work" && sbatch --parsable --output="$tmpdir/work/job-%j.out" \
-        --export="$env" "${nodes[@]}" "$script" "$@" 2>"$tmpdir/sbatch.err")
+        --export="$env" "${where[@]}" "$script" "$@" 2>"$tmpdir/sbatch.err")
     job=${job%%;*}
     [[ $job =~ ^[0-9]+$ ]] || { echo "Bail out! sbatch failed: $(cat "$tmpdir/sbatch.err")"; exit 1; }
 }
@@ -212,6 +212,8 @@ all_gone() {
     echo "# still running:$left"
     return 1
 }
+# run_dirs PREFIX: how many run directories of $tmpdir start with PREFIX.
+run_dirs() { compgen -G "$tmpdir/$1*" | wc -l; }
 # record_pids RUN_DIR FILE: every node's satind and task pid with its identity.
 record_pids() {
     local f
@@ -246,7 +248,7 @@ is "$(json_get 'd["status"], d["result"]["nodes"]' "$json")" "ok 5529089" "uts s
 is "$(json_get 'd["stats"]["grid.nodes"], d["stats"]["grid.nodes_reporting"]' "$json")" "2 2" \
     "the job ran on a grid of the allocation's 2 nodes"
 is "$(json_get 'd["stats"]["workers"]' "$json")" "$cpus" "its node has a worker for each of the CPUs Slurm gave it"
-is "$(ls -A "$tmpdir" | grep -c "^satin-slurm-$j1")" 0 "the job's run directories are removed"
+is "$(run_dirs "satin-slurm-$j1")" 0 "the job's run directories are removed"
 is "$(job_processes "$j1")" "" "no process of the job is left"
 like "$(cat "$tmpdir/work/satin-slurm-$j1.log")" "satintest.n2: " "the nodes' logs are in satin-slurm-JOB.log"
 
@@ -278,7 +280,7 @@ like "$(cat "$tmpdir/work/job-$j2.out")" "satin-slurm: signalled: stopping the g
     "the launcher stops the grid when signalled"
 for _ in $(seq 300); do [ -z "$(job_processes "$j2")" ] && break; sleep 0.1; done
 is "$(job_processes "$j2")" "" "no process of the cancelled job is left"
-is "$(ls -A "$tmpdir" | grep -c "^satin-slurm-$j2")" 0 "its run directories are removed"
+is "$(run_dirs "satin-slurm-$j2")" 0 "its run directories are removed"
 
 # ---- two sites ----------------------------------------------------------------------
 
@@ -322,7 +324,7 @@ is "$(tail -n 1 "$tmpdir/logs3/A.n1.log" | sed 's/.* info: //')" stopped "gracef
 for _ in $(seq 300); do [ -z "$(job_processes "$ja")" ] && break; sleep 0.1; done
 is "$(job_processes "$ja")" "" "no process of site A's job is left"
 is "$(ls -A "$tmpdir/exchange")" "" "site A's part is removed from the exchange"
-is "$(ls -A "$tmpdir" | grep -c "^satin-slurm-")" 0 "no run directory is left"
+is "$(run_dirs satin-slurm-)" 0 "no run directory is left"
 
 echo "1..$n"
 [ "$failures" = 0 ]
