@@ -7,6 +7,8 @@
 #  - satin-slurm (and satin-grid slurm) outside an allocation says so;
 #  - deploy/slurm/satin-grid.sbatch on two nodes: uts seed-T3, exact, on a
 #    2-node grid; nothing left behind;
+#  - a batch script that starts `satin-slurm up` in the background and
+#    ends: every satind stops gracefully, nothing is left;
 #  - the same template running a long job, scancel'ed: every satind stops
 #    gracefully (its log ends "stopped"), no process of the job is left,
 #    the run directory is gone;
@@ -290,6 +292,28 @@ is "$(json_get 'd["stats"]["workers"]' "$json")" "$cpus" "its node has a worker 
 is "$(run_dirs "satin-slurm-$j1")" 0 "the job's run directories are removed"
 is "$(job_processes "$j1")" "" "no process of the job is left"
 like "$(cat "$tmpdir/work/satin-slurm-$j1.log")" "satintest.n2: " "the nodes' logs are in satin-slurm-JOB.log"
+
+# ---- a batch script that ends while the grid runs -------------------------------------
+
+# `up` in the background, and the script ends once the grid is up: Slurm
+# ends the job, and the grid with it.
+cat >"$tmpdir/work/background.sbatch" <<'B'
+#!/usr/bin/env bash
+"$SATIN_SLURM" up --node-logs "$LOGS" >"$LOGS.endpoint" 2>&1 &
+for _ in $(seq 600); do grep -q '^ipc://' "$LOGS.endpoint" && break; sleep 0.1; done
+echo "the script ends"
+B
+submit "$tmpdir/work/background.sbatch" 2 "LOGS=$tmpdir/logs-bg" --
+jbg=$job
+finished "$jbg"
+like "$(cat "$tmpdir/logs-bg.endpoint")" "ipc://$tmpdir/satin-slurm-$jbg/n" "a grid came up under a script that then ended"
+for _ in $(seq 300); do [ "$(run_dirs "satin-slurm-$jbg")" = 0 ] && [ -z "$(job_processes "$jbg")" ] && break; sleep 0.1; done
+for node in n1 n2; do
+    is "$(tail -n 1 "$tmpdir/logs-bg/satintest.$node.log" | sed 's/.* info: //')" stopped \
+        "when the script ends, satind on $node stops gracefully"
+done
+is "$(job_processes "$jbg")" "" "no process of that job is left"
+is "$(run_dirs "satin-slurm-$jbg")" 0 "nor a run directory"
 
 # ---- scancel in the middle of a job ---------------------------------------------------
 
