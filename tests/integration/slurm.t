@@ -358,15 +358,21 @@ submit "$repo/deploy/slurm/satin-grid.sbatch" n2 \
     "SATIN_SLURM_OPTS=--grid two-sites --cluster B --exchange $tmpdir/exchange --node-logs $tmpdir/logs3" \
     -- uts tree=seed-T3
 jb=$job
-wait_for "$tmpdir/exchange/B.yaml" "public_key" 600
-secret=$(sed -n 's/^ *secret-key *= *"\(.*\)"$/\1/p' "$tmpdir/satin-slurm-$jb/n2/B.n2.key" 2>/dev/null)
-if [ -n "$secret" ]; then
-    is "$(grep -rlF -- "$secret" "$tmpdir/exchange" "$tmpdir/work" | wc -l)" 0 \
-        "B's secret key is in neither the exchange nor the job's files"
-else
-    fail "B's secret key is in its node's run directory"
-fi
+# B's secret key (made before its part is written) and its part, while B runs.
+secret=
+for _ in $(seq 1200); do
+    secret=$(sed -n 's/^ *secret-key *= *"\(.*\)"$/\1/p' "$tmpdir/satin-slurm-$jb/n2/B.n2.key" 2>/dev/null)
+    [ -n "$secret" ] && break
+    sleep 0.05
+done
+wait_for "$tmpdir/exchange/B.yaml" "public_key" 600 && cp "$tmpdir/exchange/B.yaml" "$tmpdir/B.part"
 finished "$jb"
+if [ ${#secret} = 40 ] && [ -s "$tmpdir/B.part" ]; then
+    is "$(grep -rlF -- "$secret" "$tmpdir/B.part" "$tmpdir/exchange" "$tmpdir/work" | wc -l)" 0 \
+        "B's secret key is neither in its part nor in any file of the jobs"
+else
+    fail "B's secret key is in its node's run directory, its public part in the exchange"
+fi
 is "$(state "$jb") $(exit_code "$jb")" "COMPLETED 0:0" "site B's job completes"
 json=$(grep '^{' "$tmpdir/work/job-$jb.out")
 is "$(json_get 'd["status"], d["result"]["nodes"]' "$json")" "ok 5529089" \
