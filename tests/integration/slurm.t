@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # slurm.t - a grid started by Slurm.  Starts a private Slurm on this
 # machine (munged, slurmctld and two slurmd, nodes n1 and n2 on loopback
-# with ports of their own, each with this machine's CPUs; its own config, state, munge key
-# and socket, so a system Slurm is left alone), installing Debian's
-# slurm-wlm and munge when they are missing, then:
+# with ports of their own, each with this machine's CPUs; its own config,
+# state, munge key and socket, so a system Slurm is left alone), installing
+# Debian's slurm-wlm and munge when they are missing (on a machine run by
+# systemd, installing munge also starts Debian's munge service), then:
 #  - satin-slurm (and satin-grid slurm) outside an allocation says so;
 #  - deploy/slurm/satin-grid.sbatch on two nodes: uts seed-T3, exact, on a
 #    2-node grid; nothing left behind;
