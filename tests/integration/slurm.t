@@ -8,6 +8,7 @@
 #  - satin-slurm (and satin-grid slurm) outside an allocation says so;
 #  - deploy/slurm/satin-grid.sbatch on two nodes: uts seed-T3, exact, on a
 #    2-node grid; nothing left behind;
+#  - a node whose peer port is taken: the job fails with satind's reason;
 #  - a batch script that starts `satin-slurm up` in the background and
 #    ends: every satind stops gracefully, nothing is left;
 #  - the same template running a long job, scancel'ed: every satind stops
@@ -293,6 +294,22 @@ is "$(json_get 'd["stats"]["workers"]' "$json")" "$cpus" "its node has a worker 
 is "$(run_dirs "satin-slurm-$j1")" 0 "the job's run directories are removed"
 is "$(job_processes "$j1")" "" "no process of the job is left"
 like "$(cat "$tmpdir/work/satin-slurm-$j1.log")" "satintest.n2: " "the nodes' logs are in satin-slurm-JOB.log"
+
+# ---- a node that cannot start ---------------------------------------------------------
+
+# The peer port is slurmctld's, taken: satind cannot bind it.
+taken=$(sed -n 's/^SlurmctldPort=//p' "$SLURM_CONF")
+submit "$repo/deploy/slurm/satin-grid.sbatch" n1 "SATIN_SLURM_OPTS=--port-base $taken" --
+jf=$job
+finished "$jf"
+out=$(cat "$tmpdir/work/job-$jf.out")
+is "$(state "$jf") $(exit_code "$jf")" "FAILED 1:0" "a grid whose node cannot start fails the job"
+like "$out" "satin-slurm: not every satind answers (0 of 1)" "the launcher says so"
+like "$out" "cannot bind peer endpoint tcp://127.0.0.1:$taken: Address already in use" \
+    "and shows the node's error"
+for _ in $(seq 300); do [ "$(run_dirs "satin-slurm-$jf")" = 0 ] && [ -z "$(job_processes "$jf")" ] && break; sleep 0.1; done
+is "$(job_processes "$jf")" "" "no process of it is left"
+is "$(run_dirs "satin-slurm-$jf")" 0 "nor a run directory"
 
 # ---- a batch script that ends while the grid runs -------------------------------------
 
