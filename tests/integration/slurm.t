@@ -396,16 +396,17 @@ json=$(grep '^{' "$tmpdir/work/job-$jb.out")
 is "$(json_get 'd["status"], d["result"]["nodes"]' "$json")" "ok 5529089" \
     "uts seed-T3 on the two sites' grid: the exact tree size"
 is "$(json_get 'd["stats"]["grid.nodes"]' "$json")" 2 "the grid has both sites' nodes"
+wait_for "$tmpdir/logs3/A.n1.log" "membership applied" 600 >/dev/null
 like "$(cat "$tmpdir/logs3/A.n1.log")" "membership applied" "site A's running node took site B's part by a reload"
 grep -q "membership applied" "$tmpdir/logs3/A.n1.log" ||
     grep -E 'SIGHUP|satin-slurm' "$tmpdir/logs3/A.n1.log" "$tmpdir/work/job-$ja.out" | sed 's/^/#   /'
 like "$(cat "$tmpdir/work/job-$ja.out")" "the parts in $tmpdir/exchange changed: reloading the grid" \
     "site A's launcher saw B's part come"
-for _ in $(seq 100); do [ -e "$tmpdir/exchange/B.yaml" ] || break; sleep 0.1; done
+for _ in $(seq 600); do [ -e "$tmpdir/exchange/B.yaml" ] || break; sleep 0.1; done
 is "$(ls "$tmpdir/exchange")" "A.yaml" "site B's part is gone once it stopped"
 # A part that would set a top-level key of the grid is left out.
 printf '  - name: C\n    nodes: []\nsecurity: none\n' >"$tmpdir/exchange/C.yaml"
-if wait_for "$tmpdir/work/job-$ja.out" "leaving out $tmpdir/exchange/C.yaml" 100; then
+if wait_for "$tmpdir/work/job-$ja.out" "leaving out $tmpdir/exchange/C.yaml" 600; then
     pass "a part with a line outside its cluster is left out"
 else
     fail "a part with a line outside its cluster is left out"
