@@ -396,6 +396,8 @@ json=$(grep '^{' "$tmpdir/work/job-$jb.out")
 is "$(json_get 'd["status"], d["result"]["nodes"]' "$json")" "ok 5529089" \
     "uts seed-T3 on the two sites' grid: the exact tree size"
 is "$(json_get 'd["stats"]["grid.nodes"]' "$json")" 2 "the grid has both sites' nodes"
+is "$(grep -c 'warning' "$tmpdir/work/job-$jb.out")" 0 \
+    "site B's node had heard from site A's before the job (no warning)"
 wait_for "$tmpdir/logs3/A.n1.log" "membership applied" 600 >/dev/null
 like "$(cat "$tmpdir/logs3/A.n1.log")" "membership applied" "site A's running node took site B's part by a reload"
 grep -q "membership applied" "$tmpdir/logs3/A.n1.log" ||
