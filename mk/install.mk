@@ -4,7 +4,7 @@
 #   make uninstall PREFIX=/usr DESTDIR=/tmp/pkg
 #
 # What goes where (tests/integration/install.t lists every file):
-#   $(BINDIR)       satind satin-submit satin-wanem satin-grid satin-keygen satin-sim
+#   $(BINDIR)       satind satin-submit satin-wanem satin-grid satin-keygen satin-sim satin-slurm
 #   $(INCLUDEDIR)/satin/   the public headers; $(LIBDIR)/libsatin.a + pkgconfig/satin.pc
 #   $(MANDIR)/man1, man8   the pages of man/
 #   $(UNITDIR)      satind.service, satind@.service
@@ -29,7 +29,8 @@ UNITDIR      ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR  ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR  ?= $(PREFIX)/lib/tmpfiles.d
 
-INSTALL_PROGRAMS := $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) deploy/satin-grid
+INSTALL_PROGRAMS := $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) deploy/satin-grid \
+                    deploy/slurm/satin-slurm
 # The kind writer's and the client's APIs; neither includes anything but
 # libc, so the codec's headers (proto/) stay private.
 INSTALL_HEADERS  := daemon/satin.h client/satin_client.h

@@ -60,6 +60,7 @@ expected="644 etc/default/satind
 755 usr/bin/satin-grid
 755 usr/bin/satin-keygen
 755 usr/bin/satin-sim
+755 usr/bin/satin-slurm
 755 usr/bin/satin-submit
 755 usr/bin/satin-wanem
 755 usr/bin/satind
@@ -74,6 +75,7 @@ expected="644 etc/default/satind
 644 usr/share/man/man1/satin-grid.1
 644 usr/share/man/man1/satin-keygen.1
 644 usr/share/man/man1/satin-sim.1
+644 usr/share/man/man1/satin-slurm.1
 644 usr/share/man/man1/satin-submit.1
 644 usr/share/man/man1/satin-wanem.1
 644 usr/share/man/man8/satind.8"
@@ -206,7 +208,7 @@ fi
 
 # Long options in a text (roff's \- and font changes removed first).
 longopts() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u; }
-for b in satind satin-submit satin-keygen satin-grid satin-wanem satin-sim; do
+for b in satind satin-submit satin-keygen satin-grid satin-wanem satin-sim satin-slurm; do
     page=$root/usr/share/man/man1/$b.1
     [ "$b" = satind ] && page=$root/usr/share/man/man8/$b.8
     help=$("$root/usr/bin/$b" --help 2>&1)
