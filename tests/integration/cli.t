@@ -347,7 +347,10 @@ is "$rc" 0 "satind exits 0 after SIGTERM"
 
 # ---- the daemon's limits: exit 75 ------------------------------------------------------------------
 
-"$satind" --workers 1 --socket "$ep" --foreground --max-jobs 1 2>>"$tmpdir/satind.log" &
+# --max-pending 0: no queue, so a job past --max-jobs is refused (jobs.t
+# covers the queue).
+"$satind" --workers 1 --socket "$ep" --foreground --max-jobs 1 --max-pending 0 \
+    2>>"$tmpdir/satind.log" &
 pid2=$!
 for _ in $(seq 100); do
     [ -S "$sock" ] && break
@@ -357,7 +360,8 @@ run "$submit" "${S[@]}" --no-wait --parsable fib n=50
 long=$out
 run "$submit" "${S[@]}" fib n=3
 is "$rc" 75 "a job past --max-jobs is refused with exit 75"
-is "$err" "satin-submit: too many jobs running (the limit is 1); try again later" "with the daemon's reason"
+is "$err" "satin-submit: too many jobs: 1 running (the limit is 1) and 0 waiting (the queue holds 0); try again later" \
+    "with the daemon's reason"
 run "$submit" "${S[@]}" --json fib n=3
 is "$(json_get 'd["error"]["code"]')" "limit_reached" "--json: code limit_reached"
 "$submit" "${S[@]}" --cancel "$long" >/dev/null 2>&1
