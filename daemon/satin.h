@@ -23,7 +23,9 @@
 extern "C" {
 #endif
 
-#define SATIN_API_VERSION 1
+/* 2: spawn, sync and return are inline and the frame's layout is in this
+ * header (the spawn fast path): kinds built against 1 must be rebuilt. */
+#define SATIN_API_VERSION 2
 
 typedef struct satin_ctx satin_ctx;       /* the running frame */
 typedef struct satin_out satin_out;       /* where this invocation's result goes */
