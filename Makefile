@@ -136,7 +136,7 @@ $(LIB_ENGINE): $(call obj,$(ENGINE_SRC))
 $(LIB_CLIENT): $(call obj,$(CLIENT_SRC) $(PROTO_SRC) $(COMMON_CLIENT_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 
-$(SATIND): $(call obj,daemon/satind.c daemon/accept_guard.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
+$(SATIND): $(call obj,daemon/satind.c daemon/accept_guard.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO) $(LIB_CLIENT)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(SUBMIT): $(call obj,$(SUBMIT_SRC)) $(LIB_CLIENT) $(LIB_COMMON)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

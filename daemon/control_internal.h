@@ -46,6 +46,8 @@ typedef struct job_entry {
     satin_job *job;               /* NULL once finished */
     int64_t accepted_ns;
     int64_t started_ns;           /* 0 while it waits in the queue (pending) */
+    int64_t submitted_real_ns, started_real_ns; /* CLOCK_REALTIME, for its accounting record */
+    satin_kvlist params;          /* the SUBMIT's key=value pairs, for the same */
     int pending;                  /* accepted over --max-jobs: waits for a slot */
     uint64_t run_at_start;
     waiter *waiters;

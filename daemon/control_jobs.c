@@ -1,6 +1,7 @@
 /* control_jobs.c - clients' jobs: requests in; accepted, progress, results and errors out;
  * the job table */
 #include "control_internal.h"
+#include "accounting.h"
 #include "kinds.h"
 #include "log.h"
 #include "satin_endpoint.h"
@@ -106,6 +107,7 @@ static void add_waiter(job_entry *e, const unsigned char *rid, size_t rid_len,
 void control_entry_free(job_entry *e)
 {
     satin_kvlist_free(&e->own_start);
+    satin_kvlist_free(&e->params);
     satin_job_destroy(&e->job);
     satin_msg_destroy(&e->result);
     free(e->waiters);
@@ -131,8 +133,42 @@ static void trim_finished(satin_control *ctl)
     }
 }
 
+static int64_t realtime_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* The job's accounting record (accounting.h), once its result is final. */
+static void account(satin_control *ctl, job_entry *e)
+{
+    const satin_msg *r = e->result;
+    const char *status = r->status == SATIN_STATUS_OK              ? "ok"
+                         : strncmp(r->error, "cancelled", 9) == 0 ? "cancelled"
+                                                                  : "error";
+    satin_job_account a = {
+        .job_id = e->id,
+        .node = ctl->grid ? ctl->topo->nodes[satin_grid_self(ctl->grid)].id : ctl->opt->node,
+        .kind = e->kind->name,
+        .params = &e->params,
+        .status = status,
+        .error = r->error,
+        .submitted_ns = e->submitted_real_ns,
+        .started_ns = e->started_real_ns,
+        .finished_ns = realtime_ns(),
+        .result = &r->result,
+        .stats = &r->stats,
+    };
+    if (satin_account_write(&a, ctl->opt->accounting) < 0)
+        satin_log_limited(&ctl->bad_limit, 60.0, SATIN_LOG_WARN,
+                          "cannot append job %" PRIu64 "'s accounting record to %s: %s", e->id,
+                          ctl->opt->accounting, strerror(errno));
+}
+
 void control_deliver(satin_control *ctl, job_entry *e)
 {
+    account(ctl, e);
     e->collecting = 0;
     for (size_t i = 0; i < e->nwaiters; i++)
         send_result(ctl, e, &e->waiters[i]);
@@ -296,6 +332,9 @@ static job_entry *add_entry(satin_control *ctl, const satin_kind *kind, const sa
     e->kind = kind;
     e->job = satin_job_new(kind, arg->data, arg->len);
     e->accepted_ns = satin_now_ns();
+    e->submitted_real_ns = realtime_ns();
+    for (size_t i = 0; i < m->nparams; i++)
+        satin_kvlist_add_str(&e->params, m->params[i].key, m->params[i].value);
     add_waiter(e, rid, rid_len, m->request_id, (m->flags & SATIN_FLAG_PROGRESS) != 0);
     memcpy(e->owner, rid, rid_len);
     e->owner_len = rid_len;
@@ -316,6 +355,7 @@ static void start_entry(satin_control *ctl, job_entry *e)
 {
     e->pending = 0;
     e->started_ns = satin_now_ns();
+    e->started_real_ns = realtime_ns();
     e->run_at_start = satin_pool_jobs_run(ctl->pool);
     ctl->running_jobs++;
     if (ctl->grid) {

@@ -29,6 +29,8 @@ static void usage(FILE *out)
             "      --log-level LEVEL  error, warn, info (default) or debug\n"
             "      --log-file FILE    append the log to FILE (SIGHUP reopens it); default stderr,\n"
             "                         or syslog (the journal) once detached\n"
+            "      --accounting FILE  append one JSON line per finished job to FILE (each is\n"
+            "                         also sent to the journal with SATIN_* fields)\n"
             "      --metrics ADDR     serve Prometheus metrics over HTTP at ADDR/metrics:\n"
             "                         tcp://127.0.0.1:PORT, tcp://[::1]:PORT, tcp://*:PORT\n"
             "                         (every interface), or PORT (on 127.0.0.1); default off\n"
@@ -107,6 +109,7 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
         {"log-file", required_argument, NULL, 'l'},
         {"metrics", required_argument, NULL, 'm'},
         {"pidfile", required_argument, NULL, 'F'},
+        {"accounting", required_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -187,6 +190,14 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
                 return 2;
             }
             snprintf(o->metrics, sizeof o->metrics, "%s", optarg);
+            break;
+        case 'A':
+            if (!*optarg || snprintf(o->accounting, sizeof o->accounting, "%s", optarg) >=
+                                (int)sizeof o->accounting) {
+                fprintf(stderr, "satind: --accounting needs a path (shorter than %zu bytes)\n",
+                        sizeof o->accounting);
+                return 2;
+            }
             break;
         case 'F':
             if (!*optarg ||

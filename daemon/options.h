@@ -28,6 +28,7 @@ typedef struct satind_options {
     char log_file[512];       /* --log-file ("" = stderr, or syslog once detached) */
     char pidfile[512];        /* --pidfile ("" = none); made absolute before detaching */
     char metrics[128];        /* --metrics: the Prometheus endpoint ("" = off) */
+    char accounting[512];     /* --accounting: JSON lines of finished jobs ("" = journal only) */
 } satind_options;
 
 /* 0: run; 1: exit 0 now (--help, --version printed); 2: usage error printed. */

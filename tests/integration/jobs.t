@@ -5,7 +5,8 @@
 # the running one ends, in the order they came, and its result is exact; one
 # cancelled while it waits ends at once without running; at SIGTERM the
 # waiting one is failed at once with a clear reason; --max-pending 0 refuses
-# as before.  A slot is held by a 600 s leaf that the test cancels, never by
+# as before; --accounting writes one JSON line per finished job.  A slot is
+# held by a 600 s leaf that the test cancels, never by
 # a time that a slow machine could overrun.  Every satind started here is
 # stopped by its pid.
 set -u
@@ -38,7 +39,7 @@ stop() {
 }
 status_value() { "$submit" --socket "$sock" --status | awk -v k="$1" '$1 == k {print $2}'; }
 
-start --max-jobs 1 --max-pending 2
+start --max-jobs 1 --max-pending 2 --accounting "$tmpdir/acct.jsonl"
 run "$submit" --socket "$sock" --no-wait --parsable $(leaf 600000000)
 is "$out" 1 "job 1 runs"
 run "$submit" --socket "$sock" --no-wait --parsable $(leaf 1000)
@@ -70,6 +71,22 @@ start2=$(grep -n "job 2 (synthetic) starts after" "$tmpdir/log" | cut -d: -f1)
     fail "job 2 started when job 1 ended (log lines $done1, $start2)"
 is "$(grep -c "job 3 (synthetic) starts" "$tmpdir/log")" 0 "job 3 never started"
 stop
+
+# --accounting: one JSON line per finished job, in the order they ended.
+out=$(python3 - "$tmpdir/acct.jsonl" <<'PY' 2>&1
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    print(r["job"], r["kind"], r["status"], r["params"]["mean_us"], r["params"]["depth"],
+          r["started"] is not None, r["finished"] is not None, r["error"],
+          r["result"].get("leaves", "-"), r["stats"].get("jobs_run", "-") if r["status"] == "ok" else "-",
+          r["wait_s"] >= 0 and r["run_s"] >= 0)
+PY
+)
+is "$out" "3 synthetic cancelled 1000 1 False True cancelled by request before it started - - True
+1 synthetic cancelled 600000000 1 True True cancelled: by request - - True
+2 synthetic ok 1000 1 True True None 1 2 True" \
+    "--accounting: job 3 cancelled unstarted, job 1 cancelled running, job 2 ok with its result and statistics; each with its parameters and times"
 
 # SIGTERM: the waiting job is told at once; the running one (600 s) is
 # cancelled at the --stop-timeout.
