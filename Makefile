@@ -19,11 +19,12 @@ CC        ?= cc
 
 DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
              libsodium-dev libczmq-dev libsystemd-dev libmicrohttpd-dev perl \
-             curl python3-prometheus-client
+             curl python3-prometheus-client bash-completion
 
 # libsystemd: sd_notify for Type=notify and the watchdog (daemon/service.c).
 # libmicrohttpd: the --metrics HTTP endpoint (daemon/metrics.c); curl and
-# the Prometheus client library's parser scrape it in tests/integration/metrics.t.
+# the Prometheus client library's parser scrape it in tests/integration/metrics.t;
+# bash-completion runs deploy/completion/ in tests/integration/completion.t.
 PKGS      := libzmq libczmq libcrypto yaml-0.1 libsystemd libmicrohttpd
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \

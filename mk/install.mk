@@ -7,6 +7,7 @@
 #   $(BINDIR)       satind satin-submit satin-wanem satin-grid satin-keygen satin-sim satin-slurm
 #   $(INCLUDEDIR)/satin/   the public headers; $(LIBDIR)/libsatin.a + pkgconfig/satin.pc
 #   $(MANDIR)/man1, man8   the pages of man/
+#   $(COMPLETIONDIR)       bash completion: satind, satin-submit, satin-grid
 #   $(UNITDIR)      satind.service, satind@.service
 #   $(PREFIX)/lib/sysusers.d/satin.conf, $(PREFIX)/lib/tmpfiles.d/satin.conf
 #   $(SYSCONFDIR)/satin/grid.yaml.example, $(SYSCONFDIR)/default/satind (kept if it exists)
@@ -23,6 +24,8 @@ BINDIR       ?= $(PREFIX)/bin
 INCLUDEDIR   ?= $(PREFIX)/include
 LIBDIR       ?= $(PREFIX)/lib
 MANDIR       ?= $(PREFIX)/share/man
+# bash-completion loads a command's file from here when it is first completed.
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 # systemd reads units, sysusers.d and tmpfiles.d under /usr/lib and
 # /usr/local/lib alike.
 UNITDIR      ?= $(PREFIX)/lib/systemd/system
@@ -38,6 +41,8 @@ INSTALL_HEADERS  := daemon/satin.h client/satin_client.h
 # uninstall removes them too, so that an upgraded tree leaves nothing behind.
 OLD_HEADERS      := satin_kv.h satin_proto.h
 INSTALL_MAN1     := $(wildcard man/*.1)
+INSTALL_COMPLETIONS := deploy/completion/satind deploy/completion/satin-submit \
+                       deploy/completion/satin-grid
 INSTALL_MAN8     := $(wildcard man/*.8)
 INSTALL_UNITS    := deploy/satind.service deploy/satind@.service
 # What libsatin's objects call (client/ and proto/): the .pc's Requires.
@@ -79,11 +84,14 @@ install: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT)
 	[ -e $(DESTDIR)$(SYSCONFDIR)/default/satind ] || \
 	  install -m 0644 deploy/etc/default-satind $(DESTDIR)$(SYSCONFDIR)/default/satind
 	install -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/satin/keys
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 $(INSTALL_COMPLETIONS) $(DESTDIR)$(COMPLETIONDIR)/
 
 # Leaves the configuration (/etc/default/satind, /etc/satin/grid.yaml, the
 # keys) and the directories that may hold it.
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(INSTALL_PROGRAMS))) \
+	  $(addprefix $(DESTDIR)$(COMPLETIONDIR)/,$(notdir $(INSTALL_COMPLETIONS))) \
 	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/satin/,$(notdir $(INSTALL_HEADERS)) $(OLD_HEADERS)) \
 	  $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_CLIENT)) $(DESTDIR)$(LIBDIR)/pkgconfig/satin.pc \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(INSTALL_MAN1))) \

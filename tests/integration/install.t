@@ -72,6 +72,9 @@ expected="644 etc/default/satind
 644 usr/lib/systemd/system/satind@.service
 644 usr/lib/sysusers.d/satin.conf
 644 usr/lib/tmpfiles.d/satin.conf
+644 usr/share/bash-completion/completions/satin-grid
+644 usr/share/bash-completion/completions/satin-submit
+644 usr/share/bash-completion/completions/satind
 644 usr/share/man/man1/satin-grid.1
 644 usr/share/man/man1/satin-keygen.1
 644 usr/share/man/man1/satin-sim.1
