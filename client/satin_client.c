@@ -1152,6 +1152,34 @@ int satin_client_cancel_job(satin_client *self, uint64_t job_id, int *state,
     return SATIN_CLIENT_OK;
 }
 
+int satin_client_list(satin_client *self, int all, satin_client_values **jobs, size_t *njobs,
+                      satin_client_error *err)
+{
+    satin_msg *reply, *m = satin_msg_new(SATIN_MSG_LIST);
+    client_clear_error(err);
+    *jobs = NULL;
+    *njobs = 0;
+    m->flags = all ? SATIN_LIST_ALL : 0;
+    int rc = request(self, m, &reply, err);
+    if (rc != SATIN_CLIENT_OK)
+        return rc;
+    if (reply->type != SATIN_MSG_JOBS)
+        return client_unexpected(&reply, "LIST", err);
+    *jobs = alloc_items(reply->njobs, sizeof **jobs);
+    for (size_t i = 0; i < reply->njobs; i++)
+        values_from_kvlist(&(*jobs)[i], &reply->jobs[i]);
+    *njobs = reply->njobs;
+    satin_msg_destroy(&reply);
+    return SATIN_CLIENT_OK;
+}
+
+void satin_client_jobs_free(satin_client_values *jobs, size_t njobs)
+{
+    for (size_t i = 0; jobs && i < njobs; i++)
+        satin_client_values_free(&jobs[i]);
+    free(jobs);
+}
+
 int satin_client_status(satin_client *self, satin_client_values *out, satin_client_error *err)
 {
     satin_msg *reply;

@@ -340,6 +340,15 @@ enum {
 int satin_client_cancel_job(satin_client *self, uint64_t job_id, int *state,
                             satin_client_error *err);
 
+/* The daemon's jobs (LIST): unfinished ones in the order they came, then
+ * with `all` the finished ones it still keeps.  Each job's values: job,
+ * kind, state (pending, running, ok, error, cancelled), params ("k=v ..."),
+ * age_s, run_s, invocations, and error when it failed.  *jobs is an array of
+ * *njobs, freed with satin_client_jobs_free(). */
+int satin_client_list(satin_client *self, int all, satin_client_values **jobs, size_t *njobs,
+                      satin_client_error *err);
+void satin_client_jobs_free(satin_client_values *jobs, size_t njobs);
+
 /* The daemon's state and counters.  *out is overwritten (not freed first);
  * free it with satin_client_values_free().  Left empty on failure. */
 int satin_client_status(satin_client *self, satin_client_values *out, satin_client_error *err);

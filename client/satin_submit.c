@@ -46,7 +46,7 @@ enum {
     EXIT_TIMEOUT     = 124,
 };
 
-typedef enum { MODE_SUBMIT, MODE_WAIT, MODE_CANCEL, MODE_STATUS, MODE_LIST_KINDS } mode;
+typedef enum { MODE_SUBMIT, MODE_WAIT, MODE_CANCEL, MODE_STATUS, MODE_LIST_KINDS, MODE_LIST } mode;
 
 /* One --socket, --node or --topology, in command-line order. */
 typedef enum { SOURCE_SOCKET, SOURCE_NODE, SOURCE_TOPOLOGY } source_type;
@@ -62,7 +62,8 @@ typedef struct options {
     const char *key;           /* --key: our CURVE key pair (tcp:// endpoints) */
     const char *server_key;    /* --server-key: the daemon node's public key */
     mode mode;
-    int nmodes;                /* how many of --wait/--cancel/--status/--list-kinds */
+    int nmodes;                /* how many of --wait/--cancel/--status/--list/--list-kinds */
+    int all;                   /* --list --all */
     uint64_t job_id;           /* --wait, --cancel */
     int no_wait, parsable, json, stats;
     int timeout_ms;            /* -1: none given */
@@ -84,6 +85,8 @@ static void usage(FILE *f)
         "       %s [OPTIONS] --cancel JOBID        cancel a job\n"
         "       %s [OPTIONS] --status              print the daemon's state\n"
         "       %s [OPTIONS] --list-kinds          list job kinds and their parameters\n"
+        "       %s [OPTIONS] --list [--all]        list the daemon's jobs (--all: with the\n"
+        "                                          finished ones it still keeps)\n"
         "\n"
         "Options:\n"
         "  --socket ENDPOINT  satind's endpoint: ipc:///path, a path, or tcp://host:port\n"
@@ -135,7 +138,7 @@ static void usage(FILE *f)
         "             69 daemon unreachable or shutting down, 74 output not written,\n"
         "             75 the daemon's job limits reached (try later), 76 protocol error,\n"
         "             77 not allowed to submit, 124 timeout.\n",
-        prog, prog, prog, prog, prog);
+        prog, prog, prog, prog, prog, prog);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -189,7 +192,8 @@ static void set_mode(options *o, mode m)
 }
 
 enum { OPT_SOCKET = 256, OPT_NODE, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
-       OPT_JSON, OPT_STATS, OPT_TIMEOUT, OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS };
+       OPT_JSON, OPT_STATS, OPT_TIMEOUT, OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS,
+       OPT_LIST, OPT_ALL };
 
 /* --topology FILE: its nodes' client endpoints join the list (with their
  * public keys when this client has a key: --key). */
@@ -229,6 +233,8 @@ static int parse_args(int argc, char **argv, options *o)
         {"wait", required_argument, NULL, OPT_WAIT},
         {"cancel", required_argument, NULL, OPT_CANCEL},
         {"status", no_argument, NULL, OPT_STATUS},
+        {"list", no_argument, NULL, OPT_LIST},
+        {"all", no_argument, NULL, OPT_ALL},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -267,6 +273,8 @@ static int parse_args(int argc, char **argv, options *o)
             break;
         case OPT_LIST_KINDS: set_mode(o, MODE_LIST_KINDS); break;
         case OPT_STATUS: set_mode(o, MODE_STATUS); break;
+        case OPT_LIST: set_mode(o, MODE_LIST); break;
+        case OPT_ALL: o->all = 1; break;
         case OPT_WAIT:
         case OPT_CANCEL:
             if (parse_job_id(optarg, &o->job_id) < 0)
@@ -321,7 +329,11 @@ static int check_args(const options *o)
         return usage_error("--no-wait takes a single endpoint: with several, nothing would "
                            "stay to submit the job again if its node died");
     if (o->nmodes > 1)
-        return usage_error("--wait, --cancel, --status and --list-kinds exclude each other");
+        return usage_error("--wait, --cancel, --status, --list and --list-kinds exclude each other");
+    if (o->all && o->mode != MODE_LIST)
+        return usage_error("--all only goes with --list");
+    if (o->failover && o->mode == MODE_LIST)
+        return usage_error("--list takes a single endpoint: it lists one daemon's jobs");
     if (o->mode == MODE_SUBMIT && !o->kind)
         return usage_error("no job kind given (see --list-kinds)");
     if (o->mode != MODE_SUBMIT && o->kind)
@@ -842,6 +854,48 @@ static int do_status(satin_client *c, const options *o)
     return 0;
 }
 
+/* --list: like squeue, one line a job, or {"jobs":[...]} with --json. */
+static int do_list(satin_client *c, const options *o)
+{
+    satin_client_error err;
+    satin_client_values *jobs;
+    size_t n;
+    int rc = satin_client_list(c, o->all, &jobs, &n, &err);
+    if (rc != SATIN_CLIENT_OK)
+        return report_error(rc, &err);
+    if (o->json) {
+        satin_json j;
+        satin_json_init(&j);
+        satin_json_object_begin(&j);
+        satin_json_key(&j, "jobs");
+        satin_json_array_begin(&j);
+        for (size_t i = 0; i < n; i++)
+            json_values(&j, &jobs[i]);
+        satin_json_array_end(&j);
+        satin_json_object_end(&j);
+        print_json(&j);
+    } else {
+        printf("%6s  %-12s %-9s %9s %9s %12s  %s\n", "JOB", "KIND", "STATE", "AGE_S", "RUN_S",
+               "INVOCATIONS", "PARAMS");
+        for (size_t i = 0; i < n; i++) {
+            const satin_client_values *v = &jobs[i];
+            int64_t id = 0, inv = 0;
+            double age = 0, run = 0;
+            satin_client_values_i64(v, "job", &id);
+            satin_client_values_i64(v, "invocations", &inv);
+            satin_client_values_f64(v, "age_s", &age);
+            satin_client_values_f64(v, "run_s", &run);
+            const char *kind = satin_client_values_str(v, "kind"),
+                       *state = satin_client_values_str(v, "state"),
+                       *params = satin_client_values_str(v, "params");
+            printf("%6" PRId64 "  %-12s %-9s %9.1f %9.1f %12" PRId64 "  %s\n", id,
+                   kind ? kind : "?", state ? state : "?", age, run, inv, params ? params : "");
+        }
+    }
+    satin_client_jobs_free(jobs, n);
+    return 0;
+}
+
 static void kinds_json(const satin_client_kinds *k)
 {
     satin_json j;
@@ -1018,6 +1072,7 @@ static int run(options *o)
     case MODE_CANCEL: status = do_cancel(c, o); break;
     case MODE_STATUS: status = do_status(c, o); break;
     case MODE_LIST_KINDS: status = do_list_kinds(c, o); break;
+    case MODE_LIST: status = do_list(c, o); break;
     default: status = do_submit(c, o, &pl); break;
     }
     satin_client_destroy(&c);

@@ -46,6 +46,7 @@ typedef struct job_entry {
     satin_job *job;               /* NULL once finished */
     int64_t accepted_ns;
     int64_t started_ns;           /* 0 while it waits in the queue (pending) */
+    int64_t finished_ns;          /* 0 until it ends */
     int64_t submitted_real_ns, started_real_ns; /* CLOCK_REALTIME, for its accounting record */
     satin_kvlist params;          /* the SUBMIT's key=value pairs, for the same */
     int pending;                  /* accepted over --max-jobs: waits for a slot */

@@ -209,6 +209,7 @@ void control_finish_entry(satin_control *ctl, job_entry *e)
     else
         log_info("job %" PRIu64 " (%s) done in %.3f s", e->id, e->kind->name, wall);
     satin_job_destroy(&e->job);
+    e->finished_ns = satin_now_ns();
     ctl->running_jobs--;
     ctl->finished_jobs++;
     start_pending(ctl);
@@ -394,6 +395,7 @@ static void finish_unstarted(satin_control *ctl, job_entry *e, const char *why)
     ctl->pending_jobs--;
     log_info("job %" PRIu64 " (%s) ended before it started: %s", e->id, e->kind->name, why);
     satin_job_destroy(&e->job);
+    e->finished_ns = satin_now_ns();
     ctl->finished_jobs++;
     control_publish_metrics(ctl, 0);
     control_deliver(ctl, e);
@@ -531,6 +533,64 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
     satin_msg_destroy(&r);
 }
 
+/* What a job is now: pending, running, or how it ended. */
+static const char *job_state(const job_entry *e)
+{
+    if (e->pending)
+        return "pending";
+    if (e->job)
+        return "running";
+    if (e->result->status == SATIN_STATUS_OK)
+        return "ok";
+    return strncmp(e->result->error, "cancelled", 9) == 0 ? "cancelled" : "error";
+}
+
+/* LIST: one kvlist per job, unfinished ones first as they came, then
+ * (SATIN_LIST_ALL) the finished ones still kept (PROTOCOL.md 6.11). */
+static void on_list(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                    const satin_msg *m)
+{
+    satin_msg *r = satin_msg_new(SATIN_MSG_JOBS);
+    r->request_id = m->request_id;
+    int64_t now = satin_now_ns();
+    uint64_t run_now = satin_pool_jobs_run(ctl->pool);
+    for (int finished = 0; finished < 2; finished++) {
+        if (finished && !(m->flags & SATIN_LIST_ALL))
+            break;
+        for (size_t i = 0; i < ctl->njobs; i++) {
+            const job_entry *e = ctl->jobs[i];
+            if ((e->job == NULL) != finished)
+                continue;
+            satin_kvlist *l = satin_msg_add_job(r);
+            if (!l)
+                break;
+            char params[1024] = "";
+            size_t o = 0;
+            for (size_t k = 0; k < e->params.n && o < sizeof params; k++)
+                o += (size_t)snprintf(params + o, sizeof params - o, "%s%s=%s", k ? " " : "",
+                                      e->params.items[k].name, e->params.items[k].str);
+            satin_kvlist_add_i64(l, "job", (int64_t)e->id);
+            satin_kvlist_add_str(l, "kind", e->kind->name);
+            satin_kvlist_add_str(l, "state", job_state(e));
+            satin_kvlist_add_str(l, "params", params);
+            satin_kvlist_add_f64(l, "age_s", (double)(now - e->accepted_ns) / 1e9);
+            int64_t end = e->finished_ns ? e->finished_ns : now;
+            satin_kvlist_add_f64(l, "run_s",
+                                 e->started_ns ? (double)(end - e->started_ns) / 1e9 : 0.0);
+            int64_t run = 0;
+            if (e->job && !e->pending)
+                run = (int64_t)(run_now - e->run_at_start); /* this node's, as PROGRESS counts */
+            else if (e->result)
+                satin_kvlist_i64(&e->result->stats, "jobs_run", &run);
+            satin_kvlist_add_i64(l, "invocations", run);
+            if (e->result && e->result->error && e->result->error[0])
+                satin_kvlist_add_str(l, "error", e->result->error);
+        }
+    }
+    control_send_to(ctl, rid, rid_len, r);
+    satin_msg_destroy(&r);
+}
+
 static void on_list_kinds(satin_control *ctl, const unsigned char *rid, size_t rid_len,
                           const satin_msg *m)
 {
@@ -567,6 +627,7 @@ static void on_message(satin_control *ctl, const unsigned char *rid, size_t rid_
     case SATIN_MSG_CANCEL: on_cancel(ctl, rid, rid_len, m); break;
     case SATIN_MSG_STATUS: on_status(ctl, rid, rid_len, m); break;
     case SATIN_MSG_LIST_KINDS: on_list_kinds(ctl, rid, rid_len, m); break;
+    case SATIN_MSG_LIST: on_list(ctl, rid, rid_len, m); break;
     case SATIN_MSG_ERROR: break; /* never answer an error */
     default:
         ctl->bad_messages++;

@@ -27,6 +27,8 @@ static const char *const type_names[] = {
     [SATIN_MSG_STATUS_REPLY] = "STATUS_REPLY",
     [SATIN_MSG_LIST_KINDS] = "LIST_KINDS",
     [SATIN_MSG_KINDS] = "KINDS",
+    [SATIN_MSG_LIST] = "LIST",
+    [SATIN_MSG_JOBS] = "JOBS",
     [SATIN_MSG_HELLO] = "HELLO",
     [SATIN_MSG_STEAL] = "STEAL",
     [SATIN_MSG_STEAL_REPLY] = "STEAL_REPLY",
@@ -51,7 +53,7 @@ static int type_known(int type)
 int satin_msg_is_request(int type)
 {
     return type == SATIN_MSG_SUBMIT || type == SATIN_MSG_WAIT || type == SATIN_MSG_CANCEL ||
-           type == SATIN_MSG_STATUS || type == SATIN_MSG_LIST_KINDS;
+           type == SATIN_MSG_STATUS || type == SATIN_MSG_LIST_KINDS || type == SATIN_MSG_LIST;
 }
 
 int satin_msg_is_peer(int type)
@@ -147,6 +149,9 @@ void satin_msg_destroy(satin_msg **self)
     satin_kvlist_free(&m->result);
     satin_kvlist_free(&m->stats);
     satin_kvlist_free(&m->info);
+    for (size_t i = 0; i < m->njobs; i++)
+        satin_kvlist_free(&m->jobs[i]);
+    free(m->jobs);
     for (size_t i = 0; i < m->nkinds; i++)
         free_kind(&m->kinds[i]);
     free(m->kinds);
@@ -231,6 +236,18 @@ const char *satin_msg_param_value(const satin_msg *self, const char *key)
         if (self->params[i].key && key && strcmp(self->params[i].key, key) == 0)
             return self->params[i].value ? self->params[i].value : "";
     return NULL;
+}
+
+satin_kvlist *satin_msg_add_job(satin_msg *m)
+{
+    if (m->njobs >= SATIN_PROTO_MAX_LISTED)
+        return NULL;
+    satin_kvlist *jobs = realloc(m->jobs, (m->njobs + 1) * sizeof *jobs);
+    if (!jobs)
+        abort();
+    m->jobs = jobs;
+    satin_kvlist_init(&m->jobs[m->njobs]);
+    return &m->jobs[m->njobs++];
 }
 
 int satin_msg_add_kind(satin_msg *self, const char *name, const char *summary)
@@ -646,6 +663,19 @@ static void enc_body(satin_wire_wr *w, const satin_msg *m)
     case SATIN_MSG_STATUS_REPLY:
         enc_kvlist(w, &m->info, "info");
         break;
+    case SATIN_MSG_LIST:
+        satin_wire_put_u32(w, m->flags);
+        break;
+    case SATIN_MSG_JOBS:
+        if (satin_wire_put_count(w, m->njobs, SATIN_PROTO_MAX_LISTED, SATIN_PROTO_TOO_LARGE,
+                                 "njobs") < 0)
+            return;
+        for (size_t i = 0; i < m->njobs && !w->failed; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "jobs[%zu]", i);
+            enc_kvlist(w, &m->jobs[i], name);
+        }
+        break;
     case SATIN_MSG_KINDS:
         if (satin_wire_put_count(w, m->nkinds, SATIN_PROTO_MAX_KINDS, SATIN_PROTO_TOO_LARGE,
                                  "nkinds") < 0)
@@ -838,6 +868,22 @@ static int dec_submit(satin_wire_rd *r, satin_msg *m)
                                    r->what, i, m->params[i].key);
         if (satin_wire_str(r, &m->params[i].value, 0, SATIN_PROTO_STR_MAX,
                            SATIN_PROTO_TOO_LARGE, "params[%zu].value", i) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int dec_jobs(satin_wire_rd *r, satin_msg *m)
+{
+    size_t n;
+    /* Each job is a kvlist of at least its count (4 bytes). */
+    if (satin_wire_count(r, &n, SATIN_PROTO_MAX_LISTED, 4, SATIN_PROTO_TOO_LARGE, "njobs") < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "jobs[%zu]", i);
+        satin_kvlist *l = satin_msg_add_job(m);
+        if (!l || dec_kvlist(r, l, name) < 0)
             return -1;
     }
     return 0;
@@ -1146,6 +1192,10 @@ static int dec_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
         return dec_kvlist(r, &m->info, "info");
     case SATIN_MSG_KINDS:
         return dec_kinds(r, m);
+    case SATIN_MSG_LIST:
+        return satin_wire_u32(r, &m->flags, "flags");
+    case SATIN_MSG_JOBS:
+        return dec_jobs(r, m);
     }
     return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d", m->type);
 }

@@ -44,6 +44,7 @@
 #define SATIN_PROTO_MAX_PARAMS       64        /* SUBMIT parameters */
 #define SATIN_PROTO_MAX_KV           1024      /* items of one kvlist */
 #define SATIN_PROTO_MAX_KINDS        256       /* kinds in one KINDS reply */
+#define SATIN_PROTO_MAX_LISTED       16384     /* jobs in one JOBS reply */
 #define SATIN_PROTO_MAX_KIND_PARAMS  64        /* parameters of one kind */
 #define SATIN_PROTO_DEFAULT_MAX_SIZE (1u << 20) /* header + body, when max_size is 0 */
 /* Peer limits (PROTOCOL.md, "Peer messages"). */
@@ -68,6 +69,8 @@ typedef enum {
     SATIN_MSG_STATUS_REPLY = 10,  /* d->c */
     SATIN_MSG_LIST_KINDS   = 11,  /* c->d */
     SATIN_MSG_KINDS        = 12,  /* d->c */
+    SATIN_MSG_LIST         = 13,  /* c->d: the jobs of the daemon */
+    SATIN_MSG_JOBS         = 14,  /* d->c: LIST's reply */
     SATIN_MSG_PEER_FIRST   = 32,  /* reserved range for peer messages */
     SATIN_MSG_HELLO        = 32,  /* d->d: first message of a connection */
     SATIN_MSG_STEAL        = 33,  /* d->d: thief (or forwarder) -> victim */
@@ -112,6 +115,8 @@ typedef enum {
 /* STATS_REQUEST / STATS_REPLY phase. */
 #define SATIN_STATS_PHASE_START 0
 #define SATIN_STATS_PHASE_END   1
+/* LIST flags. */
+#define SATIN_LIST_ALL 0x1u   /* finished jobs still kept too */
 /* RESULT and JOB_RESULT status. */
 #define SATIN_STATUS_OK     0
 #define SATIN_STATUS_ERROR  1
@@ -201,6 +206,8 @@ typedef struct satin_msg {
     satin_kvlist result;    /* RESULT */
     satin_kvlist stats;     /* RESULT JOB_RESULT STATS_REPLY (the counters) */
     satin_kvlist info;      /* STATUS_REPLY */
+    size_t njobs;           /* JOBS: one kvlist per job */
+    satin_kvlist *jobs;
     size_t nkinds;          /* KINDS */
     satin_msg_kind *kinds;
 
@@ -251,6 +258,10 @@ void satin_msg_set_errorf(satin_msg *self, const char *fmt, ...)
 int satin_msg_add_param(satin_msg *self, const char *key, const char *value);
 /* The value of SUBMIT parameter `key`, or NULL. */
 const char *satin_msg_param_value(const satin_msg *self, const char *key);
+/* Appends an empty kvlist to a JOBS message and returns it; NULL beyond
+ * SATIN_PROTO_MAX_LISTED. */
+satin_kvlist *satin_msg_add_job(satin_msg *m);
+
 /* Appends a kind to a KINDS message; -1 beyond SATIN_PROTO_MAX_KINDS. */
 int satin_msg_add_kind(satin_msg *self, const char *name, const char *summary);
 /* Appends a parameter to the kind added last; -1 when there is none or it

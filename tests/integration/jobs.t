@@ -5,7 +5,8 @@
 # the running one ends, in the order they came, and its result is exact; one
 # cancelled while it waits ends at once without running; at SIGTERM the
 # waiting one is failed at once with a clear reason; --max-pending 0 refuses
-# as before; --accounting writes one JSON line per finished job.  A slot is
+# as before; --list shows the jobs and their states; --accounting writes one
+# JSON line per finished job.  A slot is
 # held by a 600 s leaf that the test cancels, never by
 # a time that a slow machine could overrun.  Every satind started here is
 # stopped by its pid.
@@ -54,6 +55,19 @@ like "$err" "too many jobs: 1 running (the limit is 1) and 2 waiting (the queue 
 is "$(status_value jobs_running) $(status_value jobs_pending) $(status_value max_pending)" "1 2 2" \
     "STATUS: 1 running, 2 pending, a queue of 2"
 
+# --list: the unfinished jobs as they came, with their parameters.
+listing() {   # listing [--all]: "JOB KIND STATE PARAMS" per job
+    "$submit" --socket "$sock" --list "$@" --json |
+        python3 -c 'import json, sys
+for j in json.load(sys.stdin)["jobs"]:
+    print(j["job"], j["kind"], j["state"], j["params"], j["run_s"] > 0, j["age_s"] > 0)'
+}
+is "$(listing)" "1 synthetic running depth=1 fanout=1 dist=const mean_us=600000000 True True
+2 synthetic pending depth=1 fanout=1 dist=const mean_us=1000 False True
+3 synthetic pending depth=1 fanout=1 dist=const mean_us=1000 False True" \
+    "--list: job 1 running, jobs 2 and 3 pending, with their parameters"
+run "$submit" --socket "$sock" --list
+like "$out" "  1  synthetic    running" "--list as a table"
 run "$submit" --socket "$sock" --cancel 3
 is "$rc:$out" "0:job 3 cancelled before it started" "job 3 cancelled while it waits: the daemon says it never started"
 run "$submit" --socket "$sock" --wait 3
@@ -70,6 +84,11 @@ start2=$(grep -n "job 2 (synthetic) starts after" "$tmpdir/log" | cut -d: -f1)
 [ -n "$done1" ] && [ -n "$start2" ] && [ "$done1" -lt "$start2" ] && pass "job 2 started when job 1 ended" ||
     fail "job 2 started when job 1 ended (log lines $done1, $start2)"
 is "$(grep -c "job 3 (synthetic) starts" "$tmpdir/log")" 0 "job 3 never started"
+is "$(listing --all)" "1 synthetic cancelled depth=1 fanout=1 dist=const mean_us=600000000 True True
+2 synthetic ok depth=1 fanout=1 dist=const mean_us=1000 True True
+3 synthetic cancelled depth=1 fanout=1 dist=const mean_us=1000 False True" \
+    "--list --all: the finished jobs too, with how each ended; job 3 never ran"
+is "$(listing)" "" "--list: nothing unfinished"
 stop
 
 # --accounting: one JSON line per finished job, in the order they ended.

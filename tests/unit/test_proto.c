@@ -125,11 +125,12 @@ static void test_names(void)
     int requests = 0;
     for (int t = -1; t < 300; t++)
         requests += satin_msg_is_request(t);
-    ok(requests == 5 && satin_msg_is_request(SATIN_MSG_SUBMIT) &&
-       satin_msg_is_request(SATIN_MSG_LIST_KINDS) && !satin_msg_is_request(SATIN_MSG_ERROR),
-       "five request types");
+    ok(requests == 6 && satin_msg_is_request(SATIN_MSG_SUBMIT) &&
+       satin_msg_is_request(SATIN_MSG_LIST_KINDS) && satin_msg_is_request(SATIN_MSG_LIST) &&
+       !satin_msg_is_request(SATIN_MSG_ERROR) && !satin_msg_is_request(SATIN_MSG_JOBS),
+       "six request types");
     ok(satin_msg_new(0) == NULL, "no message of type 0");
-    ok(satin_msg_new(13) == NULL, "no message of type 13");
+    ok(satin_msg_new(15) == NULL, "no message of type 15");
     ok(satin_msg_new(50) == NULL, "no message of an unassigned peer type (50)");
     satin_msg *m = NULL;
     satin_msg_destroy(&m);
@@ -380,6 +381,27 @@ static void test_roundtrip_rest(void)
         free(h);
         free(b);
     }
+    satin_msg_destroy(&m);
+
+    m = satin_msg_new(SATIN_MSG_LIST);
+    m->flags = SATIN_LIST_ALL;
+    d = roundtrip(m, "LIST");
+    ok(d && d->flags == SATIN_LIST_ALL, "LIST flags");
+    satin_msg_destroy(&d);
+    satin_msg_destroy(&m);
+
+    m = satin_msg_new(SATIN_MSG_JOBS);
+    satin_kvlist_add_i64(satin_msg_add_job(m), "job", 7);
+    satin_kvlist *second = satin_msg_add_job(m);
+    satin_kvlist_add_i64(second, "job", 8);
+    satin_kvlist_add_str(second, "state", "pending");
+    satin_msg_add_job(m);
+    d = roundtrip(m, "JOBS");
+    ok(d && d->njobs == 3 && d->jobs[0].n == 1 && d->jobs[0].items[0].i64 == 7 &&
+           d->jobs[1].n == 2 && strcmp(satin_kvlist_str(&d->jobs[1], "state"), "pending") == 0 &&
+           d->jobs[2].n == 0,
+       "JOBS: three jobs, one of them empty, each as it was");
+    satin_msg_destroy(&d);
     satin_msg_destroy(&m);
 
     int empties[] = {SATIN_MSG_STATUS, SATIN_MSG_LIST_KINDS};
