@@ -15,6 +15,7 @@
  *   overhead [--quick] [--cpu-time] [--csv FILE]
  */
 #include "apps.h"
+#include "fib.h"
 #include "kinds.h"
 #include "pool.h"
 #include "uts_tree.h"
@@ -221,22 +222,6 @@ static int64_t called_fib(int64_t n)
     return n < 2 ? n : called_fib_ptr(n - 1) + called_fib_ptr(n - 2);
 }
 
-static int64_t fib_expected(int n)
-{
-    int64_t a = 0, b = 1;   /* fib(0), fib(1) */
-    for (int i = 0; i < n; i++) {
-        int64_t t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-/* Calls of the doubly recursive fib(n), root included: 2 fib(n+1) - 1. */
-static int64_t fib_calls(int n)
-{
-    return 2 * fib_expected(n + 1) - 1;
-}
 
 /* One fib job on `pool`; returns the wall time around satin_run_record. */
 static double run_fib_job(satin_pool *pool, int n, int threshold, int64_t *spawned)
@@ -252,9 +237,9 @@ static double run_fib_job(satin_pool *pool, int n, int threshold, int64_t *spawn
     int64_t v = -1;
     if (o.failed)
         wrong("fib n=%d threshold=%d failed: %s", n, threshold, o.error);
-    else if (satin_kvlist_i64(&o.result, "value", &v) < 0 || v != fib_expected(n))
+    else if (satin_kvlist_i64(&o.result, "value", &v) < 0 || v != satin_fib_value(n))
         wrong("fib n=%d threshold=%d gave %" PRId64 ", expected %" PRId64, n, threshold, v,
-              fib_expected(n));
+              satin_fib_value(n));
     if (satin_kvlist_i64(&o.stats, "jobs_spawned", spawned) < 0)
         *spawned = 0;
     satin_outcome_free(&o);
@@ -268,8 +253,8 @@ static double run_plain_fib(int n, int one_call_per_node)
     int64_t v = one_call_per_node ? called_fib_ptr(plain_fib_input)
                                   : plain_fib(plain_fib_input);
     double t = fib_now_s() - t0;
-    if (v != fib_expected(n))
-        wrong("plain fib(%d) gave %" PRId64 ", expected %" PRId64, n, v, fib_expected(n));
+    if (v != satin_fib_value(n))
+        wrong("plain fib(%d) gave %" PRId64 ", expected %" PRId64, n, v, satin_fib_value(n));
     return t;
 }
 
@@ -318,10 +303,10 @@ static void bench_fib(int n, int reps, fib_figures *f)
     f->ratio_thresh = f->thresh / f->plain;
     f->spawn_ns = spawned > 0 ? 1e9 * (f->satin - f->plain) / (double)spawned : 0.0;
 
-    double calls = (double)fib_calls(n);
+    double calls = (double)satin_fib_calls(n);
     char ratio[32], notes[160];
     printf("\n(a) fib(%d) = %" PRId64 ": spawn/sync on 1 worker vs plain recursive C "
-           "(%.0f calls)%s\n", n, fib_expected(n), calls,
+           "(%.0f calls)%s\n", n, satin_fib_value(n), calls,
            fib_clock == CLOCK_MONOTONIC ? "" : ", process CPU time");
     printf("  %-22s %9s %9s %9s   %s\n", "variant", "best s", "median s", "ratio", "notes");
     snprintf(notes, sizeof notes, "%.2f ns per call (gcc -O2 inlines levels, loops)",

@@ -2,6 +2,7 @@
  * sim_model.h). */
 #include "sim_model.h"
 #include "apps.h"
+#include "fib.h"
 #include "kinds.h"
 #include "synthetic_draw.h"
 
@@ -14,22 +15,6 @@
 #define FIB_CALL_NS 10
 #define UTS_NODE_NS 300
 
-static int64_t fib_value(int64_t n)
-{
-    int64_t a = 0, b = 1;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-/* The calls of fib(n) computed sequentially: 2 fib(n+1) - 1. */
-static int64_t fib_calls(int64_t n)
-{
-    return 2 * fib_value(n + 1) - 1;
-}
 
 static int64_t fib_n(const sim_state *s)
 {
@@ -199,7 +184,7 @@ void sim_model_child(const sim_model *m, const sim_state *s, uint32_t i, sim_sta
 int64_t sim_model_value(const sim_model *m, const sim_state *s, uint32_t nchildren)
 {
     if (m->kind == SIM_FIB)
-        return nchildren ? 0 : fib_value(fib_n(s));
+        return nchildren ? 0 : satin_fib_value(fib_n(s));
     if (m->kind == SIM_SYNTHETIC)
         return syn_of(s).draw_us;   /* total_us: a leaf's wait, 0 for an inner node */
     return 1;   /* uts, replay: the node itself */
@@ -219,7 +204,7 @@ int64_t sim_model_cost(const sim_model *m, const sim_state *s, uint32_t nchildre
     if (m->kind == SIM_SYNTHETIC)
         return m->task_ns * syn_of(s).draw_us;   /* inner nodes only spawn */
     if (m->kind == SIM_FIB)
-        return m->task_ns * (nchildren ? 1 : fib_calls(fib_n(s)));
+        return m->task_ns * (nchildren ? 1 : satin_fib_calls(fib_n(s)));
     /* uts: hashing the children is the work */
     return m->task_ns * (int64_t)(nchildren ? nchildren : 1);
 }

@@ -9,6 +9,7 @@
  * policy, still exact, the lost work run again, and repeatable.
  */
 #include "../tap.h"
+#include "fib.h"
 #include "kinds.h"
 #include "policy.h"
 #include "sim.h"
@@ -828,16 +829,6 @@ static int64_t count(const sim_outcome *o, const char *name)
     return v;
 }
 
-static int64_t fib_plain(int n)
-{
-    int64_t a = 0, b = 1;
-    for (int i = 0; i < n; i++) {
-        int64_t t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
 
 /* A crash of the job's node, of no node, twice of one node, or before the
  * job: refused. */
@@ -993,7 +984,7 @@ static void crashes(void)
     sim_model_free(&m);
     int orphans = 0;
     for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
-        crash_one(policies[p], "fib", fib, fib_plain(25), &orphans);
+        crash_one(policies[p], "fib", fib, satin_fib_value(25), &orphans);
         crash_one(policies[p], "uts", uts, (int64_t)nodes, &orphans);
     }
     ok(orphans > 0, "in %d of those runs a record was not run again but taken from an orphan "

@@ -10,6 +10,7 @@
  * taken by another thread never run here. */
 #include "../tap.h"
 #include "apps.h"
+#include "fib.h"
 #include "pool.h"
 
 #include <pthread.h>
@@ -18,22 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int64_t fib_value(int n)
-{
-    int64_t a = 0, b = 1;
-    for (int i = 0; i < n; i++) {
-        int64_t t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-/* Invocations of the doubly recursive fib(n), its root included. */
-static int64_t fib_calls(int64_t n)
-{
-    return 2 * fib_value((int)n + 1) - 1;
-}
 
 static satin_job *fib_job(int n)
 {
@@ -81,7 +66,7 @@ static void siblings(int workers, int hungry, int reps)
         satin_pool_run(pool, job);
         int64_t v, spawned, run, steals;
         job_counts(job, &v, &spawned, &run, &steals);
-        if (v == fib_value(n) && spawned == fib_calls(n) - 1 && run == fib_calls(n))
+        if (v == satin_fib_value(n) && spawned == satin_fib_calls(n) - 1 && run == satin_fib_calls(n))
             exact++;
         else
             diag("rep %d: value %lld spawned %lld run %lld", r, (long long)v,
@@ -117,11 +102,11 @@ static void *remote_thief_main(void *arg)
             const void *a = satin_record_arg(recs[i], &len);
             int64_t n = 0, threshold = 0;
             satin_fib_arg_read(a, len, &n, &threshold);
-            int64_t v = fib_value((int)n);
+            int64_t v = satin_fib_value(n);
             t->taken++;
-            t->calls_elsewhere += fib_calls(n);
+            t->calls_elsewhere += satin_fib_calls(n);
             /* The record's own spawn was counted where it was queued. */
-            t->spawns_elsewhere += fib_calls(n) - 1;
+            t->spawns_elsewhere += satin_fib_calls(n) - 1;
             satin_record_complete(recs[i], 1, &v, sizeof v, NULL);
         }
         if (!got)
@@ -147,9 +132,9 @@ static void remote_takes(int workers, int reps)
         pthread_join(th, NULL);
         int64_t v, spawned, run, steals;
         job_counts(job, &v, &spawned, &run, &steals);
-        int64_t want_spawned = fib_calls(n) - 1 - t.spawns_elsewhere;
-        int64_t want_run = fib_calls(n) - t.calls_elsewhere;
-        if (v == fib_value(n) && spawned == want_spawned && run == want_run)
+        int64_t want_spawned = satin_fib_calls(n) - 1 - t.spawns_elsewhere;
+        int64_t want_run = satin_fib_calls(n) - t.calls_elsewhere;
+        if (v == satin_fib_value(n) && spawned == want_spawned && run == want_run)
             exact++;
         else
             diag("rep %d: value %lld, spawned %lld (want %lld), run %lld (want %lld), "
@@ -198,7 +183,7 @@ static void orphans_arrive(void)
     satin_job_wait(job);
     int64_t v, spawned, run, steals;
     job_counts(job, &v, &spawned, &run, &steals);
-    ok(v == fib_value(n) && spawned == fib_calls(n) - 1 && run == fib_calls(n),
+    ok(v == satin_fib_value(n) && spawned == satin_fib_calls(n) - 1 && run == satin_fib_calls(n),
        "an orphan result arriving mid-job turns look-ups on and the job stays exact "
        "(value %lld, spawned %lld, run %lld)", (long long)v, (long long)spawned,
        (long long)run);
