@@ -99,24 +99,10 @@ char *satin_account_json(const satin_job_account *a)
     return line;
 }
 
-/* "n=30 threshold=5": the journal's one-line form of the parameters. */
-static void params_text(const satin_kvlist *params, char *buf, size_t len)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; params && i < params->n && o < len; i++) {
-        int n = snprintf(buf + o, len - o, "%s%s=%s", i ? " " : "", params->items[i].name,
-                         params->items[i].str);
-        if (n < 0)
-            break;
-        o += (size_t)n;
-    }
-}
-
 int satin_account_write(const satin_job_account *a, const char *file)
 {
     char params[1024], submitted[40] = "", run[32];
-    params_text(a->params, params, sizeof params);
+    satin_kvlist_pairs_text(a->params, params, sizeof params);
     if (a->submitted_ns)
         iso_time(a->submitted_ns, submitted, sizeof submitted);
     snprintf(run, sizeof run, "%.6f", seconds(a->started_ns, a->finished_ns));

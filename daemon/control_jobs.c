@@ -564,11 +564,8 @@ static void on_list(satin_control *ctl, const unsigned char *rid, size_t rid_len
             satin_kvlist *l = satin_msg_add_job(r);
             if (!l)
                 break;
-            char params[1024] = "";
-            size_t o = 0;
-            for (size_t k = 0; k < e->params.n && o < sizeof params; k++)
-                o += (size_t)snprintf(params + o, sizeof params - o, "%s%s=%s", k ? " " : "",
-                                      e->params.items[k].name, e->params.items[k].str);
+            char params[1024];
+            satin_kvlist_pairs_text(&e->params, params, sizeof params);
             satin_kvlist_add_i64(l, "job", (int64_t)e->id);
             satin_kvlist_add_str(l, "kind", e->kind->name);
             satin_kvlist_add_str(l, "state", job_state(e));

@@ -1,6 +1,8 @@
 /* satin_kv.c - ordered typed key/value lists. */
 #include "satin_kv.h"
 
+#include <stdio.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,5 +115,19 @@ void satin_kvlist_copy(satin_kvlist *dst, const satin_kvlist *src)
             satin_kvlist_add_f64(dst, kv->name, kv->f64);
         else
             satin_kvlist_add_str(dst, kv->name, kv->str);
+    }
+}
+
+void satin_kvlist_pairs_text(const satin_kvlist *l, char *buf, size_t len)
+{
+    size_t o = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; l && i < l->n && o < len; i++) {
+        int n = snprintf(buf + o, len - o, "%s%s=%s", i ? " " : "", l->items[i].name,
+                         l->items[i].str ? l->items[i].str : "");
+        if (n < 0)
+            break;
+        o += (size_t)n;
     }
 }

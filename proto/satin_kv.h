@@ -42,5 +42,9 @@ int satin_kvlist_i64(const satin_kvlist *l, const char *name, int64_t *out);
 int satin_kvlist_f64(const satin_kvlist *l, const char *name, double *out);
 const char *satin_kvlist_str(const satin_kvlist *l, const char *name);
 void satin_kvlist_copy(satin_kvlist *dst, const satin_kvlist *src);
+/* A list of text values as one line, "n=30 threshold=5", into buf (cut at
+ * len - 1 bytes; "" for an empty list).  How a job's parameters are shown
+ * in one field (the accounting record's journal entry, a JOBS reply). */
+void satin_kvlist_pairs_text(const satin_kvlist *l, char *buf, size_t len);
 
 #endif
