@@ -101,7 +101,7 @@ host=$(hostname -s)
 # Each node has this machine's CPUs (slurmd checks them against the hardware).
 cpus=$(nproc)
 mkdir -m 755 "$tmpdir/munge"
-mkdir -m 700 "$tmpdir/state" "$tmpdir/spool-n1" "$tmpdir/spool-n2" "$tmpdir/work"
+mkdir -m 700 "$tmpdir/state" "$tmpdir/spool-n1" "$tmpdir/spool-n2" "$tmpdir/batch"
 head -c 1024 /dev/urandom >"$tmpdir/munge/key"
 chmod 600 "$tmpdir/munge/key"
 : >"$tmpdir/plugstack.conf"
@@ -196,7 +196,7 @@ fi
 # ---- functions of the checks below -------------------------------------------
 
 # submit SCRIPT NODES [ENV...] -- ARGS...: sbatch of SCRIPT ARGS on NODES
-# (a count, or a node list for one node each), from $tmpdir/work; leaves
+# (a count, or a node list for one node each), from $tmpdir/batch; leaves
 # job (its id).
 submit() {
     local script=$1 env=ALL,SATIN_SLURM=$launcher,SATIN_BUILD=$build,TMPDIR=$tmpdir where
@@ -204,7 +204,7 @@ submit() {
     shift 2
     while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=,$1; shift; done
     shift
-    job=$(cd "$tmpdir/work" && sl sbatch --parsable --output="$tmpdir/work/job-%j.out" \
+    job=$(cd "$tmpdir/batch" && sl sbatch --parsable --output="$tmpdir/batch/job-%j.out" \
         --export="$env" "${where[@]}" "$script" "$@" 2>"$tmpdir/sbatch.err")
     job=${job%%;*}
     [[ $job =~ ^[0-9]+$ ]] || { echo "Bail out! sbatch failed: $(cat "$tmpdir/sbatch.err")"; exit 1; }
@@ -281,19 +281,19 @@ is "$rc $err" "1 satin-slurm: not inside a Slurm allocation: SLURM_JOB_ID is uns
 submit "$repo/deploy/slurm/satin-grid.sbatch" 2 --
 j1=$job
 finished "$j1"
-out=$(cat "$tmpdir/work/job-$j1.out")
+out=$(cat "$tmpdir/batch/job-$j1.out")
 is "$(state "$j1") $(exit_code "$j1")" "COMPLETED 0:0" "satin-grid.sbatch on 2 nodes completes with exit 0"
 like "$out" "grid satin-$j1: cluster satintest, 2 node(s), 2 in the grid; client endpoint:" \
     "the launcher names the grid, its cluster and its nodes"
 like "$out" "ipc://$tmpdir/satin-slurm-$j1/n" "and prints the client endpoint, on the batch host's node"
-json=$(grep '^{' "$tmpdir/work/job-$j1.out")
+json=$(grep '^{' "$tmpdir/batch/job-$j1.out")
 is "$(json_get 'd["status"], d["result"]["nodes"]' "$json")" "ok 5529089" "uts seed-T3: the exact tree size"
 is "$(json_get 'd["stats"]["grid.nodes"], d["stats"]["grid.nodes_reporting"]' "$json")" "2 2" \
     "the job ran on a grid of the allocation's 2 nodes"
 is "$(json_get 'd["stats"]["workers"]' "$json")" "$cpus" "its node has a worker for each of the CPUs Slurm gave it"
 is "$(run_dirs "satin-slurm-$j1")" 0 "the job's run directories are removed"
 is "$(job_processes "$j1")" "" "no process of the job is left"
-like "$(cat "$tmpdir/work/satin-slurm-$j1.log")" "satintest.n2: " "the nodes' logs are in satin-slurm-JOB.log"
+like "$(cat "$tmpdir/batch/satin-slurm-$j1.log")" "satintest.n2: " "the nodes' logs are in satin-slurm-JOB.log"
 
 # ---- a node that cannot start ---------------------------------------------------------
 
@@ -302,7 +302,7 @@ taken=$(sed -n 's/^SlurmctldPort=//p' "$SLURM_CONF")
 submit "$repo/deploy/slurm/satin-grid.sbatch" n1 "SATIN_SLURM_OPTS=--port-base $taken" --
 jf=$job
 finished "$jf"
-out=$(cat "$tmpdir/work/job-$jf.out")
+out=$(cat "$tmpdir/batch/job-$jf.out")
 is "$(state "$jf") $(exit_code "$jf")" "FAILED 1:0" "a grid whose node cannot start fails the job"
 like "$out" "satin-slurm: not every satind answers (0 of 1)" "the launcher says so"
 like "$out" "cannot bind peer endpoint tcp://127.0.0.1:$taken: Address already in use" \
@@ -315,13 +315,13 @@ is "$(run_dirs "satin-slurm-$jf")" 0 "nor a run directory"
 
 # `up` in the background, and the script ends once the grid is up: Slurm
 # ends the job, and the grid with it.
-cat >"$tmpdir/work/background.sbatch" <<'B'
+cat >"$tmpdir/batch/background.sbatch" <<'B'
 #!/usr/bin/env bash
 "$SATIN_SLURM" up --node-logs "$LOGS" >"$LOGS.endpoint" 2>&1 &
 for _ in $(seq 600); do grep -q '^ipc://' "$LOGS.endpoint" && break; sleep 0.1; done
 echo "the script ends"
 B
-submit "$tmpdir/work/background.sbatch" 2 "LOGS=$tmpdir/logs-bg" --
+submit "$tmpdir/batch/background.sbatch" 2 "LOGS=$tmpdir/logs-bg" --
 jbg=$job
 finished "$jbg"
 like "$(cat "$tmpdir/logs-bg.endpoint")" "ipc://$tmpdir/satin-slurm-$jbg/n" "a grid came up under a script that then ended"
@@ -357,7 +357,7 @@ for node in n1 n2; do
 done
 like "$(cat "$tmpdir/logs2/satintest.n1.log" "$tmpdir/logs2/satintest.n2.log")" "stopping (Terminated)" \
     "on SIGTERM"
-like "$(cat "$tmpdir/work/job-$j2.out")" "satin-slurm: signalled: stopping the grid" \
+like "$(cat "$tmpdir/batch/job-$j2.out")" "satin-slurm: signalled: stopping the grid" \
     "the launcher stops the grid when signalled"
 for _ in $(seq 300); do [ -z "$(job_processes "$j2")" ] && break; sleep 0.1; done
 is "$(job_processes "$j2")" "" "no process of the cancelled job is left"
@@ -370,7 +370,7 @@ sites="SATIN_SLURM_OPTS=--node-logs $tmpdir/logs3"
 submit "$repo/deploy/slurm/satin-site.sbatch" n1 SATIN_GRID=two-sites SATIN_CLUSTER=A \
     "SATIN_EXCHANGE=$tmpdir/exchange" "$sites" --
 ja=$job
-wait_for "$tmpdir/work/job-$ja.out" "client endpoint:" 600
+wait_for "$tmpdir/batch/job-$ja.out" "client endpoint:" 600
 is "$(ls "$tmpdir/exchange")" "A.yaml" "site A writes its part to the exchange"
 submit "$repo/deploy/slurm/satin-grid.sbatch" n2 \
     "SATIN_SLURM_OPTS=--grid two-sites --cluster B --exchange $tmpdir/exchange --node-logs $tmpdir/logs3" \
@@ -386,33 +386,33 @@ done
 wait_for "$tmpdir/exchange/B.yaml" "public_key" 600 && cp "$tmpdir/exchange/B.yaml" "$tmpdir/B.part"
 finished "$jb"
 if [ ${#secret} = 40 ] && [ -s "$tmpdir/B.part" ]; then
-    is "$(grep -rlF -- "$secret" "$tmpdir/B.part" "$tmpdir/exchange" "$tmpdir/work" | wc -l)" 0 \
+    is "$(grep -rlF -- "$secret" "$tmpdir/B.part" "$tmpdir/exchange" "$tmpdir/batch" | wc -l)" 0 \
         "B's secret key is neither in its part nor in any file of the jobs"
 else
     fail "B's secret key is in its node's run directory, its public part in the exchange"
 fi
 is "$(state "$jb") $(exit_code "$jb")" "COMPLETED 0:0" "site B's job completes"
-json=$(grep '^{' "$tmpdir/work/job-$jb.out")
+json=$(grep '^{' "$tmpdir/batch/job-$jb.out")
 is "$(json_get 'd["status"], d["result"]["nodes"]' "$json")" "ok 5529089" \
     "uts seed-T3 on the two sites' grid: the exact tree size"
 is "$(json_get 'd["stats"]["grid.nodes"]' "$json")" 2 "the grid has both sites' nodes"
-is "$(grep -c 'warning' "$tmpdir/work/job-$jb.out")" 0 \
+is "$(grep -c 'warning' "$tmpdir/batch/job-$jb.out")" 0 \
     "site B's node had heard from site A's before the job (no warning)"
 wait_for "$tmpdir/logs3/A.n1.log" "membership applied" 600 >/dev/null
 like "$(cat "$tmpdir/logs3/A.n1.log")" "membership applied" "site A's running node took site B's part by a reload"
 grep -q "membership applied" "$tmpdir/logs3/A.n1.log" ||
-    grep -E 'SIGHUP|satin-slurm' "$tmpdir/logs3/A.n1.log" "$tmpdir/work/job-$ja.out" | sed 's/^/#   /'
-like "$(cat "$tmpdir/work/job-$ja.out")" "the parts in $tmpdir/exchange changed: reloading the grid" \
+    grep -E 'SIGHUP|satin-slurm' "$tmpdir/logs3/A.n1.log" "$tmpdir/batch/job-$ja.out" | sed 's/^/#   /'
+like "$(cat "$tmpdir/batch/job-$ja.out")" "the parts in $tmpdir/exchange changed: reloading the grid" \
     "site A's launcher saw B's part come"
 for _ in $(seq 600); do [ -e "$tmpdir/exchange/B.yaml" ] || break; sleep 0.1; done
 is "$(ls "$tmpdir/exchange")" "A.yaml" "site B's part is gone once it stopped"
 # A part that would set a top-level key of the grid is left out.
 printf '  - name: C\n    nodes: []\nsecurity: none\n' >"$tmpdir/exchange/C.yaml"
-if wait_for "$tmpdir/work/job-$ja.out" "leaving out $tmpdir/exchange/C.yaml" 600; then
+if wait_for "$tmpdir/batch/job-$ja.out" "leaving out $tmpdir/exchange/C.yaml" 600; then
     pass "a part with a line outside its cluster is left out"
 else
     fail "a part with a line outside its cluster is left out"
-    sed 's/^/#   site A: /' "$tmpdir/work/job-$ja.out"
+    sed 's/^/#   site A: /' "$tmpdir/batch/job-$ja.out"
 fi
 rm -f "$tmpdir/exchange/C.yaml"
 record_pids "$tmpdir/satin-slurm-$ja" "$tmpdir/pidsa"
