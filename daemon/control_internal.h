@@ -122,6 +122,8 @@ void control_read_client(satin_control *ctl);
 void control_send_progress(satin_control *ctl);
 /* Stopping: jobs still waiting for a slot end now, failed with `why`. */
 void control_fail_pending(satin_control *ctl, const char *why);
+/* This node's id in its topology, else --node's ("" without either). */
+const char *control_node_id(const satin_control *ctl);
 /* What STATUS answers: this node's figures and, in a grid, its counters. */
 void control_status_info(satin_control *ctl, satin_kvlist *out);
 

@@ -140,19 +140,28 @@ static int64_t realtime_ns(void)
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+/* What a job is now: pending, running, or how it ended. */
+static const char *job_state(const job_entry *e)
+{
+    if (e->pending)
+        return "pending";
+    if (e->job)
+        return "running";
+    if (e->result->status == SATIN_STATUS_OK)
+        return "ok";
+    return strncmp(e->result->error, "cancelled", 9) == 0 ? "cancelled" : "error";
+}
+
 /* The job's accounting record (accounting.h), once its result is final. */
 static void account(satin_control *ctl, job_entry *e)
 {
     const satin_msg *r = e->result;
-    const char *status = r->status == SATIN_STATUS_OK              ? "ok"
-                         : strncmp(r->error, "cancelled", 9) == 0 ? "cancelled"
-                                                                  : "error";
     satin_job_account a = {
         .job_id = e->id,
-        .node = ctl->grid ? ctl->topo->nodes[satin_grid_self(ctl->grid)].id : ctl->opt->node,
+        .node = control_node_id(ctl),
         .kind = e->kind->name,
         .params = &e->params,
-        .status = status,
+        .status = job_state(e),
         .error = r->error,
         .submitted_ns = e->submitted_real_ns,
         .started_ns = e->started_real_ns,
@@ -489,6 +498,11 @@ static void on_cancel(satin_control *ctl, const unsigned char *rid, size_t rid_l
     satin_msg_destroy(&ok);
 }
 
+const char *control_node_id(const satin_control *ctl)
+{
+    return ctl->grid ? ctl->topo->nodes[satin_grid_self(ctl->grid)].id : ctl->opt->node;
+}
+
 void control_status_info(satin_control *ctl, satin_kvlist *out)
 {
     satin_kvlist_add_str(out, "version", SATIN_VERSION);
@@ -531,18 +545,6 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
     control_status_info(ctl, &r->info);
     control_send_to(ctl, rid, rid_len, r);
     satin_msg_destroy(&r);
-}
-
-/* What a job is now: pending, running, or how it ended. */
-static const char *job_state(const job_entry *e)
-{
-    if (e->pending)
-        return "pending";
-    if (e->job)
-        return "running";
-    if (e->result->status == SATIN_STATUS_OK)
-        return "ok";
-    return strncmp(e->result->error, "cancelled", 9) == 0 ? "cancelled" : "error";
 }
 
 /* LIST: one kvlist per job, unfinished ones first as they came, then

@@ -36,7 +36,7 @@ void control_publish_metrics(satin_control *ctl, int64_t now)
     satin_kvlist status;
     satin_kvlist_init(&status);
     control_status_info(ctl, &status);
-    const char *node = ctl->grid ? ctl->topo->nodes[satin_grid_self(ctl->grid)].id : ctl->opt->node;
+    const char *node = control_node_id(ctl);
     size_t len;
     char *text = satin_metrics_render(&status, node, &len);
     satin_metrics_publish(ctl->metrics, text, len);
