@@ -92,15 +92,23 @@ static const satin_topology_value *given(const satin_topology *t, const char *na
 }
 
 /* Pairs such as backoff_max_ms >= backoff_min_ms, checked when either is given. */
+/* 1 if `hi` must not be below another tunable (*lo) and is, in p. */
+static int below_its_floor(const satin_policy_params *p, const satin_policy_tunable *hi,
+                           const satin_policy_tunable **lo)
+{
+    return hi->not_below && (*lo = tunable_named(hi->not_below)) &&
+           value_of(p, hi) < value_of(p, *lo);
+}
+
 static int check_order(const satin_topology *t, const satin_policy_params *p, char *err,
                        size_t errlen)
 {
     const satin_policy_tunable *hi, *lo;
     for (int i = 0; (hi = satin_policy_tunable_at(i)); i++) {
-        if (!hi->not_below || !(lo = tunable_named(hi->not_below)))
+        if (!below_its_floor(p, hi, &lo))
             continue;
         const satin_topology_value *vhi = given(t, hi->name), *vlo = given(t, lo->name);
-        if ((!vhi && !vlo) || value_of(p, hi) >= value_of(p, lo))
+        if (!vhi && !vlo)
             continue;
         const satin_topology_value *at = vhi ? vhi : vlo;
         char why[96] = "";
@@ -196,8 +204,7 @@ int satin_policy_set_param(const satin_policy_ops *ops, satin_policy_params *par
     memcpy((char *)params + tun->offset, &x, sizeof x);
     const satin_policy_tunable *hi, *lo;
     for (int i = 0; (hi = satin_policy_tunable_at(i)); i++)
-        if (hi->not_below && (lo = tunable_named(hi->not_below)) &&
-            (hi == tun || lo == tun) && value_of(params, hi) < value_of(params, lo)) {
+        if (below_its_floor(params, hi, &lo) && (hi == tun || lo == tun)) {
             snprintf(err, errlen, "'%s' (%g) must not be less than '%s' (%g)", hi->name,
                      shown_value(params, hi), lo->name, shown_value(params, lo));
             *params = was;
