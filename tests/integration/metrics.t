@@ -51,7 +51,7 @@ url=http://127.0.0.1:$port/metrics
 # Where each listens: a0 its peer port and the metrics port, on loopback;
 # b0 its peer port only.
 listening() { ss -Hltnp | grep "pid=$1," | awk '{print $4}' | sort | tr '\n' ' '; }
-is "$(listening "$a0pid")" "127.0.0.1:$base 127.0.0.1:$port " \
+is "$(listening "$a0pid")" "$(printf '127.0.0.1:%s\n' "$base" "$port" | sort | tr '\n' ' ')" \
     "a0 listens on its peer port and, on 127.0.0.1, the metrics port"
 is "$(listening "$b0pid")" "127.0.0.1:$((base + 1)) " "b0, without --metrics, on its peer port only"
 

@@ -7,10 +7,12 @@
 n=0
 failures=0
 
+# A check that fails before any `run` has no command to show.
 diag_last() {
-    echo "#   exit status: $rc"
-    sed 's/^/#   stdout: /' "$tmpdir/out"
-    sed 's/^/#   stderr: /' "$tmpdir/err"
+    echo "#   exit status: ${rc-(no command run yet)}"
+    [ -f "$tmpdir/out" ] && sed 's/^/#   stdout: /' "$tmpdir/out"
+    [ -f "$tmpdir/err" ] && sed 's/^/#   stderr: /' "$tmpdir/err"
+    return 0
 }
 pass() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $1"; }
