@@ -86,8 +86,8 @@ slay() {
     [ "$1" = STOP ] || wait "$pid" 2>/dev/null
 }
 
-job=(--json fib n=37)   # about a second on one worker: still running when killed
-value=24157817
+job=(--json fib n=40)   # over a second on one worker: still running when killed
+value=102334155
 line() {   # line DEAD NEXT CAUSE: the re-submission line satin-submit prints
     echo "satin-submit: node at $1 stopped answering ($3); re-submitting job 1 to $2"
 }

@@ -4,7 +4,8 @@
 # its pids and removes $tmpdir; sources tap.sh.  status_of ENDPOINT KEY
 # reads one value of a node's STATUS; adopt ID PID hands a satind the test
 # started to the grid, for satin-grid down to stop; start_t1l and finish_t1l
-# run the long job of the fault tests.
+# run the long job of the fault tests; keep_busy and took_records keep work
+# on the grid until a node that joins late has taken some.
 #
 #   grid_up WRITE LOW [LEVEL]
 #                       draws a port base in LOW..LOW+8998, runs
@@ -72,4 +73,24 @@ grid_up() {
     done
     echo "Bail out! the grid did not come up: $(cat "$tmpdir/up.err")"
     exit 1
+}
+
+# A job of 1 s leaves that keeps work on the grid while a node joins or
+# comes back: on a fast machine T1L alone may be nearly done before that
+# node is up.  keep_busy ENDPOINT submits it there and prints its id;
+# took_records NODE KEEPER ENDPOINT waits (bounded) until NODE has received
+# records of a running job, prints how many, and cancels the keeper.
+keep_busy() {
+    "$submit" --socket "$1" --no-wait --parsable synthetic depth=7 fanout=2 dist=const \
+        mean_us=1000000
+}
+took_records() {
+    local got=0
+    for _ in $(seq 300); do
+        got=$(status_of "ipc://$tmpdir/g/$1.sock" jobs_received)
+        [ "${got:-0}" -gt 0 ] 2>/dev/null && break
+        sleep 0.1
+    done
+    "$submit" --socket "$3" --cancel "$2" >/dev/null 2>&1
+    echo "${got:-0}"
 }

@@ -50,25 +50,6 @@ start_job() {
     start_t1l "ipc://$tmpdir/g/a0.sock" 180
 }
 
-# A job of 1 s leaves that keeps work on the grid while a node joins: on a
-# fast machine T1L alone may be nearly done before a node added late is up.
-# took_records NODE KEEPER waits (bounded) until NODE has received records
-# of a running job, prints how many, and cancels the keeper.
-keep_busy() {
-    "$submit" --socket "ipc://$tmpdir/g/a0.sock" --no-wait --parsable \
-        synthetic depth=7 fanout=2 dist=const mean_us=1000000
-}
-took_records() {
-    local got=0
-    for _ in $(seq 300); do
-        got=$(status_of "ipc://$tmpdir/g/$1.sock" jobs_received)
-        [ "${got:-0}" -gt 0 ] 2>/dev/null && break
-        sleep 0.1
-    done
-    "$submit" --socket "ipc://$tmpdir/g/a0.sock" --cancel "$2" >/dev/null 2>&1
-    echo "${got:-0}"
-}
-
 reload() {   # reload: satin-grid reload; its output in $out, its status in $rc
     run "$grid" reload --run-dir "$tmpdir/g"
 }
@@ -88,7 +69,7 @@ wait_log() {
 # ---- a node added ----------------------------------------------------------------------------
 start_job
 sleep 1
-keeper=$(keep_busy)
+keeper=$(keep_busy "ipc://$tmpdir/g/a0.sock")
 nodes="a0 a1 b0 b1"
 topology "$base" "$tmpdir/t.yaml"
 reload
@@ -102,7 +83,7 @@ for node in a0 a1 b0; do
 done
 like "$(cat "$tmpdir/g/a0.log")" "node b1 added (cluster B, tcp://127.0.0.1:$((base + 3)))" \
     "a0's log names the node added"
-gt "$(took_records b1 "$keeper")" 0 "b1 took records of the running jobs"
+gt "$(took_records b1 "$keeper" "ipc://$tmpdir/g/a0.sock")" 0 "b1 took records of the running jobs"
 finish_t1l "b1 added mid-job"
 run "$submit" --socket "ipc://$tmpdir/g/a0.sock" --json --status
 is "$(json_get 'd["membership_changes"], d["grid_nodes"]')" "1 4" \
@@ -135,7 +116,7 @@ is "$(json_get '"peer.a1" in d, d["grid_nodes"]')" "False 3" "a0 lists a1 no mor
 # ---- a1 back with a new key, the nodes re-reading one at a time ------------------------------
 "$keygen" --dir "$tmpdir/keys" --force a1 >"$tmpdir/a1.line" 2>/dev/null
 start_job
-keeper=$(keep_busy)
+keeper=$(keep_busy "ipc://$tmpdir/g/a0.sock")
 sleep 0.3
 nodes="a0 a1 b0 b1"
 topology "$base" "$tmpdir/t.yaml"
@@ -149,7 +130,7 @@ is "$rc" 0 "satin-grid reload starts a1 again (the others have re-read the file 
 like "$(grep 'membership applied' "$tmpdir/g/b1.log" | tail -n 1)" \
     "0 node(s) new to this run (grid members-test, 4 nodes)" \
     "b1 re-read the file: a1 is known to its run, back with its new key"
-gt "$(took_records a1 "$keeper")" 0 "a1 took records of the running jobs"
+gt "$(took_records a1 "$keeper" "ipc://$tmpdir/g/a0.sock")" 0 "a1 took records of the running jobs"
 finish_t1l "a1 back mid-job, the nodes re-reading one at a time"
 run "$submit" --socket "ipc://$tmpdir/g/a0.sock" --json --status
 is "$(json_get 'd["rejected.wrong_key"]')" 0 "no message came with a key its file did not list"
