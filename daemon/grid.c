@@ -389,13 +389,14 @@ void satin_grid_peers_status(const satin_grid *g, satin_kvlist *out)
             continue;
         int64_t heard;
         satin_peer_state st = satin_engine_peer_state(g->engine, p, &heard);
-        char key[96], value[96];
+        char key[96], value[192], ties[96];
         snprintf(key, sizeof key, "peer.%s", satin_roster_name(g->roster, p));
+        satin_engine_describe_ties(g->engine, p, ties, sizeof ties);
         if (heard)
-            snprintf(value, sizeof value, "%s (heard %.1f s ago)", satin_peer_state_name(st),
-                     (double)(now - heard) / 1e9);
+            snprintf(value, sizeof value, "%s (heard %.1f s ago)%s", satin_peer_state_name(st),
+                     (double)(now - heard) / 1e9, ties);
         else
-            snprintf(value, sizeof value, "%s (never heard)", satin_peer_state_name(st));
+            snprintf(value, sizeof value, "%s (never heard)%s", satin_peer_state_name(st), ties);
         satin_kvlist_add_str(out, key, value);
     }
 }

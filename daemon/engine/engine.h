@@ -200,6 +200,10 @@ typedef enum {
 /* What this node thinks of `peer`, and when it last heard it (0: never). */
 satin_peer_state satin_engine_peer_state(const satin_engine *e, int peer, int64_t *heard);
 const char *satin_peer_state_name(satin_peer_state s);   /* "alive", ... */
+/* What ties this node to `peer` now, for satind's status and the log of a
+ * death: "; 2 record(s) of ours there, 1 of its here, 0 steal request(s)
+ * out", or "" without a tie.  Only a tied peer's silence means death. */
+void satin_engine_describe_ties(const satin_engine *e, int peer, char *out, size_t len);
 /* The failure time-outs in use (0: that class of peer is not watched), and
  * new ones taking effect at once for every peer (satind's SIGHUP). */
 void satin_engine_failure_timeouts(const satin_engine *e, int64_t *lan_ns, int64_t *wan_ns);

@@ -406,20 +406,27 @@ static satin_peer_state state_after(int64_t timeout_ns, int64_t silent)
     return silent > timeout_ns ? SATIN_PEER_DEAD : SATIN_PEER_SUSPECTED;
 }
 
-/* "; 2 records of ours there, 1 of its here, 1 steal request out" */
-static void describe_ties(const satin_engine *e, int peer, char *out, size_t len)
+static void peer_ties(const satin_engine *e, int peer, int *given, int *held, int *asked)
 {
     const satin_ledger *l = &e->ledger;
-    int given = 0, held = 0, asked = 0;
+    *given = *held = *asked = 0;
     for (size_t i = 0; i < l->ngiven; i++)
-        given += l->given[i].holder == peer && !l->given[i].redoing;
+        *given += l->given[i].holder == peer && !l->given[i].redoing;
     for (size_t i = 0; i < l->nstandins; i++)
-        held += l->standins[i].owner == peer && !l->standins[i].parked;
+        *held += l->standins[i].owner == peer && !l->standins[i].parked;
     for (size_t i = 0; i < l->npending; i++)
-        asked += l->pending[i].victim == peer;
+        *asked += l->pending[i].victim == peer;
+}
+
+void satin_engine_describe_ties(const satin_engine *e, int peer, char *out, size_t len)
+{
+    int given, held, asked;
+    peer_ties(e, peer, &given, &held, &asked);
     if (given + held + asked)
         snprintf(out, len, "; %d record(s) of ours there, %d of its here, %d steal request(s) out",
                  given, held, asked);
+    else if (len)
+        *out = 0;
 }
 
 static void send_heartbeat(satin_engine *e, int peer, unsigned flags)
@@ -472,7 +479,7 @@ static void watch_one(satin_engine *e, int peer, int related)
             char why[160];
             int n = snprintf(why, sizeof why, ever ? "silent for %.3f s" : "not heard in %.3f s",
                              (double)silent / 1e9);
-            describe_ties(e, peer, why + n, sizeof why - (size_t)n);
+            satin_engine_describe_ties(e, peer, why + n, sizeof why - (size_t)n);
             w->quiet_since = since;
             peer_died(e, peer, why);
         } else {

@@ -154,7 +154,7 @@ if [ -w /dev/full ]; then
     is "$?" 74 "a result that cannot be written exits 74"
     like "$(cat "$tmpdir/err")" "satin-submit: cannot write output: No space left on device" "and says why"
 else
-    for _ in 1 2; do n=$((n + 1)); echo "ok $n # skip no /dev/full"; done
+    for _ in 1 2; do skip "no /dev/full"; done
 fi
 
 run "$submit" "${S[@]}" --frobnicate fib n=3

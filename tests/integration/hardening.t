@@ -27,7 +27,6 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 . "$here/tap.sh"
 unset SATIN_SOCKET
-skip() { n=$((n + 1)); echo "ok $n # skip $1"; }
 # The refusals run under `timeout`: a satind that wrongly starts must not
 # hang the test.
 

@@ -24,7 +24,6 @@ trap 'exit 130' INT TERM    # so that the EXIT trap runs on ^C too
 
 . "$(dirname "$0")/tap.sh"
 
-skip() { n=$((n + 1)); echo "ok $n # skip $1"; }
 
 # The build directory as the Makefile named it (build, not /.../build), so
 # that the header dependencies it recorded apply.

@@ -21,13 +21,13 @@ satind=$build/satind
 submit=$build/satin-submit
 keygen=$build/satin-keygen
 
-skip() { echo "1..0 # SKIP $1"; exit 0; }
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 
 for f in "$satind" "$submit" "$keygen"; do
     [ -x "$f" ] || { echo "Bail out! $f is missing (build it, or set SATIN_BUILD)"; exit 1; }
 done
-command -v ip >/dev/null 2>&1 || skip "no ip command (install iproute2) to make network namespaces"
-[ "$(id -u)" = 0 ] || skip "not root: making network namespaces, a bridge and veth pairs needs CAP_NET_ADMIN"
+command -v ip >/dev/null 2>&1 || skip_all "no ip command (install iproute2) to make network namespaces"
+[ "$(id -u)" = 0 ] || skip_all "not root: making network namespaces, a bridge and veth pairs needs CAP_NET_ADMIN"
 
 nodes=(a0 a1 b0 b1)
 tag=satin$$                     # names unique per run (interface names stay under 16 bytes)
@@ -58,6 +58,7 @@ teardown() {
 trap 'teardown; rm -rf "$tmpdir"' EXIT
 trap 'exit 130' INT TERM
 . "$here/tap.sh"
+. "$here/peer_ties.sh"
 
 # ---- the network -------------------------------------------------------------------------------
 
@@ -71,7 +72,7 @@ for i in $(seq 0 49); do
     net=10.213.$x
     break
 done
-[ -n "$net" ] || skip "no free 10.213.X.0/24 for the test addresses"
+[ -n "$net" ] || skip_all "no free 10.213.X.0/24 for the test addresses"
 addr_of() {
     local i
     for i in "${!nodes[@]}"; do [ "${nodes[$i]}" != "$1" ] || echo "$net.$((i + 11))"; done
@@ -79,22 +80,22 @@ addr_of() {
 
 mkns() {   # mkns NAME: a namespace with its loopback up, or a skip
     local e
-    e=$(ip netns add "$1" 2>&1) || skip "cannot make a network namespace ($e)"
+    e=$(ip netns add "$1" 2>&1) || skip_all "cannot make a network namespace ($e)"
     made_ns+=("$1")
-    e=$(ip -n "$1" link set lo up 2>&1) || skip "cannot bring up loopback in a network namespace ($e)"
+    e=$(ip -n "$1" link set lo up 2>&1) || skip_all "cannot bring up loopback in a network namespace ($e)"
 }
 mkns "$hub"
-e=$(ip -n "$hub" link add "$br" type bridge forward_delay 0 2>&1) || skip "cannot make a bridge ($e)"
-ip -n "$hub" link set "$br" up || skip "cannot bring the bridge up"
+e=$(ip -n "$hub" link add "$br" type bridge forward_delay 0 2>&1) || skip_all "cannot make a bridge ($e)"
+ip -n "$hub" link set "$br" up || skip_all "cannot bring the bridge up"
 for node in "${nodes[@]}"; do
     ns=$(ns_of "$node")
     port=$(port_of "$node")
     mkns "$ns"
     e=$(ip -n "$hub" link add "$port" type veth peer name eth0 netns "$ns" 2>&1) ||
-        skip "cannot make a veth pair ($e)"
+        skip_all "cannot make a veth pair ($e)"
     ip -n "$hub" link set "$port" master "$br" up &&
         ip -n "$ns" addr add "$(addr_of "$node")/24" dev eth0 &&
-        ip -n "$ns" link set eth0 up || skip "cannot configure the veth pair of $node"
+        ip -n "$ns" link set eth0 up || skip_all "cannot configure the veth pair of $node"
 done
 pass "4 namespaces on a bridge, addresses $net.11-14"
 
@@ -167,16 +168,6 @@ peer_state() {
     "$submit" --socket "ipc://$tmpdir/$1.sock" --json --status 2>/dev/null |
         python3 -c "import json,sys; print(json.load(sys.stdin).get('peer.$2', '?').split()[0])" 2>/dev/null
 }
-# finder NODE WORD AT...: the first of AT whose log says "node NODE is WORD"
-# (only a node that work tied to NODE watches its silence)
-finder() {
-    local n=$1 w=$2 at
-    shift 2
-    for at in "$@"; do
-        grep -q "node $n is $w" "$tmpdir/$at.log" && { echo "$at"; return 0; }
-    done
-    return 1
-}
 # wait_state AT NODE STATE [TENTHS]: bounded wait for it
 wait_state() {
     for _ in $(seq "${4:-100}"); do
@@ -218,11 +209,10 @@ sleep 1
 kill -KILL "${pid[b1]}"
 { wait "${pid[b1]}"; } 2>/dev/null    # (bash would report the kill on stderr)
 pids=("${pid[a0]}" "${pid[a1]}" "${pid[b0]}")
+# Who had records at b1 as it died: each must find it dead.
+tied=$(tied_to "$tmpdir" b1 a0 a1 b0)
 finish_job "b1 killed"
-f=$(finder b1 dead a0 a1 b0) && pass "a node that had work with b1 found it dead ($f)" ||
-    fail "a node that had work with b1 found it dead"
-run "$submit" --socket "ipc://$tmpdir/${f:-a0}.sock" --json --status
-is "$(json_get 'd["peer.b1"].split()[0]')" dead "${f:-a0}'s status lists b1 as dead"
+found_dead "$tmpdir" b1 "" "$tied"
 run "$submit" --socket "ipc://$tmpdir/a0.sock" --json --status
 is "$(json_get 'd["peer.a1"].split()[0], d["peer.b0"].split()[0]')" "alive alive" \
     "a0's status lists a1 and b0 as alive"

@@ -598,6 +598,29 @@ static void test_leaving(void)
     satin_engine_destroy(&e);
 }
 
+/* What ties a0 to a peer, as satind's status and the log of a death say
+ * it: a record given to a1 is "of ours there" until its result comes. */
+static void test_ties_described(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    rec a = {.arg = 25};
+    char ties[128];
+    satin_engine_describe_ties(e, 1, ties, sizeof ties);
+    is_str(ties, "", "ties: none with a1 at first");
+    uint64_t id = give(&f, e, 0, 1, &a);
+    satin_engine_describe_ties(e, 1, ties, sizeof ties);
+    is_str(ties, "; 1 record(s) of ours there, 0 of its here, 0 steal request(s) out",
+           "ties: a record given to a1 is ours there");
+    satin_engine_describe_ties(e, 2, ties, sizeof ties);
+    is_str(ties, "", "ties: none with b0");
+    deliver(e, 1, result(1, id, 55));
+    satin_engine_describe_ties(e, 1, ties, sizeof ties);
+    is_str(ties, "", "ties: its result ends the tie");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
 int main(void)
 {
     test_detection();
@@ -613,5 +636,6 @@ int main(void)
     test_redo_keeps_place();
     test_restart();
     test_leaving();
+    test_ties_described();
     return done_testing();
 }
