@@ -38,7 +38,7 @@ static const char *const top_keys[] = {"grid", "policy", "policy_params", "secur
                                        "wan", "failure_timeout", "orphan_saving", "clusters",
                                        NULL};
 static const char *const failure_keys[] = {"lan_ms", "wan_ms", NULL};
-static const char *const client_keys[] = {"name", "public_key", NULL};
+static const char *const client_keys[] = {"name", "public_key", "admin", NULL};
 static const char *const wan_keys[] = {"latency_ms", "jitter_ms", "bandwidth_kBps", "links",
                                        "shim_host", "shim_base_port", NULL};
 static const char *const link_keys[] = {"from", "to", "latency_ms", "jitter_ms",
@@ -982,6 +982,8 @@ static int parse_clients(parse_ctx *c, const yaml_node_t *seq)
         if (!(v = map_get(c, map, "public_key", NULL)))
             return fail_at(c, map->start_mark, "missing 'public_key' in client '%s'", cd->name);
         if (want_key(c, v, cd->public_key) < 0)
+            return -1;
+        if ((v = map_opt(c, map, "admin")) && want_bool(c, v, "admin", &cd->admin) < 0)
             return -1;
         for (int j = 0; j < t->nclients; j++)
             if (strcmp(t->clients[j].name, cd->name) == 0)

@@ -55,6 +55,7 @@ typedef struct satin_topology_value {
 typedef struct satin_client_def {
     char name[SATIN_NAME_MAX];
     char public_key[64];                 /* Z85 */
+    int admin;                           /* may wait on, cancel and see the jobs of others */
 } satin_client_def;
 
 typedef struct satin_topology {

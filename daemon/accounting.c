@@ -65,6 +65,13 @@ char *satin_account_json(const satin_job_account *a)
     satin_json_u64(&j, a->job_id);
     satin_json_key(&j, "node");
     satin_json_str(&j, a->node);
+    satin_json_key(&j, "owner");
+    satin_json_str(&j, a->owner ? a->owner : "");
+    satin_json_key(&j, "owner_uid");
+    if (a->owner_uid >= 0)
+        satin_json_i64(&j, a->owner_uid);
+    else
+        satin_json_null(&j);
     satin_json_key(&j, "kind");
     satin_json_str(&j, a->kind);
     satin_json_key(&j, "params");
@@ -101,16 +108,19 @@ char *satin_account_json(const satin_job_account *a)
 
 int satin_account_write(const satin_job_account *a, const char *file)
 {
-    char params[1024], submitted[40] = "", run[32];
+    char params[1024], submitted[40] = "", run[32], uid[24] = "";
     satin_kvlist_pairs_text(a->params, params, sizeof params);
     if (a->submitted_ns)
         iso_time(a->submitted_ns, submitted, sizeof submitted);
     snprintf(run, sizeof run, "%.6f", seconds(a->started_ns, a->finished_ns));
+    if (a->owner_uid >= 0)
+        snprintf(uid, sizeof uid, "%lld", a->owner_uid);
     /* Without a journal (a foreground satind in a container) this fails
      * quietly: the file is the record there. */
     sd_journal_send("MESSAGE=job %" PRIu64 " (%s) %s", a->job_id, a->kind, a->status,
                     "PRIORITY=6", "SYSLOG_IDENTIFIER=satind", "SATIN_JOB_ID=%" PRIu64, a->job_id,
-                    "SATIN_NODE=%s", a->node, "SATIN_KIND=%s", a->kind, "SATIN_PARAMS=%s", params,
+                    "SATIN_NODE=%s", a->node, "SATIN_OWNER=%s", a->owner ? a->owner : "",
+                    "SATIN_OWNER_UID=%s", uid, "SATIN_KIND=%s", a->kind, "SATIN_PARAMS=%s", params,
                     "SATIN_STATUS=%s", a->status, "SATIN_ERROR=%s", a->error ? a->error : "",
                     "SATIN_SUBMITTED=%s", submitted, "SATIN_RUN_S=%s", run, NULL);
     if (!file || !*file)

@@ -14,6 +14,8 @@
 typedef struct satin_job_account {
     uint64_t job_id;
     const char *node;          /* this node's id, or "" */
+    const char *owner;         /* who submitted it (principal.h's name) */
+    long long owner_uid;       /* an ipc:// client's uid, -1 otherwise */
     const char *kind;
     const satin_kvlist *params; /* the SUBMIT's key=value pairs, as strings */
     const char *status;        /* "ok", "error", "cancelled", "not_started" */

@@ -43,6 +43,7 @@ static int open_client_socket(satin_control *ctl)
     zmq_setsockopt(ctl->router, ZMQ_LINGER, &linger, sizeof linger);
     zmq_setsockopt(ctl->router, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
     const char *path = satin_endpoint_ipc_path(opt->endpoint);
+    ctl->client_ipc = path != NULL;
     if (!path && satin_security_enabled(ctl->sec)) {
         satin_security_make_server(ctl->sec, ctl->router);
         ctl->client_curve = 1;

@@ -14,6 +14,7 @@
 #include "log.h"
 #include "loop.h"
 #include "mailbox.h"
+#include "principal.h"
 #include "satin_proto.h"
 #include "security.h"
 
@@ -55,6 +56,7 @@ typedef struct job_entry {
     size_t nwaiters;
     unsigned char owner[RID_MAX]; /* the connection that submitted it */
     size_t owner_len;
+    satin_principal submitter;    /* who: only they (or an admin) may wait, cancel, see params */
     satin_msg *result;            /* the RESULT, kept for later WAITs */
     int collecting;               /* done; waiting for the grid's counters */
     int64_t collect_deadline;
@@ -85,6 +87,7 @@ struct satin_control {
     uint64_t membership_changes;  /* SIGHUPs whose membership change was taken */
     satin_security *sec;
     int client_curve;             /* tcp:// client endpoint under CURVE: check keys */
+    int client_ipc;               /* ipc:// client endpoint: clients are uids */
     int64_t watchdog_ns, next_watchdog;   /* systemd's WatchdogSec (0: none) */
     int64_t next_progress, stop_deadline;
     int64_t next_collect;         /* the earliest deadline of a collection (INT64_MAX: none) */

@@ -159,6 +159,8 @@ static void account(satin_control *ctl, job_entry *e)
     satin_job_account a = {
         .job_id = e->id,
         .node = control_node_id(ctl),
+        .owner = e->submitter.name,
+        .owner_uid = e->submitter.kind == SATIN_PRINCIPAL_UID ? (long long)e->submitter.uid : -1,
         .kind = e->kind->name,
         .params = &e->params,
         .status = job_state(e),
@@ -425,14 +427,15 @@ void control_fail_pending(satin_control *ctl, const char *why)
     }
 }
 
-static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_len,
-                      const satin_msg *m)
+static void on_submit(satin_control *ctl, const satin_principal *who, const unsigned char *rid,
+                      size_t rid_len, const satin_msg *m)
 {
     satin_bytes arg;
     const satin_kind *kind = check_submit(ctl, rid, rid_len, m, &arg);
     if (!kind)
         return;
     job_entry *e = add_entry(ctl, kind, &arg, rid, rid_len, m);
+    e->submitter = *who;
     satin_bytes_free(&arg);
     satin_msg *ack = satin_msg_new(SATIN_MSG_ACCEPTED);
     ack->request_id = m->request_id;
@@ -440,7 +443,8 @@ static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_l
     control_send_to(ctl, rid, rid_len, ack);
     satin_msg_destroy(&ack);
     if (ctl->running_jobs < ctl->opt->max_jobs) {
-        log_info("job %" PRIu64 " (%s, %zu parameters) accepted", e->id, kind->name, m->nparams);
+        log_info("job %" PRIu64 " (%s, %zu parameters) accepted from %s", e->id, kind->name,
+                 m->nparams, who->name);
         start_entry(ctl, e);
         return;
     }
@@ -450,8 +454,25 @@ static void on_submit(satin_control *ctl, const unsigned char *rid, size_t rid_l
              "%d waiting", e->id, kind->name, m->nparams, ctl->running_jobs, ctl->pending_jobs);
 }
 
-static void on_wait(satin_control *ctl, const unsigned char *rid, size_t rid_len,
-                    const satin_msg *m)
+/* Only the job's submitter, or an admin, may `what` it: anyone else gets
+ * FORBIDDEN, naming the owner (the job's existence is no secret: --list
+ * shows it). */
+static int may_act(satin_control *ctl, const satin_principal *who, const job_entry *e,
+                   const unsigned char *rid, size_t rid_len, const satin_msg *m,
+                   const char *what)
+{
+    if (satin_principal_may_act(who, &e->submitter))
+        return 1;
+    log_info("refused %s: may not %s job %" PRIu64 " of %s", who->name, what, e->id,
+             e->submitter.name);
+    control_send_error(ctl, rid, rid_len, m->request_id, m->job_id, SATIN_PROTO_FORBIDDEN,
+                       "job %" PRIu64 " belongs to %s: only its owner or an admin may %s it",
+                       e->id, e->submitter.name, what);
+    return 0;
+}
+
+static void on_wait(satin_control *ctl, const satin_principal *who, const unsigned char *rid,
+                      size_t rid_len, const satin_msg *m)
 {
     job_entry *e = find_job(ctl, m->job_id);
     if (!e) {
@@ -460,6 +481,8 @@ static void on_wait(satin_control *ctl, const unsigned char *rid, size_t rid_len
                    m->job_id);
         return;
     }
+    if (!may_act(ctl, who, e, rid, rid_len, m, "wait on"))
+        return;
     waiter w = {.rid_len = rid_len, .request_id = m->request_id};
     memcpy(w.rid, rid, rid_len);
     /* A result still collecting the grid's counters waits for them: sent
@@ -470,8 +493,8 @@ static void on_wait(satin_control *ctl, const unsigned char *rid, size_t rid_len
         add_waiter(e, rid, rid_len, m->request_id, (m->flags & SATIN_FLAG_PROGRESS) != 0);
 }
 
-static void on_cancel(satin_control *ctl, const unsigned char *rid, size_t rid_len,
-                      const satin_msg *m)
+static void on_cancel(satin_control *ctl, const satin_principal *who, const unsigned char *rid,
+                      size_t rid_len, const satin_msg *m)
 {
     job_entry *e = find_job(ctl, m->job_id);
     if (!e) {
@@ -479,6 +502,8 @@ static void on_cancel(satin_control *ctl, const unsigned char *rid, size_t rid_l
                    "no job %" PRIu64 " on this daemon", m->job_id);
         return;
     }
+    if (!may_act(ctl, who, e, rid, rid_len, m, "cancel"))
+        return;
     int state = e->pending ? SATIN_CANCEL_NOT_STARTED
                 : e->job   ? SATIN_CANCEL_STOPPING
                            : SATIN_CANCEL_FINISHED;
@@ -488,7 +513,7 @@ static void on_cancel(satin_control *ctl, const unsigned char *rid, size_t rid_l
         satin_job_cancel(e->job, "by request");
         if (ctl->grid)
             satin_grid_cancel_job(ctl->grid, e->job);
-        log_info("job %" PRIu64 " cancelled by a client", e->id);
+        log_info("job %" PRIu64 " cancelled by %s", e->id, who->name);
     }
     satin_msg *ok = satin_msg_new(SATIN_MSG_OK);
     ok->request_id = m->request_id;
@@ -549,8 +574,8 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
 
 /* LIST: one kvlist per job, unfinished ones first as they came, then
  * (SATIN_LIST_ALL) the finished ones still kept (PROTOCOL.md 6.11). */
-static void on_list(satin_control *ctl, const unsigned char *rid, size_t rid_len,
-                    const satin_msg *m)
+static void on_list(satin_control *ctl, const satin_principal *who, const unsigned char *rid,
+                      size_t rid_len, const satin_msg *m)
 {
     satin_msg *r = satin_msg_new(SATIN_MSG_JOBS);
     r->request_id = m->request_id;
@@ -566,12 +591,18 @@ static void on_list(satin_control *ctl, const unsigned char *rid, size_t rid_len
             satin_kvlist *l = satin_msg_add_job(r);
             if (!l)
                 break;
-            char params[1024];
-            satin_kvlist_pairs_text(&e->params, params, sizeof params);
+            /* Another's job shows what squeue shows; its parameters and
+             * error only to its owner and admins. */
+            int mine = satin_principal_may_act(who, &e->submitter);
             satin_kvlist_add_i64(l, "job", (int64_t)e->id);
             satin_kvlist_add_str(l, "kind", e->kind->name);
+            satin_kvlist_add_str(l, "owner", e->submitter.name);
             satin_kvlist_add_str(l, "state", job_state(e));
-            satin_kvlist_add_str(l, "params", params);
+            if (mine) {
+                char params[1024];
+                satin_kvlist_pairs_text(&e->params, params, sizeof params);
+                satin_kvlist_add_str(l, "params", params);
+            }
             satin_kvlist_add_f64(l, "age_s", (double)(now - e->accepted_ns) / 1e9);
             int64_t end = e->finished_ns ? e->finished_ns : now;
             satin_kvlist_add_f64(l, "run_s",
@@ -582,7 +613,7 @@ static void on_list(satin_control *ctl, const unsigned char *rid, size_t rid_len
             else if (e->result)
                 satin_kvlist_i64(&e->result->stats, "jobs_run", &run);
             satin_kvlist_add_i64(l, "invocations", run);
-            if (e->result && e->result->error && e->result->error[0])
+            if (mine && e->result && e->result->error && e->result->error[0])
                 satin_kvlist_add_str(l, "error", e->result->error);
         }
     }
@@ -604,8 +635,8 @@ static void on_list_kinds(satin_control *ctl, const unsigned char *rid, size_t r
     satin_msg_destroy(&r);
 }
 
-static void on_message(satin_control *ctl, const unsigned char *rid, size_t rid_len,
-                       zmq_msg_t *hdr, zmq_msg_t *body)
+static void on_message(satin_control *ctl, const satin_principal *who, const unsigned char *rid,
+                       size_t rid_len, zmq_msg_t *hdr, zmq_msg_t *body)
 {
     satin_proto_error err = {0};
     satin_msg *m = satin_msg_decode(zmq_msg_data(hdr), zmq_msg_size(hdr), zmq_msg_data(body),
@@ -621,12 +652,12 @@ static void on_message(satin_control *ctl, const unsigned char *rid, size_t rid_
     }
     ctl->requests++;
     switch (m->type) {
-    case SATIN_MSG_SUBMIT: on_submit(ctl, rid, rid_len, m); break;
-    case SATIN_MSG_WAIT: on_wait(ctl, rid, rid_len, m); break;
-    case SATIN_MSG_CANCEL: on_cancel(ctl, rid, rid_len, m); break;
+    case SATIN_MSG_SUBMIT: on_submit(ctl, who, rid, rid_len, m); break;
+    case SATIN_MSG_WAIT: on_wait(ctl, who, rid, rid_len, m); break;
+    case SATIN_MSG_CANCEL: on_cancel(ctl, who, rid, rid_len, m); break;
     case SATIN_MSG_STATUS: on_status(ctl, rid, rid_len, m); break;
     case SATIN_MSG_LIST_KINDS: on_list_kinds(ctl, rid, rid_len, m); break;
-    case SATIN_MSG_LIST: on_list(ctl, rid, rid_len, m); break;
+    case SATIN_MSG_LIST: on_list(ctl, who, rid, rid_len, m); break;
     case SATIN_MSG_ERROR: break; /* never answer an error */
     default:
         ctl->bad_messages++;
@@ -653,7 +684,15 @@ void control_read_client(satin_control *ctl)
                        "your key %s is not an allowed client of this grid (ask its operator to "
                        "add it under clients:)", key);
     } else if (nparts == 3 && !extra && zmq_msg_size(&part[0]) <= RID_MAX) {
-        on_message(ctl, zmq_msg_data(&part[0]), zmq_msg_size(&part[0]), &part[1], &part[2]);
+        satin_principal who;
+        if (key)
+            satin_principal_of_key(&who, key, ctl->topo);
+        else if (ctl->client_ipc)
+            satin_principal_of_peer_address(&who, zmq_msg_gets(&part[2], "Peer-Address"),
+                                            geteuid());
+        else
+            satin_principal_anonymous(&who);
+        on_message(ctl, &who, zmq_msg_data(&part[0]), zmq_msg_size(&part[0]), &part[1], &part[2]);
     } else if (nparts >= 1 && zmq_msg_size(&part[0]) <= RID_MAX) {
         ctl->bad_messages++;
         satin_log_limited(&ctl->bad_limit, 10.0, SATIN_LOG_WARN,

@@ -35,7 +35,7 @@ done
 # ---- keys -------------------------------------------------------------------------------------
 
 mkdir -p "$tmpdir/keys"
-for k in n0 n1 n2 alice mallory; do
+for k in n0 n1 n2 alice bob ops mallory; do
     "$keygen" --dir "$tmpdir/keys" "$k" >"$tmpdir/$k.line" 2>/dev/null || { echo "Bail out! satin-keygen $k failed"; exit 1; }
 done
 pub() { sed -n 's/^public_key: "\(.*\)"$/\1/p' "$tmpdir/$1.line"; }
@@ -53,6 +53,8 @@ topo() {   # topo FILE [OMIT_KEY_OF]
         echo "keys: keys"
         echo "clients:"
         echo "  - {name: alice, public_key: \"$(pub alice)\"}"
+        echo "  - {name: bob, public_key: \"$(pub bob)\"}"
+        echo "  - {name: ops, public_key: \"$(pub ops)\", admin: true}"
         echo "clusters:"
         echo "  - name: A"
         echo "    nodes:"
@@ -75,7 +77,7 @@ run "$satind" --check-config "$tmpdir/grid.yaml"
 is "$rc" 0 "the curve topology checks"
 run "$satind" --check-config "$tmpdir/nokey.yaml"
 is "$rc" 1 "a node without public_key under curve is an error"
-like "$err" "nokey.yaml:10:9: node n1 has no public_key, and security is curve" "naming the file, line and column"
+like "$err" "nokey.yaml:12:9: node n1 has no public_key, and security is curve" "naming the file, line and column"
 
 chmod 644 "$tmpdir/keys/n1.key"
 run timeout 20 "$satind" --config "$tmpdir/grid.yaml" --node n1 --foreground
@@ -116,6 +118,24 @@ like "$err" "is not an allowed client of this grid" "the daemon says the key is 
 run "$submit" --server "tcp://127.0.0.1:$((base + 9))" fib n=10
 is "$rc" 69 "a plain-text client gets no answer from a CURVE endpoint"
 like "$err" "handshake failed" "it is told the handshake failed"
+# A job over CURVE belongs to its client's key: bob sees alice's job but
+# not its parameters, and may not cancel it; ops (admin: true) may.
+run "$submit" "${A[@]}" --key "$tmpdir/keys/alice.key" --no-wait --parsable synthetic depth=1 \
+    fanout=1 dist=const mean_us=600000000
+is "$rc" 0 "alice submits a long job over CURVE"
+alice_job=$out
+run "$submit" "${A[@]}" --key "$tmpdir/keys/bob.key" --list --json
+is "$(json_get '[(j["job"], j["owner"], "params" in j) for j in d["jobs"]]')" \
+    "[($alice_job, 'key:alice', False)]" "bob's --list: alice's job, owned by key:alice, without its parameters"
+run "$submit" "${A[@]}" --key "$tmpdir/keys/bob.key" --cancel "$alice_job"
+is "$rc" 77 "bob may not cancel it (exit 77)"
+like "$err" "job $alice_job belongs to key:alice: only its owner or an admin may cancel it" "naming its owner"
+run "$submit" "${A[@]}" --key "$tmpdir/keys/ops.key" --list --json
+is "$(json_get '[j.get("params") for j in d["jobs"]]')" "['depth=1 fanout=1 dist=const mean_us=600000000']" \
+    "ops, an admin key, sees its parameters"
+run "$submit" "${A[@]}" --key "$tmpdir/keys/ops.key" --cancel "$alice_job"
+is "$rc" 0 "and cancels it"
+
 chmod 644 "$tmpdir/keys/alice.key"
 run "$submit" "${A[@]}" --key "$tmpdir/keys/alice.key" fib n=10
 like "$err" "lets other users read it" "satin-submit refuses a secret key others can read"

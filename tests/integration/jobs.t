@@ -62,6 +62,9 @@ listing() {   # listing [--all]: "JOB KIND STATE PARAMS" per job
 for j in json.load(sys.stdin)["jobs"]:
     print(j["job"], j["kind"], j["state"], j["params"], j["run_s"] > 0, j["age_s"] > 0)'
 }
+is "$("$submit" --socket "$sock" --list --json | python3 -c 'import json, sys
+print(" ".join(j["owner"] for j in json.load(sys.stdin)["jobs"]))')" "$(id -un) $(id -un) $(id -un)" \
+    "--list: each job's owner is the uid that submitted it"
 is "$(listing)" "1 synthetic running depth=1 fanout=1 dist=const mean_us=600000000 True True
 2 synthetic pending depth=1 fanout=1 dist=const mean_us=1000 False True
 3 synthetic pending depth=1 fanout=1 dist=const mean_us=1000 False True" \
@@ -96,15 +99,16 @@ out=$(python3 - "$tmpdir/acct.jsonl" <<'PY' 2>&1
 import json, sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
-    print(r["job"], r["kind"], r["status"], r["params"]["mean_us"], r["params"]["depth"],
+    print(r["job"], r["owner"], r["owner_uid"], r["kind"], r["status"], r["params"]["mean_us"], r["params"]["depth"],
           r["started"] is not None, r["finished"] is not None, r["error"],
           r["result"].get("leaves", "-"), r["stats"].get("jobs_run", "-") if r["status"] == "ok" else "-",
           r["wait_s"] >= 0 and r["run_s"] >= 0)
 PY
 )
-is "$out" "3 synthetic cancelled 1000 1 False True cancelled by request before it started - - True
-1 synthetic cancelled 600000000 1 True True cancelled: by request - - True
-2 synthetic ok 1000 1 True True None 1 2 True" \
+me="$(id -un) $(id -u)"
+is "$out" "3 $me synthetic cancelled 1000 1 False True cancelled by request before it started - - True
+1 $me synthetic cancelled 600000000 1 True True cancelled: by request - - True
+2 $me synthetic ok 1000 1 True True None 1 2 True" \
     "--accounting: job 3 cancelled unstarted, job 1 cancelled running, job 2 ok with its result and statistics; each with its parameters and times"
 
 # SIGTERM: the waiting job is told at once; the running one (600 s) is

@@ -721,6 +721,7 @@ static void test_security(void)
         "  - {name: alice, public_key: \"" KEY_B "\"}\n"
         "  - name: bob\n"
         "    public_key: \"" KEY_A "\"\n"
+        "    admin: true\n"
         "clusters:\n"
         "  - name: A\n"
         "    nodes:\n"
@@ -734,11 +735,12 @@ static void test_security(void)
     is_str(t->keys_dir, "etc/secrets", "security: keys is relative to the file's directory");
     is_i64(t->nclients, 2, "security: two clients");
     is_str(t->clients[1].name, "bob", "security: client names in order");
+    ok(!t->clients[0].admin && t->clients[1].admin, "security: admin: true makes bob an admin");
     is_i64(satin_topology_client_of_key(t, KEY_B), 0, "security: alice's key is client 0");
     is_i64(satin_topology_node_of_key(t, KEY_A), 0, "security: node a0 has KEY_A");
     is_i64(satin_topology_node_of_key(t, KEY_B), -1, "security: a client key is no node's");
     ok(satin_topology_check_keys(t, err, sizeof err) < 0 &&
-           strcmp(err, "etc/grid.yaml:11:9: node a1 has no public_key, and security is curve "
+           strcmp(err, "etc/grid.yaml:12:9: node a1 has no public_key, and security is curve "
                        "(the default): run 'satin-keygen a1' and add the key it prints, or say "
                        "'security: none' for a plain-text grid") == 0,
        "security: a node without a key under curve, with its line and column");
@@ -765,7 +767,9 @@ static void test_security(void)
         "{name: c, public_key: \"" KEY_B "\"}]\n" ONE_NODE,
         "bad.yaml:2:78: duplicate client name 'c'");
     bad("unknown key in a client", "grid: g\nclients: [{name: c, key: 1}]\n" ONE_NODE,
-        "bad.yaml:2:21: unknown key 'key' in a client (expected name, public_key)");
+        "bad.yaml:2:21: unknown key 'key' in a client (expected name, public_key, admin)");
+    bad("admin not a boolean", "grid: g\nclients: [{name: c, public_key: \"" KEY_A "\", admin: 2}]\n"
+        ONE_NODE, "bad.yaml:2:84: 'admin' must be true or false, not '2'");
     bad("clients not a sequence", "grid: g\nclients: alice\n" ONE_NODE,
         "bad.yaml:2:10: 'clients' must be a sequence of {name, public_key}, not 'alice'");
     bad("empty keys", "grid: g\nkeys: ''\n" ONE_NODE,
