@@ -386,8 +386,9 @@ is "$(grep -c '^EnvironmentFile=-/usr/local/etc/default/satind$' \
     "and satind.service reads /usr/local/etc/default/satind"
 ok=no
 [ -f "$tmpdir/local/usr/local/etc/satin/grid.yaml.example" ] &&
-    [ -f "$tmpdir/local/usr/local/lib/pkgconfig/satin.pc" ] && ok=yes
-is "$ok" yes "PREFIX=/usr/local: the example under /usr/local/etc, the .pc under /usr/local/lib"
+    [ -f "$tmpdir/local/usr/local/lib/pkgconfig/satin.pc" ] &&
+    [ "$(readlink "$tmpdir/local/usr/local/lib/libsatin.so.0")" = libsatin.so.0.1.0 ] && ok=yes
+is "$ok" yes "PREFIX=/usr/local: the example under /usr/local/etc, the .pc and libsatin.so.0 under /usr/local/lib"
 
 run mk uninstall PREFIX=/usr DESTDIR="$root"
 is "$rc" 0 "make uninstall exits 0"
