@@ -11,6 +11,11 @@
 #   make install PREFIX=/usr/local DESTDIR=
 
 VERSION   := 0.1.0
+# libsatin.so's ABI number, the one in its soname (libsatin.so.$(LIBSATIN_ABI)).  Raise it
+# when, and only when, a program built against an older satin_client.h could break with the
+# new library: an exported function removed or its arguments changed, a public struct's layout
+# or an enum's numbers changed.  Adding a function does not (mk/shlib.mk).
+LIBSATIN_ABI := 0
 BUILD     ?= build
 SAN       ?=
 PREFIX    ?= /usr/local
@@ -109,6 +114,10 @@ LIB_COMMON  := $(BUILD)/libsatincommon.a
 LIB_CORE    := $(BUILD)/libsatincore.a
 LIB_ENGINE  := $(BUILD)/libsatinengine.a
 LIB_CLIENT  := $(BUILD)/libsatin.a
+# The same library, shared: its real file name (libsatin.so.0.1.0: the ABI number, then
+# VERSION's minor and patch) and its soname.  mk/shlib.mk builds it from PIC objects.
+LIBSATIN_SONAME := libsatin.so.$(LIBSATIN_ABI)
+LIB_CLIENT_SO   := $(BUILD)/$(LIBSATIN_SONAME).$(word 2,$(subst ., ,$(VERSION))).$(word 3,$(subst ., ,$(VERSION)))
 SATIND      := $(BUILD)/satind
 SUBMIT      := $(BUILD)/satin-submit
 WANEM       := $(BUILD)/satin-wanem
@@ -120,7 +129,7 @@ BENCHES     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 # Helper programs of the shell tests (not tests themselves).
 TEST_TOOLS  := $(BUILD)/tests/integration/peer-probe
 
-all: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES) $(TEST_TOOLS)
+all: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT) $(LIB_CLIENT_SO) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES) $(TEST_TOOLS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -227,6 +236,6 @@ bench: deps
 clean:
 	rm -rf build build-asan build-tsan build-fuzz
 
-include mk/fuzz.mk mk/install.mk
+include mk/fuzz.mk mk/shlib.mk mk/install.mk
 
 .PHONY: all deps check check-asan check-tsan demo bench install clean

@@ -5,15 +5,17 @@
 #
 # What goes where (tests/integration/install.t lists every file):
 #   $(BINDIR)       satind satin-submit satin-wanem satin-grid satin-keygen satin-sim satin-slurm
-#   $(INCLUDEDIR)/satin/   the public headers; $(LIBDIR)/libsatin.a + pkgconfig/satin.pc
+#   $(INCLUDEDIR)/satin/   the public headers
+#   $(LIBDIR)       libsatin.so.0.1.0 with its links libsatin.so.0 (the soname) and
+#                   libsatin.so (for -lsatin), libsatin.a, pkgconfig/satin.pc
 #   $(MANDIR)/man1, man8   the pages of man/
 #   $(COMPLETIONDIR)       bash completion: satind, satin-submit, satin-grid
 #   $(UNITDIR)      satind.service, satind@.service
 #   $(PREFIX)/lib/sysusers.d/satin.conf, $(PREFIX)/lib/tmpfiles.d/satin.conf
 #   $(SYSCONFDIR)/satin/grid.yaml.example, $(SYSCONFDIR)/default/satind (kept if it exists)
 #
-# Nothing here runs systemd-sysusers, systemd-tmpfiles or systemctl: with a
-# DESTDIR the target is not this machine.  deploy/README.md says what to run.
+# Nothing here runs systemd-sysusers, systemd-tmpfiles, systemctl or ldconfig:
+# with a DESTDIR the target is not this machine.  deploy/README.md says what to run.
 
 ifeq ($(PREFIX),/usr)
   SYSCONFDIR ?= /etc
@@ -45,8 +47,9 @@ INSTALL_COMPLETIONS := deploy/completion/satind deploy/completion/satin-submit \
                        deploy/completion/satin-grid
 INSTALL_MAN8     := $(wildcard man/*.8)
 INSTALL_UNITS    := deploy/satind.service deploy/satind@.service
-# What libsatin's objects call (client/ and proto/): the .pc's Requires.
-SATIN_PC_REQUIRES := libzmq libczmq
+# What libsatin's objects call (client/ and proto/): the .pc's Libs.private,
+# for a static link of libsatin.a (mk/satin.pc.in says why not Requires.private).
+SATIN_PC_LIBS_PRIVATE := -lczmq -lzmq
 # In the .pc, directories under the prefix are written as ${prefix}/...: a
 # relocated tree (pkg-config --define-prefix) then still finds them.
 PC_LIBDIR     = $(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
@@ -58,16 +61,20 @@ INSTALL_PATHS_SED := sed -e 's|/usr/bin/|$(BINDIR)/|g' -e 's|/etc/|$(SYSCONFDIR)
 
 # Not `all`: installing needs the programs and the library, not the tests
 # and benchmarks.
-install: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT)
+install: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT) $(LIB_CLIENT_SO)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/satin $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR) \
 	  $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(SYSCONFDIR)/satin \
 	  $(DESTDIR)$(SYSCONFDIR)/default
 	install -m 0755 $(INSTALL_PROGRAMS) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(INSTALL_HEADERS) $(DESTDIR)$(INCLUDEDIR)/satin/
-	install -m 0644 $(LIB_CLIENT) $(DESTDIR)$(LIBDIR)/
+	install -m 0644 $(LIB_CLIENT) $(LIB_CLIENT_SO) $(DESTDIR)$(LIBDIR)/
+	@# Relative links, so that the tree can move; ldconfig would make the
+	@# soname's link itself, but it does not run here.
+	ln -sf $(notdir $(LIB_CLIENT_SO)) $(DESTDIR)$(LIBDIR)/$(LIBSATIN_SONAME)
+	ln -sf $(notdir $(LIB_CLIENT_SO)) $(DESTDIR)$(LIBDIR)/libsatin.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(PC_LIBDIR)|' -e 's|@INCLUDEDIR@|$(PC_INCLUDEDIR)|' \
-	  -e 's|@VERSION@|$(VERSION)|' -e 's|@REQUIRES@|$(SATIN_PC_REQUIRES)|' mk/satin.pc.in \
+	  -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(SATIN_PC_LIBS_PRIVATE)|' mk/satin.pc.in \
 	  >$(DESTDIR)$(LIBDIR)/pkgconfig/satin.pc
 	chmod 0644 $(DESTDIR)$(LIBDIR)/pkgconfig/satin.pc
 	install -m 0644 $(INSTALL_MAN1) $(DESTDIR)$(MANDIR)/man1/
@@ -94,6 +101,8 @@ uninstall:
 	  $(addprefix $(DESTDIR)$(COMPLETIONDIR)/,$(notdir $(INSTALL_COMPLETIONS))) \
 	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/satin/,$(notdir $(INSTALL_HEADERS)) $(OLD_HEADERS)) \
 	  $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_CLIENT)) $(DESTDIR)$(LIBDIR)/pkgconfig/satin.pc \
+	  $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_CLIENT_SO)) $(DESTDIR)$(LIBDIR)/$(LIBSATIN_SONAME) \
+	  $(DESTDIR)$(LIBDIR)/libsatin.so \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(INSTALL_MAN1))) \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(INSTALL_MAN8))) \
 	  $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(INSTALL_UNITS))) \

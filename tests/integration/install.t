@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # install.t - make install into a DESTDIR: exactly the expected files with
 # their modes; the pkg-config file compiles and links a program against the
-# installed libsatin; the systemd units pass systemd-analyze verify; the
+# installed libsatin: libsatin.so has its soname and exports exactly the
+# functions of satin_client.h, a program built with `pkg-config --cflags
+# --libs satin` runs on the .so against a real satind, one built with
+# `pkg-config --static` takes libsatin.a; the systemd units pass systemd-analyze verify; the
 # sysusers and tmpfiles snippets make the satin user and its directories;
 # every man page matches its program's --help; another PREFIX rewrites the
 # units' paths; an existing /etc/default/satind survives a reinstall; make
@@ -17,8 +20,12 @@ build=${SATIN_BUILD:-$PWD/build}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/satin-install.XXXXXX")
 root=$tmpdir/root
+pid=""    # the installed satind the programs linked against libsatin talk to
 
-cleanup() { rm -rf "$tmpdir"; }
+cleanup() {
+    if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
+    rm -rf "$tmpdir"
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM    # so that the EXIT trap runs on ^C too
 
@@ -38,7 +45,7 @@ mk() {
 }
 
 products=("$build/satind" "$build/satin-submit" "$build/satin-wanem" "$build/satin-keygen" "$build/satin-sim"
-          "$build/libsatin.a")
+          "$build/libsatin.a" "$build/libsatin.so.0.1.0")
 for f in "${products[@]}"; do
     [ -e "$f" ] || { echo "Bail out! $f is missing (build it, or set SATIN_BUILD)"; exit 1; }
 done
@@ -52,8 +59,11 @@ fi
 run mk install PREFIX=/usr DESTDIR="$root"
 is "$rc" 0 "make install PREFIX=/usr DESTDIR=... exits 0"
 
-# Every file (and link) with its mode, sorted by path.
-listing() { (cd "$1" && find . \( -type f -o -type l \) -printf '%m %P\n' | LC_ALL=C sort -k2); }
+# Every file with its mode and every link with its target, sorted by path.
+listing() {
+    (cd "$1" && find . \( -type f -printf '%m %P\n' \) -o \( -type l -printf 'link %P -> %l\n' \) |
+        LC_ALL=C sort -k2)
+}
 expected="644 etc/default/satind
 644 etc/satin/grid.yaml.example
 755 usr/bin/satin-grid
@@ -66,6 +76,9 @@ expected="644 etc/default/satind
 644 usr/include/satin/satin.h
 644 usr/include/satin/satin_client.h
 644 usr/lib/libsatin.a
+link usr/lib/libsatin.so -> libsatin.so.0.1.0
+link usr/lib/libsatin.so.0 -> libsatin.so.0.1.0
+644 usr/lib/libsatin.so.0.1.0
 644 usr/lib/pkgconfig/satin.pc
 644 usr/lib/systemd/system/satind.service
 644 usr/lib/systemd/system/satind@.service
@@ -98,39 +111,111 @@ is "$same" yes "with PREFIX=/usr the units and tmpfiles.d are deploy/'s, unchang
 run "$root/usr/bin/satind" --check-config "$root/etc/satin/grid.yaml.example"
 is "$rc" 0 "the example topology passes satind --check-config"
 
-# ---- pkg-config and a program linked against libsatin --------------------------------
+# ---- libsatin.so: its soname and what it exports ----------------------------------
+
+so=$root/usr/lib/libsatin.so.0.1.0
+# The functions a header declares: prototypes begin in column 0; typedefs of
+# function types and the inline functions it defines itself are not called
+# out of the header.
+declared() {
+    grep -E '^[a-z]' "$1" | grep -vE '^(typedef|static inline)' | grep -oE '\bsatin_[a-z0-9_]+\(' |
+        tr -d '(' | LC_ALL=C sort -u
+}
+# A library's dynamic symbols that it defines: "TYPE NAME".
+exported() { nm -D --defined-only "$1" 2>&1 | awk '{print $2, $3}' | LC_ALL=C sort -k2; }
+if command -v readelf >/dev/null && command -v nm >/dev/null; then
+    is "$(readelf -d "$so" 2>&1 | sed -n 's/.*(SONAME).*\[\(.*\)\]$/\1/p')" libsatin.so.0 \
+        "readelf -d: libsatin.so.0.1.0's soname is libsatin.so.0"
+    api=$(declared "$root/usr/include/satin/satin_client.h")
+    gt "$(echo "$api" | grep -c .)" 20 "the installed satin_client.h declares the client API's functions"
+    is "$(exported "$so")" \
+        "$( (echo "A LIBSATIN_0"; echo "$api" | sed 's/^/T /; s/$/@@LIBSATIN_0/') | LC_ALL=C sort -k2)" \
+        "libsatin.so exports exactly satin_client.h's functions, each at version LIBSATIN_0"
+    # The library's own helpers, all global in the archive's objects.
+    internal='^(satin_(msg|wire|kvlist|json|endpoint|zframes|digest)_|client_|failover_)'
+    gt "$(nm -g --defined-only "$root/usr/lib/libsatin.a" 2>/dev/null | awk '$2 == "T" {print $3}' |
+          grep -cE "$internal")" 50 "libsatin.a holds the codec, the JSON writer and the client's internals"
+    is "$(nm -D --defined-only "$so" 2>&1 | awk '{print $3}' | grep -E "$internal")" "" \
+        "nm -D --defined-only: libsatin.so exports none of them (satin_msg_encode, client_request, ...)"
+    # satin.h is the kinds' API: kinds are compiled into satind, which defines
+    # what the header calls (the inline spawn's out-of-line halves included).
+    kindapi=$(declared "$root/usr/include/satin/satin.h")
+    like "$kindapi" "satin_spawn_general" "satin.h calls satin_spawn_general (the inline spawn's slow path)"
+    is "$(comm -23 <(echo "$kindapi") \
+            <(nm --defined-only "$root/usr/bin/satind" 2>/dev/null | awk '$2 == "T" {print $3}' |
+              LC_ALL=C sort -u))" "" \
+        "the installed satind defines every function satin.h declares or calls"
+    is "$(comm -12 <(echo "$kindapi") <(exported "$so" | awk '{sub(/@.*/, "", $2); print $2}' |
+            LC_ALL=C sort -u))" "" \
+        "and libsatin exports none of them: satin.h is satind's API, not libsatin's"
+else
+    for _ in 1 2 3 4 5 6 7 8; do skip "readelf or nm is not installed"; done
+fi
+
+# ---- pkg-config and programs linked against libsatin --------------------------------
 
 pc() {
     PKG_CONFIG_PATH=$root/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root pkg-config "$@"
 }
-if command -v pkg-config >/dev/null && command -v cc >/dev/null; then
+# Its arguments as single-spaced words (pkgconf ends its output with a blank).
+words() { echo "$*"; }
+# The satin, CZMQ and libzmq libraries a program was linked to (readelf's NEEDED).
+needed() {
+    readelf -d "$1" 2>&1 | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' | grep -E '^lib(satin|czmq|zmq)\.'
+}
+if command -v pkg-config >/dev/null && command -v cc >/dev/null && command -v readelf >/dev/null; then
     is "$(pc --modversion satin 2>&1)" "$("$build/satind" --version | awk '{print $2}')" \
         "pkg-config --modversion satin is satind's version"
     # (pkgconf puts the sysroot in front of variables too, pkg-config 0.29 does not.)
     prefix=$(pc --variable=prefix satin 2>&1)
     is "${prefix#"$root"}" /usr "the .pc's prefix is /usr"
-    flags=$(pc --cflags --libs satin 2>&1)
+    # shellcheck disable=SC2046  # the flags are words
+    flags=$(words $(pc --cflags --libs satin 2>&1))
     like "$flags" "-L$root/usr/lib -lsatin" "pkg-config --libs satin names the installed library"
+    is "$flags" "-I$root/usr/include -L$root/usr/lib -lsatin" \
+        "pkg-config --cflags --libs satin gives its -I, -L and -lsatin alone (no CZMQ or libzmq flags)"
+    # shellcheck disable=SC2046
+    static_libs=$(words $(pc --static --libs satin 2>&1))
+    is "$static_libs" "-L$root/usr/lib -lsatin -lczmq -lzmq" \
+        "pkg-config --static --libs satin adds what libsatin.a calls: CZMQ and libzmq"
     cat >"$tmpdir/prog.c" <<'EOF'
 #include <satin/satin_client.h>
 #include <stdio.h>
+#include <string.h>
 int main(int argc, char **argv)
 {
     satin_client_error err;
     satin_client *c = satin_client_new(argc > 1 ? argv[1] : NULL, &err);
-    if (c) {
-        satin_client_destroy(&c);
-        return 1;
+    if (!c) {
+        /* The result types are the header's own: an empty report, looked up and freed. */
+        satin_job_report rep = {0};
+        int64_t v = 0;
+        int found = satin_client_values_i64(&rep.result, "value", &v) == 0;
+        satin_job_report_free(&rep);
+        satin_client_kinds kinds = {0};
+        satin_client_kinds_free(&kinds);
+        printf("code %d found %d\n", (int)err.code, found);
+        return 0;
     }
-    /* The result types are the header's own: an empty report, looked up and freed. */
-    satin_job_report rep = {0};
-    int64_t v = 0;
-    int found = satin_client_values_i64(&rep.result, "value", &v) == 0;
-    satin_job_report_free(&rep);
     satin_client_kinds kinds = {0};
+    int fib = 0;
+    if (satin_client_list_kinds(c, &kinds, &err) == SATIN_CLIENT_OK)
+        for (size_t i = 0; i < kinds.n; i++)
+            fib |= strcmp(kinds.items[i].name, "fib") == 0;
     satin_client_kinds_free(&kinds);
-    printf("code %d found %d\n", (int)err.code, found);
-    return 0;
+    const char *params[] = {"n=20", NULL};
+    uint64_t job = 0;
+    satin_job_report rep = {0};
+    int64_t v = -1;
+    int rc = satin_client_submit(c, "fib", params, 0, &job, &err);
+    if (rc == SATIN_CLIENT_OK)
+        rc = satin_client_wait(c, job, 30000, &rep, NULL, NULL, &err);
+    if (rc == SATIN_CLIENT_OK)
+        satin_client_values_i64(&rep.result, "value", &v);
+    printf("fib listed %d, fib n=20: %s %lld\n", fib, satin_client_rc_name(rc), (long long)v);
+    satin_job_report_free(&rep);
+    satin_client_destroy(&c);
+    return rc != SATIN_CLIENT_OK;
 }
 EOF
     # A sanitizer build's library needs the same runtime in the program.
@@ -143,8 +228,57 @@ EOF
     # shellcheck disable=SC2086  # the flags are words
     run cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -o "$tmpdir/prog" "$tmpdir/prog.c" $flags
     is "$rc" 0 "a program including <satin/satin_client.h> builds with pkg-config's flags"
-    run timeout 20 "$tmpdir/prog" "ipc://$tmpdir/nobody.sock"
-    is "$out" "code 3 found 0" "and runs: no daemon there is SATIN_CLIENT_UNREACHABLE"
+    is "$(needed "$tmpdir/prog")" libsatin.so.0 \
+        "readelf -d: it needs libsatin.so.0 (the soname), and neither CZMQ nor libzmq itself"
+    if ldconfig -p 2>/dev/null | grep -q 'libsatin\.so\.0 '; then
+        skip "this machine has a libsatin.so.0 of its own"
+    else
+        run "$tmpdir/prog" "ipc://$tmpdir/nobody.sock"
+        like "$err" "libsatin.so.0: cannot open shared object file" \
+            "it does not start without the DESTDIR's libsatin.so.0"
+    fi
+    lib=$root/usr/lib
+    run env LD_LIBRARY_PATH="$lib" ldd "$tmpdir/prog"
+    is "$(echo "$out" | sed -n 's/^[[:space:]]*libsatin\.so\.0 => \(.*\) (0x.*$/\1/p')" "$lib/libsatin.so.0" \
+        "with LD_LIBRARY_PATH into the DESTDIR, ldd finds the installed libsatin.so.0"
+    run env LD_LIBRARY_PATH="$lib" timeout 20 "$tmpdir/prog" "ipc://$tmpdir/nobody.sock"
+    is "$out" "code 3 found 0" "and it runs: no daemon there is SATIN_CLIENT_UNREACHABLE"
+
+    # The installed satind, for the programs to talk to.
+    sock=$tmpdir/d.sock
+    "$root/usr/bin/satind" --workers 1 --socket "ipc://$sock" --foreground 2>"$tmpdir/satind.log" &
+    pid=$!
+    for _ in $(seq 100); do
+        [ -S "$sock" ] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    [ -S "$sock" ] || sed 's/^/# satind: /' "$tmpdir/satind.log"
+    run env LD_LIBRARY_PATH="$lib" timeout 60 "$tmpdir/prog" "ipc://$sock"
+    is "$rc: $out" "0: fib listed 1, fib n=20: ok 6765" \
+        "on libsatin.so against the installed satind it lists the kinds and runs fib n=20"
+
+    # -Bstatic around -lsatin: the linker takes libsatin.a although
+    # libsatin.so is beside it (CZMQ and libzmq stay shared).
+    static=(-Wl,-Bstatic -lsatin -Wl,-Bdynamic)
+    # shellcheck disable=SC2046,SC2086
+    run cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -o "$tmpdir/prog-static" "$tmpdir/prog.c" \
+        $(pc --cflags satin) ${static_libs/-lsatin/${static[*]}}
+    is "$rc" 0 "a program links libsatin.a with pkg-config --static --libs satin"
+    is "$(needed "$tmpdir/prog-static" | sed 's/\.so\..*//')" "libczmq
+libzmq" "readelf -d: it needs CZMQ and libzmq, not libsatin.so"
+    run timeout 60 "$tmpdir/prog-static" "ipc://$sock"
+    is "$rc: $out" "0: fib listed 1, fib n=20: ok 6765" \
+        "and runs without LD_LIBRARY_PATH: it lists the kinds and runs fib n=20"
+    # shellcheck disable=SC2086
+    run cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -o "$tmpdir/prog-nostatic" "$tmpdir/prog.c" \
+        ${flags/-lsatin/${static[*]}}
+    like "$rc: $err" "undefined reference to \`zmq_" \
+        "without --static the same link of libsatin.a fails on libzmq's functions"
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    pid=""
+
     bad=""
     for h in "$root"/usr/include/satin/*.h; do
         # shellcheck disable=SC2086
@@ -154,7 +288,7 @@ EOF
     done
     is "$bad" "" "every installed header compiles on its own"
 else
-    for _ in 1 2 3 4 5 6; do skip "pkg-config or cc is not installed"; done
+    for _ in $(seq 16); do skip "pkg-config, cc or readelf is not installed"; done
 fi
 
 # ---- the systemd units ---------------------------------------------------------------
@@ -252,8 +386,9 @@ is "$(grep -c '^EnvironmentFile=-/usr/local/etc/default/satind$' \
     "and satind.service reads /usr/local/etc/default/satind"
 ok=no
 [ -f "$tmpdir/local/usr/local/etc/satin/grid.yaml.example" ] &&
-    [ -f "$tmpdir/local/usr/local/lib/pkgconfig/satin.pc" ] && ok=yes
-is "$ok" yes "PREFIX=/usr/local: the example under /usr/local/etc, the .pc under /usr/local/lib"
+    [ -f "$tmpdir/local/usr/local/lib/pkgconfig/satin.pc" ] &&
+    [ "$(readlink "$tmpdir/local/usr/local/lib/libsatin.so.0")" = libsatin.so.0.1.0 ] && ok=yes
+is "$ok" yes "PREFIX=/usr/local: the example under /usr/local/etc, the .pc and libsatin.so.0 under /usr/local/lib"
 
 run mk uninstall PREFIX=/usr DESTDIR="$root"
 is "$rc" 0 "make uninstall exits 0"
