@@ -5,11 +5,17 @@
  * (daemon/peer.c), bounce a message of SIZE bytes N times.  Each thread
  * waits in zmq_poll as a daemon's control loop waits on its sockets.
  *
- *   zmq_rtt [N [SIZE]]     (default 20000 round trips of 64 bytes)
+ *   zmq_rtt [--busy K] [N [SIZE]]     (default 20000 round trips of 64 bytes)
  *
- * Prints "rtt_us median MEDIAN mean MEAN p99 P99 n N size SIZE".
+ * --busy K: K more threads compute (a loop of arithmetic) all the while, as
+ * the victim's worker computes while a steal crosses: the round trip then
+ * waits for the CPUs as a steal's does.  A steal between two one-worker
+ * daemons meets one such thread (the victim's worker; the thief's sleeps).
+ *
+ * Prints "rtt_us median MEDIAN mean MEAN p99 P99 n N size SIZE busy K".
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +29,19 @@ typedef struct side {
     size_t size;
     double *rtt_us;        /* the pinger's: one per round trip */
 } side;
+
+static atomic_int computing = 1;
+
+/* A thread that computes until told to stop, touching no shared line. */
+static void *compute(void *arg)
+{
+    volatile double x = 1.0;
+    (void)arg;
+    while (atomic_load_explicit(&computing, memory_order_relaxed))
+        for (int i = 0; i < 100000; i++)
+            x = x * 1.0000001 + 1e-9;
+    return NULL;
+}
 
 static double now_us(void)
 {
@@ -88,12 +107,21 @@ static void open_side(side *s, void *ctx)
 
 int main(int argc, char **argv)
 {
+    int busy = 0;
+    if (argc > 2 && strcmp(argv[1], "--busy") == 0) {
+        busy = atoi(argv[2]);
+        argc -= 2;
+        argv += 2;
+    }
     int n = argc > 1 ? atoi(argv[1]) : 20000;
     size_t size = argc > 2 ? (size_t)atol(argv[2]) : 64;
-    if (n < 10 || size < 1 || size > (1 << 26)) {
-        fprintf(stderr, "usage: zmq_rtt [N >= 10 [SIZE 1..67108864]]\n");
+    if (n < 10 || size < 1 || size > (1 << 26) || busy < 0 || busy > 64) {
+        fprintf(stderr, "usage: zmq_rtt [--busy K 0..64] [N >= 10 [SIZE 1..67108864]]\n");
         return 2;
     }
+    pthread_t computers[64];
+    for (int i = 0; i < busy; i++)
+        pthread_create(&computers[i], NULL, compute, NULL);
     void *ctx = zmq_ctx_new();
     side ping = {.n = n, .size = size}, pong = {.n = n, .size = size};
     open_side(&ping, ctx);
@@ -114,13 +142,16 @@ int main(int argc, char **argv)
         rtt[i] = now_us() - t0;
     }
     pthread_join(t, NULL);
+    atomic_store(&computing, 0);
+    for (int i = 0; i < busy; i++)
+        pthread_join(computers[i], NULL);
     int m = n - warm;
     double sum = 0;
     for (int i = warm; i < n; i++)
         sum += rtt[i];
     qsort(rtt + warm, (size_t)m, sizeof *rtt, by_value);
-    printf("rtt_us median %.1f mean %.1f p99 %.1f n %d size %zu\n", rtt[warm + m / 2], sum / m,
-           rtt[warm + (int)(m * 0.99)], m, size);
+    printf("rtt_us median %.1f mean %.1f p99 %.1f n %d size %zu busy %d\n", rtt[warm + m / 2],
+           sum / m, rtt[warm + (int)(m * 0.99)], m, size, busy);
     free(buf);
     free(rtt);
     zmq_close(ping.router);
