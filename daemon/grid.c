@@ -230,6 +230,11 @@ static void env_counters(void *ctx, satin_kvlist *out)
     const satin_link_counters *lan = satin_peers_counters(g->peers, 0);
     const satin_link_counters *wan = satin_peers_counters(g->peers, 1);
     satin_kvlist_add_f64(out, "idle_s", satin_pool_idle_seconds(g->pool));
+    uint64_t starts;
+    double start_wait;
+    satin_pool_remote_start_waits(g->pool, &starts, &start_wait);
+    satin_kvlist_add_i64(out, "remote_starts", (int64_t)starts);
+    satin_kvlist_add_f64(out, "remote_start_wait_s", start_wait);
     satin_orphan_stats os;
     satin_pool_expire_orphans(g->pool);
     satin_pool_orphan_stats(g->pool, &os);

@@ -158,6 +158,24 @@ void satin_worker_pause(satin_worker *w, unsigned *round)
     w->wake_seen = atomic_load(&pool->wake_seq);
 }
 
+/* A started job's root taken by a worker: for another node's record, how
+ * long it waited for one (steal-latency's last leg). */
+static void count_remote_start(satin_pool *pool, satin_record *r)
+{
+    satin_job *job = satin_record_job(r);
+    if (!job || !job->remote)
+        return;
+    atomic_fetch_add_explicit(&pool->remote_start_wait_ns, satin_now_ns() - job->t_start,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&pool->remote_starts, 1, memory_order_relaxed);
+}
+
+void satin_pool_remote_start_waits(satin_pool *pool, uint64_t *count, double *seconds)
+{
+    *count = atomic_load_explicit(&pool->remote_starts, memory_order_relaxed);
+    *seconds = (double)atomic_load_explicit(&pool->remote_start_wait_ns, memory_order_relaxed) / 1e9;
+}
+
 void satin_pool_notify(satin_pool *pool)
 {
     atomic_fetch_add(&pool->wake_seq, 1);
@@ -258,7 +276,9 @@ static void *worker_main(void *arg)
     unsigned round = 0;
     while (atomic_load_explicit(&w->pool->running, memory_order_relaxed)) {
         satin_record *r = satin_pool_take_injected(w->pool);
-        if (!r)
+        if (r)
+            count_remote_start(w->pool, r);
+        else
             r = satin_worker_steal(w);
         if (r) {
             if (atomic_load_explicit(&w->pool->hungry, memory_order_relaxed))
@@ -312,6 +332,8 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
     atomic_init(&pool->running, 1);
     atomic_init(&pool->active_jobs, 0);
     atomic_init(&pool->injected, 0);
+    atomic_init(&pool->remote_start_wait_ns, 0);
+    atomic_init(&pool->remote_starts, 0);
     atomic_init(&pool->parked, 0);
     atomic_init(&pool->jobs_run_high, 0);
     pool->spawn_reserve = 4;

@@ -35,6 +35,9 @@ int satin_pool_workers(const satin_pool *self);
 size_t satin_pool_max_record(const satin_pool *self);
 /* Invocations run on this node so far (all jobs; for progress lines). */
 uint64_t satin_pool_jobs_run(satin_pool *self);
+/* Records of other nodes taken by a worker so far, and the time they
+ * waited, summed, from satin_pool_start to a worker taking them. */
+void satin_pool_remote_start_waits(satin_pool *self, uint64_t *count, double *seconds);
 
 typedef void satin_job_done_fn(satin_job *job, void *arg);
 

@@ -112,6 +112,10 @@ struct satin_pool {
     _Atomic uint64_t wake_seq;   /* bumped by every satin_pool_notify */
     _Atomic int hungry;          /* a worker found no local work */
     _Atomic uint64_t jobs_run_high;  /* the most satin_pool_jobs_run returned */
+    /* Records of other nodes (remote jobs): from their start here to a
+     * worker taking them, summed, and how many (the last leg of a steal). */
+    _Atomic int64_t remote_start_wait_ns;
+    _Atomic uint64_t remote_starts;
     void (*hungry_fn)(void *);
     void *hungry_arg;
 };
