@@ -3,7 +3,9 @@
  * daemons: two threads, each with a ROUTER bound on loopback TCP and a
  * DEALER connected to the other's, as two satind peers are wired
  * (daemon/peer.c), bounce a message of SIZE bytes N times.  Each thread
- * waits in zmq_poll as a daemon's control loop waits on its sockets.
+ * waits in zmq_poll as a daemon's control loop waits on its sockets, and
+ * each has a ZeroMQ context (so an I/O thread) of its own, as each daemon
+ * has: a message crosses two I/O threads, as between two satind.
  *
  *   zmq_rtt [--busy K] [N [SIZE]]     (default 20000 round trips of 64 bytes)
  *
@@ -122,10 +124,9 @@ int main(int argc, char **argv)
     pthread_t computers[64];
     for (int i = 0; i < busy; i++)
         pthread_create(&computers[i], NULL, compute, NULL);
-    void *ctx = zmq_ctx_new();
     side ping = {.n = n, .size = size}, pong = {.n = n, .size = size};
-    open_side(&ping, ctx);
-    open_side(&pong, ctx);
+    open_side(&ping, zmq_ctx_new());
+    open_side(&pong, zmq_ctx_new());
     if (zmq_connect(ping.dealer, pong.endpoint) < 0 || zmq_connect(pong.dealer, ping.endpoint) < 0)
         die("zmq_connect");
     pthread_t t;
@@ -158,6 +159,7 @@ int main(int argc, char **argv)
     zmq_close(ping.dealer);
     zmq_close(pong.router);
     zmq_close(pong.dealer);
-    zmq_ctx_term(ctx);
+    zmq_ctx_term(ping.ctx);
+    zmq_ctx_term(pong.ctx);
     return 0;
 }
