@@ -16,5 +16,6 @@ const satin_kind *const satin_builtin_kinds[] = {
     &satin_kind_nchoosek,
     &satin_kind_primefactors,
     &satin_kind_tsp,
+    &satin_kind_array,
     NULL,
 };

@@ -18,6 +18,7 @@ extern const satin_kind satin_kind_knapsack;
 extern const satin_kind satin_kind_nchoosek;
 extern const satin_kind satin_kind_primefactors;
 extern const satin_kind satin_kind_tsp;
+extern const satin_kind satin_kind_array;
 
 /* All of the above, NULL-terminated, in --list-kinds order: the table satind
  * hands the runtime (runtime/kinds.h). */

@@ -272,7 +272,7 @@ for k in fib integrate nqueens uts; do
 done
 run "$submit" "${S[@]}" --json --list-kinds
 is "$(json_get 'sorted(k["name"] for k in d["kinds"])')" \
-    "['fib', 'ida', 'integrate', 'knapsack', 'matmul', 'nchoosek', 'nqueens', 'primefactors', 'raytracer', 'replay', 'setcover', 'synthetic', 'tsp', 'uts']" \
+    "['array', 'fib', 'ida', 'integrate', 'knapsack', 'matmul', 'nchoosek', 'nqueens', 'primefactors', 'raytracer', 'replay', 'setcover', 'synthetic', 'tsp', 'uts']" \
     "--json --list-kinds names every built-in kind"
 
 run "$submit" "${S[@]}" --status
