@@ -875,8 +875,8 @@ static int do_list(satin_client *c, const options *o)
         satin_json_object_end(&j);
         print_json(&j);
     } else {
-        printf("%6s  %-12s %-9s %-14s %9s %9s %12s  %s\n", "JOB", "KIND", "STATE", "OWNER",
-               "AGE_S", "RUN_S", "INVOCATIONS", "PARAMS");
+        printf("%6s  %-12s %-9s %-14s %-8s %9s %9s %12s  %s\n", "JOB", "KIND", "STATE", "OWNER",
+               "NODE", "AGE_S", "RUN_S", "INVOCATIONS", "PARAMS");
         for (size_t i = 0; i < n; i++) {
             const satin_client_values *v = &jobs[i];
             int64_t id = 0, inv = 0;
@@ -888,11 +888,12 @@ static int do_list(satin_client *c, const options *o)
             const char *kind = satin_client_values_str(v, "kind"),
                        *state = satin_client_values_str(v, "state"),
                        *owner = satin_client_values_str(v, "owner"),
+                       *node = satin_client_values_str(v, "node"),
                        *params = satin_client_values_str(v, "params");
             /* Another's parameters are not shown to us: "-". */
-            printf("%6" PRId64 "  %-12s %-9s %-14s %9.1f %9.1f %12" PRId64 "  %s\n", id,
-                   kind ? kind : "?", state ? state : "?", owner ? owner : "?", age, run, inv,
-                   params ? params : "-");
+            printf("%6" PRId64 "  %-12s %-9s %-14s %-8s %9.1f %9.1f %12" PRId64 "  %s\n", id,
+                   kind ? kind : "?", state ? state : "?", owner ? owner : "?",
+                   node && *node ? node : "-", age, run, inv, params ? params : "-");
         }
     }
     satin_client_jobs_free(jobs, n);

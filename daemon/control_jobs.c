@@ -597,6 +597,7 @@ static void on_list(satin_control *ctl, const satin_principal *who, const unsign
             satin_kvlist_add_i64(l, "job", (int64_t)e->id);
             satin_kvlist_add_str(l, "kind", e->kind->name);
             satin_kvlist_add_str(l, "owner", e->submitter.name);
+            satin_kvlist_add_str(l, "node", control_node_id(ctl));
             satin_kvlist_add_str(l, "state", job_state(e));
             if (mine) {
                 char params[1024];

@@ -125,8 +125,8 @@ run "$submit" "${A[@]}" --key "$tmpdir/keys/alice.key" --no-wait --parsable synt
 is "$rc" 0 "alice submits a long job over CURVE"
 alice_job=$out
 run "$submit" "${A[@]}" --key "$tmpdir/keys/bob.key" --list --json
-is "$(json_get '[(j["job"], j["owner"], "params" in j) for j in d["jobs"]]')" \
-    "[($alice_job, 'key:alice', False)]" "bob's --list: alice's job, owned by key:alice, without its parameters"
+is "$(json_get '[(j["job"], j["owner"], j["node"], "params" in j) for j in d["jobs"]]')" \
+    "[($alice_job, 'key:alice', 'n0', False)]" "bob's --list: alice's job on n0, owned by key:alice, without its parameters"
 run "$submit" "${A[@]}" --key "$tmpdir/keys/bob.key" --cancel "$alice_job"
 is "$rc" 77 "bob may not cancel it (exit 77)"
 like "$err" "job $alice_job belongs to key:alice: only its owner or an admin may cancel it" "naming its owner"
