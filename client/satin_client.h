@@ -355,7 +355,7 @@ int satin_client_status(satin_client *self, satin_client_values *out, satin_clie
 
 /* The whole grid as the daemon sees it (GRID_STATUS): one list of values
  * per node of its topology, in file order (a daemon without a topology is
- * a grid of one): node, cluster, index, asked (1 for the daemon asked),
+ * a grid of one, named after its host): node, cluster, index, asked (1 for the daemon asked),
  * state (alive, suspected, dead, leaving or left, as the daemon sees that
  * node), answered (1 when the node's own figures came), silent_s (since
  * the daemon last heard it; absent for the daemon itself and for a node

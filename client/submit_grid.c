@@ -70,7 +70,7 @@ static void cell_of(const satin_client_values *v, size_t col, char *buf, size_t 
     else if (kv->type == SATIN_CLIENT_F64)
         snprintf(buf, len, "%.1f", kv->f64);
     else
-        snprintf(buf, len, "%s", kv->str);
+        snprintf(buf, len, "%s", kv->str[0] ? kv->str : "-");
 }
 
 void submit_grid_table(FILE *out, const satin_client_values *nodes, size_t n)

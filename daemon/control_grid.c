@@ -11,6 +11,7 @@
 #include "control_internal.h"
 #include "satin_endpoint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -138,11 +139,14 @@ static void answer(satin_control *ctl, const grid_query *q)
         for (int i = 0; i < t->nnodes; i++)
             add_node(ctl, r, i, q->id);
     } else {
-        /* A daemon on its own is a grid of one. */
+        /* A daemon on its own is a grid of one, named after its host. */
         satin_kvlist *entry = satin_msg_add_job(r);
         satin_kvlist list;
         satin_kvlist_init(&list);
-        satin_kvlist_add_str(entry, "node", control_node_id(ctl));
+        char host[64] = "";
+        if (gethostname(host, sizeof host - 1) < 0 || !host[0])
+            snprintf(host, sizeof host, "localhost");
+        satin_kvlist_add_str(entry, "node", control_node_id(ctl)[0] ? control_node_id(ctl) : host);
         satin_kvlist_add_str(entry, "cluster", "");
         satin_kvlist_add_i64(entry, "index", 0);
         satin_kvlist_add_i64(entry, "asked", 1);

@@ -7,7 +7,8 @@
 # what its own --status said just before and just after; b1 killed with
 # SIGKILL shows dead (with how long it has been silent and dead), b0
 # stopped with SIGTERM shows that it left; satin-grid status shows the
-# view; --grid without --status is a usage error (exit 2).  Bounded waits,
+# view; a daemon without a topology is a grid of one; --grid without
+# --status is a usage error (exit 2).  Bounded waits,
 # never timing assertions.
 set -u
 . "$(dirname "$0")/grid_kit.sh" grid-status
@@ -160,6 +161,19 @@ b1 dead" "then the grid as a0 sees it"
 run "$grid" status --run-dir "$tmpdir/g" --json
 is "$(json_get 'list(d), d["a0"]["asked"]')" "['a0', 'a1', 'b0', 'b1'] 1" \
     "satin-grid status --json: a0's view alone, as JSON"
+
+# A daemon without a topology is a grid of one, named after its host
+# (adopted: satin-grid down stops it with the grid).
+"$build/satind" --workers 2 --socket "ipc://$tmpdir/solo.sock" --foreground 2>"$tmpdir/solo.log" &
+adopt solo $!
+for _ in $(seq 200); do
+    "$submit" --socket "ipc://$tmpdir/solo.sock" --status >/dev/null 2>&1 && break
+    sleep 0.05
+done
+run "$submit" --socket "ipc://$tmpdir/solo.sock" --status --grid --json
+is "$(json_get 'list(d) == [__import__("socket").gethostname()],
+    [(v["cluster"], v["state"], v["asked"], v["answered"], v["workers"]) for v in d.values()]')" \
+    "True [('', 'alive', 1, 1, 2)]" "a daemon without a topology: a grid of one, its host"
 
 # Bad usage.
 run "$submit" --socket "$a0" --grid
