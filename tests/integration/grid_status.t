@@ -5,7 +5,8 @@
 # workers and pid, alive and answering; the same facts in --json as in the
 # table; after a job, each node's steal counters in the view lie between
 # what its own --status said just before and just after; b1 killed with
-# SIGKILL shows dead (with how long it has been silent and dead), b0
+# SIGKILL shows dead (with how long it has been silent and dead), a1
+# frozen for a moment is listed without figures and comes back, b0
 # stopped with SIGTERM shows that it left; satin-grid status shows the
 # view; a daemon without a topology is a grid of one; --grid without
 # --status is a usage error (exit 2).  Bounded waits,
@@ -110,6 +111,26 @@ gt "$(json_get 'sum(v["steal_successes"] for v in d.values())')" 0 "some steals 
 gt "$(json_get 'sum(v["wan_msgs"] for v in d.values())')" 0 "messages crossed between the clusters"
 ordered=$(json_get 'all(v["steal_successes"] + v["steal_failures"] <= v["steal_attempts"] for v in d.values())')
 is "$ordered" True "no node has more steal outcomes than attempts"
+
+# a1 frozen (SIGSTOP): the view still comes, within the wait, and lists a1
+# as not answering, with how long it has been silent; thawed, it answers
+# again and is alive.
+a1pid=$(cat "$tmpdir/g/a1.pid")
+kill -STOP "$a1pid"
+view
+kill -CONT "$a1pid"
+is "$rc" 0 "a1 frozen: the view still comes"
+is "$(json_get 'd["a1"]["answered"], "workers" in d["a1"], d["a1"]["state"] in ("alive", "suspected", "dead"),
+    d["a1"]["silent_s"] >= 0, [v["answered"] for k, v in d.items() if k != "a1"]')" \
+    "0 False True True [1, 1, 1]" "a1 is listed without figures, with its state and silence; the others answer"
+state=
+for _ in $(seq 100); do
+    view
+    state=$(json_get 'd["a1"]["state"], d["a1"]["answered"]')
+    [ "$state" = "alive 1" ] && break
+    sleep 0.1
+done
+is "$state" "alive 1" "a1 thawed: alive and answering again"
 
 # b1 killed: a0 finds it dead (its status requests tie it to b1 until it
 # answers, so its silence counts) within a bounded wait.
