@@ -2,9 +2,9 @@
  * engine_stats.c - the node counters and the statistics round: a node that
  * finishes a job asks every peer for its counters at the job's start and
  * end (phase 0 and 1) and sums what they answer; and a view of the grid
- * asks every peer for its status (phase 2), kept per peer until the next.  What each counter means
- * is in README.md, "Counters"; the policy adds the few only it can know,
- * as policy.*.
+ * asks every peer for its status (phase 2), kept per peer until the next.
+ * What each counter means is in README.md, "Counters"; the policy adds the
+ * few only it can know, as policy.*.
  */
 #include "engine_internal.h"
 
