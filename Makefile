@@ -64,7 +64,8 @@ APPS_SRC    := $(wildcard daemon/apps/*.c)
 DAEMON_SRC  := $(filter-out daemon/satind.c daemon/accept_guard.c,$(wildcard daemon/*.c))
 # satin-submit's own files: its endpoints come from a topology file too,
 # which libsatin does not read (it would need the YAML loader).
-SUBMIT_SRC  := client/satin_submit.c client/submit_endpoints.c client/submit_interrupt.c
+SUBMIT_SRC  := client/satin_submit.c client/submit_endpoints.c client/submit_interrupt.c \
+               client/submit_grid.c
 CLIENT_SRC  := $(filter-out $(SUBMIT_SRC) client/satin_keygen.c,$(wildcard client/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 INTEG_C_SRC := $(wildcard tests/integration/test_*.c)

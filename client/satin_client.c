@@ -1195,6 +1195,26 @@ int satin_client_status(satin_client *self, satin_client_values *out, satin_clie
     return SATIN_CLIENT_OK;
 }
 
+int satin_client_grid_status(satin_client *self, satin_client_values **nodes, size_t *nnodes,
+                             satin_client_error *err)
+{
+    satin_msg *reply;
+    client_clear_error(err);
+    *nodes = NULL;
+    *nnodes = 0;
+    int rc = request(self, satin_msg_new(SATIN_MSG_GRID_STATUS), &reply, err);
+    if (rc != SATIN_CLIENT_OK)
+        return rc;
+    if (reply->type != SATIN_MSG_GRID)
+        return client_unexpected(&reply, "GRID_STATUS", err);
+    *nodes = alloc_items(reply->njobs, sizeof **nodes);
+    for (size_t i = 0; i < reply->njobs; i++)
+        values_from_kvlist(&(*nodes)[i], &reply->jobs[i]);
+    *nnodes = reply->njobs;
+    satin_msg_destroy(&reply);
+    return SATIN_CLIENT_OK;
+}
+
 int satin_client_list_kinds(satin_client *self, satin_client_kinds *kinds,
                             satin_client_error *err)
 {

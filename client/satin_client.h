@@ -353,6 +353,21 @@ void satin_client_jobs_free(satin_client_values *jobs, size_t njobs);
  * free it with satin_client_values_free().  Left empty on failure. */
 int satin_client_status(satin_client *self, satin_client_values *out, satin_client_error *err);
 
+/* The whole grid as the daemon sees it (GRID_STATUS): one list of values
+ * per node of its topology, in file order (a daemon without a topology is
+ * a grid of one, named after its host): node, cluster, index, asked (1 for the daemon asked),
+ * state (alive, suspected, dead, leaving or left, as the daemon sees that
+ * node), answered (1 when the node's own figures came), silent_s (since
+ * the daemon last heard it; absent for the daemon itself and for a node
+ * never heard), dead_s (since the daemon took it for dead; only then),
+ * and when answered: pid, workers, workers_busy, jobs_running,
+ * jobs_pending, queue_length, records_held, steal_attempts,
+ * steal_successes, steal_failures, wan_msgs, wan_bytes, uptime_s.  The
+ * daemon waits about a second at most for the other nodes.  *nodes is an
+ * array of *nnodes, freed with satin_client_jobs_free(). */
+int satin_client_grid_status(satin_client *self, satin_client_values **nodes, size_t *nnodes,
+                             satin_client_error *err);
+
 /* The kinds the daemon runs, with their parameters and defaults.  *kinds is
  * overwritten (not freed first); free it with satin_client_kinds_free().
  * Left empty on failure. */

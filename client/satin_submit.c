@@ -15,6 +15,7 @@
 #include "json.h"
 #include "satin_client.h"
 #include "submit_endpoints.h"
+#include "submit_grid.h"
 #include "submit_interrupt.h"
 
 #include <errno.h>
@@ -64,6 +65,7 @@ typedef struct options {
     mode mode;
     int nmodes;                /* how many of --wait/--cancel/--status/--list/--list-kinds */
     int all;                   /* --list --all */
+    int grid;                  /* --status --grid */
     uint64_t job_id;           /* --wait, --cancel */
     int no_wait, parsable, json, stats;
     int timeout_ms;            /* -1: none given */
@@ -84,6 +86,8 @@ static void usage(FILE *f)
         "       %s [OPTIONS] --wait JOBID          wait for a job submitted earlier\n"
         "       %s [OPTIONS] --cancel JOBID        cancel a job\n"
         "       %s [OPTIONS] --status              print the daemon's state\n"
+        "       %s [OPTIONS] --status --grid       every node of the daemon's grid, as the\n"
+        "                                          daemon sees it: one row a node\n"
         "       %s [OPTIONS] --list-kinds          list job kinds and their parameters\n"
         "       %s [OPTIONS] --list [--all]        list the daemon's jobs (--all: with the\n"
         "                                          finished ones it still keeps)\n"
@@ -107,6 +111,11 @@ static void usage(FILE *f)
         "  --parsable         with --no-wait: print only the job id\n"
         "  --json             print one JSON object instead of text\n"
         "  --stats            also print the job's statistics as a table\n"
+        "  --grid             with --status: the whole grid as the daemon sees it (state\n"
+        "                     of each node: alive, suspected, dead, leaving or left;\n"
+        "                     workers, jobs, queues, steals, wide-area traffic); a node\n"
+        "                     that does not answer within about 1 s is listed with what\n"
+        "                     the daemon knows of it\n"
         "  --timeout S        give up after S seconds, connecting included (exit 124 once the\n"
         "                     job was submitted: it keeps running); for --cancel/--status/\n"
         "                     --list-kinds: the reply timeout (default 5)\n"
@@ -120,9 +129,9 @@ static void usage(FILE *f)
         "on stderr says so.  Exactly one result is printed: the run that finished (--stats\n"
         "shows its statistics alone).  A node that was slow, not dead, may run the job a\n"
         "second time unseen.  Exit 69 once every endpoint has failed.  --status asks every\n"
-        "endpoint; --list-kinds the first that answers; --wait, --cancel and --no-wait\n"
-        "take a single endpoint.  Under CURVE: --key ME.key --topology FILE (each node's\n"
-        "public_key from FILE).\n"
+        "endpoint; --status --grid and --list-kinds the first that answers; --wait,\n"
+        "--cancel and --no-wait take a single endpoint.  Under CURVE: --key ME.key\n"
+        "--topology FILE (each node's public_key from FILE).\n"
         "\n"
         "Parameters are checked by the kind in satind: integers are decimal digits, with\n"
         "a '-' only where the kind takes negative numbers (n=010, n=0x10, 'n= 10' are\n"
@@ -138,7 +147,7 @@ static void usage(FILE *f)
         "             69 daemon unreachable or shutting down, 74 output not written,\n"
         "             75 the daemon's job limits reached (try later), 76 protocol error,\n"
         "             77 not allowed to submit, 124 timeout.\n",
-        prog, prog, prog, prog, prog, prog);
+        prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -193,7 +202,7 @@ static void set_mode(options *o, mode m)
 
 enum { OPT_SOCKET = 256, OPT_NODE, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
        OPT_JSON, OPT_STATS, OPT_TIMEOUT, OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS,
-       OPT_LIST, OPT_ALL };
+       OPT_LIST, OPT_ALL, OPT_GRID };
 
 /* --topology FILE: its nodes' client endpoints join the list (with their
  * public keys when this client has a key: --key). */
@@ -235,6 +244,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"status", no_argument, NULL, OPT_STATUS},
         {"list", no_argument, NULL, OPT_LIST},
         {"all", no_argument, NULL, OPT_ALL},
+        {"grid", no_argument, NULL, OPT_GRID},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -275,6 +285,7 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_STATUS: set_mode(o, MODE_STATUS); break;
         case OPT_LIST: set_mode(o, MODE_LIST); break;
         case OPT_ALL: o->all = 1; break;
+        case OPT_GRID: o->grid = 1; break;
         case OPT_WAIT:
         case OPT_CANCEL:
             if (parse_job_id(optarg, &o->job_id) < 0)
@@ -332,6 +343,8 @@ static int check_args(const options *o)
         return usage_error("--wait, --cancel, --status, --list and --list-kinds exclude each other");
     if (o->all && o->mode != MODE_LIST)
         return usage_error("--all only goes with --list");
+    if (o->grid && o->mode != MODE_STATUS)
+        return usage_error("--grid only goes with --status");
     if (o->failover && o->mode == MODE_LIST)
         return usage_error("--list takes a single endpoint: it lists one daemon's jobs");
     if (o->mode == MODE_SUBMIT && !o->kind)
@@ -854,6 +867,23 @@ static int do_status(satin_client *c, const options *o)
     return 0;
 }
 
+/* --status --grid: one row per node, or {"NODE": {...}, ...} with --json. */
+static int do_grid_status(satin_client *c, const options *o)
+{
+    satin_client_error err;
+    satin_client_values *nodes;
+    size_t n;
+    int rc = satin_client_grid_status(c, &nodes, &n, &err);
+    if (rc != SATIN_CLIENT_OK)
+        return report_error(rc, &err);
+    if (o->json)
+        submit_grid_json(stdout, nodes, n);
+    else
+        submit_grid_table(stdout, nodes, n);
+    satin_client_jobs_free(nodes, n);
+    return 0;
+}
+
 /* --list: like squeue, one line a job, or {"jobs":[...]} with --json. */
 static int do_list(satin_client *c, const options *o)
 {
@@ -1060,7 +1090,7 @@ static int run(options *o)
                                              ? o->timeout_ms
                                              : SATIN_CLIENT_DEFAULT_TIMEOUT_MS);
     }
-    if (o->failover && o->mode == MODE_STATUS)
+    if (o->failover && o->mode == MODE_STATUS && !o->grid)
         return status_all(o);
     satin_client *c = connect_client(o, &err);
     if (!c)
@@ -1074,7 +1104,7 @@ static int run(options *o)
     switch (o->mode) {
     case MODE_WAIT: status = wait_and_print(c, o, o->job_id, NULL, &pl); break;
     case MODE_CANCEL: status = do_cancel(c, o); break;
-    case MODE_STATUS: status = do_status(c, o); break;
+    case MODE_STATUS: status = o->grid ? do_grid_status(c, o) : do_status(c, o); break;
     case MODE_LIST_KINDS: status = do_list_kinds(c, o); break;
     case MODE_LIST: status = do_list(c, o); break;
     default: status = do_submit(c, o, &pl); break;

@@ -97,6 +97,7 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
             satin_control_destroy(&ctl);
             return NULL;
         }
+        control_grid_init(ctl);
     }
     if (control_start_metrics(ctl) < 0) {
         satin_control_destroy(&ctl);
@@ -434,6 +435,7 @@ void satin_control_destroy(satin_control **self)
         if (!ctl->jobs[i]->job || ctl->running_jobs == 0)
             control_entry_free(ctl->jobs[i]);
     free(ctl->jobs);
+    free(ctl->grid_queries);
     satin_mailbox_destroy(&ctl->mailbox);
     free(ctl);
     *self = NULL;

@@ -1,5 +1,6 @@
 /* control_collect.c - the statistics round's sums: a finished job's result waits
- * for the other nodes' counters, but not for nodes that do not answer */
+ * for the other nodes' counters, but not for nodes that do not answer (and
+ * views of the grid, control_grid.c, wait alike) */
 #include "control_internal.h"
 #include "kinds.h"
 #include "log.h"
@@ -148,6 +149,9 @@ void control_complete_collections(satin_control *ctl)
             e->collect_deadline < ctl->next_collect)
             ctl->next_collect = e->collect_deadline;
     }
+    int64_t views = control_complete_grid_queries(ctl, 0);
+    if (views < ctl->next_collect)
+        ctl->next_collect = views;
 }
 
 void control_flush_collections(satin_control *ctl)
@@ -156,5 +160,6 @@ void control_flush_collections(satin_control *ctl)
     for (size_t i = 0; i < ctl->njobs; i++)
         if (ctl->jobs[i]->collecting)
             try_complete_collection(ctl, ctl->jobs[i], now, 1);
+    control_complete_grid_queries(ctl, 1);
 }
 

@@ -31,6 +31,10 @@
 #define UNRESPONSIVE_NS 1000000000LL
 /* How often a stop's deadlines are looked at. */
 #define STOP_RECHECK_NS 100000000LL
+/* How long a view of the grid (GRID_STATUS) waits for the other nodes. */
+#define GRID_QUERY_WAIT_NS 1000000000LL
+/* Views of the grid gathered at once, at most. */
+#define GRID_QUERIES_MAX 64
 
 typedef struct waiter {
     unsigned char rid[RID_MAX];   /* ZeroMQ routing id of the client connection */
@@ -38,6 +42,15 @@ typedef struct waiter {
     uint64_t request_id;
     int progress;
 } waiter;
+
+/* A GRID_STATUS waiting for the other nodes' status (control_grid.c). */
+typedef struct grid_query {
+    uint64_t id;                  /* the query number the peers echo */
+    unsigned char rid[RID_MAX];
+    size_t rid_len;
+    uint64_t request_id;
+    int64_t deadline;
+} grid_query;
 
 typedef struct job_entry {
     satin_mailbox_item item;      /* first: the mailbox hands back this pointer */
@@ -91,6 +104,9 @@ struct satin_control {
     int64_t watchdog_ns, next_watchdog;   /* systemd's WatchdogSec (0: none) */
     int64_t next_progress, stop_deadline;
     int64_t next_collect;         /* the earliest deadline of a collection (INT64_MAX: none) */
+    grid_query *grid_queries;     /* GRID_STATUS requests being gathered */
+    size_t ngrid_queries;
+    uint64_t grid_query_seq;
     int drained;                  /* the loop ended with every job done */
     satin_loop loop;
     satin_watch client_w, mail_w, signal_w, security_w, monitor_w, peer_w, hungry_w;
@@ -140,6 +156,15 @@ void control_publish_metrics(satin_control *ctl, int64_t now);
 void control_complete_collections(satin_control *ctl);
 /* Stopping: every collection ends now with the counters that came. */
 void control_flush_collections(satin_control *ctl);
+
+/* control_grid.c: GRID_STATUS.  Peers that ask get this node's figures
+ * (control_grid_init, once the grid is made). */
+void control_grid_init(satin_control *ctl);
+void control_on_grid_status(satin_control *ctl, const unsigned char *rid, size_t rid_len,
+                            const satin_msg *m);
+/* Answers the views whose nodes have all answered, or whose wait is over
+ * (all of them when `stopping`); returns the next deadline (INT64_MAX: none). */
+int64_t control_complete_grid_queries(satin_control *ctl, int stopping);
 
 /* control_listen.c */
 void control_size_fd_limits(satin_control *ctl, const satin_topology *topo);

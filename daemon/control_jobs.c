@@ -659,6 +659,7 @@ static void on_message(satin_control *ctl, const satin_principal *who, const uns
     case SATIN_MSG_STATUS: on_status(ctl, rid, rid_len, m); break;
     case SATIN_MSG_LIST_KINDS: on_list_kinds(ctl, rid, rid_len, m); break;
     case SATIN_MSG_LIST: on_list(ctl, who, rid, rid_len, m); break;
+    case SATIN_MSG_GRID_STATUS: control_on_grid_status(ctl, rid, rid_len, m); break;
     case SATIN_MSG_ERROR: break; /* never answer an error */
     default:
         ctl->bad_messages++;

@@ -40,6 +40,8 @@ struct satin_grid {
     int64_t *asked;               /* [slot] oldest request unanswered since (see env_send) */
     int nasked;
     uint64_t run;                 /* this run of the node, in its jobs' root places */
+    satin_grid_status_fn *status_fn;  /* what a peer asking for our status gets */
+    void *status_arg;
 };
 
 /* ---- the engine's environment -------------------------------------------------- */
@@ -270,6 +272,15 @@ static void env_counters(void *ctx, satin_kvlist *out)
     }
 }
 
+static void env_node_status(void *ctx, satin_kvlist *out)
+{
+    satin_grid *g = ctx;
+    if (g->status_fn)
+        g->status_fn(g->status_arg, out);
+    else
+        satin_engine_counters(g->engine, out);
+}
+
 static void env_note_bad(void *ctx, int node, const char *what)
 {
     satin_grid *g = ctx;
@@ -404,6 +415,40 @@ void satin_grid_peers_status(const satin_grid *g, satin_kvlist *out)
             snprintf(value, sizeof value, "%s (never heard)%s", satin_peer_state_name(st), ties);
         satin_kvlist_add_str(out, key, value);
     }
+}
+
+void satin_grid_set_status_source(satin_grid *g, satin_grid_status_fn *fn, void *arg)
+{
+    g->status_fn = fn;
+    g->status_arg = arg;
+}
+
+void satin_grid_request_status(satin_grid *g, uint64_t query)
+{
+    satin_engine_request_status(g->engine, satin_now_ns(), query);
+}
+
+int satin_grid_peer_status(const satin_grid *g, int node, uint64_t query, satin_kvlist *out)
+{
+    return satin_engine_peer_status(g->engine, node, query, out, NULL);
+}
+
+int satin_grid_slot(const satin_grid *g, int index)
+{
+    return satin_roster_slot(g->roster, index);
+}
+
+void satin_grid_peer_view(const satin_grid *g, int node, satin_grid_view *out)
+{
+    satin_peer_info pi;
+    satin_engine_peer_info(g->engine, node, &pi);
+    int64_t now = satin_now_ns();
+    *out = (satin_grid_view){
+        .state = satin_peer_state_name(pi.state),
+        .silent_s = pi.heard ? (double)(now - pi.heard) / 1e9 : -1,
+        .dead_s = pi.state == SATIN_PEER_DEAD && pi.died ? (double)(now - pi.died) / 1e9 : -1,
+        .leaving = pi.leaving,
+    };
 }
 
 void *satin_grid_socket(satin_grid *g)
@@ -550,6 +595,7 @@ static satin_engine *make_engine(satin_grid *g, size_t max_record)
         .is_idle = env_is_idle,
         .active_jobs = env_active_jobs,
         .counters = env_counters,
+        .node_status = env_node_status,
         .note_bad = env_note_bad,
         .log = env_log,
         .describe = env_describe,

@@ -86,4 +86,24 @@ const char *satin_grid_policy_name(const satin_grid *self);
  * heard)" for every other node, into out. */
 void satin_grid_peers_status(const satin_grid *self, satin_kvlist *out);
 
+/* The grid at a glance (GRID_STATUS).  A peer that asks for this node's
+ * status gets what `fn(arg, out)` appends (without it, the counters). */
+typedef void satin_grid_status_fn(void *arg, satin_kvlist *out);
+void satin_grid_set_status_source(satin_grid *self, satin_grid_status_fn *fn, void *arg);
+/* Asks every other member for its status, as query number `query`; until a
+ * peer says anything, its silence is watched as if work tied us to it. */
+void satin_grid_request_status(satin_grid *self, uint64_t query);
+/* The status `node` answered to `query`, appended to out: 1, else 0. */
+int satin_grid_peer_status(const satin_grid *self, int node, uint64_t query, satin_kvlist *out);
+/* The node number (as above) of the topology's node `index`; -1 if none. */
+int satin_grid_slot(const satin_grid *self, int index);
+/* What this node thinks of peer `node`. */
+typedef struct satin_grid_view {
+    const char *state;     /* "alive", "suspected", "dead" */
+    double silent_s;       /* since it was last heard; -1: never */
+    double dead_s;         /* since this node took it for dead; -1: not dead */
+    int leaving;           /* it said it is stopping (SIGTERM) */
+} satin_grid_view;
+void satin_grid_peer_view(const satin_grid *self, int node, satin_grid_view *out);
+
 #endif

@@ -29,6 +29,8 @@ static const char *const type_names[] = {
     [SATIN_MSG_KINDS] = "KINDS",
     [SATIN_MSG_LIST] = "LIST",
     [SATIN_MSG_JOBS] = "JOBS",
+    [SATIN_MSG_GRID_STATUS] = "GRID_STATUS",
+    [SATIN_MSG_GRID] = "GRID",
     [SATIN_MSG_HELLO] = "HELLO",
     [SATIN_MSG_STEAL] = "STEAL",
     [SATIN_MSG_STEAL_REPLY] = "STEAL_REPLY",
@@ -53,7 +55,8 @@ static int type_known(int type)
 int satin_msg_is_request(int type)
 {
     return type == SATIN_MSG_SUBMIT || type == SATIN_MSG_WAIT || type == SATIN_MSG_CANCEL ||
-           type == SATIN_MSG_STATUS || type == SATIN_MSG_LIST_KINDS || type == SATIN_MSG_LIST;
+           type == SATIN_MSG_STATUS || type == SATIN_MSG_LIST_KINDS || type == SATIN_MSG_LIST ||
+           type == SATIN_MSG_GRID_STATUS;
 }
 
 int satin_msg_is_peer(int type)
@@ -238,9 +241,15 @@ const char *satin_msg_param_value(const satin_msg *self, const char *key)
     return NULL;
 }
 
+/* Entries of a JOBS or GRID message, at most. */
+static size_t max_entries(int type)
+{
+    return type == SATIN_MSG_GRID ? SATIN_PROTO_MAX_GRID_NODES : SATIN_PROTO_MAX_LISTED;
+}
+
 satin_kvlist *satin_msg_add_job(satin_msg *m)
 {
-    if (m->njobs >= SATIN_PROTO_MAX_LISTED)
+    if (m->njobs >= max_entries(m->type))
         return NULL;
     satin_kvlist *jobs = realloc(m->jobs, (m->njobs + 1) * sizeof *jobs);
     if (!jobs)
@@ -477,8 +486,8 @@ static void enc_jobrecs(satin_wire_wr *w, const satin_msg *m)
 
 static void enc_phase(satin_wire_wr *w, uint8_t phase)
 {
-    if (phase > SATIN_STATS_PHASE_END)
-        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: phase %u is not 0 or 1", w->what,
+    if (phase > SATIN_STATS_PHASE_NODE)
+        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: phase %u is not 0, 1 or 2", w->what,
                          (unsigned)phase);
     satin_wire_put_u8(w, phase);
 }
@@ -664,18 +673,22 @@ static void enc_body(satin_wire_wr *w, const satin_msg *m)
         enc_kvlist(w, &m->info, "info");
         break;
     case SATIN_MSG_LIST:
+    case SATIN_MSG_GRID_STATUS:
         satin_wire_put_u32(w, m->flags);
         break;
     case SATIN_MSG_JOBS:
-        if (satin_wire_put_count(w, m->njobs, SATIN_PROTO_MAX_LISTED, SATIN_PROTO_TOO_LARGE,
-                                 "njobs") < 0)
+    case SATIN_MSG_GRID: {
+        const char *list = m->type == SATIN_MSG_GRID ? "nodes" : "jobs";
+        if (satin_wire_put_count(w, m->njobs, max_entries(m->type), SATIN_PROTO_TOO_LARGE,
+                                 "n%s", list) < 0)
             return;
         for (size_t i = 0; i < m->njobs && !w->failed; i++) {
             char name[32];
-            snprintf(name, sizeof name, "jobs[%zu]", i);
+            snprintf(name, sizeof name, "%s[%zu]", list, i);
             enc_kvlist(w, &m->jobs[i], name);
         }
         break;
+    }
     case SATIN_MSG_KINDS:
         if (satin_wire_put_count(w, m->nkinds, SATIN_PROTO_MAX_KINDS, SATIN_PROTO_TOO_LARGE,
                                  "nkinds") < 0)
@@ -889,6 +902,23 @@ static int dec_jobs(satin_wire_rd *r, satin_msg *m)
     return 0;
 }
 
+static int dec_grid(satin_wire_rd *r, satin_msg *m)
+{
+    size_t n;
+    /* Each node is a kvlist of at least its count (2 bytes). */
+    if (satin_wire_count(r, &n, SATIN_PROTO_MAX_GRID_NODES, 2, SATIN_PROTO_TOO_LARGE,
+                         "nnodes") < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "nodes[%zu]", i);
+        satin_kvlist *l = satin_msg_add_job(m);
+        if (!l || dec_kvlist(r, l, name) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int dec_kinds(satin_wire_rd *r, satin_msg *m)
 {
     size_t n;
@@ -1008,8 +1038,8 @@ static int dec_phase(satin_wire_rd *r, uint8_t *phase)
 {
     if (satin_wire_u8(r, phase, "phase") < 0)
         return -1;
-    if (*phase > SATIN_STATS_PHASE_END)
-        return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "%s: phase %u is not 0 or 1", r->what,
+    if (*phase > SATIN_STATS_PHASE_NODE)
+        return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "%s: phase %u is not 0, 1 or 2", r->what,
                                (unsigned)*phase);
     return 0;
 }
@@ -1193,9 +1223,12 @@ static int dec_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
     case SATIN_MSG_KINDS:
         return dec_kinds(r, m);
     case SATIN_MSG_LIST:
+    case SATIN_MSG_GRID_STATUS:
         return satin_wire_u32(r, &m->flags, "flags");
     case SATIN_MSG_JOBS:
         return dec_jobs(r, m);
+    case SATIN_MSG_GRID:
+        return dec_grid(r, m);
     }
     return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d", m->type);
 }

@@ -12,7 +12,7 @@
  * error code and a short text that a daemon can send back in an ERROR.
  *
  * Two families of messages share the framing: client <-> daemon (types
- * 1..12) and daemon <-> daemon, the "peer" messages (types 32..44, in the
+ * 1..16) and daemon <-> daemon, the "peer" messages (types 32..44, in the
  * range 32..63 reserved for them).
  *
  * Memory exhaustion aborts the process, as in satin_kv.
@@ -45,6 +45,7 @@
 #define SATIN_PROTO_MAX_KV           1024      /* items of one kvlist */
 #define SATIN_PROTO_MAX_KINDS        256       /* kinds in one KINDS reply */
 #define SATIN_PROTO_MAX_LISTED       16384     /* jobs in one JOBS reply */
+#define SATIN_PROTO_MAX_GRID_NODES   65535     /* nodes in one GRID reply (a u16 count) */
 #define SATIN_PROTO_MAX_KIND_PARAMS  64        /* parameters of one kind */
 #define SATIN_PROTO_DEFAULT_MAX_SIZE (1u << 20) /* header + body, when max_size is 0 */
 /* Peer limits (PROTOCOL.md, "Peer messages"). */
@@ -71,6 +72,8 @@ typedef enum {
     SATIN_MSG_KINDS        = 12,  /* d->c */
     SATIN_MSG_LIST         = 13,  /* c->d: the jobs of the daemon */
     SATIN_MSG_JOBS         = 14,  /* d->c: LIST's reply */
+    SATIN_MSG_GRID_STATUS  = 15,  /* c->d: every node of the grid, as the daemon sees it */
+    SATIN_MSG_GRID         = 16,  /* d->c: GRID_STATUS's reply, one kvlist per node */
     SATIN_MSG_PEER_FIRST   = 32,  /* reserved range for peer messages */
     SATIN_MSG_HELLO        = 32,  /* d->d: first message of a connection */
     SATIN_MSG_STEAL        = 33,  /* d->d: thief (or forwarder) -> victim */
@@ -112,9 +115,11 @@ typedef enum {
 #define SATIN_HEARTBEAT_LEAVING 0x1   /* the sender is stopping: ask it for no more work */
 #define SATIN_HEARTBEAT_GREETING 0x2  /* the sender has not heard the receiver yet: answer */
 
-/* STATS_REQUEST / STATS_REPLY phase. */
+/* STATS_REQUEST / STATS_REPLY phase.  NODE: not a job's but the node's
+ * status, for a GRID_STATUS; the job id is then the requester's query. */
 #define SATIN_STATS_PHASE_START 0
 #define SATIN_STATS_PHASE_END   1
+#define SATIN_STATS_PHASE_NODE  2
 /* LIST flags. */
 #define SATIN_LIST_ALL 0x1u   /* finished jobs still kept too */
 /* RESULT and JOB_RESULT status. */
@@ -191,7 +196,8 @@ typedef struct satin_msg {
     /* body fields, by the types that carry them */
     uint64_t job_id;        /* ACCEPTED PROGRESS RESULT ERROR WAIT CANCEL OK
                                STATS_REQUEST STATS_REPLY */
-    uint32_t flags;         /* SUBMIT WAIT: SATIN_FLAG_*; STEAL STEAL_REPLY:
+    uint32_t flags;         /* SUBMIT WAIT: SATIN_FLAG_*; LIST: SATIN_LIST_*; GRID_STATUS:
+                               reserved (0); STEAL STEAL_REPLY:
                                SATIN_STEAL_*; HELLO: u16, reserved (0);
                                HEARTBEAT: u8, SATIN_HEARTBEAT_* */
     uint8_t status;         /* RESULT JOB_RESULT: SATIN_STATUS_*; ORPHAN: SATIN_ORPHAN_*;
@@ -206,7 +212,7 @@ typedef struct satin_msg {
     satin_kvlist result;    /* RESULT */
     satin_kvlist stats;     /* RESULT JOB_RESULT STATS_REPLY (the counters) */
     satin_kvlist info;      /* STATUS_REPLY */
-    size_t njobs;           /* JOBS: one kvlist per job */
+    size_t njobs;           /* JOBS: one kvlist per job; GRID: one per node */
     satin_kvlist *jobs;
     size_t nkinds;          /* KINDS */
     satin_msg_kind *kinds;
@@ -258,8 +264,8 @@ void satin_msg_set_errorf(satin_msg *self, const char *fmt, ...)
 int satin_msg_add_param(satin_msg *self, const char *key, const char *value);
 /* The value of SUBMIT parameter `key`, or NULL. */
 const char *satin_msg_param_value(const satin_msg *self, const char *key);
-/* Appends an empty kvlist to a JOBS message and returns it; NULL beyond
- * SATIN_PROTO_MAX_LISTED. */
+/* Appends an empty kvlist to a JOBS (or GRID) message and returns it; NULL
+ * beyond SATIN_PROTO_MAX_LISTED (SATIN_PROTO_MAX_GRID_NODES). */
 satin_kvlist *satin_msg_add_job(satin_msg *m);
 
 /* Appends a kind to a KINDS message; -1 beyond SATIN_PROTO_MAX_KINDS. */
@@ -316,7 +322,7 @@ satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
                             size_t blen, size_t max_size, satin_proto_error *err);
 
 /* 1 for the types a client sends to a daemon (SUBMIT, WAIT, CANCEL,
- * STATUS, LIST_KINDS), 0 otherwise: a daemon answers any other type from a
+ * STATUS, LIST_KINDS, LIST, GRID_STATUS), 0 otherwise: a daemon answers any other type from a
  * client with ERROR code 1, and never answers an ERROR. */
 int satin_msg_is_request(int type);
 /* 1 for the peer (daemon-to-daemon) types this release implements (HELLO

@@ -100,6 +100,9 @@ typedef struct satin_engine_env {
     int (*active_jobs)(void *ctx);        /* jobs running here, local or stand-ins */
     /* Counters of the node that are not the engine's (transport, pool). */
     void (*counters)(void *ctx, satin_kvlist *out);
+    /* Optional: the node's status, for a peer that asks for it
+     * (satin_engine_request_status); without it, the counters. */
+    void (*node_status)(void *ctx, satin_kvlist *out);
     /* A well-formed message that makes no sense (counted by the driver). */
     void (*note_bad)(void *ctx, int node, const char *what);
     void (*log)(void *ctx, int level, const char *text);
@@ -187,6 +190,14 @@ void satin_engine_request_stats(satin_engine *e, int64_t now, uint64_t job_id, i
 /* Copies what peers answered for (job_id, phase) into out[node]; returns how many. */
 int satin_engine_collected(const satin_engine *e, uint64_t job_id, int phase, satin_kvlist *out);
 void satin_engine_forget(satin_engine *e, uint64_t job_id);
+/* Asks every other member for its status (STATS_REQUEST phase 2, for query
+ * number `query`).  Until a peer says anything, the request ties this node
+ * to it as work does: its silence for its failure time-out is its death. */
+void satin_engine_request_status(satin_engine *e, int64_t now, uint64_t query);
+/* The status `peer` answered to `query` into out (appended): 1, or 0 when
+ * it has not answered that query.  *at (may be NULL): when it came. */
+int satin_engine_peer_status(const satin_engine *e, int peer, uint64_t query, satin_kvlist *out,
+                             int64_t *at);
 /* The node's cumulative counters (engine, env.counters, policy.*). */
 void satin_engine_counters(const satin_engine *e, satin_kvlist *out);
 
@@ -199,6 +210,14 @@ typedef enum {
 
 /* What this node thinks of `peer`, and when it last heard it (0: never). */
 satin_peer_state satin_engine_peer_state(const satin_engine *e, int peer, int64_t *heard);
+/* All of it, for a view of the grid. */
+typedef struct satin_peer_info {
+    satin_peer_state state;
+    int64_t heard;             /* when it was last heard (0: never) */
+    int64_t died;              /* dead: when this node took it for dead */
+    int leaving;               /* it said it is stopping (HEARTBEAT LEAVING), in this run */
+} satin_peer_info;
+void satin_engine_peer_info(const satin_engine *e, int peer, satin_peer_info *out);
 const char *satin_peer_state_name(satin_peer_state s);   /* "alive", ... */
 /* What ties this node to `peer` now, for satind's status and the log of a
  * death: "; 2 record(s) of ours there, 1 of its here, 0 steal request(s)

@@ -142,6 +142,24 @@ static int64_t last_heard(const satin_engine *e, int peer)
     return t;
 }
 
+int satin_engine_status_tie(const satin_engine *e, int peer)
+{
+    const satin_peer_watch *w = satin_peer_book_find(&e->peers, peer);
+    return w && w->status_asked && w->status_asked > last_heard(e, peer);
+}
+
+void satin_engine_peer_info(const satin_engine *e, int peer, satin_peer_info *out)
+{
+    satin_peer_watch fresh;
+    const satin_peer_watch *w = satin_engine_peer_peek(e, peer, &fresh);
+    *out = (satin_peer_info){
+        .state = w->state,
+        .heard = last_heard(e, peer),
+        .died = w->state == SATIN_PEER_DEAD ? w->died : 0,
+        .leaving = w->leaving,
+    };
+}
+
 satin_peer_state satin_engine_peer_state(const satin_engine *e, int peer, int64_t *heard)
 {
     if (heard)
@@ -310,6 +328,7 @@ static void peer_died(satin_engine *e, int peer, const char *why)
     if (w->state != SATIN_PEER_DEAD) {
         w->state = SATIN_PEER_DEAD;
         w->ever_dead = 1;
+        w->died = e->now;
         e->c.peers_dead++;
         satin_engine_logf(e, SATIN_ENGINE_LOG_WARN | SATIN_ENGINE_LOG_EVENT,
                           "node %s is dead (%s): the records it held for us run again here",
@@ -520,6 +539,9 @@ static void mark_related(satin_engine *e, unsigned char *rel)
     for (size_t i = 0; i < l->npending; i++)
         rel[l->pending[i].victim] = 1;
     satin_engine_orphan_ties(e, rel);
+    if (e->now < e->status_watch_until)
+        for (int p = 0; p < e->topo.nnodes; p++)
+            rel[p] |= satin_engine_status_tie(e, p);
 }
 
 /* A stopping node watches and beats on: it still waits for results, and
@@ -570,7 +592,8 @@ int64_t satin_engine_watch_deadline(const satin_engine *e)
     /* An idle node whose peers are all heard, greeted and alive has nothing
      * to watch: it sleeps until work ties it to someone. */
     const satin_ledger *l = &e->ledger;
-    if (!e->unsettled && !l->ngiven && !l->nstandins && !l->npending && !e->npromises)
+    if (!e->unsettled && !l->ngiven && !l->nstandins && !l->npending && !e->npromises &&
+        e->now >= e->status_watch_until)
         return INT64_MAX;
     return e->next_watch;
 }

@@ -61,6 +61,7 @@ typedef struct satin_collected {
     int phase;
     int node;
     satin_kvlist counters;
+    int64_t at;                   /* when it came (kept for node status only) */
 } satin_collected;
 
 /* The node counters: everything the policy does through its env and every
@@ -130,6 +131,9 @@ struct satin_engine {
     satin_ledger ledger;
     satin_collected *coll;
     size_t ncoll, capcoll;
+    satin_collected *node_status; /* [nnode_status] each peer's last status (phase 2), by node */
+    int nnode_status;
+    int64_t status_watch_until;   /* status requests out: peers are watched until then */
     satin_engine_tally c;
 };
 
@@ -214,6 +218,8 @@ void satin_engine_orphan_counters(const satin_engine *e, satin_kvlist *out);
 void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m);
 void satin_engine_on_stats_reply(satin_engine *e, const satin_msg *m);
 void satin_engine_free_collected(satin_engine *e);
+/* 1 while a status request to `peer` is out and it has said nothing since. */
+int satin_engine_status_tie(const satin_engine *e, int peer);
 
 /* engine.c */
 /* e->shape and e->topo from t: t's shape shared, or one built from t's

@@ -1,14 +1,16 @@
 /*
  * engine_stats.c - the node counters and the statistics round: a node that
  * finishes a job asks every peer for its counters at the job's start and
- * end (phase 0 and 1) and sums what they answer.  What each counter means
- * is in README.md, "Counters"; the policy adds the few only it can know,
- * as policy.*.
+ * end (phase 0 and 1) and sums what they answer; and a view of the grid
+ * asks every peer for its status (phase 2), kept per peer until the next.
+ * What each counter means is in README.md, "Counters"; the policy adds the
+ * few only it can know, as policy.*.
  */
 #include "engine_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void satin_engine_counters(const satin_engine *e, satin_kvlist *out)
 {
@@ -73,18 +75,82 @@ void satin_engine_request_stats(satin_engine *e, int64_t now, uint64_t job_id, i
     }
 }
 
+void satin_engine_request_status(satin_engine *e, int64_t now, uint64_t query)
+{
+    e->now = now;
+    int64_t longest = e->cfg.failure_timeout_lan_ns > e->cfg.failure_timeout_wan_ns
+                          ? e->cfg.failure_timeout_lan_ns
+                          : e->cfg.failure_timeout_wan_ns;
+    /* Death comes within 1.25 time-outs of the request; watch a while longer. */
+    e->status_watch_until = now + 2 * longest;
+    for (int node = 0; node < e->topo.nnodes; node++) {
+        if (node == e->topo.self || !satin_engine_is_member(e, node))
+            continue;
+        satin_engine_peer(e, node)->status_asked = now;
+        satin_msg *m = satin_msg_new(SATIN_MSG_STATS_REQUEST);
+        m->job_id = query;
+        m->phase = SATIN_STATS_PHASE_NODE;
+        satin_engine_send(e, node, m);
+        satin_msg_destroy(&m);
+    }
+}
+
+int satin_engine_peer_status(const satin_engine *e, int peer, uint64_t query, satin_kvlist *out,
+                             int64_t *at)
+{
+    if (peer < 0 || peer >= e->nnode_status)
+        return 0;
+    const satin_collected *c = &e->node_status[peer];
+    if (c->phase != SATIN_STATS_PHASE_NODE || c->job_id != query)
+        return 0;
+    satin_kvlist_copy(out, &c->counters);
+    if (at)
+        *at = c->at;
+    return 1;
+}
+
+/* The latest status of the sender replaces the one before: one per peer. */
+static void keep_node_status(satin_engine *e, const satin_msg *m)
+{
+    int node = (int)m->sender;
+    if (node >= e->nnode_status) {
+        int n = node + 1;
+        e->node_status = realloc(e->node_status, (size_t)n * sizeof *e->node_status);
+        if (!e->node_status)
+            abort();
+        memset(e->node_status + e->nnode_status, 0,
+               (size_t)(n - e->nnode_status) * sizeof *e->node_status);
+        e->nnode_status = n;
+    }
+    satin_collected *c = &e->node_status[node];
+    satin_kvlist_free(&c->counters);
+    satin_kvlist_init(&c->counters);
+    satin_kvlist_copy(&c->counters, &m->stats);
+    c->job_id = m->job_id;
+    c->phase = m->phase;
+    c->node = node;
+    c->at = e->now;
+}
+
 void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m)
 {
     satin_msg *r = satin_msg_new(SATIN_MSG_STATS_REPLY);
     r->job_id = m->job_id;
     r->phase = m->phase;
-    satin_engine_counters(e, &r->stats);
+    if (m->phase == SATIN_STATS_PHASE_NODE && e->env.node_status)
+        e->env.node_status(e->env.ctx, &r->stats);
+    else
+        satin_engine_counters(e, &r->stats);
     satin_engine_send(e, (int)m->sender, r);
     satin_msg_destroy(&r);
 }
 
 void satin_engine_on_stats_reply(satin_engine *e, const satin_msg *m)
 {
+    if (m->phase == SATIN_STATS_PHASE_NODE) {
+        keep_node_status(e, m);
+        return;
+    }
     if (e->ncoll == e->capcoll) {
         e->capcoll = e->capcoll ? e->capcoll * 2 : 16;
         e->coll = realloc(e->coll, e->capcoll * sizeof *e->coll);
@@ -130,4 +196,9 @@ void satin_engine_free_collected(satin_engine *e)
     free(e->coll);
     e->coll = NULL;
     e->ncoll = e->capcoll = 0;
+    for (int i = 0; i < e->nnode_status; i++)
+        satin_kvlist_free(&e->node_status[i].counters);
+    free(e->node_status);
+    e->node_status = NULL;
+    e->nnode_status = 0;
 }

@@ -32,6 +32,8 @@ typedef struct satin_peer_watch {
     int64_t last_sent;            /* our last message to it */
     int member;                   /* 0: it left the grid's membership (engine_members.c) */
     int64_t joined;               /* when it joined the membership after our start (0: before) */
+    int64_t died;                 /* when we took it for dead (its last death) */
+    int64_t status_asked;         /* our last status request to it (a tie until it speaks) */
 } satin_peer_watch;
 
 typedef struct satin_peer_book {

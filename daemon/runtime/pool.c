@@ -542,6 +542,14 @@ double satin_pool_idle_seconds(satin_pool *pool)
     return (double)total / 1e9;
 }
 
+int satin_pool_workers_busy(satin_pool *pool)
+{
+    int busy = 0;
+    for (int i = 0; i < pool->nworkers; i++)
+        busy += atomic_load_explicit(&pool->workers[i].state_since, memory_order_relaxed) > 0;
+    return busy;
+}
+
 void satin_pool_set_spawn_reserve(satin_pool *pool, int reserve)
 {
     /* Set before jobs run (the daemon does it at start-up): workers read it

@@ -126,6 +126,8 @@ void satin_job_counts(const satin_job *job, uint64_t *spawned, uint64_t *run, ui
 
 /* Seconds the workers of this node have spent idle, summed over workers. */
 double satin_pool_idle_seconds(satin_pool *self);
+/* Workers running a record now (the others are in their idle loop). */
+int satin_pool_workers_busy(satin_pool *self);
 /* How many records a worker keeps queued for thieves before further spawns
  * run in place (default 4; a policy that pushes needs more). */
 void satin_pool_set_spawn_reserve(satin_pool *self, int reserve);

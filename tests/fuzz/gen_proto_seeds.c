@@ -137,6 +137,19 @@ static void client_seeds(void)
     satin_msg_add_kind_param(m, "threshold", "0", 0, "sequential below");
     satin_msg_add_kind(m, "nqueens", "N queens");
     seed("kinds", m);
+
+    seed("grid-status", msg(SATIN_MSG_GRID_STATUS, 10));
+
+    m = msg(SATIN_MSG_GRID, 10);
+    satin_kvlist *node = satin_msg_add_job(m);
+    satin_kvlist_add_str(node, "node", "a0");
+    satin_kvlist_add_str(node, "state", "alive");
+    satin_kvlist_add_i64(node, "workers", 2);
+    node = satin_msg_add_job(m);
+    satin_kvlist_add_str(node, "node", "b1");
+    satin_kvlist_add_str(node, "state", "dead");
+    satin_kvlist_add_f64(node, "dead_s", 4.5);
+    seed("grid", m);
 }
 
 static void peer_seeds(void)
@@ -209,6 +222,18 @@ static void peer_seeds(void)
     m->phase = SATIN_STATS_PHASE_END;
     satin_kvlist_add_i64(&m->stats, "steals", 5);
     seed("peer-stats-reply", m);
+
+    m = msg(SATIN_MSG_STATS_REQUEST, 8);
+    m->job_id = 3;
+    m->phase = SATIN_STATS_PHASE_NODE;
+    seed("peer-stats-request-node", m);
+
+    m = msg(SATIN_MSG_STATS_REPLY, 8);
+    m->job_id = 3;
+    m->phase = SATIN_STATS_PHASE_NODE;
+    satin_kvlist_add_i64(&m->stats, "workers", 4);
+    satin_kvlist_add_f64(&m->stats, "uptime_s", 12.5);
+    seed("peer-stats-reply-node", m);
 }
 
 /* Near misses of a SUBMIT: each must be rejected with a clear error. */

@@ -50,6 +50,8 @@ is "$(complete_line satin-grid up "$repo/etc/local-2x2.yaml" --p)" "--policy" \
 is "$(complete_line satin-grid up "$repo/etc/local-2x2.yaml" --policy r)" "rp rs" \
     "satin-grid --policy r: satind's policies"
 is "$(complete_line satin-submit --can)" "--cancel" "satin-submit --can: --cancel"
+is "$(complete_line satin-submit --status --gr)" "--grid" "satin-submit --status --gr: --grid"
+is "$(complete_line satin-grid status --)" "--json --run-dir" "satin-grid status --: --json --run-dir"
 
 sock=ipc://$tmpdir/s.sock
 "$build/satind" --workers 1 --socket "$sock" --foreground 2>"$tmpdir/log" &

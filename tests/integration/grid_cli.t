@@ -67,8 +67,10 @@ is "$(status_of "ipc://$tmpdir/g/a0.sock" policy) $(status_of "ipc://$tmpdir/g/b
 grep -q " debug: " "$tmpdir/g/a0.log" && pass "--log-level=debug reached the daemons" ||
     fail "--log-level=debug reached the daemons"
 run "$grid" status --run-dir="$tmpdir/g"
-is "$(printf '%s\n' "$out" | awk '{print $1, $2}' | sort | tr '\n' ' ')" "a0 running b0 running " \
-    "status --run-dir=DIR finds the grid"
+is "$(printf '%s\n' "$out" | sed '/^$/q' | awk 'NF {print $1, $2}' | sort | tr '\n' ' ')" \
+    "a0 running b0 running " "status --run-dir=DIR finds the grid"
+is "$(printf '%s\n' "$out" | sed '1,/^$/d' | awk 'NR > 1 {print $1, $3}' | tr '\n' ' ')" \
+    "a0 alive b0 alive " "and shows it as its first node sees it"
 run "$grid" down --run-dir="$tmpdir/g"
 is "$rc" 0 "down --run-dir=DIR stops it"
 [ ! -e "$tmpdir/g/a0.pid" ] && pass "and removes its pid files" || fail "and removes its pid files"

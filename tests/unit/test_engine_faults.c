@@ -621,6 +621,78 @@ static void test_ties_described(void)
     satin_engine_destroy(&e);
 }
 
+/* A view of the grid (GRID_STATUS): a0 asks every peer for its status.
+ * Each answer is kept under its query; b1, silent and tied to a0 by
+ * nothing, stays alive until a0 asks it, and is then dead after its
+ * time-out, as if work tied them; b0 said it is leaving. */
+static void test_status_ties(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    int64_t now = 0;
+    run_hearing(e, &now, 100 * MS, -1);
+    run_hearing(e, &now, 5 * S, 3);
+    is_i64(satin_engine_peer_state(e, 3, NULL), SATIN_PEER_ALIVE,
+           "status: b1, silent 4.9 s but untied, is alive");
+    forget_sent(&f);
+    satin_engine_request_status(e, now, 7);
+    int asked = 0;
+    for (int p = 1; p < 4; p++) {
+        const satin_msg *q = first_to(&f, p, SATIN_MSG_STATS_REQUEST);
+        asked += q && q->job_id == 7 && q->phase == SATIN_STATS_PHASE_NODE;
+    }
+    is_i64(asked, 3, "status: a request, phase 2 and query 7, to each of the three peers");
+    forget_sent(&f);
+    satin_msg *r = from(1, SATIN_MSG_STATS_REPLY);
+    r->job_id = 7, r->phase = SATIN_STATS_PHASE_NODE;
+    satin_kvlist_add_i64(&r->stats, "workers", 4);
+    deliver(e, now + MS, r);
+    satin_msg *bye = from(2, SATIN_MSG_HEARTBEAT);
+    bye->flags = SATIN_HEARTBEAT_LEAVING;
+    deliver(e, now + MS, bye);
+    satin_kvlist l;
+    satin_kvlist_init(&l);
+    int64_t at = 0, workers = 0;
+    ok(satin_engine_peer_status(e, 1, 7, &l, &at) == 1 &&
+           satin_kvlist_i64(&l, "workers", &workers) == 0 && workers == 4 && at == now + MS,
+       "status: a1's answer to query 7 is kept, with when it came");
+    satin_kvlist_free(&l);
+    ok(satin_engine_peer_status(e, 1, 6, &l, NULL) == 0 && l.n == 0,
+       "status: and is no answer to another query");
+    ok(satin_engine_peer_status(e, 3, 7, &l, NULL) == 0 &&
+           satin_engine_peer_status(e, 9, 7, &l, NULL) == 0,
+       "status: b1 has not answered; node 9 is none");
+    int64_t asked_at = now;
+    run_hearing(e, &now, asked_at + TIMEOUT + TIMEOUT / 2, 3);
+    satin_peer_info pi;
+    satin_engine_peer_info(e, 3, &pi);
+    ok(pi.state == SATIN_PEER_DEAD && pi.died > asked_at + TIMEOUT &&
+           pi.died <= asked_at + TIMEOUT + TIMEOUT / 4 + 100 * MS && pi.heard < asked_at &&
+           !pi.leaving,
+       "status: b1, asked and silent, is dead after its time-out (died %.1f s after the request)",
+       (double)(pi.died - asked_at) / 1e9);
+    ok(strstr(f.last_log, "node b1 is dead") != NULL, "status: its death is logged: %s",
+       f.last_log);
+    satin_engine_peer_info(e, 1, &pi);
+    ok(pi.state == SATIN_PEER_ALIVE && pi.died == 0 && !pi.leaving,
+       "status: a1 answered: alive");
+    satin_engine_peer_info(e, 2, &pi);
+    ok(pi.state == SATIN_PEER_ALIVE && pi.leaving, "status: b0 is alive and said it is leaving");
+    is_i64(kit_counter(e, "peers_dead"), 1, "status: one node dead");
+
+    /* A peer's request for our status is answered once, phase and query echoed. */
+    forget_sent(&f);
+    satin_msg *q = from(2, SATIN_MSG_STATS_REQUEST);
+    q->job_id = 9, q->phase = SATIN_STATS_PHASE_NODE;
+    deliver(e, now, q);
+    const satin_msg *a = first_to(&f, 2, SATIN_MSG_STATS_REPLY);
+    ok(sent_to(&f, 2, SATIN_MSG_STATS_REPLY) == 1 && a->job_id == 9 &&
+           a->phase == SATIN_STATS_PHASE_NODE && a->stats.n > 0,
+       "status: b0's request is answered with our figures");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
+}
+
 int main(void)
 {
     test_detection();
@@ -637,5 +709,6 @@ int main(void)
     test_restart();
     test_leaving();
     test_ties_described();
+    test_status_ties();
     return done_testing();
 }

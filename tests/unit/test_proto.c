@@ -125,12 +125,15 @@ static void test_names(void)
     int requests = 0;
     for (int t = -1; t < 300; t++)
         requests += satin_msg_is_request(t);
-    ok(requests == 6 && satin_msg_is_request(SATIN_MSG_SUBMIT) &&
+    ok(requests == 7 && satin_msg_is_request(SATIN_MSG_SUBMIT) &&
        satin_msg_is_request(SATIN_MSG_LIST_KINDS) && satin_msg_is_request(SATIN_MSG_LIST) &&
+       satin_msg_is_request(SATIN_MSG_GRID_STATUS) && !satin_msg_is_request(SATIN_MSG_GRID) &&
        !satin_msg_is_request(SATIN_MSG_ERROR) && !satin_msg_is_request(SATIN_MSG_JOBS),
-       "six request types");
+       "seven request types");
+    is_str(satin_msg_type_name(15), "GRID_STATUS", "type 15 is GRID_STATUS");
+    is_str(satin_msg_type_name(16), "GRID", "type 16 is GRID");
     ok(satin_msg_new(0) == NULL, "no message of type 0");
-    ok(satin_msg_new(15) == NULL, "no message of type 15");
+    ok(satin_msg_new(17) == NULL, "no message of type 17");
     ok(satin_msg_new(50) == NULL, "no message of an unassigned peer type (50)");
     satin_msg *m = NULL;
     satin_msg_destroy(&m);
@@ -999,6 +1002,84 @@ static void test_error_text(void)
 
 /* ---- the bytes primitive (used by the peer messages) ---------------------- */
 
+/* GRID_STATUS and GRID (PROTOCOL.md 6.15, 6.16): the bytes, a round trip,
+ * every truncation, the limits both ways. */
+static void test_grid(void)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_GRID_STATUS);
+    m->request_id = 3;
+    satin_msg *d = roundtrip(m, "GRID_STATUS");
+    ok(d && d->flags == 0 && d->request_id == 3, "GRID_STATUS: flags 0, request id echoed");
+    satin_msg_destroy(&d);
+    satin_msg_destroy(&m);
+    b_header(&H, 0x5354, 1, SATIN_MSG_GRID_STATUS, 0, 1);
+    B.n = 0;
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "GRID_STATUS without its flags");
+    b_u32(&B, 0x80000000u);
+    d = accept(0, "GRID_STATUS with a reserved flag (kept, not refused)");
+    ok(d && d->flags == 0x80000000u, "GRID_STATUS: the reserved bit read as sent");
+    satin_msg_destroy(&d);
+    b_u8(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "GRID_STATUS with a trailing byte");
+
+    /* Two nodes: {node: "a0", workers: 2} and an empty one. */
+    m = satin_msg_new(SATIN_MSG_GRID);
+    satin_kvlist *a0 = satin_msg_add_job(m);
+    satin_kvlist_add_str(a0, "node", "a0");
+    satin_kvlist_add_i64(a0, "workers", 2);
+    satin_msg_add_job(m);
+    unsigned char *h, *b;
+    size_t hl, bl;
+    static const unsigned char want[] = {
+        0x00, 0x02,                                     /* nnodes 2 */
+        0x00, 0x02,                                     /* nodes[0]: 2 items */
+        0x00, 0x04, 'n', 'o', 'd', 'e', 0x03, 0x00, 0x02, 'a', '0',
+        0x00, 0x07, 'w', 'o', 'r', 'k', 'e', 'r', 's', 0x01, 0, 0, 0, 0, 0, 0, 0, 2,
+        0x00, 0x00,                                     /* nodes[1]: empty */
+    };
+    ok(satin_msg_encode(m, &h, &hl, &b, &bl) == 0 && h[3] == 16 && bl == sizeof want &&
+           memcmp(b, want, sizeof want) == 0,
+       "GRID: the bytes of PROTOCOL.md 6.16");
+    free(h);
+    free(b);
+    d = roundtrip(m, "GRID");
+    ok(d && d->njobs == 2 && strcmp(satin_kvlist_str(&d->jobs[0], "node"), "a0") == 0 &&
+           d->jobs[1].n == 0,
+       "GRID: two nodes, as they were");
+    satin_msg_destroy(&d);
+    truncate_all(m, "GRID");
+    satin_msg_destroy(&m);
+
+    b_header(&H, 0x5354, 1, SATIN_MSG_GRID, 0, 1);
+    B.n = 0;
+    b_u16(&B, 3);
+    b_u16(&B, 0);
+    b_u16(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "GRID: 3 nodes, 2 there");
+    B.n = 0;
+    b_u16(&B, 1);
+    b_u16(&B, 2);
+    b_str(&B, "x"); b_u8(&B, SATIN_KV_I64); b_u64(&B, 1);
+    b_str(&B, "x"); b_u8(&B, SATIN_KV_I64); b_u64(&B, 2);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "GRID: a node with a repeated key");
+
+    m = satin_msg_new(SATIN_MSG_GRID);
+    size_t added = 0;
+    while (satin_msg_add_job(m))
+        added++;
+    is_i64((int64_t)added, SATIN_PROTO_MAX_GRID_NODES, "GRID: at most 65535 nodes");
+    unsigned char *hh, *bb;
+    ok(satin_msg_encode(m, &hh, &hl, &bb, &bl) == 0 && bl == 2 + 2 * (size_t)added,
+       "GRID: 65535 empty nodes encode");
+    free(hh);
+    free(bb);
+    m->njobs++;   /* one more than the count can say */
+    m->jobs = realloc(m->jobs, m->njobs * sizeof *m->jobs);
+    satin_kvlist_init(&m->jobs[m->njobs - 1]);
+    refuse(m, SATIN_PROTO_TOO_LARGE, "GRID with 65536 nodes");
+    satin_msg_destroy(&m);
+}
+
 static void test_wire_bytes(void)
 {
     unsigned char out[64];
@@ -1108,6 +1189,7 @@ int main(void)
     test_encoder_limits();
     test_error_text();
     test_wire_bytes();
+    test_grid();
     test_fuzz();
     return done_testing();
 }

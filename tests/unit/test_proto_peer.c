@@ -191,7 +191,7 @@ static void test_names(void)
     is_i64(peers, 13, "thirteen peer types");
     ok(satin_msg_is_peer(32) && satin_msg_is_peer(44) && !satin_msg_is_peer(31) &&
        !satin_msg_is_peer(45) && !satin_msg_is_peer(SATIN_MSG_SUBMIT), "peer range is 32..44");
-    is_i64(requests, 6, "still six client request types, none of them a peer type");
+    is_i64(requests, 7, "still seven client request types, none of them a peer type");
     for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_ORPHAN; t++) {
         satin_msg *m = satin_msg_new(t);
         all_new &= m != NULL && m->type == t;
@@ -460,7 +460,7 @@ static void test_roundtrip(void)
     satin_msg_destroy(&d);
     satin_msg_destroy(&m);
 
-    for (uint8_t phase = 0; phase <= 1; phase++) {
+    for (uint8_t phase = 0; phase <= SATIN_STATS_PHASE_NODE; phase++) {
         m = satin_msg_new(SATIN_MSG_STATS_REQUEST);
         m->job_id = UINT64_MAX;
         m->phase = phase;
@@ -862,9 +862,14 @@ static void test_rejections(void)
     /* STATS */
     b_header(&H, SATIN_MSG_STATS_REQUEST, 1, 0);
     B.n = 0;
-    b_u64(&B, 1); b_u8(&B, 2);
-    reject_text(SATIN_PROTO_BAD_MESSAGE, "STATS_REQUEST: phase 2 is not 0 or 1",
-                "STATS_REQUEST phase 2");
+    b_u64(&B, 1); b_u8(&B, 3);
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "STATS_REQUEST: phase 3 is not 0, 1 or 2",
+                "STATS_REQUEST phase 3");
+    B.n = 0;
+    b_u64(&B, 9); b_u8(&B, 2);
+    d = accept(0, "STATS_REQUEST phase 2 (a node's status)");
+    ok(d && d->job_id == 9 && d->phase == SATIN_STATS_PHASE_NODE, "phase 2: query 9 read");
+    satin_msg_destroy(&d);
     b_header(&H, SATIN_MSG_STATS_REPLY, 1, 0);
     B.n = 0;
     b_u64(&B, 1); b_u8(&B, 255); b_u16(&B, 0);
@@ -1007,10 +1012,10 @@ static void test_encoder_limits(void)
     satin_msg_destroy(&m);
 
     m = satin_msg_new(SATIN_MSG_STATS_REQUEST);
-    m->phase = 2;
-    refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REQUEST phase 2");
+    m->phase = 3;
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REQUEST phase 3");
     m->type = SATIN_MSG_STATS_REPLY;
-    refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REPLY phase 2");
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REPLY phase 3");
     satin_msg_destroy(&m);
 }
 
