@@ -158,9 +158,7 @@ void satin_worker_pause(satin_worker *w, unsigned *round)
     w->wake_seen = atomic_load(&pool->wake_seq);
 }
 
-/* A started job's root taken by a worker: for another node's record, how
- * long it waited for one (steal-latency's last leg). */
-static void count_remote_start(satin_pool *pool, satin_record *r)
+void satin_pool_count_remote_start(satin_pool *pool, satin_record *r)
 {
     satin_job *job = satin_record_job(r);
     if (!job || !job->remote)
@@ -277,7 +275,7 @@ static void *worker_main(void *arg)
     while (atomic_load_explicit(&w->pool->running, memory_order_relaxed)) {
         satin_record *r = satin_pool_take_injected(w->pool);
         if (r)
-            count_remote_start(w->pool, r);
+            satin_pool_count_remote_start(w->pool, r);
         else
             r = satin_worker_steal(w);
         if (r) {
