@@ -886,15 +886,17 @@ static int dec_submit(satin_wire_rd *r, satin_msg *m)
     return 0;
 }
 
-static int dec_jobs(satin_wire_rd *r, satin_msg *m)
+/* A count, then that many kvlists (JOBS' jobs, GRID's nodes): each at
+ * least its own count (2 bytes), which bounds the count by what is left. */
+static int dec_kvlists(satin_wire_rd *r, satin_msg *m, size_t max, const char *count_name,
+                       const char *item)
 {
     size_t n;
-    /* Each job is a kvlist of at least its count (4 bytes). */
-    if (satin_wire_count(r, &n, SATIN_PROTO_MAX_LISTED, 4, SATIN_PROTO_TOO_LARGE, "njobs") < 0)
+    if (satin_wire_count(r, &n, max, 2, SATIN_PROTO_TOO_LARGE, count_name) < 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
         char name[32];
-        snprintf(name, sizeof name, "jobs[%zu]", i);
+        snprintf(name, sizeof name, "%s[%zu]", item, i);
         satin_kvlist *l = satin_msg_add_job(m);
         if (!l || dec_kvlist(r, l, name) < 0)
             return -1;
@@ -902,21 +904,14 @@ static int dec_jobs(satin_wire_rd *r, satin_msg *m)
     return 0;
 }
 
+static int dec_jobs(satin_wire_rd *r, satin_msg *m)
+{
+    return dec_kvlists(r, m, SATIN_PROTO_MAX_LISTED, "njobs", "jobs");
+}
+
 static int dec_grid(satin_wire_rd *r, satin_msg *m)
 {
-    size_t n;
-    /* Each node is a kvlist of at least its count (2 bytes). */
-    if (satin_wire_count(r, &n, SATIN_PROTO_MAX_GRID_NODES, 2, SATIN_PROTO_TOO_LARGE,
-                         "nnodes") < 0)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "nodes[%zu]", i);
-        satin_kvlist *l = satin_msg_add_job(m);
-        if (!l || dec_kvlist(r, l, name) < 0)
-            return -1;
-    }
-    return 0;
+    return dec_kvlists(r, m, SATIN_PROTO_MAX_GRID_NODES, "nnodes", "nodes");
 }
 
 static int dec_kinds(satin_wire_rd *r, satin_msg *m)

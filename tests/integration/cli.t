@@ -42,11 +42,7 @@ sock=$tmpdir/s.sock
 ep=ipc://$sock
 "$satind" --workers 2 --socket "$ep" --foreground --log-level info 2>"$tmpdir/satind.log" &
 pid=$!
-for _ in $(seq 100); do
-    [ -S "$sock" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-done
+wait_socket "$sock" "$pid"
 if [ ! -S "$sock" ]; then
     echo "Bail out! satind did not create $sock"
     sed 's/^/# /' "$tmpdir/satind.log"
@@ -324,10 +320,7 @@ grep -q "stopping (Terminated): 1 job(s) running" "$tmpdir/satind.log" && pass "
 
 "$satind" --workers 2 --socket "$ep" --foreground --stop-timeout 1 2>>"$tmpdir/satind.log" &
 pid=$!
-for _ in $(seq 100); do
-    [ -S "$sock" ] && break
-    sleep 0.1
-done
+wait_socket "$sock" "$pid"
 "$submit" "${S[@]}" fib n=50 >"$tmpdir/bg.out" 2>"$tmpdir/bg.err" </dev/null &
 bgpid=$!
 wait_running || echo "# fib n=50 did not show as running"
@@ -352,10 +345,7 @@ is "$rc" 0 "satind exits 0 after SIGTERM"
 "$satind" --workers 1 --socket "$ep" --foreground --max-jobs 1 --max-pending 0 \
     2>>"$tmpdir/satind.log" &
 pid2=$!
-for _ in $(seq 100); do
-    [ -S "$sock" ] && break
-    sleep 0.1
-done
+wait_socket "$sock" "$pid2"
 run "$submit" "${S[@]}" --no-wait --parsable fib n=50
 long=$out
 run "$submit" "${S[@]}" fib n=3

@@ -69,10 +69,7 @@ daemon() {
         2>"$tmpdir/$name.log" &
     mine+=("$!")
     printf -v "pid_$name" %s "$!"
-    for _ in $(seq 100); do
-        [ -S "$sock" ] && return 0
-        sleep 0.05
-    done
+    wait_socket "$sock" "$!" && return 0
     echo "Bail out! satind $name did not create $sock"
     exit 1
 }

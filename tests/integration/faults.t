@@ -123,7 +123,7 @@ rm -f "$tmpdir/g/b1.sock"
 "$build/satind" --config "$tmpdir/t.yaml" --node b1 --socket "ipc://$tmpdir/g/b1.sock" \
     --foreground --log-level info </dev/null >"$tmpdir/g/b1.log" 2>&1 &
 new=$!
-for _ in $(seq 100); do [ -S "$tmpdir/g/b1.sock" ] && break; kill -0 "$new" 2>/dev/null || break; sleep 0.05; done
+wait_socket "$tmpdir/g/b1.sock" "$new"
 if kill -0 "$new" 2>/dev/null; then adopt b1 "$new"; pass "b1 started again"; else
     fail "b1 started again"; sed 's/^/#   /' "$tmpdir/g/b1.log"; fi
 gt "$(took_records b1 "$keeper" "ipc://$tmpdir/g/a0.sock")" 0 \

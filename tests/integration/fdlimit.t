@@ -34,11 +34,7 @@ S=(--socket "ipc://$sock")
 prlimit --nofile=256 "$satind" --workers 1 --socket "ipc://$sock" --foreground --log-level info \
     </dev/null 2>"$tmpdir/satind.log" &
 pid=$!
-for _ in $(seq 100); do
-    [ -S "$sock" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-done
+wait_socket "$sock" "$pid"
 [ -S "$sock" ] || { echo "Bail out! satind did not start"; sed 's/^/# /' "$tmpdir/satind.log"; exit 1; }
 status() { "$submit" "${S[@]}" --json --status 2>/dev/null |
            python3 -c "import json,sys; print(json.load(sys.stdin).get('$1', ''))" 2>/dev/null; }

@@ -248,11 +248,7 @@ EOF
     sock=$tmpdir/d.sock
     "$root/usr/bin/satind" --workers 1 --socket "ipc://$sock" --foreground 2>"$tmpdir/satind.log" &
     pid=$!
-    for _ in $(seq 100); do
-        [ -S "$sock" ] && break
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
+    wait_socket "$sock" "$pid"
     [ -S "$sock" ] || sed 's/^/# satind: /' "$tmpdir/satind.log"
     run env LD_LIBRARY_PATH="$lib" timeout 60 "$tmpdir/prog" "ipc://$sock"
     is "$rc: $out" "0: fib listed 1, fib n=20: ok 6765" \

@@ -31,11 +31,7 @@ nm "$satind" 2>/dev/null | grep -qE "__(asan|tsan)_init" && sanitized=1
 sock=$tmpdir/s.sock
 "$satind" --workers 2 --socket "ipc://$sock" --foreground 2>"$tmpdir/satind.log" &
 pid=$!
-for _ in $(seq 100); do
-    [ -S "$sock" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-done
+wait_socket "$sock" "$pid"
 [ -S "$sock" ] || { echo "Bail out! satind did not start"; sed 's/^/# /' "$tmpdir/satind.log"; exit 1; }
 S=(--socket "ipc://$sock")
 kib() { sed -n "s/^$1:[[:space:]]*\([0-9]*\) kB/\1/p" "/proc/$pid/status"; }

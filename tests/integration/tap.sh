@@ -45,6 +45,17 @@ run() {
     err=$(cat "$tmpdir/err")
 }
 
+# wait_socket SOCK PID: waits (10 s at most) until the daemon PID has made
+# its socket file SOCK; fails when it did not (it died, or is too slow).
+wait_socket() {
+    for _ in $(seq 100); do
+        [ -S "$1" ] && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    [ -S "$1" ]
+}
+
 # json_get EXPR [TEXT]: evaluates a Python expression over the JSON in TEXT
 # (default $out) as d
 json_get() {
