@@ -135,6 +135,7 @@ static void keep_node_status(satin_engine *e, const satin_msg *m)
 void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m)
 {
     satin_msg *r = satin_msg_new(SATIN_MSG_STATS_REPLY);
+    r->request_id = m->request_id;   /* echoed, as PROTOCOL.md 14.12 says */
     r->job_id = m->job_id;
     r->phase = m->phase;
     if (m->phase == SATIN_STATS_PHASE_NODE && e->env.node_status)

@@ -232,11 +232,11 @@ static void test_stats_round(void)
     is_i64(f.nout, 3, "stats: a request to each of the 3 peers");
     forget_sent(&f);
     satin_msg *q = from(3, SATIN_MSG_STATS_REQUEST);
-    q->job_id = 7, q->phase = 1;
+    q->job_id = 7, q->phase = 1, q->request_id = 99;
     deliver(e, MS, q);
     int64_t v = -1;
     ok(f.nout == 1 && f.out[0].to == 3 && f.out[0].m->type == SATIN_MSG_STATS_REPLY &&
-           f.out[0].m->job_id == 7 &&
+           f.out[0].m->job_id == 7 && f.out[0].m->request_id == 99 &&
            satin_kvlist_i64(&f.out[0].m->stats, "steal_attempts_lan", &v) == 0 && v == 0 &&
            satin_kvlist_find(&f.out[0].m->stats, "policy.loads_received") != NULL,
        "stats: answered with the engine's and the policy's counters");
