@@ -3,6 +3,7 @@
 #   make check      install Debian build deps if missing, build, run every test under prove
 #   make demo       bring up a local grid (2 clusters x 2 nodes, policy CRS; deploy/demo.sh),
 #                   run UTS seed-T3 and fib 32 on it, print the results and statistics,
+#                   node a0's job list and the grid's status (--status --grid),
 #                   bring it down
 #   make V=1        print every compile and link command whole (default: one line a step)
 #   make check-asan everything under AddressSanitizer + UndefinedBehaviorSanitizer

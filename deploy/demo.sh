@@ -26,4 +26,10 @@ echo
 echo "== satin-submit fib n=32           (to node b1; exact value 2178309)"
 show "${nodes[3]}" fib n=32
 echo
+echo "== satin-submit --list --all      (the jobs node a0 keeps: owner, state, run time)"
+"$SATIN_BUILD/satin-submit" --socket "${nodes[0]}" --list --all | sed 's/^/   /'
+echo
+echo "== satin-submit --status --grid   (the whole grid as node a0 sees it)"
+"$SATIN_BUILD/satin-submit" --socket "${nodes[0]}" --status --grid | sed 's/^/   /'
+echo
 echo "== satin-grid down"
