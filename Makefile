@@ -66,7 +66,7 @@ INTEG_C_SRC := $(wildcard tests/integration/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 SHIM_SRC    := $(wildcard shim/*.c)
 # satin-sim: its core (sim/*.c but the program's files) is what its unit test links.
-SIM_MAIN    := sim/satin_sim.c sim/sim_csv.c sim/sim_plot.c
+SIM_MAIN    := sim/satin_sim.c sim/sim_csv.c
 SIM_SRC     := $(filter-out $(SIM_MAIN),$(wildcard sim/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
