@@ -477,8 +477,9 @@ static void enc_jobrecs(satin_wire_wr *w, const satin_msg *m)
 
 static void enc_phase(satin_wire_wr *w, uint8_t phase)
 {
-    if (phase > SATIN_STATS_PHASE_END)
-        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: phase %u is not 0 or 1", w->what,
+    if (phase > (SATIN_STATS_PHASE_END | SATIN_STATS_PROFILE))
+        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE,
+                         "%s: phase %u is not 0 or 1 (plus 2 for a profile)", w->what,
                          (unsigned)phase);
     satin_wire_put_u8(w, phase);
 }
@@ -1008,8 +1009,9 @@ static int dec_phase(satin_wire_rd *r, uint8_t *phase)
 {
     if (satin_wire_u8(r, phase, "phase") < 0)
         return -1;
-    if (*phase > SATIN_STATS_PHASE_END)
-        return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "%s: phase %u is not 0 or 1", r->what,
+    if (*phase > (SATIN_STATS_PHASE_END | SATIN_STATS_PROFILE))
+        return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                               "%s: phase %u is not 0 or 1 (plus 2 for a profile)", r->what,
                                (unsigned)*phase);
     return 0;
 }

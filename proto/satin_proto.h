@@ -104,6 +104,8 @@ typedef enum {
 
 /* SUBMIT and WAIT flags. */
 #define SATIN_FLAG_PROGRESS 0x1u
+/* SUBMIT only: record the job's profile (PROTOCOL.md 6.1; proto/satin_profile.h). */
+#define SATIN_FLAG_PROFILE  0x2u
 /* STEAL / STEAL_REPLY flags: SATIN_STEAL_* of satin_steal_flags.h. */
 /* HEARTBEAT flags. */
 /* HELLO flags. */
@@ -115,6 +117,8 @@ typedef enum {
 /* STATS_REQUEST / STATS_REPLY phase. */
 #define SATIN_STATS_PHASE_START 0
 #define SATIN_STATS_PHASE_END   1
+/* Or'ed into the phase: record this job's profile (phase 0), send it (phase 1). */
+#define SATIN_STATS_PROFILE     2
 /* LIST flags. */
 #define SATIN_LIST_ALL 0x1u   /* finished jobs still kept too */
 /* RESULT and JOB_RESULT status. */

@@ -460,7 +460,8 @@ static void test_roundtrip(void)
     satin_msg_destroy(&d);
     satin_msg_destroy(&m);
 
-    for (uint8_t phase = 0; phase <= 1; phase++) {
+    /* 2 and 3: phases 0 and 1 with the profile bit */
+    for (uint8_t phase = 0; phase <= 3; phase++) {
         m = satin_msg_new(SATIN_MSG_STATS_REQUEST);
         m->job_id = UINT64_MAX;
         m->phase = phase;
@@ -862,9 +863,10 @@ static void test_rejections(void)
     /* STATS */
     b_header(&H, SATIN_MSG_STATS_REQUEST, 1, 0);
     B.n = 0;
-    b_u64(&B, 1); b_u8(&B, 2);
-    reject_text(SATIN_PROTO_BAD_MESSAGE, "STATS_REQUEST: phase 2 is not 0 or 1",
-                "STATS_REQUEST phase 2");
+    b_u64(&B, 1); b_u8(&B, 4);
+    reject_text(SATIN_PROTO_BAD_MESSAGE,
+                "STATS_REQUEST: phase 4 is not 0 or 1 (plus 2 for a profile)",
+                "STATS_REQUEST phase 4");
     b_header(&H, SATIN_MSG_STATS_REPLY, 1, 0);
     B.n = 0;
     b_u64(&B, 1); b_u8(&B, 255); b_u16(&B, 0);
@@ -1007,10 +1009,10 @@ static void test_encoder_limits(void)
     satin_msg_destroy(&m);
 
     m = satin_msg_new(SATIN_MSG_STATS_REQUEST);
-    m->phase = 2;
-    refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REQUEST phase 2");
+    m->phase = 4;   /* 2 and 3 carry the profile bit */
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REQUEST phase 4");
     m->type = SATIN_MSG_STATS_REPLY;
-    refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REPLY phase 2");
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REPLY phase 4");
     satin_msg_destroy(&m);
 }
 
