@@ -19,12 +19,13 @@ CC        ?= cc
 
 DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
              libsodium-dev libczmq-dev libsystemd-dev libmicrohttpd-dev perl \
-             curl python3-prometheus-client bash-completion
+             curl python3-prometheus-client bash-completion gnuplot-nox
 
 # libsystemd: sd_notify for Type=notify and the watchdog (daemon/service.c).
 # libmicrohttpd: the --metrics HTTP endpoint (daemon/metrics.c); curl and
 # the Prometheus client library's parser scrape it in tests/integration/metrics.t;
-# bash-completion runs deploy/completion/ in tests/integration/completion.t.
+# bash-completion runs deploy/completion/ in tests/integration/completion.t;
+# gnuplot draws satin-sim --lifestory and satin-submit --profile PNGs (sim.t, profile.t).
 PKGS      := libzmq libczmq libcrypto yaml-0.1 libsystemd libmicrohttpd
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \
@@ -59,7 +60,8 @@ APPS_SRC    := $(wildcard daemon/apps/*.c)
 DAEMON_SRC  := $(filter-out daemon/satind.c daemon/accept_guard.c,$(wildcard daemon/*.c))
 # satin-submit's own files: its endpoints come from a topology file too,
 # which libsatin does not read (it would need the YAML loader).
-SUBMIT_SRC  := client/satin_submit.c client/submit_endpoints.c client/submit_interrupt.c
+SUBMIT_SRC  := client/satin_submit.c client/submit_endpoints.c client/submit_interrupt.c \
+               client/submit_profile.c
 CLIENT_SRC  := $(filter-out $(SUBMIT_SRC) client/satin_keygen.c,$(wildcard client/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 INTEG_C_SRC := $(wildcard tests/integration/test_*.c)

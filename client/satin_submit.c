@@ -16,6 +16,7 @@
 #include "satin_client.h"
 #include "submit_endpoints.h"
 #include "submit_interrupt.h"
+#include "submit_profile.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -66,6 +67,7 @@ typedef struct options {
     int all;                   /* --list --all */
     uint64_t job_id;           /* --wait, --cancel */
     int no_wait, parsable, json, stats;
+    const char *profile;       /* --profile FILE (.csv or .png) */
     int timeout_ms;            /* -1: none given */
     double timeout_s;
     int64_t deadline_ms;       /* run(): when --timeout runs out (monotonic clock) */
@@ -107,6 +109,9 @@ static void usage(FILE *f)
         "  --parsable         with --no-wait: print only the job id\n"
         "  --json             print one JSON object instead of text\n"
         "  --stats            also print the job's statistics as a table\n"
+        "  --profile FILE     record what every node's workers did while the job ran\n"
+        "                     (computing, waiting for a steal in the cluster or across,\n"
+        "                     idle): FILE.csv, or FILE.png drawn by gnuplot\n"
         "  --timeout S        give up after S seconds, connecting included (exit 124 once the\n"
         "                     job was submitted: it keeps running); for --cancel/--status/\n"
         "                     --list-kinds: the reply timeout (default 5)\n"
@@ -193,7 +198,7 @@ static void set_mode(options *o, mode m)
 
 enum { OPT_SOCKET = 256, OPT_NODE, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
        OPT_JSON, OPT_STATS, OPT_TIMEOUT, OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS,
-       OPT_LIST, OPT_ALL };
+       OPT_LIST, OPT_ALL, OPT_PROFILE };
 
 /* --topology FILE: its nodes' client endpoints join the list (with their
  * public keys when this client has a key: --key). */
@@ -228,6 +233,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"parsable", no_argument, NULL, OPT_PARSABLE},
         {"json", no_argument, NULL, OPT_JSON},
         {"stats", no_argument, NULL, OPT_STATS},
+        {"profile", required_argument, NULL, OPT_PROFILE},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"list-kinds", no_argument, NULL, OPT_LIST_KINDS},
         {"wait", required_argument, NULL, OPT_WAIT},
@@ -266,6 +272,11 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_PARSABLE: o->parsable = 1; break;
         case OPT_JSON: o->json = json_errors = 1; break;
         case OPT_STATS: o->stats = 1; break;
+        case OPT_PROFILE:
+            if (!submit_profile_path_ok(optarg))
+                return usage_error("--profile writes a .csv or a .png file, not '%s'", optarg);
+            o->profile = optarg;
+            break;
         case OPT_TIMEOUT:
             if (parse_timeout(optarg, o) < 0)
                 return usage_error("--timeout wants a positive number of seconds, not '%s'",
@@ -344,6 +355,8 @@ static int check_args(const options *o)
         return usage_error("--parsable only goes with --no-wait");
     if (o->stats && (o->no_wait || (o->mode != MODE_SUBMIT && o->mode != MODE_WAIT)))
         return usage_error("--stats only goes with waiting for a job");
+    if (o->profile && (o->no_wait || o->mode != MODE_SUBMIT))
+        return usage_error("--profile only goes with submitting a job and waiting for it");
     return 0;
 }
 
@@ -719,6 +732,7 @@ static int wait_and_print(satin_client *c, const options *o, uint64_t job_id,
     pl->c = NULL;
     progress_clear(pl);
     if (rc == SATIN_CLIENT_OK || rc == SATIN_CLIENT_JOB_FAILED) {
+        int profile_rc = o->profile ? submit_profile_write(&r, o->profile, o->kind) : 0;
         if (o->json)
             print_report_json(&r, params);
         else
@@ -727,7 +741,7 @@ static int wait_and_print(satin_client *c, const options *o, uint64_t job_id,
             fprintf(stderr, "%s: job %" PRIu64 " (%s) failed: %s\n", prog, job_id, r.kind,
                     r.error);
         satin_job_report_free(&r);
-        return rc == SATIN_CLIENT_OK ? 0 : EXIT_JOB_FAILED;
+        return rc != SATIN_CLIENT_OK ? EXIT_JOB_FAILED : profile_rc;
     }
     if (rc == SATIN_CLIENT_TIMEOUT) {
         char text[600];
@@ -754,6 +768,8 @@ static int do_submit(satin_client *c, const options *o, progress_line *pl)
     satin_client_error err;
     uint64_t job_id;
     unsigned flags = !o->no_wait && isatty(STDERR_FILENO) ? SATIN_CLIENT_PROGRESS : 0;
+    if (o->profile)
+        flags |= SATIN_CLIENT_PROFILE;
     if (o->timeout_ms > 0 && remaining_ms(o) < SATIN_CLIENT_DEFAULT_TIMEOUT_MS)
         satin_client_set_request_timeout(c, remaining_ms(o));
     int rc = satin_client_submit(c, o->kind, o->params, flags, &job_id, &err);

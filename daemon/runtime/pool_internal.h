@@ -114,6 +114,10 @@ struct satin_pool {
     _Atomic uint64_t jobs_run_high;  /* the most satin_pool_jobs_run returned */
     void (*hungry_fn)(void *);
     void *hungry_arg;
+    /* Non-zero while a job's profile is being recorded here (profile.c):
+     * only then does a worker's switch take the profiler's lock. */
+    _Atomic int profiling;
+    struct satin_profiler *profiler;
 };
 
 struct satin_job {
@@ -178,6 +182,13 @@ satin_record *satin_pool_take_injected(satin_pool *pool);
 void satin_worker_pause(satin_worker *w, unsigned *round);
 /* Wakes parked workers: new work or a remote result has arrived. */
 void satin_pool_notify(satin_pool *pool);
+
+/* profile.c: the recorder of profiles. */
+typedef struct satin_profiler satin_profiler;
+void satin_profiler_init(satin_pool *pool);
+void satin_profiler_free(satin_pool *pool);
+/* Worker `worker` switched to running a record (busy) or back, at `now`. */
+void satin_profiler_worker(satin_pool *pool, int worker, int busy, int64_t now);
 
 /* orphans.c: the table of results computed for dead owners. */
 void satin_orphans_init(satin_pool *pool);
