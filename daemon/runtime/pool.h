@@ -143,7 +143,8 @@ int satin_pool_is_hungry(satin_pool *self);
  * A session is one job's recording here, known by the job's owner node and
  * id.  Events are kept while any session is open, up to
  * SATIN_PROFILE_LOG_MAX (then every open session is truncated there); at
- * most 16 sessions are open, the oldest dropped for a 17th. */
+ * most 16 sessions are open, the oldest dropped for a 17th, or for a new
+ * one that finds the log full. */
 #define SATIN_PROFILE_LOG_MAX 16384
 void satin_pool_profile_begin(satin_pool *self, int owner, uint64_t job_id);
 /* Ends the session: its events up to `end` (CLOCK_MONOTONIC ns; 0: now),

@@ -11,6 +11,9 @@
  * snapshot of every worker's state and the requests out, so that sessions
  * of jobs that overlap share the log.  The log holds SATIN_PROFILE_LOG_MAX
  * events; past that, the sessions are truncated at the moment it filled.
+ * A session that begins while the log is full, or while 16 are open, ends
+ * the oldest one (whose job then gets no profile of this node): one whose
+ * end never came, its owner dead, must not stop every later profile.
  */
 #include "pool_internal.h"
 
@@ -25,6 +28,7 @@ typedef struct session {
     uint64_t job_id;
     size_t first;            /* its first event in the log */
     int64_t start;
+    int64_t truncated;       /* events after this are lost (SATIN_PROFILE_WHOLE: none) */
 } session;
 
 typedef struct request {
@@ -89,15 +93,34 @@ void satin_profiler_worker(satin_pool *pool, int worker, int busy, int64_t now)
     pthread_mutex_unlock(&p->lock);
 }
 
+/* The oldest session goes, and the events only it needed. */
+static void drop_oldest(satin_profiler *p)
+{
+    memmove(&p->s[0], &p->s[1], (size_t)(p->nsessions - 1) * sizeof *p->s);
+    p->nsessions--;
+    size_t keep = p->nsessions ? p->s[0].first : p->n;
+    memmove(p->log, p->log + keep, (p->n - keep) * sizeof *p->log);
+    p->n -= keep;
+    for (int i = 0; i < p->nsessions; i++)
+        p->s[i].first -= keep;
+}
+
 void satin_pool_profile_begin(satin_pool *pool, int owner, uint64_t job_id)
 {
     satin_profiler *p = pool->profiler;
     pthread_mutex_lock(&p->lock);
-    if (p->nsessions == SESSIONS_MAX) {
-        /* A session whose end never came (its owner died): the oldest goes. */
-        memmove(&p->s[0], &p->s[1], (SESSIONS_MAX - 1) * sizeof *p->s);
-        p->nsessions--;
+    /* A session whose end never comes (its owner died) must not keep the
+     * log full, nor hold a slot, for ever: the oldest goes when a new one
+     * finds either so.  The others keep their truncation. */
+    if (p->nsessions && p->full_at != SATIN_PROFILE_WHOLE) {
+        for (int i = 0; i < p->nsessions; i++)
+            if (p->s[i].truncated == SATIN_PROFILE_WHOLE)
+                p->s[i].truncated = p->full_at > p->s[i].start ? p->full_at : p->s[i].start;
+        drop_oldest(p);
+        p->full_at = SATIN_PROFILE_WHOLE;
     }
+    if (p->nsessions == SESSIONS_MAX)
+        drop_oldest(p);
     if (p->nsessions == 0) {
         if (!p->log && !(p->log = malloc(SATIN_PROFILE_LOG_MAX * sizeof *p->log)))
             abort();
@@ -110,7 +133,7 @@ void satin_pool_profile_begin(satin_pool *pool, int owner, uint64_t job_id)
     atomic_store(&pool->profiling, 1);
     int64_t now = satin_now_ns();
     session *s = &p->s[p->nsessions++];
-    *s = (session){owner, job_id, p->n, now};
+    *s = (session){owner, job_id, p->n, now, SATIN_PROFILE_WHOLE};
     for (int i = 0; i < pool->nworkers; i++)
         note(p, now,
              atomic_load(&pool->workers[i].state_since) > 0 ? SATIN_PROFILE_BUSY
@@ -156,8 +179,11 @@ int satin_pool_profile_end(satin_pool *pool, int owner, uint64_t job_id, int64_t
     out->workers = pool->nworkers;
     out->start = s.start + off;
     out->end = (end > s.start ? end : s.start) + off;
-    if (p->full_at != SATIN_PROFILE_WHOLE && p->full_at < end)
-        out->truncated = (p->full_at > s.start ? p->full_at : s.start) + off;
+    int64_t cut = s.truncated;
+    if (p->full_at != SATIN_PROFILE_WHOLE && (cut == SATIN_PROFILE_WHOLE || p->full_at < cut))
+        cut = p->full_at > s.start ? p->full_at : s.start;
+    if (cut != SATIN_PROFILE_WHOLE && cut < end)
+        out->truncated = cut + off;
     /* Workers noted their times before they took the lock: in the log a
      * switch may follow a later one of another worker.  Sorted, each
      * worker's own stay in order (the sort is on time, and a worker's
