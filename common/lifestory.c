@@ -1,4 +1,4 @@
-/* sim_lifestory.c - a run's lifestory (see lifestory.h). */
+/* lifestory.c - a run's lifestory (see lifestory.h). */
 #include "lifestory.h"
 
 #include <inttypes.h>

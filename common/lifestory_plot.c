@@ -1,4 +1,4 @@
-/* sim_plot.c - the lifestory's PNG, by gnuplot (see lifestory_plot.h). */
+/* lifestory_plot.c - the lifestory's PNG, by gnuplot (see lifestory_plot.h). */
 #include "lifestory_plot.h"
 #include "lifestory.h"
 
