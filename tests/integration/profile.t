@@ -13,8 +13,10 @@
 #     its plot crosses exactly 4 bands of state colours, one per node;
 #   - a job without --profile makes no node record anything
 #     (grid.profile_events 0) and carries no profile.* statistics;
-#   - STATS_REQUESTs with the profile bit from a stranger's job, and ends
-#     of sessions never opened, leave a node running.
+#   - a peer that asks for profiles never recorded (ends of sessions never
+#     opened, more sessions than a node keeps) and answers with a profile
+#     that does not parse leaves the node running, that profile missing;
+#   - a lone satind (no topology) profiles its own workers.
 # Asserts outcomes, never times.
 set -u
 . "$(dirname "$0")/grid_kit.sh" profile
@@ -216,6 +218,26 @@ is "$(python3 -c 'import csv,sys; print(sorted({r[5] for r in list(csv.reader(op
 run "$submit" --socket "$a0" fib n=20
 is "$rc" 0 "a0 still runs jobs"
 like "$out" "6765" "with their results"
+
+# ---- one daemon, no grid ----
+"$build/satind" --workers 2 --socket "ipc://$tmpdir/solo.sock" --foreground 2>"$tmpdir/solo.log" &
+adopt solo $!
+for _ in $(seq 100); do [ -S "$tmpdir/solo.sock" ] && break; sleep 0.05; done
+run "$submit" --socket "ipc://$tmpdir/solo.sock" --json --stats --profile "$tmpdir/s.csv" fib n=32
+is "$rc" 0 "a lone satind: fib 32 with --profile, exit 0"
+cp "$tmpdir/out" "$tmpdir/s.json"
+is "$(python3 - "$tmpdir/s.csv" "$tmpdir/s.json" <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))[1:]
+s = json.load(open(sys.argv[2]))["stats"]
+comp = [sum(int(r[4]) - int(r[3]) for r in rows if r[1] == str(w) and r[2] == "computing")
+        for w in (0, 1)]
+busy = [round(s["worker.%d.busy_s" % w] * 1e9) for w in (0, 1)]
+print(s["profile.nodes"], sorted({(r[0], r[1], r[5]) for r in rows}),
+      all(abs(c - b) <= 1000 for c, b in zip(comp, busy)))
+PY
+)" "1 [('0', '0', 'local'), ('0', '1', 'local')] True" \
+   "its own profile: node 0 (local), both workers, computing as busy as its statistics say"
 
 echo "1..$n"
 [ "$failures" = 0 ]
