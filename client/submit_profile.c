@@ -100,6 +100,7 @@ static int read_profiles(const satin_job_report *r, profiles *ps)
 /* Tells the lifestory what node `slot` did. */
 static void replay(satin_life *l, int slot, const satin_profile *p, int64_t wall)
 {
+    satin_life_node_workers(l, slot, p->workers);
     satin_life_begin_node(l, slot, p->start);
     for (size_t i = 0; i < p->n; i++) {
         const satin_profile_event *e = &p->ev[i];
@@ -218,6 +219,10 @@ int submit_profile_write(satin_job_report *r, const char *path, const char *what
     if (missing)
         fprintf(stderr, "satin-submit: profile: no profile from node(s) %s (no answer in "
                         "time, or an unreadable one)\n", missing);
+    int64_t left_out = 0;
+    if (satin_client_values_i64(&r->stats, "profile.left_out", &left_out) == 0 && left_out > 0)
+        fprintf(stderr, "satin-submit: profile: %lld node(s) left out: more than one result "
+                        "carries\n", (long long)left_out);
     for (int i = 0; i < ps.nnodes; i++)
         if (ps.p[i].workers && ps.p[i].truncated != SATIN_PROFILE_WHOLE)
             fprintf(stderr, "satin-submit: profile of node %s truncated at %.6f s: it recorded "

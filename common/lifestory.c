@@ -30,6 +30,7 @@ typedef struct life_node {
     size_t nreq, capreq;
     int nlan, nwan;
     int ended;                 /* satin_life_end_node: no more events */
+    int nw;                    /* its workers (satin_life_node_workers; else all) */
 } life_node;
 
 struct satin_life {
@@ -91,6 +92,7 @@ satin_life *satin_life_new_named(int nnodes, const int *cluster_of, const char *
     for (int k = 0; k < l->nrec; k++) {
         life_node *r = &l->rec[k];
         r->node = (int)((int64_t)k * l->nnodes / l->nrec);
+        r->nw = workers;
         if (!(r->w = calloc((size_t)workers, sizeof *r->w))) {
             satin_life_destroy(&l);
             return NULL;
@@ -182,7 +184,7 @@ static int waiting_state(const life_node *r)
 static void requests_changed(satin_life *l, life_node *r, int64_t now)
 {
     int state = waiting_state(r);
-    for (int i = 0; i < l->workers; i++)
+    for (int i = 0; i < r->nw; i++)
         if (!r->w[i].busy)
             set_state(l, r, i, state, now);
 }
@@ -192,7 +194,7 @@ int satin_life_task_start(satin_life *l, int node, int64_t now)
     life_node *r = recorded(l, node);
     if (!r)
         return 0;
-    for (int i = 0; i < l->workers; i++)
+    for (int i = 0; i < r->nw; i++)
         if (!r->w[i].busy) {
             r->w[i].busy = 1;
             set_state(l, r, i, SATIN_LIFE_COMPUTING, now);
@@ -204,7 +206,7 @@ int satin_life_task_start(satin_life *l, int node, int64_t now)
 void satin_life_worker_start(satin_life *l, int node, int worker, int64_t now)
 {
     life_node *r = recorded(l, node);
-    if (!r || worker < 0 || worker >= l->workers)
+    if (!r || worker < 0 || worker >= r->nw)
         return;
     r->w[worker].busy = 1;
     set_state(l, r, worker, SATIN_LIFE_COMPUTING, now);
@@ -213,7 +215,7 @@ void satin_life_worker_start(satin_life *l, int node, int worker, int64_t now)
 void satin_life_task_end(satin_life *l, int node, int worker, int64_t now)
 {
     life_node *r = recorded(l, node);
-    if (!r || worker < 0 || worker >= l->workers)
+    if (!r || worker < 0 || worker >= r->nw)
         return;
     r->w[worker].busy = 0;
     set_state(l, r, worker, waiting_state(r), now);
@@ -261,16 +263,23 @@ void satin_life_steal_answered(satin_life *l, int node, uint64_t request, int64_
         }
 }
 
+void satin_life_node_workers(satin_life *l, int node, int workers)
+{
+    life_node *r = recorded(l, node);
+    if (r && workers >= 1 && workers <= l->workers)
+        r->nw = workers;
+}
+
 void satin_life_begin_node(satin_life *l, int node, int64_t start)
 {
     life_node *r = recorded(l, node);
-    for (int i = 0; r && i < l->workers; i++)
+    for (int i = 0; r && i < r->nw; i++)
         r->w[i].start = start;
 }
 
 static void end_node(satin_life *l, life_node *r, int64_t end)
 {
-    for (int i = 0; i < l->workers; i++) {
+    for (int i = 0; i < r->nw; i++) {
         life_worker *w = &r->w[i];
         if (w->has_prev)
             emit(l, r, i, w->prev_state, w->prev_start, w->prev_end);

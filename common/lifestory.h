@@ -60,6 +60,9 @@ void satin_life_steal_out(satin_life *l, int node, uint64_t request, int wan, in
  * writes its workers' last intervals as ending at `end`, and the node
  * takes no further event (satin_life_finish leaves it alone). */
 void satin_life_begin_node(satin_life *l, int node, int64_t start);
+/* `node` has only `workers` (1..the recorder's) workers: rows for them
+ * alone (before any event of the node). */
+void satin_life_node_workers(satin_life *l, int node, int workers);
 void satin_life_end_node(satin_life *l, int node, int64_t end);
 
 /* The run ended at `end`: every worker's last interval is written.

@@ -83,14 +83,19 @@ void control_profile_collect(satin_control *ctl, job_entry *e, const satin_kvlis
     if (!text)
         abort();
     char missing[512] = "";
-    int have = 0;
+    int have = 0, left_out = 0;
+    /* One kvlist holds at most SATIN_PROTO_MAX_KV items: nodes past that
+     * are left out, and counted. */
+    long room = (long)SATIN_PROTO_MAX_KV - (long)e->result->stats.n - 4;
     satin_profile p;
     satin_profile_init(&p);
     for (int node = 0; node < n; node++) {
         if (node == self) {
-            if (e->own_profile.workers) {
+            if (e->own_profile.workers && have < room) {
                 add_node(ctl, e, node, &e->own_profile, cap, text);
                 have++;
+            } else if (e->own_profile.workers) {
+                left_out++;
             }
             continue;
         }
@@ -100,8 +105,12 @@ void control_profile_collect(satin_control *ctl, job_entry *e, const satin_kvlis
         const char *t = satin_kvlist_str(&end[node], "profile");
         char err[128];
         if (t && satin_profile_decode(t, &p, err, sizeof err) == 0) {
-            add_node(ctl, e, node, &p, cap, text);
-            have++;
+            if (have < room) {
+                add_node(ctl, e, node, &p, cap, text);
+                have++;
+            } else {
+                left_out++;
+            }
         } else {
             if (t)
                 log_warn("job %" PRIu64 ": node %s sent an unreadable profile: %s", e->id,
@@ -118,4 +127,6 @@ void control_profile_collect(satin_control *ctl, job_entry *e, const satin_kvlis
     satin_kvlist_add_i64(&e->result->stats, "profile.nodes", have);
     if (missing[0])
         satin_kvlist_add_str(&e->result->stats, "profile.missing", missing);
+    if (left_out)
+        satin_kvlist_add_i64(&e->result->stats, "profile.left_out", left_out);
 }
