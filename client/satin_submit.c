@@ -1105,6 +1105,10 @@ int main(int argc, char **argv)
     int status = parse_args(argc, argv, &o);
     if (status == 0)
         status = check_args(&o);
+    /* Before anything is submitted: a long job's profile must not be lost
+     * for an unwritable directory or a missing gnuplot. */
+    if (status == 0 && o.profile && (status = submit_profile_precheck(o.profile)) && o.json)
+        print_json_error("io_error", "the --profile file cannot be written", 0, NULL);
     if (status == 0)
         status = run(&o);
     else if (status < 0)

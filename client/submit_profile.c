@@ -21,6 +21,42 @@ int submit_profile_path_ok(const char *path)
     return ends_with(path, ".csv") || ends_with(path, ".png");
 }
 
+/* `name` is an executable file in a directory of $PATH. */
+static int in_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    char buf[4096];
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, n ? path : ".", name);
+        if (access(buf, X_OK) == 0)
+            return 1;
+        path += n + (path[n] == ':');
+    }
+    return 0;
+}
+
+int submit_profile_precheck(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) < 0) {
+        fprintf(stderr, "satin-submit: cannot write %s: %s (directory %s); job not submitted\n",
+                path, strerror(errno), dir);
+        return SUBMIT_PROFILE_IOERR;
+    }
+    if (ends_with(path, ".png") && !in_path("gnuplot")) {
+        fprintf(stderr, "satin-submit: cannot draw %s: gnuplot is not installed (Debian: "
+                        "apt-get install gnuplot-nox); job not submitted\n", path);
+        return SUBMIT_PROFILE_IOERR;
+    }
+    return 0;
+}
+
 /* "profile.SLOT": the slot, else -1. */
 static int node_item(const char *name)
 {

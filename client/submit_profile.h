@@ -15,6 +15,10 @@
 
 /* 1 when `path` names a file --profile writes (.csv or .png). */
 int submit_profile_path_ok(const char *path);
+/* Before the job is submitted: `path`'s directory is writable and, for a
+ * PNG, gnuplot is there.  0, or SUBMIT_PROFILE_IOERR with the reason on
+ * stderr. */
+int submit_profile_precheck(const char *path);
 /* Writes the profile in `r`'s statistics to `path` and takes the per-node
  * items (long texts) out of them, so that --stats and --json show only the
  * profile.* figures.  `what` names the job in the PNG's title.  Says on

@@ -16,7 +16,8 @@
 #   - a peer that asks for profiles never recorded (ends of sessions never
 #     opened, more sessions than a node keeps) and answers with a profile
 #     that does not parse leaves the node running, that profile missing;
-#   - a lone satind (no topology) profiles its own workers.
+#   - a lone satind (no topology) profiles its own workers;
+#   - a file that cannot be written is refused before the job is submitted.
 # Asserts outcomes, never times.
 set -u
 . "$(dirname "$0")/grid_kit.sh" profile
@@ -46,6 +47,9 @@ is "$rc" 2 "--profile to a file neither .csv nor .png: exit 2"
 like "$err" "writes a .csv or a .png file" "says so"
 run "$submit" --socket "$a0" --profile "$tmpdir/x.csv" --no-wait fib n=10
 is "$rc" 2 "--profile with --no-wait: exit 2 (the profile comes with the result)"
+run "$submit" --socket "$a0" --profile "$tmpdir/no/such/dir/p.csv" fib n=10
+is "$rc" 74 "--profile into a directory that is not there: exit 74"
+like "$err" "job not submitted" "before the job is submitted"
 
 # ---- a job without a profile ----
 run "$submit" --socket "$a0" --json --stats uts tree=T3
