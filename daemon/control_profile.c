@@ -96,6 +96,11 @@ void control_profile_collect(satin_control *ctl, job_entry *e, const satin_kvlis
                 have++;
             } else if (e->own_profile.workers) {
                 left_out++;
+            } else {
+                /* Its session was ended by newer ones (runtime/profile.c). */
+                size_t off = strlen(missing);
+                snprintf(missing + off, sizeof missing - off, "%s%s", off ? "," : "",
+                         ctl->grid ? satin_grid_node_name(ctl->grid, node) : "local");
             }
             continue;
         }

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The longest header: node= and 63 bytes, cluster= and 5 digits, and the
- * four times at 20 characters each with their keys. */
+/* The longest header: node= and 63 bytes, cluster= and 5 digits, the
+ * worker count, and three times at 20 characters each with their keys. */
 #define HEADER_MAX 200
 
 void satin_profile_init(satin_profile *p)
@@ -35,24 +35,60 @@ void satin_profile_add(satin_profile *p, int64_t t, char what, uint32_t n)
     p->ev[p->n++] = (satin_profile_event){t, what, n};
 }
 
+/* The header, with `truncated` for its t=; its length. */
+static int header(const satin_profile *p, int64_t truncated, char *head, size_t cap)
+{
+    int h = 0;
+    if (p->node[0])
+        h += snprintf(head + h, cap - (size_t)h, "node=%s cluster=%d ", p->node, p->cluster);
+    h += snprintf(head + h, cap - (size_t)h, "w=%d s=%" PRId64 " e=%" PRId64, p->workers,
+                  p->start, p->end);
+    if (truncated != SATIN_PROFILE_WHOLE)
+        h += snprintf(head + h, cap - (size_t)h, " t=%" PRId64, truncated);
+    return h;
+}
+
+static int event_text(const satin_profile_event *e, int64_t prev, char *out, size_t cap)
+{
+    return snprintf(out, cap, " %" PRId64 "%c%" PRIu32, e->t - prev, e->what, e->n);
+}
+
 long satin_profile_encode(const satin_profile *p, char *buf, size_t cap)
 {
     if (cap > SATIN_PROFILE_MAX_TEXT + 1)
         cap = SATIN_PROFILE_MAX_TEXT + 1;
-    if (cap <= HEADER_MAX)
-        return -1;
-    /* The events first, after room for the header, which says whether they
-     * all fit. */
-    char *evs = buf + HEADER_MAX;
-    size_t room = cap - HEADER_MAX, len = 0;
-    int64_t truncated = p->truncated, prev = p->start;
+    char head[HEADER_MAX + 1], one[48];
+    int h = header(p, p->truncated, head, sizeof head);
+    /* Whole when it fits; else room is kept for the t= that says where the
+     * events stop. */
+    size_t total = 0, room;
+    int64_t prev = p->start;
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->truncated != SATIN_PROFILE_WHOLE && p->ev[i].t > p->truncated)
+            break;
+        total += (size_t)event_text(&p->ev[i], prev, one, sizeof one);
+        prev = p->ev[i].t;
+    }
+    if ((size_t)h + total + 1 <= cap) {
+        room = total;
+    } else {
+        size_t need = (size_t)h + 1 + (p->truncated == SATIN_PROFILE_WHOLE ? 24 : 0);
+        if (cap < need)
+            return -1;
+        room = cap - need;
+    }
+    int64_t truncated = p->truncated;
+    size_t len = 0;
+    char *evs = malloc(room + 1);
+    if (!evs)
+        abort();
+    prev = p->start;
     for (size_t i = 0; i < p->n; i++) {
         const satin_profile_event *e = &p->ev[i];
-        if (truncated != SATIN_PROFILE_WHOLE && e->t > truncated)
+        if (p->truncated != SATIN_PROFILE_WHOLE && e->t > p->truncated)
             break;
-        char one[48];
-        int k = snprintf(one, sizeof one, " %" PRId64 "%c%" PRIu32, e->t - prev, e->what, e->n);
-        if (len + (size_t)k + 1 > room) {
+        int k = event_text(e, prev, one, sizeof one);
+        if (len + (size_t)k > room) {
             truncated = e->t;
             break;
         }
@@ -60,16 +96,10 @@ long satin_profile_encode(const satin_profile *p, char *buf, size_t cap)
         len += (size_t)k;
         prev = e->t;
     }
-    char head[HEADER_MAX + 1];
-    int h = 0;
-    if (p->node[0])
-        h += snprintf(head + h, sizeof head - (size_t)h, "node=%s cluster=%d ", p->node, p->cluster);
-    h += snprintf(head + h, sizeof head - (size_t)h, "w=%d s=%" PRId64 " e=%" PRId64, p->workers,
-                  p->start, p->end);
-    if (truncated != SATIN_PROFILE_WHOLE)
-        h += snprintf(head + h, sizeof head - (size_t)h, " t=%" PRId64, truncated);
-    memmove(buf + h, evs, len);
+    h = header(p, truncated, head, sizeof head);
     memcpy(buf, head, (size_t)h);
+    memcpy(buf + h, evs, len);
+    free(evs);
     buf[h + (long)len] = 0;
     return h + (long)len;
 }

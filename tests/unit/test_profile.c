@@ -66,7 +66,27 @@ static void test_roundtrip(void)
     satin_profile_encode(&p, big, 1000);
     ok(satin_profile_decode(big, &d, err, sizeof err) == 0 && d.truncated == 55 && d.n == 6,
        "a truncation given keeps the events up to it: %s", big);
-    ok(satin_profile_encode(&p, big, 100) == -1, "no room for the header: -1");
+    ok(satin_profile_encode(&p, big, 20) == -1, "no room for the header: -1");
+    /* a text of the longest length, whole, encodes again whole */
+    char *whole = malloc(SATIN_PROFILE_MAX_TEXT + 1), *again = malloc(SATIN_PROFILE_MAX_TEXT + 1);
+    int len = snprintf(whole, SATIN_PROFILE_MAX_TEXT + 1, "w=1 s=0 e=%lld", (long long)INT64_MAX);
+    while (len + 8 <= SATIN_PROFILE_MAX_TEXT)
+        len += snprintf(whole + len, 9, " 12345b0");
+    if (len < SATIN_PROFILE_MAX_TEXT) {
+        /* the last event longer by what is left */
+        int r = SATIN_PROFILE_MAX_TEXT - len;
+        len -= 8;
+        whole[len++] = ' ';
+        for (int k = 0; k < 5 + r; k++)
+            whole[len++] = '1';
+        len += snprintf(whole + len, 3, "b0");
+    }
+    ok(len == SATIN_PROFILE_MAX_TEXT && satin_profile_decode(whole, &d, err, sizeof err) == 0,
+       "a text of %d bytes decodes: %s", len, err);
+    n = satin_profile_encode(&d, again, SATIN_PROFILE_MAX_TEXT + 1);
+    ok(n == len && strcmp(again, whole) == 0, "and encodes again whole, to the same text");
+    free(whole);
+    free(again);
     free(big);
     satin_profile_free(&p);
     satin_profile_free(&d);
