@@ -254,7 +254,7 @@ int submit_profile_write(satin_job_report *r, const char *path, const char *what
     const char *missing = satin_client_values_str(&r->stats, "profile.missing");
     if (missing)
         fprintf(stderr, "satin-submit: profile: no profile from node(s) %s (no answer in "
-                        "time, or an unreadable one)\n", missing);
+                        "time, an unreadable one, or its recording ended by newer ones)\n", missing);
     int64_t left_out = 0;
     if (satin_client_values_i64(&r->stats, "profile.left_out", &left_out) == 0 && left_out > 0)
         fprintf(stderr, "satin-submit: profile: %lld node(s) left out: more than one result "
