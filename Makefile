@@ -156,6 +156,7 @@ $(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_C
 # The unit test of satin-submit's endpoint list links its object (objects
 # go before the libraries in the rule above).
 $(BUILD)/tests/test_client_endpoints.t: $(call obj,client/submit_endpoints.c)
+$(BUILD)/tests/test_submit_profile.t: $(call obj,client/submit_profile.c)
 # The simulator's unit test links its core.
 $(BUILD)/tests/test_sim.t: $(call obj,$(SIM_SRC))
 # The accept guard's test runs libzmq's IPC listener past the open-file
