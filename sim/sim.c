@@ -102,7 +102,7 @@ struct sim {
     int64_t result, submitted, ended;
     int64_t work_ns, idle_ns;
     uint64_t tasks_run, bad, tasks_lost, records_lost, msgs_dropped;
-    satin_life *life;                  /* NULL: no lifestory */
+    satin_life *life;                /* NULL: no lifestory */
     int64_t result_bytes;      /* the data of the JOB_RESULT being sent, if any */
     /* env.take's and env.describe's argument bytes, alive until the engine
      * has copied them into its message */
