@@ -25,12 +25,13 @@ CC        ?= cc
 
 DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
              libsodium-dev libczmq-dev libsystemd-dev libmicrohttpd-dev perl \
-             curl python3-prometheus-client bash-completion
+             curl python3-prometheus-client bash-completion gnuplot-nox
 
 # libsystemd: sd_notify for Type=notify and the watchdog (daemon/service.c).
 # libmicrohttpd: the --metrics HTTP endpoint (daemon/metrics.c); curl and
 # the Prometheus client library's parser scrape it in tests/integration/metrics.t;
-# bash-completion runs deploy/completion/ in tests/integration/completion.t.
+# bash-completion runs deploy/completion/ in tests/integration/completion.t;
+# gnuplot draws satin-sim --lifestory and satin-submit --profile PNGs (sim.t, profile.t).
 PKGS      := libzmq libczmq libcrypto yaml-0.1 libsystemd libmicrohttpd
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \
@@ -67,13 +68,14 @@ DAEMON_SRC  := $(filter-out daemon/satind.c daemon/accept_guard.c,$(wildcard dae
 # which libsatin does not read (it would need the YAML loader).
 SUBMIT_SRC  := client/satin_submit.c client/submit_endpoints.c client/submit_interrupt.c \
                client/submit_grid.c
+               client/submit_profile.c
 CLIENT_SRC  := $(filter-out $(SUBMIT_SRC) client/satin_keygen.c,$(wildcard client/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 INTEG_C_SRC := $(wildcard tests/integration/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 SHIM_SRC    := $(wildcard shim/*.c)
 # satin-sim: its core (sim/*.c but the program's files) is what its unit test links.
-SIM_MAIN    := sim/satin_sim.c sim/sim_csv.c sim/sim_plot.c
+SIM_MAIN    := sim/satin_sim.c sim/sim_csv.c
 SIM_SRC     := $(filter-out $(SIM_MAIN),$(wildcard sim/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -165,6 +167,7 @@ $(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_C
 # The unit test of satin-submit's endpoint list links its object (objects
 # go before the libraries in the rule above).
 $(BUILD)/tests/test_client_endpoints.t: $(call obj,client/submit_endpoints.c)
+$(BUILD)/tests/test_submit_profile.t: $(call obj,client/submit_profile.c)
 # The simulator's unit test links its core.
 $(BUILD)/tests/test_sim.t: $(call obj,$(SIM_SRC))
 # The accept guard's test runs libzmq's IPC listener past the open-file

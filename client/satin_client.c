@@ -793,7 +793,8 @@ static int build_submit(satin_msg *m, const char *kind, const char *const *param
     if (rc != SATIN_CLIENT_OK)
         return rc;
     satin_msg_set_kind(m, kind);
-    m->flags = (flags & SATIN_CLIENT_PROGRESS) ? SATIN_FLAG_PROGRESS : 0;
+    m->flags = ((flags & SATIN_CLIENT_PROGRESS) ? SATIN_FLAG_PROGRESS : 0) |
+               ((flags & SATIN_CLIENT_PROFILE) ? SATIN_FLAG_PROFILE : 0);
     for (const char *const *p = params; p && *p; p++)
         if ((rc = add_param(m, *p, err)) != SATIN_CLIENT_OK)
             return rc;

@@ -165,6 +165,8 @@ typedef void satin_progress_fn(uint64_t job_id, uint64_t elapsed_ms, uint64_t jo
 
 /* satin_client_submit() flags. */
 #define SATIN_CLIENT_PROGRESS 0x1u  /* ask the daemon for PROGRESS messages */
+#define SATIN_CLIENT_PROFILE  0x2u  /* ask for the job's profile: profile.* items in its
+                                     * statistics (PROTOCOL.md 14.12; satin-submit --profile) */
 
 /* How long satin_client_new() waits for the connection, and the default
  * reply timeout of short requests (SUBMIT's ACCEPTED, CANCEL, STATUS,

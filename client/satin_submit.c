@@ -17,6 +17,7 @@
 #include "submit_endpoints.h"
 #include "submit_grid.h"
 #include "submit_interrupt.h"
+#include "submit_profile.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -68,6 +69,7 @@ typedef struct options {
     int grid;                  /* --status --grid */
     uint64_t job_id;           /* --wait, --cancel */
     int no_wait, parsable, json, stats;
+    const char *profile;       /* --profile FILE (.csv or .png) */
     int timeout_ms;            /* -1: none given */
     double timeout_s;
     int64_t deadline_ms;       /* run(): when --timeout runs out (monotonic clock) */
@@ -116,6 +118,9 @@ static void usage(FILE *f)
         "                     workers, jobs, queues, steals, wide-area traffic); a node\n"
         "                     that does not answer within about 1 s is listed with what\n"
         "                     the daemon knows of it\n"
+        "  --profile FILE     record what every node's workers did while the job ran\n"
+        "                     (computing, waiting for a steal in the cluster or across,\n"
+        "                     idle): FILE.csv, or FILE.png drawn by gnuplot\n"
         "  --timeout S        give up after S seconds, connecting included (exit 124 once the\n"
         "                     job was submitted: it keeps running); for --cancel/--status/\n"
         "                     --list-kinds: the reply timeout (default 5)\n"
@@ -202,7 +207,7 @@ static void set_mode(options *o, mode m)
 
 enum { OPT_SOCKET = 256, OPT_NODE, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
        OPT_JSON, OPT_STATS, OPT_TIMEOUT, OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS,
-       OPT_LIST, OPT_ALL, OPT_GRID };
+       OPT_LIST, OPT_ALL, OPT_GRID, OPT_PROFILE };
 
 /* --topology FILE: its nodes' client endpoints join the list (with their
  * public keys when this client has a key: --key). */
@@ -237,6 +242,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"parsable", no_argument, NULL, OPT_PARSABLE},
         {"json", no_argument, NULL, OPT_JSON},
         {"stats", no_argument, NULL, OPT_STATS},
+        {"profile", required_argument, NULL, OPT_PROFILE},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"list-kinds", no_argument, NULL, OPT_LIST_KINDS},
         {"wait", required_argument, NULL, OPT_WAIT},
@@ -276,6 +282,11 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_PARSABLE: o->parsable = 1; break;
         case OPT_JSON: o->json = json_errors = 1; break;
         case OPT_STATS: o->stats = 1; break;
+        case OPT_PROFILE:
+            if (!submit_profile_path_ok(optarg))
+                return usage_error("--profile writes a .csv or a .png file, not '%s'", optarg);
+            o->profile = optarg;
+            break;
         case OPT_TIMEOUT:
             if (parse_timeout(optarg, o) < 0)
                 return usage_error("--timeout wants a positive number of seconds, not '%s'",
@@ -357,6 +368,8 @@ static int check_args(const options *o)
         return usage_error("--parsable only goes with --no-wait");
     if (o->stats && (o->no_wait || (o->mode != MODE_SUBMIT && o->mode != MODE_WAIT)))
         return usage_error("--stats only goes with waiting for a job");
+    if (o->profile && (o->no_wait || o->mode != MODE_SUBMIT))
+        return usage_error("--profile only goes with submitting a job and waiting for it");
     return 0;
 }
 
@@ -732,6 +745,7 @@ static int wait_and_print(satin_client *c, const options *o, uint64_t job_id,
     pl->c = NULL;
     progress_clear(pl);
     if (rc == SATIN_CLIENT_OK || rc == SATIN_CLIENT_JOB_FAILED) {
+        int profile_rc = o->profile ? submit_profile_write(&r, o->profile, o->kind) : 0;
         if (o->json)
             print_report_json(&r, params);
         else
@@ -740,7 +754,7 @@ static int wait_and_print(satin_client *c, const options *o, uint64_t job_id,
             fprintf(stderr, "%s: job %" PRIu64 " (%s) failed: %s\n", prog, job_id, r.kind,
                     r.error);
         satin_job_report_free(&r);
-        return rc == SATIN_CLIENT_OK ? 0 : EXIT_JOB_FAILED;
+        return rc != SATIN_CLIENT_OK ? EXIT_JOB_FAILED : profile_rc;
     }
     if (rc == SATIN_CLIENT_TIMEOUT) {
         char text[600];
@@ -767,6 +781,8 @@ static int do_submit(satin_client *c, const options *o, progress_line *pl)
     satin_client_error err;
     uint64_t job_id;
     unsigned flags = !o->no_wait && isatty(STDERR_FILENO) ? SATIN_CLIENT_PROGRESS : 0;
+    if (o->profile)
+        flags |= SATIN_CLIENT_PROFILE;
     if (o->timeout_ms > 0 && remaining_ms(o) < SATIN_CLIENT_DEFAULT_TIMEOUT_MS)
         satin_client_set_request_timeout(c, remaining_ms(o));
     int rc = satin_client_submit(c, o->kind, o->params, flags, &job_id, &err);
@@ -1123,6 +1139,10 @@ int main(int argc, char **argv)
     int status = parse_args(argc, argv, &o);
     if (status == 0)
         status = check_args(&o);
+    /* Before anything is submitted: a long job's profile must not be lost
+     * for an unwritable directory or a missing gnuplot. */
+    if (status == 0 && o.profile && (status = submit_profile_precheck(o.profile)) && o.json)
+        print_json_error("io_error", "the --profile file cannot be written", 0, NULL);
     if (status == 0)
         status = run(&o);
     else if (status < 0)

@@ -9,5 +9,11 @@
 #include <stdint.h>
 
 int64_t satin_now_ns(void);
+/* CLOCK_REALTIME minus CLOCK_MONOTONIC, in ns, as the two stand now: what
+ * turns a time of the one into the other.  Daemons of one host agree on
+ * CLOCK_REALTIME, so times turned so can be compared between them (a
+ * profile's, satin-submit --profile); different hosts only as far as their
+ * clocks are synchronised. */
+int64_t satin_realtime_offset_ns(void);
 
 #endif

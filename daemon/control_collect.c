@@ -92,6 +92,8 @@ static void add_grid_stats(satin_control *ctl, job_entry *e, const satin_kvlist 
     }
     if (joined[0])
         satin_kvlist_add_str(&e->result->stats, "grid.nodes_joined", joined);
+    if (e->profile)
+        control_profile_collect(ctl, e, end);
     satin_kvlist_free(&sum);
     satin_kvlist_free(&own_end);
 }

@@ -74,6 +74,10 @@ typedef struct job_entry {
     int collecting;               /* done; waiting for the grid's counters */
     int64_t collect_deadline;
     satin_kvlist own_start;       /* this node's counters when the job began */
+    int profile;                  /* SUBMIT asked for a profile (control_profile.c) */
+    int64_t profile_origin;       /* the job's start, CLOCK_REALTIME ns */
+    int64_t profile_wall;         /* its wall time, ns */
+    satin_profile own_profile;    /* this node's part, until the round is in */
 } job_entry;
 
 struct satin_control {
@@ -165,6 +169,14 @@ void control_on_grid_status(satin_control *ctl, const unsigned char *rid, size_t
 /* Answers the views whose nodes have all answered, or whose wait is over
  * (all of them when `stopping`); returns the next deadline (INT64_MAX: none). */
 int64_t control_complete_grid_queries(satin_control *ctl, int stopping);
+
+/* control_profile.c: a job's profile (SUBMIT flag 0x2).  begin when it
+ * starts, job_done when it ended (before its job is destroyed), collect
+ * when the round is in: `end[node]` the counters each node answered with
+ * (NULL without a grid); adds the profile.* items to the result's stats. */
+void control_profile_begin(satin_control *ctl, job_entry *e);
+void control_profile_job_done(satin_control *ctl, job_entry *e);
+void control_profile_collect(satin_control *ctl, job_entry *e, const satin_kvlist *end);
 
 /* control_listen.c */
 void control_size_fd_limits(satin_control *ctl, const satin_topology *topo);

@@ -107,6 +107,7 @@ static void add_waiter(job_entry *e, const unsigned char *rid, size_t rid_len,
 void control_entry_free(job_entry *e)
 {
     satin_kvlist_free(&e->own_start);
+    satin_profile_free(&e->own_profile);
     satin_kvlist_free(&e->params);
     satin_job_destroy(&e->job);
     satin_msg_destroy(&e->result);
@@ -208,8 +209,11 @@ void control_finish_entry(satin_control *ctl, job_entry *e)
     satin_msg_set_error(m, failed ? satin_job_error(e->job) : "");
     satin_kind_format(e->job, &m->result, &m->stats);
     e->result = m;
+    if (e->profile)
+        control_profile_job_done(ctl, e);
     if (ctl->grid) {
-        satin_grid_request_stats(ctl->grid, e->id, 1);
+        satin_grid_request_stats(ctl->grid, e->id,
+                                 SATIN_STATS_PHASE_END | (e->profile ? SATIN_STATS_PROFILE : 0));
         e->collecting = 1;
         e->collect_deadline = satin_now_ns() + COLLECT_DEADLINE_NS;
     }
@@ -225,8 +229,11 @@ void control_finish_entry(satin_control *ctl, job_entry *e)
     ctl->finished_jobs++;
     start_pending(ctl);
     control_publish_metrics(ctl, 0);
-    if (!e->collecting)
+    if (!e->collecting) {
+        if (e->profile)
+            control_profile_collect(ctl, e, NULL);
         control_deliver(ctl, e);
+    }
 }
 
 static void deliver_finished(satin_mailbox_item *item)
@@ -348,6 +355,7 @@ static job_entry *add_entry(satin_control *ctl, const satin_kind *kind, const sa
     for (size_t i = 0; i < m->nparams; i++)
         satin_kvlist_add_str(&e->params, m->params[i].key, m->params[i].value);
     add_waiter(e, rid, rid_len, m->request_id, (m->flags & SATIN_FLAG_PROGRESS) != 0);
+    e->profile = (m->flags & SATIN_FLAG_PROFILE) != 0;
     memcpy(e->owner, rid, rid_len);
     e->owner_len = rid_len;
     if (ctl->njobs == ctl->capjobs) {
@@ -373,8 +381,11 @@ static void start_entry(satin_control *ctl, job_entry *e)
     if (ctl->grid) {
         satin_grid_place_job(ctl->grid, e->job, e->id);
         satin_grid_counters(ctl->grid, &e->own_start);
-        satin_grid_request_stats(ctl->grid, e->id, 0);
+        satin_grid_request_stats(ctl->grid, e->id,
+                                 SATIN_STATS_PHASE_START | (e->profile ? SATIN_STATS_PROFILE : 0));
     }
+    if (e->profile)
+        control_profile_begin(ctl, e);
     satin_pool_start(ctl->pool, e->job, on_job_done, e);
 }
 

@@ -46,6 +46,41 @@ struct satin_grid {
 
 /* ---- the engine's environment -------------------------------------------------- */
 
+/* While a profile is recorded: the node's own steal requests, out and back
+ * (one it withdraws is back too: no answer will come). */
+static void profile_sent(satin_grid *g, int to, const satin_msg *m)
+{
+    if (m->type == SATIN_MSG_STEAL && (int)m->thief == g->self) {
+        const satin_node_def *a = satin_roster_node(g->roster, to);
+        const satin_node_def *b = satin_roster_node(g->roster, g->self);
+        satin_pool_profile_steal(g->pool, m->request_id, a && b && a->cluster != b->cluster);
+    } else if (m->type == SATIN_MSG_STEAL_CANCEL && (int)m->thief == g->self) {
+        satin_pool_profile_answered(g->pool, m->steal_id);
+    }
+}
+
+/* A STATS_REQUEST with the profile bit: phase 0 opens this node's
+ * recording of the owner's job, phase 1 sends it back. */
+static void env_profile(void *ctx, int owner, uint64_t job_id, int phase, satin_kvlist *out)
+{
+    satin_grid *g = ctx;
+    if (phase == SATIN_STATS_PHASE_START) {
+        satin_pool_profile_begin(g->pool, owner, job_id);
+        return;
+    }
+    satin_profile p;
+    satin_profile_init(&p);
+    if (satin_pool_profile_end(g->pool, owner, job_id, 0, satin_realtime_offset_ns(), &p) == 0) {
+        char *text = malloc(SATIN_PROFILE_MAX_TEXT + 1);
+        if (!text)
+            abort();
+        if (satin_profile_encode(&p, text, SATIN_PROFILE_MAX_TEXT + 1) >= 0)
+            satin_kvlist_add_str(out, "profile", text);
+        free(text);
+    }
+    satin_profile_free(&p);
+}
+
 static void env_send(void *ctx, int to, const satin_msg *m)
 {
     satin_grid *g = ctx;
@@ -55,6 +90,8 @@ static void env_send(void *ctx, int to, const satin_msg *m)
         if (g->asked[to] <= satin_peers_last_heard(g->peers, to))
             g->asked[to] = now;
     }
+    if (satin_pool_profiling(g->pool))
+        profile_sent(g, to, m);
     satin_peers_send(g->peers, to, (satin_msg *)m);
 }
 
@@ -237,6 +274,7 @@ static void env_counters(void *ctx, satin_kvlist *out)
     satin_pool_remote_start_waits(g->pool, &starts, &start_wait);
     satin_kvlist_add_i64(out, "remote_starts", (int64_t)starts);
     satin_kvlist_add_f64(out, "remote_start_wait_s", start_wait);
+    satin_kvlist_add_i64(out, "profile_events", (int64_t)satin_pool_profile_events(g->pool));
     satin_orphan_stats os;
     satin_pool_expire_orphans(g->pool);
     satin_pool_orphan_stats(g->pool, &os);
@@ -308,6 +346,8 @@ void satin_grid_on_readable(satin_grid *g)
         satin_msg *m = satin_peers_recv(g->peers, &bad);
         if (!m)
             return;
+        if (m->type == SATIN_MSG_STEAL_REPLY && satin_pool_profiling(g->pool))
+            satin_pool_profile_answered(g->pool, m->request_id);
         satin_engine_on_message(g->engine, satin_now_ns(), m);
         satin_msg_destroy(&m);
     }
@@ -477,6 +517,12 @@ const char *satin_grid_node_name(const satin_grid *g, int node)
     return satin_roster_name(g->roster, node);
 }
 
+int satin_grid_node_cluster(const satin_grid *g, int node)
+{
+    const satin_node_def *d = satin_roster_node(g->roster, node);
+    return d ? d->cluster : 0;
+}
+
 int satin_grid_peers_heard(const satin_grid *g)
 {
     return satin_peers_alive(g->peers);
@@ -604,6 +650,7 @@ static satin_engine *make_engine(satin_grid *g, size_t max_record)
         .orphan = env_orphan,
         .orphans_void = env_orphans_void,
         .promised = env_promised,
+        .profile = env_profile,
     };
     satin_engine *e = satin_engine_new(&cfg, &env, satin_now_ns());
     free_policy_topology(&ptopo);

@@ -80,6 +80,8 @@ int satin_grid_peers_heard(const satin_grid *self);
  * cut off, as far as this node can tell. */
 int satin_grid_unresponsive(const satin_grid *self, int node, int64_t now, int64_t within_ns);
 const char *satin_grid_node_name(const satin_grid *self, int node);
+/* Its cluster's index in the topology file (0 for a node not in it). */
+int satin_grid_node_cluster(const satin_grid *self, int node);
 int satin_grid_self(const satin_grid *self);
 const char *satin_grid_policy_name(const satin_grid *self);
 /* "peer.ID" = "alive (heard 0.2 s ago)", "suspected (...)", "dead (never

@@ -8,7 +8,7 @@
 #
 # tests/fuzz/README.md says how a found input becomes a corpus file.
 
-FUZZ_TARGETS  := proto topology params
+FUZZ_TARGETS  := proto topology params profile
 FUZZ_SECONDS  ?= 60
 FUZZ_BUILD    := build-fuzz
 FUZZ_CC       ?= clang

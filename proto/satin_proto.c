@@ -486,8 +486,9 @@ static void enc_jobrecs(satin_wire_wr *w, const satin_msg *m)
 
 static void enc_phase(satin_wire_wr *w, uint8_t phase)
 {
-    if (phase > SATIN_STATS_PHASE_NODE)
-        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: phase %u is not 0, 1 or 2", w->what,
+    if (!satin_stats_phase_valid(phase))
+        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE,
+                         "%s: phase %u is not 0, 1 or 2 (or 4, 5: 0, 1 with a profile)", w->what,
                          (unsigned)phase);
     satin_wire_put_u8(w, phase);
 }
@@ -1033,8 +1034,9 @@ static int dec_phase(satin_wire_rd *r, uint8_t *phase)
 {
     if (satin_wire_u8(r, phase, "phase") < 0)
         return -1;
-    if (*phase > SATIN_STATS_PHASE_NODE)
-        return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "%s: phase %u is not 0, 1 or 2", r->what,
+    if (!satin_stats_phase_valid(*phase))
+        return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                               "%s: phase %u is not 0, 1 or 2 (or 4, 5: 0, 1 with a profile)", r->what,
                                (unsigned)*phase);
     return 0;
 }

@@ -107,6 +107,8 @@ typedef enum {
 
 /* SUBMIT and WAIT flags. */
 #define SATIN_FLAG_PROGRESS 0x1u
+/* SUBMIT only: record the job's profile (PROTOCOL.md 6.1; proto/satin_profile.h). */
+#define SATIN_FLAG_PROFILE  0x2u
 /* STEAL / STEAL_REPLY flags: SATIN_STEAL_* of satin_steal_flags.h. */
 /* HEARTBEAT flags. */
 /* HELLO flags. */
@@ -120,6 +122,14 @@ typedef enum {
 #define SATIN_STATS_PHASE_START 0
 #define SATIN_STATS_PHASE_END   1
 #define SATIN_STATS_PHASE_NODE  2
+/* Or'ed into phase START or END: record this job's profile (START), send
+ * it (END).  Not with NODE. */
+#define SATIN_STATS_PROFILE     4
+/* 0, 1, 2, 4 or 5. */
+static inline int satin_stats_phase_valid(unsigned phase)
+{
+    return phase == SATIN_STATS_PHASE_NODE || (phase & ~(unsigned)SATIN_STATS_PROFILE) <= SATIN_STATS_PHASE_END;
+}
 /* LIST flags. */
 #define SATIN_LIST_ALL 0x1u   /* finished jobs still kept too */
 /* RESULT and JOB_RESULT status. */

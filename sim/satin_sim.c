@@ -14,8 +14,8 @@
 #include "sim.h"
 #include "sim_measure.h"
 #include "sim_csv.h"
-#include "sim_lifestory.h"
-#include "sim_plot.h"
+#include "lifestory.h"
+#include "lifestory_plot.h"
 #include "topology.h"
 
 #include <errno.h>
@@ -709,7 +709,7 @@ static int write_csv(const options *o, const grid *g, const sim_model *m, const 
 typedef struct lifestory {
     FILE *f;
     char tmp[4096];            /* "" for a .csv */
-    sim_life *life;
+    satin_life *life;
 } lifestory;
 
 static int lifestory_open(lifestory *ls, const options *o)
@@ -738,7 +738,7 @@ static int lifestory_open(lifestory *ls, const options *o)
 static int lifestory_close(lifestory *ls, const options *o, const grid *g, const sim_model *m,
                            const sim_outcome *r)
 {
-    int rc = sim_life_finish(ls->life, r->makespan_ns);
+    int rc = satin_life_finish(ls->life, r->makespan_ns);
     if (rc < 0)
         fprintf(stderr, "satin-sim: cannot write the lifestory: %s\n", strerror(errno));
     if (fclose(ls->f) == EOF)
@@ -749,17 +749,17 @@ static int lifestory_close(lifestory *ls, const options *o, const grid *g, const
                  "%s on %d cluster(s) of %d node(s), %d worker(s) each; policy %s, seed %" PRIu64,
                  m->name, g->topo.nclusters, g->topo.nnodes / g->topo.nclusters, o->workers,
                  g->policy.ops->name, o->seed);
-        sim_plot_lifestory p = {
+        satin_plot_lifestory p = {
             .csv = ls->tmp, .png = o->lifestory, .title = title, .nnodes = g->topo.nnodes,
             .nrec = o->lifestory_nodes < g->topo.nnodes ? o->lifestory_nodes : g->topo.nnodes,
             .workers = o->workers, .cluster_of = g->topo.cluster_of,
             .makespan_ns = r->makespan_ns};
-        if ((rc = sim_plot_lifestory_png(&p, err, sizeof err)) < 0)
+        if ((rc = satin_plot_lifestory_png(&p, err, sizeof err)) < 0)
             fprintf(stderr, "satin-sim: %s\n", err);
     }
     if (ls->tmp[0])
         unlink(ls->tmp);
-    sim_life_destroy(&ls->life);
+    satin_life_destroy(&ls->life);
     return rc;
 }
 
@@ -871,7 +871,7 @@ int main(int argc, char **argv)
     lifestory ls = {0};
     if (o.lifestory) {
         if (lifestory_open(&ls, &o) < 0 ||
-            !(ls.life = sim_life_new(&g.topo, o.workers, o.lifestory_nodes, ls.f))) {
+            !(ls.life = satin_life_new(g.topo.nnodes, g.topo.cluster_of, o.workers, o.lifestory_nodes, ls.f))) {
             if (ls.f)
                 fclose(ls.f);
             if (ls.tmp[0])

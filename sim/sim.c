@@ -3,7 +3,7 @@
 #include "engine.h"
 #include "grid_shape.h"
 #include "satin_digest.h"
-#include "sim_lifestory.h"
+#include "lifestory.h"
 #include "sim_ctl.h"
 #include "sim_orphans.h"
 #include "sim_queue.h"
@@ -102,7 +102,7 @@ struct sim {
     int64_t result, submitted, ended;
     int64_t work_ns, idle_ns;
     uint64_t tasks_run, bad, tasks_lost, records_lost, msgs_dropped;
-    sim_life *life;                  /* NULL: no lifestory */
+    satin_life *life;                /* NULL: no lifestory */
     int64_t result_bytes;      /* the data of the JOB_RESULT being sent, if any */
     /* env.take's and env.describe's argument bytes, alive until the engine
      * has copied them into its message */
@@ -236,7 +236,7 @@ again:
         n->ready = f->next_ready;
         s->work_ns += f->after;
         set_idle(n, n->idle - 1);
-        int worker = s->life ? sim_life_task_start(s->life, n->id, s->now) : 0;
+        int worker = s->life ? satin_life_task_start(s->life, n->id, s->now) : 0;
         push_event(s, EV_AFTER_DONE, n->id, s->now + f->after, worker, f);
     }
     while (n->idle > 0 && waiting(n) > 0) {
@@ -247,7 +247,7 @@ again:
         int64_t cost = sim_model_cost(&s->model, &t->state, t->nchildren);
         s->work_ns += cost;
         set_idle(n, n->idle - 1);
-        int worker = s->life ? sim_life_task_start(s->life, n->id, s->now) : 0;
+        int worker = s->life ? satin_life_task_start(s->life, n->id, s->now) : 0;
         push_event(s, EV_TASK_DONE, n->id, s->now + cost, worker, t);
     }
     if (n->idle > 0 && waiting(n) == 0 && !n->told_dry) {
@@ -454,7 +454,7 @@ static void env_send(void *ctx, int to, const satin_msg *m)
     int64_t at = sim_net_send(&s->net, sim_ctl_send(&s->ctl, n->id, s->now), n->id, to,
                               32 + hlen + blen + data_bytes(s, m));
     if (s->life && m->type == SATIN_MSG_STEAL && m->thief == (uint32_t)n->id)
-        sim_life_steal_sent(s->life, n->id, to, m->request_id, s->now);
+        satin_life_steal_sent(s->life, n->id, to, m->request_id, s->now);
     push_event(s, EV_MSG, to, at, n->id, w);
 }
 
@@ -709,7 +709,7 @@ void sim_set_wan(sim *s, int from_cluster, int to_cluster, sim_link link)
     sim_net_set_wan(&s->net, from_cluster, to_cluster, link);
 }
 
-void sim_record_life(sim *s, sim_life *life)
+void sim_record_life(sim *s, satin_life *life)
 {
     s->life = life;
 }
@@ -766,7 +766,7 @@ static void deliver(sim *s, sim_node *n, const sim_event *ev)
     }
     m->sender = (uint32_t)ev->aux;
     if (s->life && m->type == SATIN_MSG_STEAL_REPLY)
-        sim_life_steal_answered(s->life, n->id, m->request_id, s->now);
+        satin_life_steal_answered(s->life, n->id, m->request_id, s->now);
     satin_engine_on_message(n->e, s->now, m);
     satin_msg_destroy(&m);
 }
@@ -818,7 +818,7 @@ static void handle(sim *s, const sim_event *ev)
         break;
     case EV_TASK_DONE:
         if (s->life)
-            sim_life_task_end(s->life, n->id, (int)ev->aux, s->now);
+            satin_life_task_end(s->life, n->id, (int)ev->aux, s->now);
         task_done(s, n, ev->data);
         break;
     case EV_MSG:
@@ -830,7 +830,7 @@ static void handle(sim *s, const sim_event *ev)
         break;
     case EV_AFTER_DONE:
         if (s->life)
-            sim_life_task_end(s->life, n->id, (int)ev->aux, s->now);
+            satin_life_task_end(s->life, n->id, (int)ev->aux, s->now);
         after_done(s, n, ev->data);
         break;
     case EV_TICK:

@@ -56,7 +56,7 @@ typedef struct sim_config {
 } sim_config;
 
 typedef struct sim sim;
-typedef struct sim_life sim_life;
+typedef struct satin_life satin_life;
 
 typedef struct sim_outcome {
     int done;                            /* the job ended (else the time limit came) */
@@ -84,9 +84,9 @@ typedef struct sim_outcome {
 sim *sim_new(const sim_config *cfg, const sim_model *model);
 /* Changes one wide-area link before the run. */
 void sim_set_wan(sim *s, int from_cluster, int to_cluster, sim_link link);
-/* Tells `life` (sim_lifestory.h) what the workers and the steal requests
+/* Tells `life` (lifestory.h) what the workers and the steal requests
  * do during the run; the caller finishes it at the makespan.  NULL: none. */
-void sim_record_life(sim *s, sim_life *life);
+void sim_record_life(sim *s, satin_life *life);
 
 /* Changes one wide-area link's jitter before the run. */
 void sim_set_jitter(sim *s, int from_cluster, int to_cluster, int64_t jitter_ns);

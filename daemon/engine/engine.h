@@ -129,6 +129,11 @@ typedef struct satin_engine_env {
     /* Optional: the stand-in's result is now promised to other nodes
      * (satin_job_set_promised). */
     void (*promised)(void *ctx, void *standin);
+    /* Optional: a STATS_REQUEST with the profile bit (PROTOCOL.md 14.12)
+     * from `owner` for its job `job_id`: phase 0 opens this node's
+     * recording of it, phase 1 ends it and adds the node's profile to
+     * `out`, the STATS_REPLY's counters (a str item "profile"). */
+    void (*profile)(void *ctx, int owner, uint64_t job_id, int phase, satin_kvlist *out);
 } satin_engine_env;
 
 typedef struct satin_engine_config {
@@ -185,7 +190,9 @@ int64_t satin_engine_next_tick(const satin_engine *e, int64_t now, int64_t *tick
  * does this by itself, within SATIN_ENGINE_CANCEL_SCAN_NS, for every job
  * env.job_stopping reports (a failure, a stand-in cancelled, a stop). */
 void satin_engine_cancel_job(satin_engine *e, int64_t now, const void *job);
-/* Asks every peer for its counters for (job_id, phase). */
+/* Asks every peer for its counters for (job_id, phase); `phase` may carry
+ * SATIN_STATS_PROFILE (their profiles too).  What they answer is kept under
+ * the phase without that bit. */
 void satin_engine_request_stats(satin_engine *e, int64_t now, uint64_t job_id, int phase);
 /* Copies what peers answered for (job_id, phase) into out[node]; returns how many. */
 int satin_engine_collected(const satin_engine *e, uint64_t job_id, int phase, satin_kvlist *out);

@@ -138,10 +138,17 @@ void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m)
     r->request_id = m->request_id;   /* echoed, as PROTOCOL.md 14.12 says */
     r->job_id = m->job_id;
     r->phase = m->phase;
-    if (m->phase == SATIN_STATS_PHASE_NODE && e->env.node_status)
-        e->env.node_status(e->env.ctx, &r->stats);
-    else
+    if (m->phase == SATIN_STATS_PHASE_NODE) {
+        if (e->env.node_status)
+            e->env.node_status(e->env.ctx, &r->stats);
+        else
+            satin_engine_counters(e, &r->stats);
+    } else {
         satin_engine_counters(e, &r->stats);
+        if ((m->phase & SATIN_STATS_PROFILE) && e->env.profile)
+            e->env.profile(e->env.ctx, (int)m->sender, m->job_id,
+                           m->phase & SATIN_STATS_PHASE_END, &r->stats);
+    }
     satin_engine_send(e, (int)m->sender, r);
     satin_msg_destroy(&r);
 }
@@ -160,7 +167,7 @@ void satin_engine_on_stats_reply(satin_engine *e, const satin_msg *m)
     }
     satin_collected *c = &e->coll[e->ncoll++];
     c->job_id = m->job_id;
-    c->phase = m->phase;
+    c->phase = m->phase & SATIN_STATS_PHASE_END;
     c->node = (int)m->sender;
     satin_kvlist_init(&c->counters);
     satin_kvlist_copy(&c->counters, &m->stats);

@@ -181,6 +181,12 @@ double satin_job_wall_seconds(const satin_job *job)
     return (double)(job->t_end - job->t_start) / 1e9;
 }
 
+void satin_job_times(const satin_job *job, int64_t *start, int64_t *end)
+{
+    *start = job->t_start;
+    *end = job->t_end;
+}
+
 void satin_job_stats(const satin_job *job, satin_kvlist *stats)
 {
     satin_kvlist_add_f64(stats, "wall_s", satin_job_wall_seconds(job));

@@ -91,7 +91,11 @@ static void set_busy(satin_worker *w, int busy)
         atomic_store_explicit(acc, atomic_load_explicit(acc, memory_order_relaxed) +
                                        (uint64_t)(now - start),
                               memory_order_relaxed);
-    atomic_store_explicit(&w->state_since, busy ? now : -now, memory_order_relaxed);
+    /* seq_cst, as profiling's store and the snapshot's load in
+     * satin_pool_profile_begin: a switch is noted, or seen there. */
+    atomic_store(&w->state_since, busy ? now : -now);
+    if (atomic_load(&w->pool->profiling))
+        satin_profiler_worker(w->pool, w->id, busy, now);
 }
 
 satin_record *satin_worker_steal(satin_worker *w)
@@ -336,6 +340,7 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
     atomic_init(&pool->jobs_run_high, 0);
     pool->spawn_reserve = 4;
     satin_orphans_init(pool);
+    satin_profiler_init(pool);
 
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -376,6 +381,7 @@ void satin_pool_destroy(satin_pool **self)
         satin_arena_free(&pool->workers[i].arena);
     }
     satin_orphans_free(pool);
+    satin_profiler_free(pool);
     pthread_mutex_destroy(&pool->lock);
     pthread_cond_destroy(&pool->wake);
     free(pool->workers);

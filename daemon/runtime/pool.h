@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "satin.h"
 #include "satin_kv.h"
+#include "satin_profile.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -141,6 +142,32 @@ int64_t satin_pool_queue_length(satin_pool *self);
 void satin_pool_on_hungry(satin_pool *self, void (*fn)(void *arg), void *arg);
 /* 1 while some worker is dry and the node has no queued work. */
 int satin_pool_is_hungry(satin_pool *self);
+
+/* ---- profiles: what the workers and the node's steal requests did while a
+ * job that asked for a profile ran (PROTOCOL.md 14.12; runtime/profile.c) ----
+ * A session is one job's recording here, known by the job's owner node and
+ * id.  Events are kept while any session is open, up to
+ * SATIN_PROFILE_LOG_MAX (then every open session is truncated there); at
+ * most 16 sessions are open, the oldest dropped for a 17th, or for a new
+ * one that finds the log full. */
+#define SATIN_PROFILE_LOG_MAX 16384
+void satin_pool_profile_begin(satin_pool *self, int owner, uint64_t job_id);
+/* Ends the session: its events up to `end` (CLOCK_MONOTONIC ns; 0: now),
+ * every time plus `offset` (satin_realtime_offset_ns(): CLOCK_REALTIME),
+ * into `out` (initialised).  0, or -1 when no such session is open. */
+int satin_pool_profile_end(satin_pool *self, int owner, uint64_t job_id, int64_t end,
+                           int64_t offset, satin_profile *out);
+/* A steal request of this node's own went out (`wan`: to another cluster),
+ * or its answer came (or it was withdrawn).  Control thread. */
+void satin_pool_profile_steal(satin_pool *self, uint64_t request_id, int wan);
+void satin_pool_profile_answered(satin_pool *self, uint64_t request_id);
+/* Events recorded here so far, over every session (a counter: a job
+ * without a profile adds none). */
+uint64_t satin_pool_profile_events(satin_pool *self);
+/* 1 while a session is open (a relaxed load: for skipping the calls above). */
+int satin_pool_profiling(satin_pool *self);
+/* The job's start and end, CLOCK_MONOTONIC ns (after it finished). */
+void satin_job_times(const satin_job *job, int64_t *start, int64_t *end);
 
 /* ---- orphans: results computed on this node or elsewhere for a record
  * whose owner died (PROTOCOL.md 14.12b) ----

@@ -118,6 +118,10 @@ struct satin_pool {
     _Atomic uint64_t remote_starts;
     void (*hungry_fn)(void *);
     void *hungry_arg;
+    /* Non-zero while a job's profile is being recorded here (profile.c):
+     * only then does a worker's switch take the profiler's lock. */
+    _Atomic int profiling;
+    struct satin_profiler *profiler;
 };
 
 struct satin_job {
@@ -185,6 +189,13 @@ void satin_pool_count_remote_start(satin_pool *pool, satin_record *r);
 void satin_worker_pause(satin_worker *w, unsigned *round);
 /* Wakes parked workers: new work or a remote result has arrived. */
 void satin_pool_notify(satin_pool *pool);
+
+/* profile.c: the recorder of profiles. */
+typedef struct satin_profiler satin_profiler;
+void satin_profiler_init(satin_pool *pool);
+void satin_profiler_free(satin_pool *pool);
+/* Worker `worker` switched to running a record (busy) or back, at `now`. */
+void satin_profiler_worker(satin_pool *pool, int worker, int busy, int64_t now);
 
 /* orphans.c: the table of results computed for dead owners. */
 void satin_orphans_init(satin_pool *pool);

@@ -234,6 +234,18 @@ static void peer_seeds(void)
     satin_kvlist_add_i64(&m->stats, "workers", 4);
     satin_kvlist_add_f64(&m->stats, "uptime_s", 12.5);
     seed("peer-stats-reply-node", m);
+
+    m = msg(SATIN_MSG_STATS_REQUEST, 8);
+    m->job_id = 7;
+    m->phase = SATIN_STATS_PHASE_START | SATIN_STATS_PROFILE;
+    seed("peer-stats-request-profile", m);
+
+    m = msg(SATIN_MSG_STATS_REPLY, 8);
+    m->job_id = 7;
+    m->phase = SATIN_STATS_PHASE_END | SATIN_STATS_PROFILE;
+    satin_kvlist_add_i64(&m->stats, "steals", 5);
+    satin_kvlist_add_str(&m->stats, "profile", "w=2 s=1000 e=9000 0b0 0i1 150w7 40a7 10b1");
+    seed("peer-stats-reply-profile", m);
 }
 
 /* Near misses of a SUBMIT: each must be rejected with a clear error. */

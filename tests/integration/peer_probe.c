@@ -9,6 +9,14 @@
  *   peer-probe ENDPOINT TOPOLOGY AS [SERVER_PUBLIC_Z85 KEY_FILE [STEALS]]
  *
  * STEALS (default 1) steal requests in a burst: a flood, for the rate limit.
+ *
+ *   peer-probe ENDPOINT TOPOLOGY AS profile JOB
+ *
+ * for profile.t instead asks for profiles the node never recorded: the end
+ * of job JOB's (never begun), the starts of jobs JOB+1..JOB+20 (more than
+ * the sessions a node keeps) and their ends; then answers the node's
+ * statistics round for job JOB, ahead of it, with a profile that does not
+ * parse (an event past its end).
  */
 #include "delivery.h"
 #include "satin_proto.h"
@@ -42,9 +50,11 @@ static void send_msg(void *s, satin_msg *m)
 int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 6 && argc != 7) {
-        fprintf(stderr, "usage: peer-probe ENDPOINT TOPOLOGY AS [SERVER_KEY KEY_FILE [STEALS]]\n");
+        fprintf(stderr, "usage: peer-probe ENDPOINT TOPOLOGY AS [SERVER_KEY KEY_FILE [STEALS]]\n"
+                        "       peer-probe ENDPOINT TOPOLOGY AS profile JOB\n");
         return 2;
     }
+    int profile = argc == 6 && strcmp(argv[4], "profile") == 0;
     char err[512];
     satin_topology *topo = satin_topology_load(argv[2], err, sizeof err);
     if (!topo) {
@@ -66,7 +76,7 @@ int main(int argc, char **argv)
     int sndtimeo = 2000;
     zmq_setsockopt(s, ZMQ_SNDTIMEO, &sndtimeo, sizeof sndtimeo);
     int steals = argc == 7 ? atoi(argv[6]) : 1;
-    if (argc >= 6) {
+    if (argc >= 6 && !profile) {
         zcert_t *cert = zcert_load(argv[5]);
         if (!cert) {
             fprintf(stderr, "peer-probe: cannot load %s\n", argv[5]);
@@ -89,6 +99,25 @@ int main(int argc, char **argv)
     satin_topology_digest(topo, m->digest);
     send_msg(s, m);
 
+    if (profile) {
+        uint64_t job = strtoull(argv[5], NULL, 10);
+        for (int i = 0; i <= 40; i++) {
+            m = satin_msg_new(SATIN_MSG_STATS_REQUEST);
+            m->sender = as;
+            m->request_id = 100 + (uint64_t)i;
+            m->job_id = i == 0 ? job : job + 1 + (uint64_t)(i - 1) % 20;
+            m->phase = SATIN_STATS_PROFILE |
+                       (i == 0 || i > 20 ? SATIN_STATS_PHASE_END : SATIN_STATS_PHASE_START);
+            send_msg(s, m);
+        }
+        m = satin_msg_new(SATIN_MSG_STATS_REPLY);
+        m->sender = as;
+        m->job_id = job;
+        m->phase = SATIN_STATS_PHASE_END | SATIN_STATS_PROFILE;
+        satin_kvlist_add_str(&m->stats, "profile", "node=x cluster=0 w=1 s=0 e=5 9b0");
+        send_msg(s, m);
+        steals = 0;
+    }
     for (int i = 0; i < steals; i++) {
         m = satin_msg_new(SATIN_MSG_STEAL);
         m->sender = as;
@@ -99,11 +128,13 @@ int main(int argc, char **argv)
         send_msg(s, m);
     }
 
-    m = satin_msg_new(SATIN_MSG_PUSH);
-    m->sender = as;
-    int64_t n = 20;
-    satin_msg_add_jobrec(m, as, 7, 7, "fib", 8, &n, sizeof n);
-    send_msg(s, m);
+    if (!profile) {
+        m = satin_msg_new(SATIN_MSG_PUSH);
+        m->sender = as;
+        int64_t n = 20;
+        satin_msg_add_jobrec(m, as, 7, 7, "fib", 8, &n, sizeof n);
+        send_msg(s, m);
+    }
 
     /* Give the handshake (or its refusal) and the sends their time. */
     zclock_sleep(1000);

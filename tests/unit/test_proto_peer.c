@@ -460,7 +460,10 @@ static void test_roundtrip(void)
     satin_msg_destroy(&d);
     satin_msg_destroy(&m);
 
-    for (uint8_t phase = 0; phase <= SATIN_STATS_PHASE_NODE; phase++) {
+    /* 0, 1, 2 (a node's status), and 4, 5: phases 0 and 1 with the profile bit */
+    static const uint8_t phases[] = {0, 1, 2, 4, 5};
+    for (size_t pi = 0; pi < sizeof phases; pi++) {
+        uint8_t phase = phases[pi];
         m = satin_msg_new(SATIN_MSG_STATS_REQUEST);
         m->job_id = UINT64_MAX;
         m->phase = phase;
@@ -863,8 +866,14 @@ static void test_rejections(void)
     b_header(&H, SATIN_MSG_STATS_REQUEST, 1, 0);
     B.n = 0;
     b_u64(&B, 1); b_u8(&B, 3);
-    reject_text(SATIN_PROTO_BAD_MESSAGE, "STATS_REQUEST: phase 3 is not 0, 1 or 2",
+    reject_text(SATIN_PROTO_BAD_MESSAGE,
+                "STATS_REQUEST: phase 3 is not 0, 1 or 2 (or 4, 5: 0, 1 with a profile)",
                 "STATS_REQUEST phase 3");
+    B.n = 0;
+    b_u64(&B, 1); b_u8(&B, 6);
+    reject_text(SATIN_PROTO_BAD_MESSAGE,
+                "STATS_REQUEST: phase 6 is not 0, 1 or 2 (or 4, 5: 0, 1 with a profile)",
+                "STATS_REQUEST phase 6 (a node's status with the profile bit)");
     B.n = 0;
     b_u64(&B, 9); b_u8(&B, 2);
     d = accept(0, "STATS_REQUEST phase 2 (a node's status)");
@@ -1014,8 +1023,10 @@ static void test_encoder_limits(void)
     m = satin_msg_new(SATIN_MSG_STATS_REQUEST);
     m->phase = 3;
     refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REQUEST phase 3");
+    m->phase = 6;
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REQUEST phase 6");
     m->type = SATIN_MSG_STATS_REPLY;
-    refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REPLY phase 3");
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "STATS_REPLY phase 6");
     satin_msg_destroy(&m);
 }
 

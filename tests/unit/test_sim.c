@@ -15,7 +15,7 @@
 #include "sim.h"
 #include "sim_ctl.h"
 #include "sim_measure.h"
-#include "sim_lifestory.h"
+#include "lifestory.h"
 #include "sim_queue.h"
 #include "synthetic_draw.h"
 #include "uts_tree.h"
@@ -346,12 +346,12 @@ static void simulate_on(const satin_policy_topology *topo, const char *policy, u
     sim *s = sim_new(&cfg, &m);
     size_t len;
     FILE *f = life_nodes ? open_memstream(story, &len) : NULL;
-    sim_life *life = f ? sim_life_new(topo, workers, life_nodes, f) : NULL;
+    satin_life *life = f ? satin_life_new(topo->nnodes, topo->cluster_of, workers, life_nodes, f) : NULL;
     sim_record_life(s, life);
     sim_run(s, &root, out);
-    if (life && sim_life_finish(life, out->makespan_ns) < 0)
+    if (life && satin_life_finish(life, out->makespan_ns) < 0)
         printf("# the lifestory could not be written\n");
-    sim_life_destroy(&life);
+    satin_life_destroy(&life);
     if (f)
         fclose(f);
     sim_destroy(&s);
@@ -652,7 +652,7 @@ static void measure(void)
  * in order, each starting where the last ended, from 0 to the makespan. */
 typedef struct story_check {
     int rows, bad_rows, gaps, seen[4][2];
-    int64_t last_end[4][2], computing_ns, state_ns[SIM_LIFE_STATES];
+    int64_t last_end[4][2], computing_ns, state_ns[SATIN_LIFE_STATES];
 } story_check;
 
 static void read_story(const char *story, int workers, story_check *c)
@@ -675,8 +675,8 @@ static void read_story(const char *story, int workers, story_check *c)
             break;
         }
         int st = -1;
-        for (int k = 0; k < SIM_LIFE_STATES; k++)
-            if (strcmp(state, sim_life_state_name(k)) == 0)
+        for (int k = 0; k < SATIN_LIFE_STATES; k++)
+            if (strcmp(state, satin_life_state_name(k)) == 0)
                 st = k;
         if (st < 0) {
             c->bad_rows++;
@@ -688,7 +688,7 @@ static void read_story(const char *story, int workers, story_check *c)
         c->seen[node][worker] = 1;
         c->state_ns[st] += b - a;
     }
-    c->computing_ns = c->state_ns[SIM_LIFE_COMPUTING];
+    c->computing_ns = c->state_ns[SATIN_LIFE_COMPUTING];
 }
 
 static void lifestory(void)
@@ -710,12 +710,12 @@ static void lifestory(void)
         ok(tiled, "%s: every worker's intervals tile [0, makespan] (%d rows)", policies[p], c.rows);
         is_i64(c.computing_ns, ra.work_ns, "%s: computing time summed over workers is the work",
                policies[p]);
-        is_i64(c.state_ns[SIM_LIFE_STEAL_LAN] + c.state_ns[SIM_LIFE_STEAL_WAN] +
-                   c.state_ns[SIM_LIFE_IDLE],
+        is_i64(c.state_ns[SATIN_LIFE_STEAL_LAN] + c.state_ns[SATIN_LIFE_STEAL_WAN] +
+                   c.state_ns[SATIN_LIFE_IDLE],
                ra.idle_ns, "%s: the other states' time is the idle time", policies[p]);
-        ok(c.state_ns[SIM_LIFE_STEAL_LAN] > 0 && c.state_ns[SIM_LIFE_STEAL_WAN] > 0,
+        ok(c.state_ns[SATIN_LIFE_STEAL_LAN] > 0 && c.state_ns[SATIN_LIFE_STEAL_WAN] > 0,
            "%s: workers waited for local (%" PRId64 " ns) and wide-area (%" PRId64 " ns) steals",
-           policies[p], c.state_ns[SIM_LIFE_STEAL_LAN], c.state_ns[SIM_LIFE_STEAL_WAN]);
+           policies[p], c.state_ns[SATIN_LIFE_STEAL_LAN], c.state_ns[SATIN_LIFE_STEAL_WAN]);
         ok(strcmp(a, b) == 0, "%s: the same seed, the same lifestory byte for byte", policies[p]);
         ok(same_run(&ra, &plain), "%s: recording it changes nothing in the run", policies[p]);
         /* Two nodes of four, spread: nodes 0 and 2, their rows as before. */

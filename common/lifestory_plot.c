@@ -1,6 +1,6 @@
-/* sim_plot.c - the lifestory's PNG, by gnuplot (see sim_plot.h). */
-#include "sim_plot.h"
-#include "sim_lifestory.h"
+/* lifestory_plot.c - the lifestory's PNG, by gnuplot (see lifestory_plot.h). */
+#include "lifestory_plot.h"
+#include "lifestory.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,9 +18,9 @@ static void quoted(FILE *f, const char *s)
     fputc('\'', f);
 }
 
-static const char *const colours[SIM_LIFE_STATES] = {"#2ca02c", "#ff7f0e", "#d62728", "#d9d9d9"};
+static const char *const colours[SATIN_LIFE_STATES] = {"#2ca02c", "#ff7f0e", "#d62728", "#d9d9d9"};
 
-static void script(FILE *g, const sim_plot_lifestory *p)
+static void script(FILE *g, const satin_plot_lifestory *p)
 {
     /* Rows of 12 pixels or more, 2 of them white between rows: thinner,
      * the white would come and go with the pixel grid. */
@@ -31,7 +31,9 @@ static void script(FILE *g, const sim_plot_lifestory *p)
     quoted(g, p->png);
     fprintf(g, "\nset datafile separator ','\nset title ");
     quoted(g, p->title);
-    fprintf(g, " noenhanced\nset xlabel 'virtual time (s)'\n");
+    fprintf(g, " noenhanced\nset xlabel ");
+    quoted(g, p->xlabel ? p->xlabel : "virtual time (s)");
+    fprintf(g, "\n");
     fprintf(g, "set ylabel '%s'\n", p->nrec < p->nnodes ? "node (a sample spread over the grid)"
                                                         : "node");
     fprintf(g, "set xrange [0:%.9f]\nset yrange [%d.5:-0.5]\n", (double)p->makespan_ns / 1e9,
@@ -40,11 +42,18 @@ static void script(FILE *g, const sim_plot_lifestory *p)
     /* Rows are recorded nodes; the tics name the nodes. */
     int step = p->nrec <= 32 ? 1 : p->nrec / 16;
     fprintf(g, "set ytics (");
-    for (int k = 0; k < p->nrec; k += step)
-        fprintf(g, "%s'%" PRId64 "' %d", k ? ", " : "", (int64_t)k * p->nnodes / p->nrec, k);
-    fprintf(g, ")\n");
+    for (int k = 0; k < p->nrec; k += step) {
+        int64_t node = (int64_t)k * p->nnodes / p->nrec;
+        fprintf(g, "%s", k ? ", " : "");
+        if (p->names)
+            quoted(g, p->names[node]);
+        else
+            fprintf(g, "'%" PRId64 "'", node);
+        fprintf(g, " %d", k);
+    }
+    fprintf(g, ")\nset ytics noenhanced\n");
     /* A line where a cluster ends. */
-    for (int k = 1; k < p->nrec; k++) {
+    for (int k = 1; p->cluster_of && k < p->nrec; k++) {
         int a = (int)((int64_t)(k - 1) * p->nnodes / p->nrec);
         int b = (int)((int64_t)k * p->nnodes / p->nrec);
         if (p->cluster_of[a] != p->cluster_of[b])
@@ -57,19 +66,19 @@ static void script(FILE *g, const sim_plot_lifestory *p)
                "lo(n, w) = row(n) - 0.4 + 0.8 * int(w) / W\n"
                "hi(n, w) = row(n) - 0.4 + 0.8 * (int(w) + 1) / W\n");
     fprintf(g, "plot ");
-    for (int s = 0; s < SIM_LIFE_STATES; s++) {
+    for (int s = 0; s < SATIN_LIFE_STATES; s++) {
         if (s)
             fprintf(g, ", \\\n     ");
         quoted(g, p->csv);
         fprintf(g, " skip 1 using (($4 + $5) / 2e9):(strcol(3) eq '%s' ? row($1) : NaN):"
                    "($4 / 1e9):($5 / 1e9):(lo($1, $2)):(hi($1, $2)) with boxxyerror "
                    "fs solid 1.0 border lc rgb '%s' lc rgb '%s' title '%s'",
-                sim_life_state_name(s), colours[s], colours[s], sim_life_state_name(s));
+                satin_life_state_name(s), colours[s], colours[s], satin_life_state_name(s));
     }
     fprintf(g, "\n");
 }
 
-int sim_plot_lifestory_png(const sim_plot_lifestory *p, char *err, size_t errlen)
+int satin_plot_lifestory_png(const satin_plot_lifestory *p, char *err, size_t errlen)
 {
     /* gnuplot's own messages go to our stderr; a missing gnuplot is the
      * shell's 127. */
