@@ -67,8 +67,7 @@ DAEMON_SRC  := $(filter-out daemon/satind.c daemon/accept_guard.c,$(wildcard dae
 # satin-submit's own files: its endpoints come from a topology file too,
 # which libsatin does not read (it would need the YAML loader).
 SUBMIT_SRC  := client/satin_submit.c client/submit_endpoints.c client/submit_interrupt.c \
-               client/submit_grid.c
-               client/submit_profile.c
+               client/submit_grid.c client/submit_profile.c
 CLIENT_SRC  := $(filter-out $(SUBMIT_SRC) client/satin_keygen.c,$(wildcard client/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 INTEG_C_SRC := $(wildcard tests/integration/test_*.c)
