@@ -71,18 +71,53 @@ void satin_worker_flush(satin_worker *w)
 
 void satin_worker_times(satin_worker *w, int64_t now, uint64_t *busy, uint64_t *idle)
 {
-    int64_t since = atomic_load_explicit(&w->state_since, memory_order_relaxed);
-    *busy = atomic_load_explicit(&w->busy_ns, memory_order_relaxed);
-    *idle = atomic_load_explicit(&w->idle_ns, memory_order_relaxed);
-    if (since > 0 && now > since)
-        *busy += (uint64_t)(now - since);
-    else if (since < 0 && now > -since)
-        *idle += (uint64_t)(now + since);
+    /* The accumulators and `since` of one moment (set_busy's seqlock): read
+     * apart, a switch between the reads would count an interval twice or
+     * not at all. */
+    uint32_t s1, s2;
+    int64_t since;
+    uint64_t b, i;
+    for (;;) {
+        s1 = atomic_load_explicit(&w->times_seq, memory_order_acquire);
+        if (s1 & 1) {
+            sched_yield();   /* the worker is inside a switch (maybe preempted there) */
+            continue;
+        }
+        since = atomic_load_explicit(&w->state_since, memory_order_relaxed);
+        b = atomic_load_explicit(&w->busy_ns, memory_order_relaxed);
+        i = atomic_load_explicit(&w->idle_ns, memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        s2 = atomic_load_explicit(&w->times_seq, memory_order_relaxed);
+        if (s1 == s2)
+            break;
+    }
+    int64_t start = since > 0 ? since : -since;
+    if (start <= now) {
+        if (since > 0)
+            b += (uint64_t)(now - start);
+        else
+            i += (uint64_t)(now - start);
+    } else {
+        /* The worker switched after `now` (the caller was slow to read):
+         * the state before ran until `start`, so its time past `now` is
+         * taken back.  Exact for one switch since `now`; a worker that
+         * switched more often in between is off by what it did then. */
+        uint64_t late = (uint64_t)(start - now);
+        uint64_t *before = since > 0 ? &i : &b;
+        *before -= late < *before ? late : *before;
+    }
+    *busy = b;
+    *idle = i;
 }
 
 /* Closes the current busy or idle interval and opens the other kind. */
 static void set_busy(satin_worker *w, int busy)
 {
+    /* The switch is a seqlock's write (satin_worker_times), the clock read
+     * inside it: a reader's cut falls wholly before or after it. */
+    uint32_t seq = atomic_load_explicit(&w->times_seq, memory_order_relaxed);
+    atomic_store_explicit(&w->times_seq, seq + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
     int64_t now = satin_now_ns();
     int64_t since = atomic_load_explicit(&w->state_since, memory_order_relaxed);
     _Atomic uint64_t *acc = since > 0 ? &w->busy_ns : &w->idle_ns;
@@ -94,6 +129,7 @@ static void set_busy(satin_worker *w, int busy)
     /* seq_cst, as profiling's store and the snapshot's load in
      * satin_pool_profile_begin: a switch is noted, or seen there. */
     atomic_store(&w->state_since, busy ? now : -now);
+    atomic_store_explicit(&w->times_seq, seq + 2, memory_order_release);
     if (atomic_load(&w->pool->profiling))
         satin_profiler_worker(w->pool, w->id, busy, now);
 }
@@ -355,6 +391,7 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
         satin_deque_init(&w->deque, 10);
         satin_arena_init(&w->arena);
         atomic_init(&w->state_since, -satin_now_ns());
+        atomic_init(&w->times_seq, 0);
     }
     for (int i = 0; i < pool->nworkers; i++)
         if (pthread_create(&pool->workers[i].thread, &attr, worker_main, &pool->workers[i])) {

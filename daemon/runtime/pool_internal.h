@@ -83,6 +83,7 @@ typedef struct satin_worker {
     /* Read by other threads for statistics. */
     _Atomic uint64_t busy_ns, idle_ns, jobs_run;
     _Atomic int64_t state_since;  /* ns; > 0 busy since, < 0 idle since */
+    _Atomic uint32_t times_seq;   /* odd while set_busy changes the three above (a seqlock) */
 } satin_worker;
 
 struct satin_pool {
