@@ -134,6 +134,10 @@ static void keep_node_status(satin_engine *e, const satin_msg *m)
 
 void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m)
 {
+    /* Phase 0: a job has just started on the sender, so there is work to
+     * steal again; an idle node that backs off need not sleep it out. */
+    if (m->phase != SATIN_STATS_PHASE_NODE && !(m->phase & SATIN_STATS_PHASE_END))
+        satin_policy_work_started(e->policy);
     satin_msg *r = satin_msg_new(SATIN_MSG_STATS_REPLY);
     r->request_id = m->request_id;   /* echoed, as PROTOCOL.md 14.12 says */
     r->job_id = m->job_id;

@@ -80,7 +80,7 @@ typedef struct chs_state {
 /* The node counts the steals, replies, forwards and cancels, and the late
  * replies (it sees which requests were cancelled); why a reply was empty
  * only the policy knows. */
-static const int chs_counters[] = {SATIN_PC_BACKOFFS, SATIN_PC_WALKS_STOPPED};
+static const int chs_counters[] = {SATIN_PC_BACKOFFS, SATIN_PC_WALKS_STOPPED, SATIN_PC_WOKEN};
 
 static int cluster_n(const satin_policy *p)
 {

@@ -39,7 +39,7 @@ typedef struct cls_state {
 /* The node counts the steals and prefetches (PREFETCH steals), their
  * outcomes, the replies and the load reports sent; which reports a
  * coordinator takes in only the policy knows. */
-static const int cls_counters[] = {SATIN_PC_LOADS_RECEIVED, SATIN_PC_BACKOFFS};
+static const int cls_counters[] = {SATIN_PC_LOADS_RECEIVED, SATIN_PC_BACKOFFS, SATIN_PC_WOKEN};
 
 static int is_coordinator(const satin_policy *p)
 {

@@ -39,7 +39,7 @@ typedef struct crs_state {
 /* The node counts the steals (wide-area and local, async and sync), their
  * outcomes and the replies; which timer is a wide-area back-off only the
  * policy knows. */
-static const int crs_counters[] = {SATIN_PC_BACKOFFS, SATIN_PC_WAN_BACKOFFS};
+static const int crs_counters[] = {SATIN_PC_BACKOFFS, SATIN_PC_WAN_BACKOFFS, SATIN_PC_WOKEN};
 
 /* Figure 3's first branch. */
 static void crs_wan_steal(satin_policy *p)

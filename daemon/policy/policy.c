@@ -258,6 +258,17 @@ void satin_policy_idle_failed(satin_policy *p, int round, void (*retry)(satin_po
     p->count[SATIN_PC_BACKOFFS]++;
 }
 
+void satin_policy_work_started(satin_policy *p)
+{
+    if (!p->backoff_armed)
+        return;
+    satin_backoff_reset(&p->backoff);
+    satin_policy_backoff_disarm(p);
+    p->count[SATIN_PC_WOKEN]++;
+    /* As if the interval were over: the policy's own retry, if still idle. */
+    p->ops->on_timer(p, SATIN_TIMER_BACKOFF);
+}
+
 void satin_policy_backoff_disarm(satin_policy *p)
 {
     if (!p->backoff_armed)
@@ -329,6 +340,7 @@ static const char *const counter_names[SATIN_PC_COUNT] = {
     [SATIN_PC_WALKS_STOPPED] = "walks_stopped",
     [SATIN_PC_QUIESCES] = "quiesces",
     [SATIN_PC_LIFELINES_NOTED] = "lifelines_noted",
+    [SATIN_PC_WOKEN] = "backoffs_cut",
 };
 
 int satin_policy_report(const satin_policy *p, const int *which, int nwhich,

@@ -150,6 +150,14 @@ void satin_policy_ignore_idle(satin_policy *p);
 /* The on_peer of policies to which every node is alike. */
 void satin_policy_ignore_peer(satin_policy *p, int peer, int alive);
 
+/* A job has started somewhere in the grid (its owner's statistics round
+ * told this node): an idle node backing off between steal attempts tries
+ * at once, from the first interval again, rather than sleep out an interval
+ * of up to backoff_max while there is new work to find.  Policies that
+ * back off through SATIN_TIMER_BACKOFF get this for nothing; for the
+ * others it does nothing. */
+void satin_policy_work_started(satin_policy *p);
+
 /* The registry: every policy, NULL-terminated, in the order their names
  * are listed to users (rs, rp, chs, cls, crs, lifeline, cluster-lifeline). */
 extern const satin_policy_ops *const satin_policy_registry[];

@@ -34,6 +34,7 @@ enum {
     SATIN_PC_WALKS_STOPPED,    /* requests that came after their cancel, ended here (CHS) */
     SATIN_PC_QUIESCES,         /* idle periods that ended quiesced (lifeline policies) */
     SATIN_PC_LIFELINES_NOTED,  /* incoming lifeline requests remembered (lifeline policies) */
+    SATIN_PC_WOKEN,            /* back-offs cut short by a job's start (satin_policy_work_started) */
     SATIN_PC_COUNT
 };
 

@@ -7,7 +7,7 @@
 #include "policy_internal.h"
 
 /* The node counts its steals, replies and their outcomes (policy.h, stats). */
-static const int rs_counters[] = {SATIN_PC_BACKOFFS};
+static const int rs_counters[] = {SATIN_PC_BACKOFFS, SATIN_PC_WOKEN};
 
 static void rs_attempt(satin_policy *p)
 {

@@ -390,7 +390,7 @@ static void test_counts_steal_outcomes(void)
     is_i64(kit_counter(e, "jobs_received"), 2, "outcomes: its job runs all the same");
     is_i64(kit_counter(e, "steal_attempts_lan") + kit_counter(e, "steal_attempts_wan"), 3,
            "outcomes: 3 requests sent (the time-out's retry too)");
-    is_str(policy_counters(e), "policy.backoffs ",
+    is_str(policy_counters(e), "policy.backoffs policy.backoffs_cut ",
            "outcomes: RS reports only its back-offs; the engine counts the rest");
     forget_sent(&f);
     satin_engine_destroy(&e);
@@ -491,11 +491,11 @@ static void test_counts_pushes_and_prefetches(void)
 static void test_policy_counters(void)
 {
     static const char *const want[][2] = {
-        {"rs", "policy.backoffs "},
+        {"rs", "policy.backoffs policy.backoffs_cut "},
         {"rp", ""},
-        {"chs", "policy.backoffs policy.walks_stopped "},
-        {"cls", "policy.loads_received policy.backoffs "},
-        {"crs", "policy.backoffs policy.wan_backoffs "},
+        {"chs", "policy.backoffs policy.walks_stopped policy.backoffs_cut "},
+        {"cls", "policy.loads_received policy.backoffs policy.backoffs_cut "},
+        {"crs", "policy.backoffs policy.wan_backoffs policy.backoffs_cut "},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         fake f;
@@ -504,6 +504,49 @@ static void test_policy_counters(void)
                want[i][0]);
         satin_engine_destroy(&e);
     }
+}
+
+/* A job's start, told by its owner's statistics round (phase 0), ends an
+ * idle node's back-off at once: it steals again without sleeping out the
+ * interval.  Phase 1 (the job ended) does not. */
+static void test_work_started(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "rs");
+    f.idle = 1;
+    satin_engine_on_dry(e, 0);
+    int64_t now = MS;
+    /* Empty replies until RS backs off (a round over the other nodes). */
+    for (int i = 0; i < 10 && f.nout && f.out[f.nout - 1].m->type == SATIN_MSG_STEAL; i++) {
+        const sent *s = &f.out[f.nout - 1];
+        int victim = s->to;
+        uint64_t id = s->m->request_id;
+        forget_sent(&f);
+        deliver(e, now, reply_from(victim, id, 0));
+        now += MS;
+    }
+    ok(f.nout == 0 && satin_engine_next_deadline(e) > now,
+       "work started: an idle RS node has backed off");
+    satin_msg *q = from(2, SATIN_MSG_STATS_REQUEST);
+    q->job_id = 9, q->phase = SATIN_STATS_PHASE_START;
+    deliver(e, now, q);
+    ok(f.nout == 2 && f.out[0].m->type == SATIN_MSG_STEAL && f.out[1].m->type == SATIN_MSG_STATS_REPLY,
+       "work started: a job's start (phase 0) makes it steal at once, then answer");
+    is_i64(kit_counter(e, "policy.backoffs_cut"), 1, "work started: one back-off cut short");
+    const sent *s = &f.out[0];
+    int victim = s->to;
+    uint64_t id = s->m->request_id;
+    forget_sent(&f);
+    deliver(e, now + MS, reply_from(victim, id, 0));
+    forget_sent(&f);
+    q = from(2, SATIN_MSG_STATS_REQUEST);
+    q->job_id = 9, q->phase = SATIN_STATS_PHASE_END;
+    deliver(e, now + 2 * MS, q);
+    ok(f.nout == 1 && f.out[0].m->type == SATIN_MSG_STATS_REPLY,
+       "work started: a job's end (phase 1) only gets its reply");
+    is_i64(kit_counter(e, "policy.backoffs_cut"), 1, "work started: still one");
+    forget_sent(&f);
+    satin_engine_destroy(&e);
 }
 
 int main(void)
@@ -520,5 +563,6 @@ int main(void)
     test_counts_chs_cancels();
     test_counts_pushes_and_prefetches();
     test_policy_counters();
+    test_work_started();
     return done_testing();
 }
