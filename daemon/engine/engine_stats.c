@@ -134,10 +134,6 @@ static void keep_node_status(satin_engine *e, const satin_msg *m)
 
 void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m)
 {
-    /* Phase 0: a job has just started on the sender, so there is work to
-     * steal again; an idle node that backs off need not sleep it out. */
-    if (m->phase != SATIN_STATS_PHASE_NODE && !(m->phase & SATIN_STATS_PHASE_END))
-        satin_policy_work_started(e->policy);
     satin_msg *r = satin_msg_new(SATIN_MSG_STATS_REPLY);
     r->request_id = m->request_id;   /* echoed, as PROTOCOL.md 14.12 says */
     r->job_id = m->job_id;
@@ -155,6 +151,11 @@ void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m)
     }
     satin_engine_send(e, (int)m->sender, r);
     satin_msg_destroy(&r);
+    /* Phase 0: a job has just started on the sender, so there is work to
+     * steal again; an idle node that backs off need not sleep it out.
+     * After the reply, so that the job's statistics count it. */
+    if (m->phase != SATIN_STATS_PHASE_NODE && !(m->phase & SATIN_STATS_PHASE_END))
+        satin_policy_work_started(e->policy);
 }
 
 void satin_engine_on_stats_reply(satin_engine *e, const satin_msg *m)

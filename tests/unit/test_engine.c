@@ -530,10 +530,10 @@ static void test_work_started(void)
     satin_msg *q = from(2, SATIN_MSG_STATS_REQUEST);
     q->job_id = 9, q->phase = SATIN_STATS_PHASE_START;
     deliver(e, now, q);
-    ok(f.nout == 2 && f.out[0].m->type == SATIN_MSG_STEAL && f.out[1].m->type == SATIN_MSG_STATS_REPLY,
-       "work started: a job's start (phase 0) makes it steal at once, then answer");
+    ok(f.nout == 2 && f.out[0].m->type == SATIN_MSG_STATS_REPLY && f.out[1].m->type == SATIN_MSG_STEAL,
+       "work started: a job's start (phase 0) is answered, and the node steals at once");
     is_i64(kit_counter(e, "policy.backoffs_cut"), 1, "work started: one back-off cut short");
-    const sent *s = &f.out[0];
+    const sent *s = &f.out[1];
     int victim = s->to;
     uint64_t id = s->m->request_id;
     forget_sent(&f);
