@@ -37,15 +37,6 @@ start_satind() {
     spid=$!
     pids+=("$spid")
 }
-# wait_sock PATH PID: 0 once PATH is a socket, 1 if PID died first
-wait_sock() {
-    for _ in $(seq 200); do
-        [ -S "$1" ] && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.05
-    done
-    return 1
-}
 # stop_satind PID: SIGTERM and wait for it
 stop_satind() { kill -TERM "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
 
@@ -80,7 +71,7 @@ if [ -n "$user" ]; then
     "${as_other[@]}" chmod 700 "$def"
     start_satind "$tmpdir/other.log" "${as_other[@]}" env XDG_RUNTIME_DIR="$xdg" "$satind" --workers 1
     other=$spid
-    if wait_sock "$def/satind.sock" "$other"; then pass "the other user's satind runs in its own directory"
+    if wait_socket "$def/satind.sock" "$other"; then pass "the other user's satind runs in its own directory"
     else fail "the other user's satind runs in its own directory"; cat "$tmpdir/other.log"; fi
     run env XDG_RUNTIME_DIR="$xdg" "$submit" --status
     is "$rc" 69 "satin-submit does not connect to a daemon in another user's default directory"
@@ -105,7 +96,7 @@ like "$err" "the socket directory $def is a symbolic link, not a directory of yo
 rm "$def"
 
 start_satind "$tmpdir/own.log" env XDG_RUNTIME_DIR="$xdg" "$satind" --workers 1
-if wait_sock "$def/satind.sock" "$spid"; then pass "satind makes a missing default directory"
+if wait_socket "$def/satind.sock" "$spid"; then pass "satind makes a missing default directory"
 else fail "satind makes a missing default directory"; cat "$tmpdir/own.log"; fi
 is "$(stat -c %a "$def")" 700 "with mode 0700"
 run env XDG_RUNTIME_DIR="$xdg" "$submit" --status
@@ -119,7 +110,7 @@ is "$rc" 1 "an explicit socket in a directory anyone may write is refused"
 like "$err" "the socket directory $tmpdir/open has mode 0777: any local user may write it and replace the socket; run 'chmod o-w $tmpdir/open'" "with the fix"
 chmod 1777 "$tmpdir/open"
 start_satind "$tmpdir/sticky.log" "$satind" --workers 1 --socket "$tmpdir/open/s.sock"
-if wait_sock "$tmpdir/open/s.sock" "$spid"; then pass "a sticky one (like /tmp) is fine"
+if wait_socket "$tmpdir/open/s.sock" "$spid"; then pass "a sticky one (like /tmp) is fine"
 else fail "a sticky one (like /tmp) is fine"; cat "$tmpdir/sticky.log"; fi
 stop_satind "$spid"
 # satind makes its default directory only: an explicit --socket names a
@@ -137,14 +128,14 @@ if [ -n "$user" ]; then
     mkdir -m 0755 "$tmpdir/grp"
     start_satind "$tmpdir/grp.log" env XDG_RUNTIME_DIR="$tmpdir/grp" "$satind" --workers 1 \
         --socket-group "$(id -gn "$user")"
-    wait_sock "$tmpdir/grp/satin/satind.sock" "$spid"
+    wait_socket "$tmpdir/grp/satin/satind.sock" "$spid"
     is "$(stat -c '%a %G' "$tmpdir/grp/satin")" "750 $(id -gn "$user")" "with --socket-group the default directory is 0750 and the group's"
     stop_satind "$spid"
 
     # ---- 4. a client without permission ---------------------------------------------
     mkdir -m 0755 "$tmpdir/pub"
     start_satind "$tmpdir/pub.log" "$satind" --workers 1 --socket "$tmpdir/pub/s.sock"
-    wait_sock "$tmpdir/pub/s.sock" "$spid"
+    wait_socket "$tmpdir/pub/s.sock" "$spid"
     run "${as_other[@]}" "$submit" --socket "$tmpdir/pub/s.sock" --status
     is "$rc" 69 "a user outside the socket's group cannot submit"
     is "$err" "satin-submit: cannot reach satind at ipc://$tmpdir/pub/s.sock: permission denied on $tmpdir/pub/s.sock (group $(id -gn) may use it)" "and is told why, not 'Connection refused'"
@@ -226,7 +217,7 @@ for _ in 1 2 3 4 5; do
     printf 'grid: lo\nsecurity: none\nclusters:\n  - name: A\n    nodes:\n      - {id: a0, endpoint: "tcp://127.0.0.1:%s"}\n' \
         "$port" >"$tmpdir/lo.yaml"
     start_satind "$tmpdir/lo.log" "$satind" --config "$tmpdir/lo.yaml" --node a0 --socket "$tmpdir/lo.sock"
-    if wait_sock "$tmpdir/lo.sock" "$spid"; then started=1; break; fi
+    if wait_socket "$tmpdir/lo.sock" "$spid"; then started=1; break; fi
 done
 is "$started" 1 "a node under security: none on loopback starts"
 like "$(cat "$tmpdir/lo.log")" "warn: security is none: the peer endpoint tcp://127.0.0.1:$port of node a0 takes steal requests, records to run and results from any process that can reach it, without authentication" "and warns, naming its peer endpoint"
