@@ -302,9 +302,13 @@ void satin_msg_set_node_id(satin_msg *self, const char *id)
 }
 
 /* A malloc'd copy of len bytes; never NULL, even for 0 bytes. */
+/* A copy of len bytes: malloc, not calloc, which would write a record of
+ * hundreds of KB twice (zeroes, then the bytes). */
 static unsigned char *copy_bytes(const void *p, size_t len)
 {
-    unsigned char *d = xcalloc(1, len ? len : 1);
+    unsigned char *d = malloc(len ? len : 1);
+    if (!d)
+        abort();
     if (len)
         memcpy(d, p, len);
     return d;
