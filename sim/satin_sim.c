@@ -763,12 +763,18 @@ static int lifestory_close(lifestory *ls, const options *o, const grid *g, const
     return rc;
 }
 
+/* What parse_options allocated. */
+static void free_options(options *o)
+{
+    free(o->crash_args);
+    free(o->param_args);
+}
+
 int main(int argc, char **argv)
 {
     options o;
     if (parse_options(argc, argv, &o) < 0) {
-        free(o.crash_args);
-        free(o.param_args);
+        free_options(&o);
         return 2;
     }
     sim_model model;
@@ -777,8 +783,7 @@ int main(int argc, char **argv)
     if (sim_model_parse(&model, o.kind, o.params, o.task_ns, &root, err, sizeof err) < 0) {
         fprintf(stderr, "satin-sim: %s\n", err);
         sim_model_free(&model);
-        free(o.crash_args);
-        free(o.param_args);
+        free_options(&o);
         return 2;
     }
     if (o.measure) {
@@ -787,8 +792,7 @@ int main(int argc, char **argv)
                     model.kind != SIM_UTS ? "give this kind a number"
                                           : "this tree's root has no children to time");
             sim_model_free(&model);
-            free(o.crash_args);
-            free(o.param_args);
+            free_options(&o);
             return 2;
         }
         model.task_ns = (int64_t)(o.measured.ns_per_node + 0.5);
@@ -804,8 +808,7 @@ int main(int argc, char **argv)
         grid_free(&g);
         sim_model_free(&model);
         free(crashes);
-        free(o.crash_args);
-        free(o.param_args);
+        free_options(&o);
         return 2;
     }
     satin_engine_config ec;
@@ -844,8 +847,7 @@ int main(int argc, char **argv)
         grid_free(&g);
         sim_model_free(&model);
         free(crashes);
-        free(o.crash_args);
-        free(o.param_args);
+        free_options(&o);
         return 1;
     }
     /* A file's wide-area links, unless the command line gave them all. */
@@ -866,6 +868,8 @@ int main(int argc, char **argv)
         sim_destroy(&s);
         grid_free(&g);
         sim_model_free(&model);
+        free(crashes);
+        free_options(&o);
         return 2;
     }
     lifestory ls = {0};
@@ -879,6 +883,8 @@ int main(int argc, char **argv)
             sim_destroy(&s);
             grid_free(&g);
             sim_model_free(&model);
+            free(crashes);
+            free_options(&o);
             return 2;
         }
         sim_record_life(s, ls.life);
@@ -910,7 +916,6 @@ int main(int argc, char **argv)
     sim_model_free(&model);
     grid_free(&g);
     free(crashes);
-    free(o.crash_args);
-    free(o.param_args);
+    free_options(&o);
     return rc;
 }
