@@ -200,7 +200,7 @@ like "$out" "value: 6765" "the grid still computes"
 # The topology gives n0's tcp:// endpoint with n0's public key, then n1's ipc
 # socket (n2 has no client endpoint).  The job starts on n0 over CURVE; n0
 # is killed under it, and it ends on n1.
-"$submit" --key "$tmpdir/keys/alice.key" --topology "$tmpdir/grid.yaml" --json fib n=40 \
+"$submit" --key "$tmpdir/keys/alice.key" --topology "$tmpdir/grid.yaml" --json fib n=45 threshold=25 \
     >"$tmpdir/fo.out" 2>"$tmpdir/fo.err" </dev/null &
 fo=$!
 pids+=("$fo")
@@ -219,7 +219,7 @@ wait "${pids[0]}" 2>/dev/null
 wait "$fo"
 is "$?" 0 "n0 killed under the job: it still ends well"
 out=$(cat "$tmpdir/fo.out")
-is "$(json_get 'd["result"]["value"]')" 102334155 "with the exact result, from n1"
+is "$(json_get 'd["result"]["value"]')" 1134903170 "with the exact result, from n1"
 is "$(cat "$tmpdir/fo.err")" "satin-submit: $tmpdir/grid.yaml: left out, without a client endpoint: n2
 satin-submit: node at tcp://127.0.0.1:$((base + 9)) stopped answering (connection lost); re-submitting job 1 to ipc://$tmpdir/n1.sock" \
     "stderr names the node left out and the re-submission"
