@@ -105,6 +105,7 @@ struct satin_control {
     satin_security *sec;
     int client_curve;             /* tcp:// client endpoint under CURVE: check keys */
     int client_ipc;               /* ipc:// client endpoint: clients are uids */
+    satin_user_names user_names;  /* their names, looked up once */
     int64_t watchdog_ns, next_watchdog;   /* systemd's WatchdogSec (0: none) */
     int64_t next_progress, stop_deadline;
     int64_t next_collect;         /* the earliest deadline of a collection (INT64_MAX: none) */

@@ -584,7 +584,7 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
 }
 
 /* LIST: one kvlist per job, unfinished ones first as they came, then
- * (SATIN_LIST_ALL) the finished ones still kept (PROTOCOL.md 6.11). */
+ * (SATIN_LIST_ALL) the finished ones still kept (PROTOCOL.md 6.13-6.14). */
 static void on_list(satin_control *ctl, const satin_principal *who, const unsigned char *rid,
                       size_t rid_len, const satin_msg *m)
 {
@@ -702,7 +702,7 @@ void control_read_client(satin_control *ctl)
             satin_principal_of_key(&who, key, ctl->topo);
         else if (ctl->client_ipc)
             satin_principal_of_peer_address(&who, zmq_msg_gets(&part[2], "Peer-Address"),
-                                            geteuid());
+                                            geteuid(), &ctl->user_names);
         else
             satin_principal_anonymous(&who);
         on_message(ctl, &who, zmq_msg_data(&part[0]), zmq_msg_size(&part[0]), &part[1], &part[2]);

@@ -15,24 +15,48 @@ void satin_principal_anonymous(satin_principal *p)
     snprintf(p->name, sizeof p->name, "anonymous");
 }
 
-void satin_principal_of_uid(satin_principal *p, uid_t uid, uid_t daemon_uid)
+/* The uid's user name, or "uid N" without one. */
+static void look_up(uid_t uid, char *out, size_t len)
+{
+    struct passwd pw, *found = NULL;
+    char buf[1024];
+    if (getpwuid_r(uid, &pw, buf, sizeof buf, &found) == 0 && found)
+        snprintf(out, len, "%s", found->pw_name);
+    else
+        snprintf(out, len, "uid %lu", (unsigned long)uid);
+}
+
+static const char *user_name(satin_user_names *names, uid_t uid, char *scratch, size_t len)
+{
+    if (!names) {
+        look_up(uid, scratch, len);
+        return scratch;
+    }
+    for (int i = 0; i < names->n; i++)
+        if (names->uid[i] == uid)
+            return names->name[i];
+    int i = names->n < SATIN_USER_NAMES ? names->n++ : names->next;
+    names->next = (i + 1) % SATIN_USER_NAMES;
+    names->uid[i] = uid;
+    look_up(uid, names->name[i], sizeof names->name[i]);
+    return names->name[i];
+}
+
+void satin_principal_of_uid(satin_principal *p, uid_t uid, uid_t daemon_uid,
+                            satin_user_names *names)
 {
     memset(p, 0, sizeof *p);
     p->kind = SATIN_PRINCIPAL_UID;
     p->uid = uid;
     p->admin = uid == 0 || uid == daemon_uid;
-    struct passwd pw, *found = NULL;
-    char buf[1024];
-    if (getpwuid_r(uid, &pw, buf, sizeof buf, &found) == 0 && found)
-        snprintf(p->name, sizeof p->name, "%s", found->pw_name);
-    else
-        snprintf(p->name, sizeof p->name, "uid %lu", (unsigned long)uid);
+    char scratch[sizeof p->name];
+    snprintf(p->name, sizeof p->name, "%s", user_name(names, uid, scratch, sizeof scratch));
 }
 
 /* "HOST:UID:GID:PID": the uid is the third field from the end (a host
  * may hold colons of its own). */
 int satin_principal_of_peer_address(satin_principal *p, const char *peer_address,
-                                    uid_t daemon_uid)
+                                    uid_t daemon_uid, satin_user_names *names)
 {
     satin_principal_anonymous(p);
     if (!peer_address)
@@ -51,7 +75,7 @@ int satin_principal_of_peer_address(satin_principal *p, const char *peer_address
     unsigned long uid = strtoul(u, &end, 10);
     if (end != colon[1] || uid > (uid_t)-1 - 1)
         return -1;
-    satin_principal_of_uid(p, (uid_t)uid, daemon_uid);
+    satin_principal_of_uid(p, (uid_t)uid, daemon_uid, names);
     return 0;
 }
 

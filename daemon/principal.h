@@ -31,13 +31,27 @@ typedef struct satin_principal {
     int admin;
 } satin_principal;
 
+/* User names by uid, each looked up once: getpwuid_r may ask a directory
+ * service over the network, and the control loop must not wait on it for
+ * every request of a user it has seen.  The last SATIN_USER_NAMES users
+ * are kept; a user renamed after the lookup keeps the old name until the
+ * entry is reused or the daemon restarts.  One thread's (the control's). */
+#define SATIN_USER_NAMES 32
+typedef struct satin_user_names {
+    uid_t uid[SATIN_USER_NAMES];
+    char name[SATIN_USER_NAMES][64];
+    int n, next;
+} satin_user_names;
+
 void satin_principal_anonymous(satin_principal *p);
-/* The uid's user; root and `daemon_uid` are admins. */
-void satin_principal_of_uid(satin_principal *p, uid_t uid, uid_t daemon_uid);
+/* The uid's user (its name from `names`, NULL: looked up each time); root
+ * and `daemon_uid` are admins. */
+void satin_principal_of_uid(satin_principal *p, uid_t uid, uid_t daemon_uid,
+                            satin_user_names *names);
 /* From libzmq's Peer-Address of an ipc:// message ("HOST:UID:GID:PID");
  * -1 (and anonymous) when it carries no uid. */
 int satin_principal_of_peer_address(satin_principal *p, const char *peer_address,
-                                    uid_t daemon_uid);
+                                    uid_t daemon_uid, satin_user_names *names);
 /* A CURVE client's key, named and made admin as the topology lists it. */
 void satin_principal_of_key(satin_principal *p, const char *z85, const satin_topology *topo);
 /* 1 when `actor` may wait on, cancel and read the parameters of a job of
