@@ -198,14 +198,17 @@ void satin_worker_pause(satin_worker *w, unsigned *round)
     w->wake_seen = atomic_load(&pool->wake_seq);
 }
 
-void satin_pool_count_remote_start(satin_pool *pool, satin_record *r)
+satin_record *satin_worker_take_started(satin_worker *w)
 {
-    satin_job *job = satin_record_job(r);
-    if (!job || !job->remote)
-        return;
-    atomic_fetch_add_explicit(&pool->remote_start_wait_ns, satin_now_ns() - job->t_start,
-                              memory_order_relaxed);
-    atomic_fetch_add_explicit(&pool->remote_starts, 1, memory_order_relaxed);
+    satin_pool *pool = w->pool;
+    satin_record *r = satin_pool_take_injected(pool);
+    satin_job *job = r ? satin_record_job(r) : NULL;
+    if (job && job->remote) {
+        atomic_fetch_add_explicit(&pool->remote_start_wait_ns, satin_now_ns() - job->t_start,
+                                  memory_order_relaxed);
+        atomic_fetch_add_explicit(&pool->remote_starts, 1, memory_order_relaxed);
+    }
+    return r;
 }
 
 void satin_pool_remote_start_waits(satin_pool *pool, uint64_t *count, double *seconds)
@@ -313,10 +316,8 @@ static void *worker_main(void *arg)
     set_busy(w, 0);
     unsigned round = 0;
     while (atomic_load_explicit(&w->pool->running, memory_order_relaxed)) {
-        satin_record *r = satin_pool_take_injected(w->pool);
-        if (r)
-            satin_pool_count_remote_start(w->pool, r);
-        else
+        satin_record *r = satin_worker_take_started(w);
+        if (!r)
             r = satin_worker_steal(w);
         if (r) {
             if (atomic_load_explicit(&w->pool->hungry, memory_order_relaxed))

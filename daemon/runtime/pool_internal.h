@@ -183,9 +183,10 @@ satin_record *satin_worker_steal(satin_worker *w);
 void satin_pool_report_hungry(satin_pool *pool);
 /* A record from the queue of started jobs, or NULL. */
 satin_record *satin_pool_take_injected(satin_pool *pool);
-/* A worker took `r` from the started jobs: for another node's record, how
- * long it waited since it started here is counted (steal-latency's last leg). */
-void satin_pool_count_remote_start(satin_pool *pool, satin_record *r);
+/* What a worker takes from the started jobs (satin_pool_take_injected),
+ * counting for another node's record how long it waited since it started
+ * here (steal-latency's last leg). */
+satin_record *satin_worker_take_started(satin_worker *w);
 /* Backs off after a failed attempt: spin, then yield, then short parks. */
 void satin_worker_pause(satin_worker *w, unsigned *round);
 /* Wakes parked workers: new work or a remote result has arrived. */

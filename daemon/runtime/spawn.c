@@ -216,8 +216,8 @@ static void help_once(satin_worker *w, unsigned *round, int depth)
             __atomic_store_n(&w->hot.limit, UINTPTR_MAX, __ATOMIC_RELAXED);   /* as in sync */
         else
             other = satin_worker_steal(w);
-        if (!other && (other = satin_pool_take_injected(w->pool)) != NULL)
-            satin_pool_count_remote_start(w->pool, other);
+        if (!other)
+            other = satin_worker_take_started(w);
     }
     if (other) {
         if (atomic_load_explicit(&w->pool->hungry, memory_order_relaxed))
