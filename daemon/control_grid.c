@@ -46,22 +46,23 @@ static int64_t value_of(const satin_kvlist *l, const char *name)
     return v;
 }
 
-/* This node's figures, from the numbers its STATUS shows (steals and
+/* This node's figures, from the counters its STATUS shows (steals and
  * wide-area traffic summed over both kinds of link, as --status has them
- * apart). */
+ * apart); not the whole STATUS, which every peer's view would build. */
 static void node_summary(void *arg, satin_kvlist *out)
 {
     satin_control *ctl = arg;
     satin_kvlist st;
     satin_kvlist_init(&st);
-    control_status_info(ctl, &st);
+    if (ctl->grid)
+        satin_grid_counters(ctl->grid, &st);
     satin_kvlist_add_i64(out, "pid", (int64_t)getpid());
     satin_kvlist_add_i64(out, "workers", satin_pool_workers(ctl->pool));
     satin_kvlist_add_i64(out, "workers_busy", satin_pool_workers_busy(ctl->pool));
     satin_kvlist_add_i64(out, "jobs_running", ctl->running_jobs);
     satin_kvlist_add_i64(out, "jobs_pending", ctl->pending_jobs);
     satin_kvlist_add_i64(out, "queue_length", satin_pool_queue_length(ctl->pool));
-    satin_kvlist_add_i64(out, "records_held", value_of(&st, "records_held"));
+    satin_kvlist_add_i64(out, "records_held", ctl->grid ? satin_grid_running(ctl->grid) : 0);
     satin_kvlist_add_i64(out, "steal_attempts",
                          value_of(&st, "steal_attempts_lan") + value_of(&st, "steal_attempts_wan"));
     satin_kvlist_add_i64(out, "steal_successes", value_of(&st, "steal_successes_lan") +
@@ -197,11 +198,7 @@ static int query_ready(satin_control *ctl, const grid_query *q, int64_t now)
     for (int node = 0; node < n; node++) {
         if (node == self || !satin_grid_is_member(ctl->grid, node))
             continue;
-        satin_kvlist l;
-        satin_kvlist_init(&l);
-        int in = satin_grid_peer_status(ctl->grid, node, q->id, &l);
-        satin_kvlist_free(&l);
-        if (in)
+        if (satin_grid_peer_status(ctl->grid, node, q->id, NULL))
             continue;
         satin_grid_view v;
         satin_grid_peer_view(ctl->grid, node, &v);

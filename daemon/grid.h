@@ -95,7 +95,8 @@ void satin_grid_set_status_source(satin_grid *self, satin_grid_status_fn *fn, vo
 /* Asks every other member for its status, as query number `query`; until a
  * peer says anything, its silence is watched as if work tied us to it. */
 void satin_grid_request_status(satin_grid *self, uint64_t query);
-/* The status `node` answered to `query`, appended to out: 1, else 0. */
+/* The status `node` answered to `query`, appended to out (NULL: only
+ * whether it did): 1, else 0. */
 int satin_grid_peer_status(const satin_grid *self, int node, uint64_t query, satin_kvlist *out);
 /* The node number (as above) of the topology's node `index`; -1 if none. */
 int satin_grid_slot(const satin_grid *self, int index);

@@ -201,8 +201,9 @@ void satin_engine_forget(satin_engine *e, uint64_t job_id);
  * number `query`).  Until a peer says anything, the request ties this node
  * to it as work does: its silence for its failure time-out is its death. */
 void satin_engine_request_status(satin_engine *e, int64_t now, uint64_t query);
-/* The status `peer` answered to `query` into out (appended): 1, or 0 when
- * it has not answered that query.  *at (may be NULL): when it came. */
+/* The status `peer` answered to `query` into out (appended; NULL: only
+ * whether it did): 1, or 0 when it has not answered that query.  *at (may
+ * be NULL): when it came. */
 int satin_engine_peer_status(const satin_engine *e, int peer, uint64_t query, satin_kvlist *out,
                              int64_t *at);
 /* The node's cumulative counters (engine, env.counters, policy.*). */

@@ -103,7 +103,8 @@ int satin_engine_peer_status(const satin_engine *e, int peer, uint64_t query, sa
     const satin_collected *c = &e->node_status[peer];
     if (c->phase != SATIN_STATS_PHASE_NODE || c->job_id != query)
         return 0;
-    satin_kvlist_copy(out, &c->counters);
+    if (out)
+        satin_kvlist_copy(out, &c->counters);
     if (at)
         *at = c->at;
     return 1;

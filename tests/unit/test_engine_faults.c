@@ -659,6 +659,9 @@ static void test_status_ties(void)
     satin_kvlist_free(&l);
     ok(satin_engine_peer_status(e, 1, 6, &l, NULL) == 0 && l.n == 0,
        "status: and is no answer to another query");
+    ok(satin_engine_peer_status(e, 1, 7, NULL, NULL) == 1 &&
+           satin_engine_peer_status(e, 1, 6, NULL, NULL) == 0,
+       "status: whether it answered, without its figures");
     ok(satin_engine_peer_status(e, 3, 7, &l, NULL) == 0 &&
            satin_engine_peer_status(e, 9, 7, &l, NULL) == 0,
        "status: b1 has not answered; node 9 is none");
