@@ -201,7 +201,7 @@ deps:
 # ---- tests -----------------------------------------------------------------
 PROVE        := prove --exec '' --timer
 INTEG_TESTS  := $(wildcard tests/integration/*.t)
-TSAN_TESTS   := $(wildcard tests/unit/test_deque*.c tests/unit/test_pool*.c tests/unit/test_spawn_fast.c tests/unit/test_nqueens.c tests/unit/test_replay.c)
+TSAN_TESTS   := $(wildcard tests/unit/test_shared_bytes.c tests/unit/test_deque*.c tests/unit/test_pool*.c tests/unit/test_spawn_fast.c tests/unit/test_nqueens.c tests/unit/test_replay.c)
 
 # mk/*.mk add their own build products to EXTRA_BUILD and TAP files to EXTRA_TESTS.
 check: deps

@@ -280,8 +280,11 @@ static satin_admit_verdict stage_decode(satin_admission *a, satin_admit_ctx *c)
 {
     if (c->bare)
         return SATIN_ADMIT_PASS;
-    c->msg = satin_msg_decode(c->frame[2].data, c->frame[2].len, c->frame[3].data,
-                              c->frame[3].len, a->max_message, &c->err);
+    /* Records' arguments and results are not copied out of the body frame:
+     * the caller keeps the frame as long as the message (satin_peers_recv
+     * ties it to an accepted one). */
+    c->msg = satin_msg_decode_borrowed(c->frame[2].data, c->frame[2].len, c->frame[3].data,
+                                       c->frame[3].len, a->max_message, &c->err);
     return c->msg ? SATIN_ADMIT_PASS : refuse(c, SATIN_REJECT_DECODE, c->err.text, NULL);
 }
 

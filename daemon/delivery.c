@@ -1,12 +1,13 @@
 /* delivery.c - numbered, acknowledged peer messages (see delivery.h). */
 #include "delivery.h"
+#include "shared_bytes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct pending {
     uint64_t seq;
-    unsigned char *bytes;     /* header then body, one allocation */
+    satin_shared_bytes *bytes;  /* header then body, one allocation, shared with the transport */
     size_t hlen, blen;
     int64_t first_ns;
     int resent;               /* Karn: no round-trip sample from a resent message */
@@ -74,7 +75,7 @@ int satin_delivery_stamp_decode(const void *frame, size_t len, satin_delivery_st
 static void reset_sending(peer_state *ps)
 {
     for (size_t i = 0; i < ps->n; i++)
-        free(ps->q[i].bytes);
+        satin_shared_bytes_unref(&ps->q[i].bytes);
     ps->n = 0;
     ps->next_seq = 1;
     ps->have_rtt = 0;
@@ -134,13 +135,15 @@ static void stamp_for(const satin_delivery *d, const peer_state *ps, uint64_t se
     satin_delivery_stamp_encode(&s, frame);
 }
 
-static int transmit(satin_delivery *d, int peer, uint64_t seq, const void *hdr, size_t hlen,
-                    const void *body, size_t blen, int again)
+static int transmit(satin_delivery *d, int peer, uint64_t seq, satin_shared_bytes *bytes,
+                    size_t hlen, size_t blen, int again)
 {
     peer_state *ps = &d->peers[peer];
     unsigned char frame[SATIN_DELIVERY_FRAME_SIZE];
     stamp_for(d, ps, seq, frame);
-    int rc = d->send(d->ctx, peer, frame, hdr, hlen, body, blen, again);
+    const unsigned char *hdr = bytes ? satin_shared_bytes_data(bytes) : NULL;
+    int rc = d->send(d->ctx, peer, frame, hdr, hlen, hdr ? hdr + hlen : NULL, blen, bytes,
+                     again);
     if (rc == 0)
         ps->owe_ack = 0; /* the acknowledgement rode along */
     return rc;
@@ -149,10 +152,28 @@ static int transmit(satin_delivery *d, int peer, uint64_t seq, const void *hdr, 
 int satin_delivery_send(satin_delivery *d, int peer, int numbered, const void *hdr,
                         size_t hlen, const void *body, size_t blen, int64_t now_ns)
 {
-    if (peer < 0 || peer >= d->npeers)
+    satin_shared_bytes *b = satin_shared_bytes_new(hlen + blen);
+    unsigned char *p = satin_shared_bytes_data(b);
+    if (hlen)
+        memcpy(p, hdr, hlen);
+    if (blen)
+        memcpy(p + hlen, body, blen);
+    return satin_delivery_send_shared(d, peer, numbered, b, hlen, blen, now_ns);
+}
+
+int satin_delivery_send_shared(satin_delivery *d, int peer, int numbered,
+                               satin_shared_bytes *bytes, size_t hlen, size_t blen,
+                               int64_t now_ns)
+{
+    if (peer < 0 || peer >= d->npeers) {
+        satin_shared_bytes_unref(&bytes);
         return -1;
-    if (!numbered)
-        return transmit(d, peer, 0, hdr, hlen, body, blen, 0);
+    }
+    if (!numbered) {
+        int rc = transmit(d, peer, 0, bytes, hlen, blen, 0);
+        satin_shared_bytes_unref(&bytes);
+        return rc;
+    }
     peer_state *ps = &d->peers[peer];
     if (ps->n == ps->cap) {
         ps->cap = ps->cap ? 2 * ps->cap : 8;
@@ -162,12 +183,7 @@ int satin_delivery_send(satin_delivery *d, int peer, int numbered, const void *h
     }
     pending *pm = &ps->q[ps->n];
     pm->seq = ps->next_seq++;
-    pm->bytes = malloc(hlen + blen + 1);
-    if (!pm->bytes)
-        abort();
-    memcpy(pm->bytes, hdr, hlen);
-    if (blen)
-        memcpy(pm->bytes + hlen, body, blen);
+    pm->bytes = bytes;   /* the caller's reference, kept until acknowledged */
     pm->hlen = hlen;
     pm->blen = blen;
     pm->first_ns = now_ns;
@@ -177,7 +193,7 @@ int satin_delivery_send(satin_delivery *d, int peer, int numbered, const void *h
     if (ps->n > d->c.unacked_max)
         d->c.unacked_max = ps->n;
     d->c.numbered++;
-    return transmit(d, peer, pm->seq, pm->bytes, hlen, pm->bytes + hlen, blen, 0);
+    return transmit(d, peer, pm->seq, pm->bytes, hlen, blen, 0);
 }
 
 static void measured(peer_state *ps, int64_t sample)
@@ -203,7 +219,7 @@ static void take_ack(peer_state *ps, uint64_t ack, int64_t now_ns)
     while (k < ps->n && ps->q[k].seq <= ack) {
         if (!ps->q[k].resent)
             sample = now_ns - ps->q[k].first_ns;
-        free(ps->q[k].bytes);
+        satin_shared_bytes_unref(&ps->q[k].bytes);
         k++;
     }
     memmove(ps->q, ps->q + k, (ps->n - k) * sizeof *ps->q);
@@ -277,8 +293,7 @@ static void retransmit_all(satin_delivery *d, int peer, int64_t now_ns)
         pending *pm = &ps->q[i];
         pm->resent = 1;
         d->c.retransmissions++;
-        if (transmit(d, peer, pm->seq, pm->bytes, pm->hlen, pm->bytes + pm->hlen, pm->blen, 1) <
-            0)
+        if (transmit(d, peer, pm->seq, pm->bytes, pm->hlen, pm->blen, 1) < 0)
             break; /* the transport is full: the rest waits for the next round */
     }
     ps->timer_ns = now_ns;
@@ -293,7 +308,7 @@ int64_t satin_delivery_tick(satin_delivery *d, int64_t now_ns)
         if (ps->n && ps->timer_ns + ps->rto <= now_ns)
             retransmit_all(d, i, now_ns);
         if (ps->owe_ack && ps->ack_due <= now_ns) {
-            if (transmit(d, i, 0, NULL, 0, NULL, 0, 0) == 0)
+            if (transmit(d, i, 0, NULL, 0, 0, 0) == 0)
                 d->c.acks_alone++;
             else
                 ps->ack_due = now_ns + SATIN_DELIVERY_ACK_DELAY_NS;
@@ -341,7 +356,7 @@ void satin_delivery_forget(satin_delivery *d, int peer)
         return;
     d->c.discarded += d->peers[peer].n;
     for (size_t i = 0; i < d->peers[peer].n; i++)
-        free(d->peers[peer].q[i].bytes);
+        satin_shared_bytes_unref(&d->peers[peer].q[i].bytes);
     d->peers[peer].n = 0;
 }
 
@@ -352,10 +367,11 @@ void satin_delivery_rewrite_peer(satin_delivery *d, int peer, satin_delivery_rew
         return;
     for (size_t k = 0; k < d->peers[peer].n; k++) {
         pending *q = &d->peers[peer].q[k];
-        unsigned char *out = NULL;
+        satin_shared_bytes *out = NULL;
         size_t hlen = 0, blen = 0;
-        if (fn(ctx, peer, q->bytes, q->hlen, q->bytes + q->hlen, q->blen, &out, &hlen, &blen) == 1) {
-            free(q->bytes);
+        const unsigned char *was = satin_shared_bytes_data(q->bytes);
+        if (fn(ctx, peer, was, q->hlen, was + q->hlen, q->blen, &out, &hlen, &blen) == 1) {
+            satin_shared_bytes_unref(&q->bytes);
             q->bytes = out;
             q->hlen = hlen;
             q->blen = blen;

@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shared_bytes.h"
+
 #define SATIN_DELIVERY_FRAME_SIZE 32
 /* How long an acknowledgement may wait for a message to ride on. */
 #define SATIN_DELIVERY_ACK_DELAY_NS 25000000LL
@@ -56,10 +58,14 @@ int satin_delivery_stamp_decode(const void *frame, size_t len, satin_delivery_st
 /* Puts one message on the wire: a message (header and body, the codec's
  * two frames) or, when hdr is NULL, an acknowledgement alone.  Returns 0
  * when the transport took it, -1 when not (e.g. its queue is full); a
- * numbered message that was not taken stays queued and is sent again. */
+ * numbered message that was not taken stays queued and is sent again.
+ * hdr and body lie in `bytes` (NULL with an acknowledgement), which the
+ * transport may hold a reference of (satin_shared_bytes_ref) instead of
+ * copying them, until they have left. */
 typedef int (*satin_delivery_send_fn)(void *ctx, int peer, const unsigned char *frame,
                                       const void *hdr, size_t hlen, const void *body,
-                                      size_t blen, int retransmission);
+                                      size_t blen, satin_shared_bytes *bytes,
+                                      int retransmission);
 
 typedef struct satin_delivery_counters {
     uint64_t numbered;         /* numbered messages sent (first time) */
@@ -80,11 +86,17 @@ satin_delivery *satin_delivery_new(int npeers, uint64_t epoch, satin_delivery_se
                                    void *ctx);
 void satin_delivery_destroy(satin_delivery **self);
 
-/* Sends a message to `peer`, numbered when `numbered` (then copied and kept
- * until acknowledged).  Returns what the send function returned; for a
- * numbered message -1 only means "queued, not yet on the wire". */
+/* Sends a message to `peer`, numbered when `numbered` (then kept until
+ * acknowledged).  Returns what the send function returned; for a numbered
+ * message -1 only means "queued, not yet on the wire".  satin_delivery_send
+ * copies header and body; _shared takes the caller's reference to `bytes`,
+ * which hold the header (hlen bytes) and right after it the body (blen):
+ * the encoding is then neither copied to be kept nor to be sent. */
 int satin_delivery_send(satin_delivery *self, int peer, int numbered, const void *hdr,
                         size_t hlen, const void *body, size_t blen, int64_t now_ns);
+int satin_delivery_send_shared(satin_delivery *self, int peer, int numbered,
+                               satin_shared_bytes *bytes, size_t hlen, size_t blen,
+                               int64_t now_ns);
 
 enum {
     SATIN_DELIVERY_TAKE = 0,  /* hand the message to the node */
@@ -103,12 +115,14 @@ int64_t satin_delivery_tick(satin_delivery *self, int64_t now_ns);
 /* Peers from the current count up to `npeers` start afresh (the grid grew). */
 void satin_delivery_grow(satin_delivery *self, int npeers);
 /* Each message to `peer` still waiting for its acknowledgement, header and
- * body, is passed to fn, which may hand back new bytes for it (malloc'ed, taken;
- * return 1) or leave it (return 0): for a node whose numbering of the
- * grid changed (the header's sender, node numbers in bodies). */
+ * body, is passed to fn, which may hand back new bytes for it (header then
+ * body in one buffer, whose reference it gives; return 1) or leave it
+ * (return 0): for a node whose numbering of the grid changed (the header's
+ * sender, node numbers in bodies). */
 typedef int (*satin_delivery_rewrite_fn)(void *ctx, int peer, const unsigned char *hdr,
                                          size_t hlen, const unsigned char *body, size_t blen,
-                                         unsigned char **out, size_t *out_hlen, size_t *out_blen);
+                                         satin_shared_bytes **out, size_t *out_hlen,
+                                         size_t *out_blen);
 void satin_delivery_rewrite_peer(satin_delivery *self, int peer, satin_delivery_rewrite_fn fn,
                                  void *ctx);
 /* Drops what waits for `peer`'s acknowledgement (it left the grid). */

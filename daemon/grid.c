@@ -293,6 +293,8 @@ static void env_counters(void *ctx, satin_kvlist *out)
     satin_kvlist_add_i64(out, "acks_wan", (int64_t)wan->acks_sent);
     satin_kvlist_add_i64(out, "retransmissions", (int64_t)(lan->retransmissions + wan->retransmissions));
     satin_kvlist_add_i64(out, "send_failures", (int64_t)(lan->send_failures + wan->send_failures));
+    satin_kvlist_add_i64(out, "zero_copy_sends",
+                         (int64_t)(lan->zero_copy_sends + wan->zero_copy_sends));
     const satin_delivery_counters *dc = satin_peers_delivery(g->peers);
     satin_kvlist_add_i64(out, "duplicates_dropped", (int64_t)dc->duplicates);
     satin_kvlist_add_i64(out, "out_of_order_dropped", (int64_t)dc->out_of_order);

@@ -129,7 +129,8 @@ static uint64_t new_epoch(void)
 }
 
 static int wire_send(void *ctx, int to, const unsigned char *frame, const void *hdr,
-                     size_t hlen, const void *body, size_t blen, int again);
+                     size_t hlen, const void *body, size_t blen, satin_shared_bytes *bytes,
+                     int again);
 static void greet_hook(void *ctx, int node);
 static void greet_again_hook(void *ctx, int node);
 static void answer_hook(void *ctx, int node);
@@ -227,10 +228,37 @@ static void *dealer_for(satin_peers *p, int to);
 static void greet(satin_peers *p, int to);
 static void greet_again(satin_peers *p, int to, unsigned flags);
 
+/* A body this large goes to ZeroMQ without a copy: its message points
+ * into the shared encoding and holds a reference until the bytes have left.
+ * Below it, copying is cheaper than ZeroMQ's allocation and callback. */
+#define ZERO_COPY_MIN 4096
+
+/* The body frame, last: from the shared buffer when it is large. */
+static int send_body(void *s, const void *body, size_t blen, satin_shared_bytes *bytes)
+{
+    if (!bytes || blen < ZERO_COPY_MIN)
+        return zmq_send(s, body, blen, ZMQ_DONTWAIT) < 0 ? -1 : 0;
+    zmq_msg_t m;
+    satin_shared_bytes_ref(bytes);
+    if (zmq_msg_init_data(&m, (void *)(uintptr_t)body, blen, satin_shared_bytes_release,
+                          bytes) < 0) {
+        satin_shared_bytes_unref(&bytes);
+        return -1;
+    }
+    if (zmq_msg_send(&m, s, ZMQ_DONTWAIT) < 0) {
+        int e = errno;
+        zmq_msg_close(&m);   /* not taken: still ours, and closing releases the reference */
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
 /* satin_delivery's way onto the wire: [delivery frame][header][body], or
  * the delivery frame alone (an acknowledgement). */
 static int wire_send(void *ctx, int to, const unsigned char *frame, const void *hdr,
-                     size_t hlen, const void *body, size_t blen, int again)
+                     size_t hlen, const void *body, size_t blen, satin_shared_bytes *bytes,
+                     int again)
 {
     satin_peers *p = ctx;
     satin_link_counters *c = is_wan(p, to) ? &p->wan : &p->lan;
@@ -246,7 +274,7 @@ static int wire_send(void *ctx, int to, const unsigned char *frame, const void *
     else if (s)
         rc = zmq_send(s, frame, SATIN_DELIVERY_FRAME_SIZE, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
                      zmq_send(s, hdr, hlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
-                     zmq_send(s, body, blen, ZMQ_DONTWAIT) < 0
+                     send_body(s, body, blen, bytes) < 0
                  ? -1
                  : 0;
     if (rc < 0) {
@@ -260,6 +288,8 @@ static int wire_send(void *ctx, int to, const unsigned char *frame, const void *
         c->acks_sent++;
     else if (again)
         c->retransmissions++;
+    if (bytes && blen >= ZERO_COPY_MIN)
+        c->zero_copy_sends++;
     return 0;
 }
 
@@ -315,18 +345,26 @@ static int to_slots(satin_msg *m, const satin_membership *from)
     return satin_msg_each_node(m, renumber_one, &r);
 }
 
-/* Encodes m (numbered by our slots) in `in`'s numbering and leaves m as it
- * was (the engine may send the same message to several peers).  -2 when m
- * names a node `in` does not list, -1 when the codec refuses it. */
+/* Encodes m (numbered by our slots) in `in`'s numbering, header and body
+ * in one shared buffer, and leaves m as it was (the engine may send the
+ * same message to several peers).  -2 when m names a node `in` does not
+ * list, -1 when the codec refuses it. */
 static int encode_in(satin_peers *p, const satin_membership *in, satin_msg *m,
-                     unsigned char **hdr, size_t *hlen, unsigned char **body, size_t *blen)
+                     satin_shared_bytes **out, size_t *hlen, size_t *blen)
 {
-    renumber out = {in, 1, 0, -1};
-    int ok = satin_msg_each_node(m, renumber_one, &out) == 0;
+    *out = NULL;
+    renumber there = {in, 1, 0, -1};
+    int ok = satin_msg_each_node(m, renumber_one, &there) == 0;
     m->sender = (uint32_t)satin_membership_index(in, p->self);
-    int rc = ok ? satin_msg_encode(m, hdr, hlen, body, blen) : -2;
+    int rc = ok ? satin_msg_encoded_size(m, hlen, blen) : -2;
+    if (rc == 0) {
+        *out = satin_shared_bytes_new(*hlen + *blen);
+        rc = satin_msg_encode_to(m, satin_shared_bytes_data(*out), *hlen, *blen);
+        if (rc < 0)
+            satin_shared_bytes_unref(out);
+    }
     /* Back to slots: the fields renumbered, and no further. */
-    renumber back = {in, 0, 0, out.done};
+    renumber back = {in, 0, 0, there.done};
     satin_msg_each_node(m, renumber_one, &back);
     m->sender = (uint32_t)p->self;
     return rc;
@@ -334,10 +372,10 @@ static int encode_in(satin_peers *p, const satin_membership *in, satin_msg *m,
 
 static int send_msg(satin_peers *p, int to, satin_msg *m)
 {
-    unsigned char *hdr = NULL, *body = NULL;
+    satin_shared_bytes *bytes;
     size_t hlen, blen;
     satin_link_counters *c = is_wan(p, to) ? &p->wan : &p->lan;
-    int rc0 = encode_in(p, speaking(p, to), m, &hdr, &hlen, &body, &blen);
+    int rc0 = encode_in(p, speaking(p, to), m, &bytes, &hlen, &blen);
     if (rc0 == -2) {
         log_debug("a %s for node %s names a node its file does not list: not sent",
                   satin_msg_type_name(m->type), name_of(p, to));
@@ -348,17 +386,16 @@ static int send_msg(satin_peers *p, int to, satin_msg *m)
         log_error("cannot encode a %s for node %s", satin_msg_type_name(m->type),
                   name_of(p, to));
         c->send_failures++;
-        free(hdr);
-        free(body);
         return -1;
     }
     int numbered = is_numbered(m);
-    int rc = satin_delivery_send(p->delivery, to, numbered, hdr, hlen, body, blen,
-                                 satin_now_ns());
+    /* The buffer goes to delivery (kept until acknowledged) and, for a
+     * large body, to ZeroMQ as it is: the record's bytes are copied once,
+     * by the encoder. */
+    int rc = satin_delivery_send_shared(p->delivery, to, numbered, bytes, hlen, blen,
+                                        satin_now_ns());
     if (rc == 0 || numbered)
         c->msgs_sent++;
-    free(hdr);
-    free(body);
     /* A numbered message the transport could not take yet is queued, not lost. */
     return numbered ? 0 : rc;
 }
@@ -468,28 +505,15 @@ typedef struct rewrite_ctx {
  * again as `to` (a retransmission is read with the HELLO the peer last had
  * from us, which will be in `to`). */
 static int rewrite_queued(void *ctx, int peer, const unsigned char *hdr, size_t hlen,
-                          const unsigned char *body, size_t blen, unsigned char **out,
+                          const unsigned char *body, size_t blen, satin_shared_bytes **out,
                           size_t *out_hlen, size_t *out_blen)
 {
     (void)peer;
     rewrite_ctx *w = ctx;
     satin_proto_error err;
-    satin_msg *m = satin_msg_decode(hdr, hlen, body, blen, w->p->max_message, &err);
-    unsigned char *h = NULL, *b = NULL;
-    size_t hl = 0, bl = 0;
-    int rc = 0;
-    if (m && to_slots(m, w->from) == 0 && encode_in(w->p, w->to, m, &h, &hl, &b, &bl) == 0) {
-        *out = malloc(hl + bl ? hl + bl : 1);
-        if (!*out)
-            abort();
-        memcpy(*out, h, hl);
-        memcpy(*out + hl, b, bl);
-        *out_hlen = hl;
-        *out_blen = bl;
-        rc = 1;
-    }
-    free(h);
-    free(b);
+    satin_msg *m = satin_msg_decode_borrowed(hdr, hlen, body, blen, w->p->max_message, &err);
+    int rc = m && to_slots(m, w->from) == 0 &&
+             encode_in(w->p, w->to, m, out, out_hlen, out_blen) == 0;
     satin_msg_destroy(&m);
     return rc;
 }
@@ -576,6 +600,24 @@ static void admit_ctx_fill(satin_admit_ctx *c, zmq_msg_t *part, int n, int extra
     c->key = satin_security_key_of(&part[n - 1]);
 }
 
+static void close_kept_frame(void *frame)
+{
+    zmq_msg_close(frame);
+    free(frame);
+}
+
+/* The message's records point into its body frame (decoded borrowed): the
+ * frame moves to the message and is closed with it. */
+static void keep_body(satin_msg *m, zmq_msg_t *body)
+{
+    zmq_msg_t *kept = malloc(sizeof *kept);
+    if (!kept)
+        abort();
+    zmq_msg_init(kept);
+    zmq_msg_move(kept, body);
+    satin_msg_keep(m, close_kept_frame, kept);
+}
+
 satin_msg *satin_peers_recv(satin_peers *p, int *bad)
 {
     *bad = 0;
@@ -588,6 +630,8 @@ satin_msg *satin_peers_recv(satin_peers *p, int *bad)
         admit_ctx_fill(&c, part, n, extra);
         satin_admit_verdict v = satin_admission_run(p->admission, &c);
         size_t bytes = satin_zframes_size(part, n);
+        if (v == SATIN_ADMIT_ACCEPT && c.msg && n == SATIN_ADMIT_FRAMES)
+            keep_body(c.msg, &part[n - 1]);
         satin_zframes_close(part, n);
         if (v == SATIN_ADMIT_ACCEPT || v == SATIN_ADMIT_CONSUMED)
             p->last_heard[c.node] = c.now;

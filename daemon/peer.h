@@ -31,6 +31,7 @@ typedef struct satin_link_counters {
     uint64_t send_failures;    /* not taken by ZeroMQ (a numbered one is sent again) */
     uint64_t acks_sent;        /* acknowledgements sent alone */
     uint64_t retransmissions;  /* numbered messages sent again */
+    uint64_t zero_copy_sends;  /* messages whose body ZeroMQ sent from our buffer, uncopied */
 } satin_link_counters;
 
 /* `security` (not owned) makes every connection CurveZMQ when the grid uses

@@ -162,11 +162,15 @@ void satin_msg_destroy(satin_msg **self)
     free(m->node_id);
     for (size_t i = 0; i < m->njobrecs; i++) {
         free(m->jobrecs[i].kind);
-        free(m->jobrecs[i].arg);
+        if (!m->jobrecs[i].arg_borrowed)
+            free(m->jobrecs[i].arg);
     }
     free(m->jobrecs);
-    free(m->data);
+    if (!m->data_borrowed)
+        free(m->data);
     free(m->record_ids);
+    if (m->keep_free)
+        m->keep_free(m->keep);
     free(m);
     *self = NULL;
 }
@@ -314,33 +318,113 @@ static unsigned char *copy_bytes(const void *p, size_t len)
     return d;
 }
 
-int satin_msg_add_jobrec(satin_msg *self, uint32_t owner, uint64_t record_id,
-                         uint64_t job_id, const char *kind, uint32_t result_cap,
-                         const void *arg, size_t len)
+static int add_jobrec(satin_msg *self, uint32_t owner, uint64_t record_id, uint64_t job_id,
+                      const char *kind, uint32_t result_cap, const void *arg, size_t len,
+                      int borrow)
 {
     size_t max = self->type == SATIN_MSG_PUSH ? 1 : SATIN_PROTO_MAX_JOBS;
     if (self->njobrecs >= max || (!arg && len > 0))
         return -1;
     self->jobrecs = xrealloc(self->jobrecs, (self->njobrecs + 1) * sizeof *self->jobrecs);
     satin_msg_jobrec *j = &self->jobrecs[self->njobrecs++];
+    memset(j, 0, sizeof *j);
     j->owner = owner;
     j->record_id = record_id;
     j->job_id = job_id;
     j->kind = xstrdup(kind);
     j->result_cap = result_cap;
-    j->arg = copy_bytes(arg, len);
+    /* Borrowed with no bytes: any non-NULL pointer, never read. */
+    j->arg = borrow ? (unsigned char *)(uintptr_t)(arg ? arg : "") : copy_bytes(arg, len);
     j->arg_len = len;
+    j->arg_borrowed = (uint8_t)borrow;
     return 0;
+}
+
+int satin_msg_add_jobrec(satin_msg *self, uint32_t owner, uint64_t record_id,
+                         uint64_t job_id, const char *kind, uint32_t result_cap,
+                         const void *arg, size_t len)
+{
+    return add_jobrec(self, owner, record_id, job_id, kind, result_cap, arg, len, 0);
+}
+
+int satin_msg_add_jobrec_ref(satin_msg *self, uint32_t owner, uint64_t record_id,
+                             uint64_t job_id, const char *kind, uint32_t result_cap,
+                             const void *arg, size_t len)
+{
+    return add_jobrec(self, owner, record_id, job_id, kind, result_cap, arg, len, 1);
+}
+
+static void drop_data(satin_msg *self)
+{
+    if (!self->data_borrowed)
+        free(self->data);
+    self->data = NULL;
+    self->data_borrowed = 0;
 }
 
 int satin_msg_set_data(satin_msg *self, const void *data, size_t len)
 {
     if (!data && len > 0)
         return -1;
-    free(self->data);
+    drop_data(self);
     self->data = copy_bytes(data, len);
     self->data_len = len;
     return 0;
+}
+
+int satin_msg_set_data_ref(satin_msg *self, const void *data, size_t len)
+{
+    if (!data && len > 0)
+        return -1;
+    drop_data(self);
+    self->data = (unsigned char *)(uintptr_t)(data ? data : "");
+    self->data_len = len;
+    self->data_borrowed = 1;
+    return 0;
+}
+
+void satin_msg_own_bytes(satin_msg *self)
+{
+    for (size_t i = 0; i < self->njobrecs; i++) {
+        satin_msg_jobrec *j = &self->jobrecs[i];
+        if (j->arg_borrowed) {
+            j->arg = copy_bytes(j->arg, j->arg_len);
+            j->arg_borrowed = 0;
+        }
+    }
+    if (self->data_borrowed) {
+        self->data = copy_bytes(self->data, self->data_len);
+        self->data_borrowed = 0;
+    }
+}
+
+/* Chains an earlier keeper behind the new one, so both are released. */
+typedef struct keep_pair {
+    void (*free_a)(void *);
+    void *a;
+    void (*free_b)(void *);
+    void *b;
+} keep_pair;
+
+static void keep_pair_free(void *p)
+{
+    keep_pair *k = p;
+    k->free_b(k->b);
+    k->free_a(k->a);
+    free(k);
+}
+
+void satin_msg_keep(satin_msg *self, void (*keep_free)(void *keep), void *keep)
+{
+    if (self->keep_free) {
+        keep_pair *k = xcalloc(1, sizeof *k);
+        *k = (keep_pair){self->keep_free, self->keep, keep_free, keep};
+        self->keep_free = keep_pair_free;
+        self->keep = k;
+        return;
+    }
+    self->keep_free = keep_free;
+    self->keep = keep;
 }
 
 int satin_msg_each_node(satin_msg *m, int (*fn)(void *ctx, uint32_t *node), void *ctx)
@@ -776,26 +860,54 @@ static void put_header(unsigned char *h, const satin_msg *m)
     satin_wire_put_u64(&w, m->request_id);
 }
 
+int satin_msg_encoded_size(const satin_msg *m, size_t *hlen, size_t *blen)
+{
+    *hlen = *blen = 0;
+    size_t n = 0;
+    if (measure(m, &n, NULL) < 0)
+        return -1;
+    *hlen = SATIN_PROTO_HEADER_SIZE;
+    *blen = n;
+    return 0;
+}
+
+int satin_msg_encode_to(const satin_msg *m, unsigned char *out, size_t hlen, size_t blen)
+{
+    if (hlen != SATIN_PROTO_HEADER_SIZE)
+        return -1;
+    satin_wire_wr w;
+    satin_wire_wr_init(&w, out + hlen, blen, satin_msg_type_name(m->type), NULL);
+    enc_body(&w, m);
+    if (w.failed || w.len != blen)   /* m changed since it was measured */
+        return -1;
+    put_header(out, m);
+    return 0;
+}
+
 int satin_msg_encode(const satin_msg *m, unsigned char **hdr, size_t *hlen,
                      unsigned char **body, size_t *blen)
 {
-    size_t n = 0;
+    size_t hn, n;
     *hdr = *body = NULL;
     *hlen = *blen = 0;
-    if (measure(m, &n, NULL) < 0)
+    if (satin_msg_encoded_size(m, &hn, &n) < 0)
         return -1;
-    unsigned char *b = xcalloc(1, n ? n : 1);
+    /* malloc, not calloc: every byte is written, and a body of megabytes
+     * would otherwise be written twice. */
+    unsigned char *h = malloc(hn), *b = malloc(n ? n : 1);
+    if (!h || !b)
+        abort();
     satin_wire_wr w;
     satin_wire_wr_init(&w, b, n, satin_msg_type_name(m->type), NULL);
     enc_body(&w, m);
     if (w.failed || w.len != n) {   /* cannot happen unless m changed under us */
+        free(h);
         free(b);
         return -1;
     }
-    unsigned char *h = xcalloc(1, SATIN_PROTO_HEADER_SIZE);
     put_header(h, m);
     *hdr = h;
-    *hlen = SATIN_PROTO_HEADER_SIZE;
+    *hlen = hn;
     *body = b;
     *blen = n;
     return 0;
@@ -994,7 +1106,16 @@ static int dec_node(satin_wire_rd *r, uint32_t *out, const char *fmt, ...)
                            r->what, name, (unsigned long)*out, (unsigned long)node_limit - 1);
 }
 
-static int dec_jobrec(satin_wire_rd *r, satin_msg_jobrec *j, size_t max_size, const char *pre)
+/* Decoded bytes: a copy, or with m->borrow_bytes a pointer into the body. */
+static unsigned char *take_bytes(const satin_msg *m, const unsigned char *p, size_t len)
+{
+    if (m->borrow_bytes)
+        return (unsigned char *)(uintptr_t)(p ? p : (const unsigned char *)"");
+    return copy_bytes(p, len);
+}
+
+static int dec_jobrec(satin_wire_rd *r, const satin_msg *m, satin_msg_jobrec *j,
+                      size_t max_size, const char *pre)
 {
     const unsigned char *arg;
     size_t len;
@@ -1014,8 +1135,9 @@ static int dec_jobrec(satin_wire_rd *r, satin_msg_jobrec *j, size_t max_size, co
     /* arg <= max_size follows from the size check of the whole message */
     if (satin_wire_bytes(r, &arg, &len, "%s.arg", pre) < 0)
         return -1;
-    j->arg = copy_bytes(arg, len);
+    j->arg = take_bytes(m, arg, len);
     j->arg_len = len;
+    j->arg_borrowed = m->borrow_bytes;
     return 0;
 }
 
@@ -1028,7 +1150,7 @@ static int dec_jobrecs(satin_wire_rd *r, satin_msg *m, size_t n, size_t max_size
     m->njobrecs = n;
     for (size_t i = 0; i < n; i++) {
         jobrec_prefix(pre, sizeof pre, m->type, i);
-        if (dec_jobrec(r, &m->jobrecs[i], max_size, pre) < 0)
+        if (dec_jobrec(r, m, &m->jobrecs[i], max_size, pre) < 0)
             return -1;
     }
     return 0;
@@ -1105,8 +1227,9 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
                            "error") < 0 ||
             satin_wire_bytes(r, &p, &n, "result") < 0)
             return -1;
-        m->data = copy_bytes(p, n);
+        m->data = take_bytes(m, p, n);
         m->data_len = n;
+        m->data_borrowed = m->borrow_bytes;
         return dec_kvlist(r, &m->stats, "stats");
     case SATIN_MSG_LOAD:
         if (satin_wire_i64(r, &m->load, "load") < 0)
@@ -1162,8 +1285,9 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
         if (satin_wire_u64(r, &m->jobs_run, "jobs run") < 0 ||
             satin_wire_bytes(r, &d, &len, "result") < 0)
             return -1;
-        m->data = copy_bytes(d, len);
+        m->data = take_bytes(m, d, len);
         m->data_len = len;
+        m->data_borrowed = m->borrow_bytes;
         return 0;
     }
     }
@@ -1234,8 +1358,8 @@ static int dec_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
     return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d", m->type);
 }
 
-satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
-                            size_t blen, size_t max_size, satin_proto_error *err)
+static satin_msg *decode(const void *hdr, size_t hlen, const void *body, size_t blen,
+                         size_t max_size, satin_proto_error *err, int borrow)
 {
     satin_wire_rd r;
     uint16_t magic;
@@ -1315,10 +1439,25 @@ satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
     m->version = version;
     m->sender = sender;
     m->request_id = request_id;
+    m->borrow_bytes = (uint8_t)borrow;
     satin_wire_rd_init(&r, body, blen, what, err);
-    if (dec_body(&r, m, max_size) < 0 || satin_wire_end(&r) < 0) {
+    int rc = dec_body(&r, m, max_size) < 0 || satin_wire_end(&r) < 0 ? -1 : 0;
+    m->borrow_bytes = 0;
+    if (rc < 0) {
         satin_msg_destroy(&m);
         return NULL;
     }
     return m;
+}
+
+satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body, size_t blen,
+                            size_t max_size, satin_proto_error *err)
+{
+    return decode(hdr, hlen, body, blen, max_size, err, 0);
+}
+
+satin_msg *satin_msg_decode_borrowed(const void *hdr, size_t hlen, const void *body,
+                                     size_t blen, size_t max_size, satin_proto_error *err)
+{
+    return decode(hdr, hlen, body, blen, max_size, err, 1);
 }

@@ -189,6 +189,8 @@ typedef struct satin_msg_jobrec {
     uint32_t result_cap;     /* largest result the owner accepts, bytes */
     unsigned char *arg;      /* argument bytes; never NULL once set or decoded */
     size_t arg_len;
+    uint8_t arg_borrowed;    /* 1: arg is not the message's (satin_msg_add_jobrec_ref, or
+                                decoded by satin_msg_decode_borrowed) */
 } satin_msg_jobrec;
 
 /* A decoded (or to-be-encoded) message.  Only the fields of its type are on
@@ -246,8 +248,15 @@ typedef struct satin_msg {
     uint64_t arg_digest;    /* ORPHAN: satin_digest of its kind and argument bytes */
     unsigned char *data;    /* JOB_RESULT ORPHAN: the result bytes; non-NULL once set */
     size_t data_len;        /*   or decoded, even when data_len is 0 */
+    uint8_t data_borrowed;  /* 1: data is not the message's (as arg_borrowed) */
     size_t nrecord_ids;     /* JOB_CANCEL: 0..1024 */
     uint64_t *record_ids;
+
+    /* Memory the message's borrowed bytes live in, released with it
+     * (satin_msg_keep); NULL: none. */
+    void (*keep_free)(void *keep);
+    void *keep;
+    uint8_t borrow_bytes;   /* while decoding: borrow instead of copying */
 } satin_msg;
 
 /* Raises the largest node index the codec takes in peer messages to n - 1
@@ -298,6 +307,22 @@ int satin_msg_add_jobrec(satin_msg *self, uint32_t owner, uint64_t record_id,
 /* JOB_RESULT result bytes: a copy of len bytes at data (NULL only with len
  * 0), replacing any earlier ones.  -1 for NULL with a length. */
 int satin_msg_set_data(satin_msg *self, const void *data, size_t len);
+/* The same two without the copy: the message points at the caller's bytes,
+ * which must stay as they are until the message is encoded or destroyed
+ * (or satin_msg_own_bytes copies them).  A record's argument or result is
+ * encoded once, straight from where it lives: one copy of its bytes on the
+ * way out instead of two. */
+int satin_msg_add_jobrec_ref(satin_msg *self, uint32_t owner, uint64_t record_id,
+                             uint64_t job_id, const char *kind, uint32_t result_cap,
+                             const void *arg, size_t len);
+int satin_msg_set_data_ref(satin_msg *self, const void *data, size_t len);
+/* Copies every borrowed argument and result into the message: for one
+ * kept beyond the life of what it borrowed from. */
+void satin_msg_own_bytes(satin_msg *self);
+/* Ties `keep` to the message: keep_free(keep) runs when it is destroyed
+ * (after an earlier kept one's).  What a message decoded with
+ * satin_msg_decode_borrowed borrows from. */
+void satin_msg_keep(satin_msg *self, void (*keep_free)(void *keep), void *keep);
 /* Appends a JOB_CANCEL record id; -1 beyond SATIN_PROTO_MAX_RECORD_IDS. */
 int satin_msg_add_record_id(satin_msg *self, uint64_t id);
 /* Calls fn on each node index the body of m's type carries (STEAL and
@@ -317,6 +342,13 @@ int satin_msg_check(const satin_msg *m, satin_proto_error *err);
  * a field violates a limit (satin_msg_check says which). */
 int satin_msg_encode(const satin_msg *m, unsigned char **hdr, size_t *hlen,
                      unsigned char **body, size_t *blen);
+/* The sizes of m's two frames (the header's is always 16): 0, or -1 as
+ * satin_msg_encode.  Then satin_msg_encode_to writes both, the header and
+ * right after it the body, into `out` of hlen + blen bytes that the caller
+ * allocated (e.g. in a buffer it shares with ZeroMQ): 0, or -1 when m
+ * no longer has those sizes. */
+int satin_msg_encoded_size(const satin_msg *m, size_t *hlen, size_t *blen);
+int satin_msg_encode_to(const satin_msg *m, unsigned char *out, size_t hlen, size_t blen);
 
 /* Decodes the two frames.  max_size bounds header + body (0: the default,
  * 1 MiB); the daemon passes its maximum record size.  NULL with err (may be
@@ -330,6 +362,12 @@ int satin_msg_encode(const satin_msg *m, unsigned char **hdr, size_t *hlen,
  * limit itself. */
 satin_msg *satin_msg_decode(const void *hdr, size_t hlen, const void *body,
                             size_t blen, size_t max_size, satin_proto_error *err);
+/* The same, but job records' arguments and result bytes point into `body`
+ * instead of being copied: body must outlive the message (satin_msg_keep
+ * can tie it to it).  How satind reads a record of megabytes without
+ * copying it before the pool's own copy. */
+satin_msg *satin_msg_decode_borrowed(const void *hdr, size_t hlen, const void *body,
+                                     size_t blen, size_t max_size, satin_proto_error *err);
 
 /* 1 for the types a client sends to a daemon (SUBMIT, WAIT, CANCEL,
  * STATUS, LIST_KINDS, LIST, GRID_STATUS), 0 otherwise: a daemon answers any other type from a

@@ -143,7 +143,7 @@ static void send_result(satin_engine *e, int owner, uint64_t record_id,
     m->status = o->ok ? SATIN_STATUS_OK : SATIN_STATUS_ERROR;
     satin_msg_set_error(m, o->ok ? "" : o->error);
     if (o->ok)
-        satin_msg_set_data(m, o->data, o->len);
+        satin_msg_set_data_ref(m, o->data, o->len);   /* encoded before o goes (or owned when held) */
     if (ran) {
         satin_kvlist_add_i64(&m->stats, "jobs_spawned", (int64_t)o->spawned);
         satin_kvlist_add_i64(&m->stats, "jobs_run", (int64_t)o->run);

@@ -641,6 +641,7 @@ void satin_engine_send_result(satin_engine *e, int owner, satin_msg *m)
         if (!e->held)
             abort();
     }
+    satin_msg_own_bytes(m);   /* kept beyond the result it may point at */
     e->held[e->nheld++] = (satin_held_result){owner, m};
     e->c.results_held++;
 }

@@ -66,10 +66,13 @@ int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max, 
     int n = max > 0 ? e->env.take(e->env.ctx, recs, max, push) : 0;
     for (int i = 0; i < n; i++) {
         uint64_t id = satin_ledger_give(&e->ledger, recs[i].record, recs[i].job, thief);
-        /* The job field is the owner's opaque tag; thieves only echo it. */
-        satin_msg_add_jobrec(m, (uint32_t)e->topo.self, id, (uint64_t)(uintptr_t)recs[i].job,
-                             recs[i].kind, (uint32_t)recs[i].result_cap, recs[i].arg,
-                             recs[i].arg_len);
+        /* The job field is the owner's opaque tag; thieves only echo it.
+         * The argument is not copied: the record stays ours, unchanged,
+         * until its result comes back, and m is encoded before it is
+         * destroyed, within the caller's call. */
+        satin_msg_add_jobrec_ref(m, (uint32_t)e->topo.self, id,
+                                 (uint64_t)(uintptr_t)recs[i].job, recs[i].kind,
+                                 (uint32_t)recs[i].result_cap, recs[i].arg, recs[i].arg_len);
         m->jobrecs[m->njobrecs - 1].place = recs[i].place;
         m->jobrecs[m->njobrecs - 1].ancestry[0] = recs[i].ancestry[0];
         m->jobrecs[m->njobrecs - 1].ancestry[1] = recs[i].ancestry[1];

@@ -91,6 +91,7 @@ satin_msg_jobrec *satin_ledger_copy_rec(const satin_msg_jobrec *rec)
     *c = *rec;
     c->kind = strdup(rec->kind ? rec->kind : "");
     c->arg = malloc(rec->arg_len ? rec->arg_len : 1);
+    c->arg_borrowed = 0;
     if (!c->kind || !c->arg)
         abort();
     if (rec->arg_len)

@@ -42,9 +42,10 @@ static void on_greet_again(void *ctx, int node)
 }
 
 static int wire(void *ctx, int peer, const unsigned char *frame, const void *hdr, size_t hlen,
-                const void *body, size_t blen, int again)
+                const void *body, size_t blen, satin_shared_bytes *bytes, int again)
 {
-    (void)ctx, (void)peer, (void)frame, (void)hdr, (void)hlen, (void)body, (void)blen, (void)again;
+    (void)ctx, (void)peer, (void)frame, (void)hdr, (void)hlen, (void)body, (void)blen,
+        (void)bytes, (void)again;
     return 0;
 }
 

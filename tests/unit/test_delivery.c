@@ -26,10 +26,10 @@ typedef struct side {
 } side;
 
 static int wire(void *ctx, int peer, const unsigned char *f, const void *hdr, size_t hlen,
-                const void *body, size_t blen, int again)
+                const void *body, size_t blen, satin_shared_bytes *bytes, int again)
 {
     side *s = ctx;
-    (void)body, (void)blen;
+    (void)body, (void)blen, (void)bytes;
     if (s->full || s->nout == MAX_FRAMES)
         return -1;
     frame *fr = &s->out[s->nout++];
@@ -293,16 +293,18 @@ static void restarts(void)
 
 /* Renumbers "result" to "RESULT", leaves the rest. */
 static int shout(void *ctx, int peer, const unsigned char *hdr, size_t hlen,
-                 const unsigned char *body, size_t blen, unsigned char **out, size_t *out_hlen,
-                 size_t *out_blen)
+                 const unsigned char *body, size_t blen, satin_shared_bytes **out,
+                 size_t *out_hlen, size_t *out_blen)
 {
     int *calls = ctx;
-    (void)peer, (void)body;
+    (void)peer;
     (*calls)++;
     if (hlen != 6 || memcmp(hdr, "result", 6) != 0)
         return 0;
-    *out = malloc(6 + blen + 1);
-    memcpy(*out, "RESULT", 6);
+    *out = satin_shared_bytes_new(6 + blen);
+    memcpy(satin_shared_bytes_data(*out), "RESULT", 6);
+    if (blen)
+        memcpy(satin_shared_bytes_data(*out) + 6, body, blen);
     *out_hlen = 6;
     *out_blen = blen;
     return 1;
@@ -337,8 +339,60 @@ static void membership(void)
     satin_delivery_destroy(&b.d);
 }
 
+/* A transport that sends without copying: it keeps a reference to each
+ * message's buffer, as ZeroMQ does until the bytes have left. */
+typedef struct holder {
+    satin_shared_bytes *held[4];
+    int n;
+} holder;
+
+static int holding_wire(void *ctx, int peer, const unsigned char *f, const void *hdr,
+                        size_t hlen, const void *body, size_t blen, satin_shared_bytes *bytes,
+                        int again)
+{
+    holder *h = ctx;
+    (void)peer, (void)f, (void)hdr, (void)hlen, (void)body, (void)blen, (void)again;
+    if (bytes && h->n < 4)
+        h->held[h->n++] = satin_shared_bytes_ref(bytes);
+    return 0;
+}
+
+/* One encoding, shared: the queue and the transport hold the same bytes,
+ * and the transport's hold outlives the acknowledgement that frees the
+ * queue's (the sanitizer builds would see a use after free). */
+static void shared_buffers(void)
+{
+    holder h = {{NULL}, 0};
+    satin_delivery *d = satin_delivery_new(2, 7, holding_wire, &h);
+    satin_shared_bytes *b = satin_shared_bytes_new(8);
+    memcpy(satin_shared_bytes_data(b), "hdr!body", 8);
+    const unsigned char *where = satin_shared_bytes_data(b);
+    is_i64(satin_delivery_send_shared(d, 1, 1, b, 4, 4, 0), 0, "a shared message is taken");
+    is_i64(h.n, 1, "the transport is handed it once");
+    ok(h.n == 1 && satin_shared_bytes_data(h.held[0]) == where,
+       "it is handed the caller's buffer itself, not a copy");
+    satin_delivery_stamp ack = {.epoch = 9, .seq = 0, .ack_epoch = 7, .ack = 1};
+    satin_delivery_receive(d, 1, &ack, 1, 1000);
+    is_i64((int64_t)satin_delivery_unacked(d, 1), 0, "acknowledged: the queue lets go of it");
+    ok(h.n == 1 && memcmp(satin_shared_bytes_data(h.held[0]), "hdr!body", 8) == 0,
+       "the transport's reference still reads the whole message");
+    /* Unnumbered: the queue keeps nothing, the transport's is the last. */
+    b = satin_shared_bytes_new(5);
+    memcpy(satin_shared_bytes_data(b), "abcde", 5);
+    is_i64(satin_delivery_send_shared(d, 1, 0, b, 5, 0, 2000), 0, "an unnumbered one too");
+    ok(h.n == 2 && memcmp(satin_shared_bytes_data(h.held[1]), "abcde", 5) == 0,
+       "its bytes live on with the transport's reference alone");
+    is_i64(satin_delivery_send_shared(d, 5, 1, satin_shared_bytes_new(3), 3, 0, 3000), -1,
+           "a peer out of range: refused, and the buffer released (no leak)");
+    for (int i = 0; i < h.n; i++)
+        satin_shared_bytes_unref(&h.held[i]);
+    ok(h.held[0] == NULL, "unref clears the caller's pointer");
+    satin_delivery_destroy(&d);
+}
+
 int main(void)
 {
+    shared_buffers();
     stamps();
     membership();
     in_order_and_acks();

@@ -1291,8 +1291,102 @@ static void test_each_node(void)
     satin_msg_destroy(&m);
 }
 
+/* Records' bytes without copies: borrowed on the way out (the encoding is
+ * the same as with copies), borrowed on the way in (pointing into the body
+ * that was decoded), owned again on demand, and whatever a message keeps
+ * released with it. */
+static int kept_released;
+static void note_release(void *p)
+{
+    kept_released += *(int *)p;
+}
+
+static void test_borrowed(void)
+{
+    unsigned char arg[3000], res[700];
+    for (size_t i = 0; i < sizeof arg; i++)
+        arg[i] = (unsigned char)(i * 31 + 1);
+    for (size_t i = 0; i < sizeof res; i++)
+        res[i] = (unsigned char)(i * 7 + 3);
+    satin_msg *copied = satin_msg_new(SATIN_MSG_STEAL_REPLY);
+    satin_msg *lent = satin_msg_new(SATIN_MSG_STEAL_REPLY);
+    satin_msg_add_jobrec(copied, 2, 9, 4, "array", 64, arg, sizeof arg);
+    satin_msg_add_jobrec_ref(lent, 2, 9, 4, "array", 64, arg, sizeof arg);
+    satin_msg_add_jobrec_ref(lent, 2, 10, 4, "array", 64, NULL, 0);
+    satin_msg_add_jobrec(copied, 2, 10, 4, "array", 64, NULL, 0);
+    ok(lent->jobrecs[0].arg == arg && lent->jobrecs[0].arg_borrowed,
+       "add_jobrec_ref points at the caller's bytes");
+    ok(copied->jobrecs[0].arg != arg && !copied->jobrecs[0].arg_borrowed,
+       "add_jobrec copies them");
+    unsigned char *h1, *b1, *h2, *b2;
+    size_t hl1, bl1, hl2, bl2;
+    ok(satin_msg_encode(copied, &h1, &hl1, &b1, &bl1) == 0 &&
+           satin_msg_encode(lent, &h2, &hl2, &b2, &bl2) == 0 && hl1 == hl2 && bl1 == bl2 &&
+           memcmp(h1, h2, hl1) == 0 && memcmp(b1, b2, bl1) == 0,
+       "a borrowed record encodes to the same bytes as a copied one");
+    size_t hs, bs;
+    ok(satin_msg_encoded_size(lent, &hs, &bs) == 0 && hs == hl1 && bs == bl1,
+       "encoded_size gives both frames' sizes");
+    unsigned char *flat = malloc(hs + bs);
+    ok(satin_msg_encode_to(lent, flat, hs, bs) == 0 && memcmp(flat, h1, hs) == 0 &&
+           memcmp(flat + hs, b1, bs) == 0,
+       "encode_to writes the header and right after it the body");
+    ok(satin_msg_encode_to(lent, flat, hs, bs - 1) == -1,
+       "encode_to refuses sizes the message does not have");
+
+    satin_msg *in = satin_msg_decode_borrowed(h1, hl1, b1, bl1, 0, NULL);
+    ok(in && in->njobrecs == 2 && in->jobrecs[0].arg_borrowed &&
+           in->jobrecs[0].arg >= b1 && in->jobrecs[0].arg + sizeof arg <= b1 + bl1 &&
+           in->jobrecs[0].arg_len == sizeof arg &&
+           memcmp(in->jobrecs[0].arg, arg, sizeof arg) == 0 && in->jobrecs[1].arg_len == 0,
+       "decode_borrowed: a record's argument points into the body, unchanged");
+    int one = 1;
+    satin_msg_keep(in, note_release, &one);
+    satin_msg_keep(in, note_release, &one);
+    satin_msg_own_bytes(in);
+    ok(in->jobrecs[0].arg < b1 || in->jobrecs[0].arg >= b1 + bl1,
+       "own_bytes: the argument is the message's own copy now");
+    memset(b1, 0, bl1);
+    ok(memcmp(in->jobrecs[0].arg, arg, sizeof arg) == 0 && !in->jobrecs[0].arg_borrowed,
+       "and reads the same after the body is overwritten");
+    satin_msg_destroy(&in);
+    is_i64(kept_released, 2, "destroy releases both things the message kept");
+
+    /* JOB_RESULT data. */
+    satin_msg *r = satin_msg_new(SATIN_MSG_JOB_RESULT);
+    satin_msg_set_data_ref(r, res, sizeof res);
+    ok(r->data == res && r->data_borrowed, "set_data_ref points at the caller's result");
+    unsigned char *h3, *b3;
+    size_t hl3, bl3;
+    satin_msg_encode(r, &h3, &hl3, &b3, &bl3);
+    satin_msg_set_data(r, "x", 1);
+    ok(r->data != res && !r->data_borrowed && r->data_len == 1,
+       "set_data after set_data_ref copies, and does not free the borrowed bytes");
+    satin_msg *rin = satin_msg_decode_borrowed(h3, hl3, b3, bl3, 0, NULL);
+    ok(rin && rin->data_borrowed && rin->data >= b3 && rin->data_len == sizeof res &&
+           memcmp(rin->data, res, sizeof res) == 0,
+       "a result decoded borrowed points into the body");
+    satin_msg *rcopy = satin_msg_decode(h3, hl3, b3, bl3, 0, NULL);
+    ok(rcopy && !rcopy->data_borrowed && (rcopy->data < b3 || rcopy->data >= b3 + bl3) &&
+           memcmp(rcopy->data, res, sizeof res) == 0,
+       "the ordinary decode still copies it");
+    satin_msg_destroy(&rin);
+    satin_msg_destroy(&rcopy);
+    satin_msg_destroy(&r);
+    free(h3);
+    free(b3);
+    free(flat);
+    free(h1);
+    free(b1);
+    free(h2);
+    free(b2);
+    satin_msg_destroy(&copied);
+    satin_msg_destroy(&lent);
+}
+
 int main(void)
 {
+    test_borrowed();
     memset(name63, 'n', 63);
     test_each_node();
     memset(name64, 'l', 64);
