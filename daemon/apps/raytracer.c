@@ -20,15 +20,30 @@
  * Clang is told below), so the checksum should be the same on every IEEE 754
  * double machine, x86-64 and ARM alike (only x86-64 was tried).
  *
+ * With carry=P (P > 0) the pixels travel up the tree, as the paper's
+ * raytracer returned its image, so that a steal's result moves image data
+ * and a link's bandwidth matters.  A region of more than P pixels splits
+ * and adds checksums as above; the first region on a path of at most P
+ * pixels (unless it is a tile, which renders and adds as above) spawns its
+ * halves to return their pixels, 3 bytes (R, G, B) a pixel row by row;
+ * every job below does the same, a tile rendering its pixels and a parent
+ * assembling its halves' into its region's; and the region that asked for
+ * them computes its checksum, as defined above, from its assembled image:
+ * the result is the same for every carry (with P >= width x height the
+ * root assembles the whole image).  The job is refused when submitted if
+ * a returned region would exceed satind's default record limit of 1 MiB
+ * (rt_largest_carried).
+ *
  * Not done: writing the image (ppm=PATH).  A kind is pure and runs on any
  * node of the grid, so it must not write files; the image would have to
- * travel back as the result, which is bounded to a small slot.
+ * travel back to the client as the root's result, which is a small slot.
  */
 #include "apps.h"
 #include "raytracer.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef __clang__
@@ -41,6 +56,10 @@
 #define RT_DEFAULT_DEPTH "3"
 #define RT_DEFAULT_TILE "1024"
 #define RT_MAX_TILE (INT64_C(1) << 28)
+#define RT_MAX_CARRY (INT64_C(1) << 28)   /* 16384^2: the largest image */
+/* satind's default --max-record (runtime/pool.h, not included here): the
+ * largest result a record from another node may have. */
+#define RT_RECORD_LIMIT ((uint64_t)1 << 20)
 #define RT_EPS 1e-4          /* offset of secondary ray origins */
 #define RT_FAR 1e30
 
@@ -211,48 +230,198 @@ typedef struct rt_arg {
     int32_t tile;           /* render sequentially at most this many pixels */
 } rt_arg;
 
+/* With carry > 0, every record is an rt_arg followed by this (so that the
+ * default records stay rt_arg alone, byte for byte as before). */
+typedef struct rt_carry {
+    uint32_t carry;       /* the first region of at most this many pixels gathers pixels */
+    uint32_t pixels;      /* 1: return this region's pixels, not an rt_res */
+} rt_carry;
+
 typedef struct rt_res {
     uint64_t checksum;
     int64_t pixels;
 } rt_res;
 
+static int rt_is_tile(const rt_arg *a)
+{
+    return (int64_t)a->w * a->h <= a->tile;
+}
+
+/* The halves of a's rectangle: its longer side split, the first half rounded down. */
+static void rt_halves(const rt_arg *a, rt_arg *lo, rt_arg *hi)
+{
+    *lo = *hi = *a;
+    if (a->w >= a->h) {
+        lo->w = a->w / 2;
+        hi->x0 = a->x0 + lo->w;
+        hi->w = a->w - lo->w;
+    } else {
+        lo->h = a->h / 2;
+        hi->y0 = a->y0 + lo->h;
+        hi->h = a->h - lo->h;
+    }
+}
+
+/* The checksum of a tile, rendered here. */
+static uint64_t rt_tile(satin_ctx *c, const rt_arg *a)
+{
+    uint64_t sum = 0;
+    for (int32_t y = a->y0; y < a->y0 + a->h; y++) {
+        for (int32_t x = a->x0; x < a->x0 + a->w; x++)
+            sum += satin_rt_pixel_hash(x, y, satin_rt_pixel(a->width, a->height, a->depth, x, y));
+        if (satin_cancelled(c))
+            break;
+    }
+    return sum;
+}
+
+/* A tile's pixels, rendered here into rgb (3 bytes a pixel, row by row). */
+static void rt_render(satin_ctx *c, const rt_arg *a, unsigned char *rgb)
+{
+    for (int32_t y = 0; y < a->h; y++) {
+        for (int32_t x = 0; x < a->w; x++) {
+            uint32_t p = satin_rt_pixel(a->width, a->height, a->depth, a->x0 + x, a->y0 + y);
+            unsigned char *px = rgb + 3 * ((size_t)y * (size_t)a->w + (size_t)x);
+            px[0] = (unsigned char)(p >> 16);
+            px[1] = (unsigned char)(p >> 8);
+            px[2] = (unsigned char)p;
+        }
+        if (satin_cancelled(c))
+            break;
+    }
+}
+
+/* The checksum of a's rectangle from its pixels. */
+static uint64_t rt_image_checksum(const rt_arg *a, const unsigned char *rgb)
+{
+    uint64_t sum = 0;
+    for (int32_t y = 0; y < a->h; y++)
+        for (int32_t x = 0; x < a->w; x++) {
+            const unsigned char *px = rgb + 3 * ((size_t)y * (size_t)a->w + (size_t)x);
+            uint32_t p = (uint32_t)px[0] << 16 | (uint32_t)px[1] << 8 | px[2];
+            sum += satin_rt_pixel_hash(a->x0 + x, a->y0 + y, p);
+        }
+    return sum;
+}
+
+/* Spawns a's halves to return their pixels and assembles a's from them
+ * into rgb.  -1 when the job failed (out of memory). */
+static int rt_gather(satin_ctx *c, const rt_arg *a, uint32_t carry, unsigned char *rgb,
+                     satin_out *out)
+{
+    rt_arg half[2];
+    rt_halves(a, &half[0], &half[1]);
+    size_t n0 = 3 * (size_t)half[0].w * (size_t)half[0].h;
+    size_t n1 = 3 * (size_t)half[1].w * (size_t)half[1].h;
+    unsigned char *res = calloc(n0 + n1, 1);
+    if (!res) {
+        satin_fail(out, "raytracer: out of memory for %zu bytes of pixels", n0 + n1);
+        return -1;
+    }
+    const rt_carry k = {carry, 1};
+    unsigned char rec[sizeof(rt_arg) + sizeof k];
+    memcpy(rec + sizeof(rt_arg), &k, sizeof k);
+    memcpy(rec, &half[0], sizeof half[0]);
+    satin_spawn(c, &satin_kind_raytracer, rec, sizeof rec, res, n0);
+    memcpy(rec, &half[1], sizeof half[1]);
+    satin_spawn(c, &satin_kind_raytracer, rec, sizeof rec, res + n0, n1);
+    satin_sync(c);
+    /* Row by row: each half's rows are a part of a's. */
+    const unsigned char *src = res;
+    for (int h = 0; h < 2; h++) {
+        const rt_arg *q = &half[h];
+        for (int32_t y = 0; y < q->h; y++) {
+            size_t at = (size_t)(q->y0 - a->y0 + y) * (size_t)a->w + (size_t)(q->x0 - a->x0);
+            memcpy(rgb + 3 * at, src, 3 * (size_t)q->w);
+            src += 3 * (size_t)q->w;
+        }
+    }
+    free(res);
+    return 0;
+}
+
+/* A job with carry > 0. */
+static void rt_run_carry(satin_ctx *c, const rt_arg *a, const rt_carry *k, satin_out *out)
+{
+    int64_t area = (int64_t)a->w * a->h;
+    rt_res r = {0, area};
+    if (!k->pixels && (rt_is_tile(a) || area > (int64_t)k->carry)) {
+        if (rt_is_tile(a)) {
+            r.checksum = rt_tile(c, a);
+        } else {
+            /* Above the pixels: checksums, as without carry. */
+            rt_arg half[2];
+            rt_halves(a, &half[0], &half[1]);
+            rt_res rh[2] = {{0, 0}, {0, 0}};
+            unsigned char rec[sizeof(rt_arg) + sizeof *k];
+            memcpy(rec + sizeof(rt_arg), k, sizeof *k);
+            for (int h = 0; h < 2; h++) {
+                memcpy(rec, &half[h], sizeof half[h]);
+                satin_spawn(c, &satin_kind_raytracer, rec, sizeof rec, &rh[h], sizeof rh[h]);
+            }
+            satin_sync(c);
+            r.checksum = rh[0].checksum + rh[1].checksum;
+            r.pixels = rh[0].pixels + rh[1].pixels;
+        }
+        satin_return(out, &r, sizeof r);
+        return;
+    }
+    size_t bytes = 3 * (size_t)area;
+    unsigned char *rgb = malloc(bytes);
+    if (!rgb) {
+        satin_fail(out, "raytracer: out of memory for the %dx%d pixels at %d,%d", (int)a->w,
+                   (int)a->h, (int)a->x0, (int)a->y0);
+        return;
+    }
+    int ok = 1;
+    if (rt_is_tile(a))
+        rt_render(c, a, rgb);
+    else
+        ok = rt_gather(c, a, k->carry, rgb, out) == 0;
+    if (ok && k->pixels) {
+        satin_return(out, rgb, bytes);
+    } else if (ok) {
+        /* The region that asked for the pixels: its checksum from its image. */
+        r.checksum = rt_image_checksum(a, rgb);
+        satin_return(out, &r, sizeof r);
+    }
+    free(rgb);
+}
+
 static void rt_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 {
     rt_arg a;
-    if (len != sizeof a) {
-        satin_fail(out, "raytracer: argument of %zu bytes, expected %zu", len, sizeof a);
+    rt_carry k = {0, 0};
+    if (len != sizeof a && len != sizeof a + sizeof k) {
+        satin_fail(out, "raytracer: argument of %zu bytes, expected %zu or %zu", len, sizeof a,
+                   sizeof a + sizeof k);
         return;
     }
     memcpy(&a, arg, sizeof a);
+    if (len > sizeof a)
+        memcpy(&k, (const unsigned char *)arg + sizeof a, sizeof k);
     if (a.width < 1 || a.width > SATIN_RT_MAX_SIZE || a.height < 1 ||
         a.height > SATIN_RT_MAX_SIZE || a.depth < 0 || a.depth > SATIN_RT_MAX_DEPTH ||
         a.tile < 1 || a.x0 < 0 || a.y0 < 0 || a.w < 1 || a.h < 1 || a.w > a.width - a.x0 ||
-        a.h > a.height - a.y0) {
-        satin_fail(out, "raytracer: corrupt argument (%dx%d at %d,%d of %dx%d)", (int)a.w,
-                   (int)a.h, (int)a.x0, (int)a.y0, (int)a.width, (int)a.height);
+        a.h > a.height - a.y0 ||
+        (len > sizeof a && (k.carry == 0 || k.pixels > 1 ||
+                            (k.pixels && (int64_t)a.w * a.h > (int64_t)k.carry)))) {
+        satin_fail(out, "raytracer: corrupt argument (%dx%d at %d,%d of %dx%d, carry=%u%s)",
+                   (int)a.w, (int)a.h, (int)a.x0, (int)a.y0, (int)a.width, (int)a.height,
+                   (unsigned)k.carry, k.pixels ? ", pixels" : "");
+        return;
+    }
+    if (len > sizeof a) {
+        rt_run_carry(c, &a, &k, out);
         return;
     }
     rt_res r = {0, 0};
-    if ((int64_t)a.w * a.h <= a.tile) {
-        for (int32_t y = a.y0; y < a.y0 + a.h; y++) {
-            for (int32_t x = a.x0; x < a.x0 + a.w; x++)
-                r.checksum += satin_rt_pixel_hash(x, y, satin_rt_pixel(a.width, a.height,
-                                                                       a.depth, x, y));
-            if (satin_cancelled(c))
-                break;
-        }
+    if (rt_is_tile(&a)) {
+        r.checksum = rt_tile(c, &a);
         r.pixels = (int64_t)a.w * a.h;
     } else {
-        rt_arg lo = a, hi = a;
-        if (a.w >= a.h) {
-            lo.w = a.w / 2;
-            hi.x0 = a.x0 + lo.w;
-            hi.w = a.w - lo.w;
-        } else {
-            lo.h = a.h / 2;
-            hi.y0 = a.y0 + lo.h;
-            hi.h = a.h - lo.h;
-        }
+        rt_arg lo, hi;
+        rt_halves(&a, &lo, &hi);
         rt_res rl = {0, 0}, rh = {0, 0};
         satin_spawn(c, &satin_kind_raytracer, &lo, sizeof lo, &rl, sizeof rl);
         satin_spawn(c, &satin_kind_raytracer, &hi, sizeof hi, &rh, sizeof rh);
@@ -263,13 +432,67 @@ static void rt_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     satin_return(out, &r, sizeof r);
 }
 
+/* The largest result of a job that returns pixels, in a job of width x
+ * height, tile and carry (> 0), and its rectangle: the recursion walked
+ * level by level, each distinct rectangle once.  A job returns its pixels
+ * when its parent has at most carry of them.  A level holds few distinct
+ * rectangles (each side is one of two neighbours for each of at most two
+ * numbers of halvings; 6 at most were seen): RT_SHAPES is room to spare. */
+#define RT_SHAPES 32
+typedef struct rt_shape {
+    int32_t w, h;
+} rt_shape;
+
+static int rt_largest_carried(const rt_arg *root, uint64_t carry, uint64_t *res_max,
+                              rt_shape *largest)
+{
+    rt_shape cur[RT_SHAPES], next[RT_SHAPES];
+    int ncur = 1;
+    cur[0] = (rt_shape){root->w, root->h};
+    *res_max = 0;
+    *largest = cur[0];
+    while (ncur > 0) {
+        int nnext = 0;
+        for (int i = 0; i < ncur; i++) {
+            rt_arg a = *root;
+            a.w = cur[i].w;
+            a.h = cur[i].h;
+            if (rt_is_tile(&a))
+                continue;
+            int carried = (uint64_t)a.w * (uint64_t)a.h <= carry;
+            rt_arg half[2];
+            rt_halves(&a, &half[0], &half[1]);
+            for (int hf = 0; hf < 2; hf++) {
+                rt_shape p = {half[hf].w, half[hf].h};
+                uint64_t rb = 3 * (uint64_t)p.w * (uint64_t)p.h;
+                if (carried && rb > *res_max) {
+                    *res_max = rb;
+                    *largest = p;
+                }
+                int seen = 0;
+                for (int t = 0; t < nnext && !seen; t++)
+                    seen = next[t].w == p.w && next[t].h == p.h;
+                if (seen)
+                    continue;
+                if (nnext == RT_SHAPES)
+                    return -1;
+                next[nnext++] = p;
+            }
+        }
+        memcpy(cur, next, sizeof *next * (size_t)nnext);
+        ncur = nnext;
+    }
+    return 0;
+}
+
 static int rt_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
 {
-    int64_t width, height, depth, tile;
+    int64_t width, height, depth, tile, carry;
     if (satin_param_i64(p, "width", 1, SATIN_RT_MAX_SIZE, &width, err) < 0 ||
         satin_param_i64(p, "height", 1, SATIN_RT_MAX_SIZE, &height, err) < 0 ||
         satin_param_i64(p, "depth", 0, SATIN_RT_MAX_DEPTH, &depth, err) < 0 ||
-        satin_param_i64(p, "tile", 1, RT_MAX_TILE, &tile, err) < 0)
+        satin_param_i64(p, "tile", 1, RT_MAX_TILE, &tile, err) < 0 ||
+        satin_param_i64(p, "carry", 0, RT_MAX_CARRY, &carry, err) < 0)
         return -1;
     rt_arg a;
     memset(&a, 0, sizeof a);
@@ -278,7 +501,26 @@ static int rt_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     a.h = a.height = (int32_t)height;
     a.depth = (int32_t)depth;
     a.tile = (int32_t)tile;
-    return satin_bytes_put(arg, &a, sizeof a, err);
+    if (carry == 0)
+        return satin_bytes_put(arg, &a, sizeof a, err);
+    uint64_t res_max;
+    rt_shape big;
+    if (rt_largest_carried(&a, (uint64_t)carry, &res_max, &big) < 0)
+        return satin_err_set(err, "raytracer: %lldx%lld makes more rectangles than expected "
+                                  "(a bug)",
+                             (long long)width, (long long)height);
+    if (res_max > RT_RECORD_LIMIT)
+        return satin_err_set(
+            err,
+            "raytracer: carry=%lld gives results of %llu bytes (the pixels of %dx%d, 3 bytes "
+            "each), over the 1 MiB record limit (%llu bytes, satind's default --max-record): "
+            "give a smaller carry",
+            (long long)carry, (unsigned long long)res_max, (int)big.w, (int)big.h,
+            (unsigned long long)RT_RECORD_LIMIT);
+    rt_carry k = {(uint32_t)carry, 0};
+    if (satin_bytes_put(arg, &a, sizeof a, err) < 0)
+        return -1;
+    return satin_bytes_put(arg, &k, sizeof k, err);
 }
 
 static void rt_format(const void *res, size_t len, double wall_s, satin_result *result,
@@ -301,19 +543,25 @@ static const satin_param_def rt_params[] = {
     {"depth", RT_DEFAULT_DEPTH, 0, "levels of mirror reflection, 0..16"},
     {"tile", RT_DEFAULT_TILE, 0, "render rectangles of at most this many pixels sequentially, "
                                  "1..2^28"},
+    {"carry", "0", 0,
+     "0: jobs return checksums; P > 0: the pixels travel up: the first region on a path of at "
+     "most P pixels has its halves return theirs (3 bytes a pixel), assembles them and computes "
+     "the checksum from its image; refused when a result would exceed 1 MiB (satind's default "
+     "--max-record), 0..2^28"},
     {NULL, NULL, 0, NULL},
 };
 
 /* Traced, a job carries what a raytracer that returns its image would: its
  * tile's pixels as the result, 3 bytes (RGB) a pixel.  The argument stays
- * the rectangle: the scene is built in, as a shared object would be. */
+ * the rectangle: the scene is built in, as a shared object would be.  With
+ * carry > 0 the results that should hold pixels do: the bytes passed. */
 static void rt_data_size(const void *arg, size_t len, size_t result_len, uint64_t *arg_bytes,
                          uint64_t *result_bytes)
 {
     rt_arg a;
     (void)arg_bytes;
     if (len != sizeof a)
-        return;   /* refused by rt_run: as passed */
+        return;   /* carry > 0, or refused by rt_run: as passed */
     memcpy(&a, arg, sizeof a);
     if (a.w > 0 && a.h > 0)
         *result_bytes = result_len + 3 * (uint64_t)a.w * (uint64_t)a.h;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # grid.t - whole grids on this machine, brought up with deploy/satin-grid:
 # every policy (rs rp chs cls crs lifeline cluster-lifeline) on etc/single-4.yaml and
-# etc/local-2x2.yaml computes UTS, fib and N-queens exactly, with the jobs spread over the nodes;
+# etc/local-2x2.yaml computes UTS, fib, N-queens and the kinds whose data travel with their
+# records (array, matmul and raytracer with carry) exactly, with the jobs spread over the nodes;
 # two clients on two nodes at once both get exact results; bad topology files
 # are refused with FILE:LINE:COL messages; an idle grid does not flood the
 # network (a message count, derived from the back-off, never a time).
@@ -37,7 +38,8 @@ trap 'exit 130' INT TERM    # so that the EXIT trap runs on ^C too
 
 . "$(dirname "$0")/tap.sh"
 
-for f in "$submit" "$satind" "$satin_grid"; do
+for f in "$submit" "$satind" "$satin_grid" "$build/bench/array_exact" "$build/bench/matmul_exact" \
+         "$build/bench/raytracer_exact"; do
     [ -x "$f" ] || { echo "Bail out! $f is missing (build it, or set SATIN_BUILD)"; exit 1; }
 done
 
@@ -148,7 +150,24 @@ array_sum() {
     "$build/bench/array_exact" "$1" "$2" 0 | cut -d' ' -f1
 }
 
+# mm_checksum N SEED: matmul's checksum, from a plain triple loop over the
+# whole matrices by build/bench/matmul_exact (not through the kind).
+mm_checksum() {
+    "$build/bench/matmul_exact" "$1" "$2"
+}
+
+# rt_checksum W H DEPTH: the raytracer's checksum, the image rendered pixel
+# by pixel in one loop by build/bench/raytracer_exact (no tiles, no jobs).
+rt_checksum() {
+    "$build/bench/raytracer_exact" "$1" "$2" "$3"
+}
+
 # The jobs and their one right answer: "KIND PARAMS|RESULT-KEY|VALUE".
+# matmul and raytracer with carry: their blocks and pixels travel with the
+# records and results from the root down (matmul: the root makes A and B, its
+# block products of 150^3 get records of 360048 bytes; raytracer: the root
+# assembles the whole image, its halves return 384000 bytes), so that a steal
+# moves data, although whether one happens is the schedule's to decide.
 jobs=(
     "uts tree=seed-T1|nodes|50045"
     "uts tree=seed-T2|nodes|53521"
@@ -158,6 +177,8 @@ jobs=(
     "fib n=30|value|832040"
     "nqueens n=10|solutions|724"
     "array n=400000 seed=7 carry=16384 leaf=2048|sum|$(array_sum 400000 7)"
+    "matmul n=300 seed=3 leaf=40 carry=180000|checksum|$(mm_checksum 300 3)"
+    "raytracer width=640 height=400 tile=256 carry=256000|checksum|$(rt_checksum 640 400 3)"
 )
 
 idle_test() {

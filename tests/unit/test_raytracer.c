@@ -2,11 +2,14 @@
  * test_raytracer.c - the raytracer kind: its checksum against the same
  * pixel function run sequentially over the whole image, for any tile size
  * and number of workers; a few properties of the picture (sky on top, the
- * red sphere in the middle, reflections change it); and the error texts of
- * bad parameters.
+ * red sphere in the middle, reflections change it); the same with the
+ * pixels travelling up the tree (carry=), whose results are what they
+ * should be and stay within the default record limit; and the error texts
+ * of bad parameters.
  */
 #include "kinds.h"
 #include "raytracer.h"
+#include "trace.h"
 #include "../tap.h"
 
 #define KIND_UNDER_TEST "raytracer"
@@ -30,26 +33,31 @@ static int64_t as_i64(uint64_t v)
     return s;
 }
 
-/* The checksum of the kind (depth, tile < 0: the defaults); *pixels gets the
- * pixel count. */
-static int64_t run_rt(satin_pool *pool, int w, int h, int depth, int tile, int64_t *pixels)
+/* The checksum of the kind (depth, tile, carry < 0: not given); *pixels gets
+ * the pixel count. */
+static int64_t run_rt_carry(satin_pool *pool, int w, int h, int depth, int tile, int carry,
+                            int64_t *pixels)
 {
-    char pw[32], ph[32], pd[32], pt[32];
+    char pw[32], ph[32], pd[32], pt[32], pc[32];
     snprintf(pw, sizeof pw, "width=%d", w);
     snprintf(ph, sizeof ph, "height=%d", h);
     snprintf(pd, sizeof pd, "depth=%d", depth);
     snprintf(pt, sizeof pt, "tile=%d", tile);
-    const char *params[5] = {pw, ph, NULL, NULL, NULL};
+    snprintf(pc, sizeof pc, "carry=%d", carry);
+    const char *params[6] = {pw, ph, NULL, NULL, NULL, NULL};
     int k = 2;
     if (depth >= 0)
         params[k++] = pd;
     if (tile >= 0)
         params[k++] = pt;
+    if (carry >= 0)
+        params[k++] = pc;
     satin_outcome o;
     int64_t v = 0, px = -1;
     satin_run_record(pool, satin_builtin_kinds, "raytracer", params, &o);
     if (o.failed)
-        diag("raytracer %dx%d depth=%d tile=%d failed: %s", w, h, depth, tile, o.error);
+        diag("raytracer %dx%d depth=%d tile=%d carry=%d failed: %s", w, h, depth, tile, carry,
+             o.error);
     else if (satin_kvlist_i64(&o.result, "checksum", &v) < 0 ||
              satin_kvlist_i64(&o.result, "pixels", &px) < 0)
         diag("raytracer gave no i64 'checksum' and 'pixels'");
@@ -57,6 +65,11 @@ static int64_t run_rt(satin_pool *pool, int w, int h, int depth, int tile, int64
     if (pixels)
         *pixels = px;
     return v;
+}
+
+static int64_t run_rt(satin_pool *pool, int w, int h, int depth, int tile, int64_t *pixels)
+{
+    return run_rt_carry(pool, w, h, depth, tile, -1, pixels);
 }
 
 static void check_sequential(satin_pool *pool, int workers)
@@ -85,6 +98,80 @@ static void check_tiles(satin_pool *pool, int workers)
     for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++)
         is_i64(run_rt(pool, 96, 64, 3, tiles[i], NULL), want, "96x64 tile=%d, %d worker(s)",
                tiles[i], workers);
+}
+
+/* With the pixels travelling, the checksum is the sequential one and the
+ * one of carry=0: the root assembling the whole image, regions assembling
+ * theirs below the root, from tiles of one pixel, or nothing carried at all
+ * (every region of at most carry pixels a tile). */
+static void check_carry(satin_pool *pool, int workers)
+{
+    /* width, height, depth (-1: default 3), tile (-1: default 1024), carry */
+    static const int cases[][5] = {
+        {1, 1, -1, -1, 1},      {7, 5, 3, 1, 35},       {7, 5, 3, 1, 4},
+        {64, 48, 0, 16, 3072},  {64, 48, -1, -1, 500},  {33, 97, 2, 50, 1000},
+        {96, 64, 3, 5, 700},    {160, 120, -1, 100, 19200}, {160, 120, 1, 7, 1 << 28},
+        {120, 160, 1, 1000000, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int w = cases[i][0], h = cases[i][1], d = cases[i][2], t = cases[i][3], k = cases[i][4];
+        int64_t pixels = -1;
+        int64_t got = run_rt_carry(pool, w, h, d, t, k, &pixels);
+        is_i64(got, as_i64(sequential_checksum(w, h, d < 0 ? 3 : d)),
+               "%dx%d depth=%d tile=%d carry=%d: checksum of the sequential image, %d worker(s)",
+               w, h, d, t, k, workers);
+        is_i64(got, run_rt_carry(pool, w, h, d, t, 0, NULL),
+               "%dx%d depth=%d tile=%d carry=%d: the checksum of carry=0", w, h, d, t, k);
+        is_i64(pixels, (int64_t)w * h, "%dx%d carry=%d: pixels", w, h, k);
+    }
+}
+
+/* 1024 x 682 with carry = all of it: the root assembles the whole image from
+ * its halves of 512 x 682, results of 1047552 bytes, just within the
+ * default record limit (1048576; 512 x 684 would not). */
+static void check_carry_limit(satin_pool *pool, int workers)
+{
+    static int64_t want;
+    static int have;
+    if (!have) {
+        want = as_i64(sequential_checksum(1024, 682, 0));
+        have = 1;
+    }
+    is_i64(run_rt_carry(pool, 1024, 682, 0, -1, 1024 * 682, NULL), want,
+           "1024x682 depth=0 carry=698368: results of 1047552 bytes, checksum of the sequential "
+           "image, %d worker(s)", workers);
+}
+
+/* What the results carry, traced (satin_kind.data_size: with carry, the
+ * bytes passed are the data). */
+static void check_carry_records(void)
+{
+    satin_trace_tree t;
+    satin_outcome o;
+    /* 8 x 4 in tiles of at most 8: the root's halves 4 x 4, then 4 x 2. */
+    satin_trace_record(satin_builtin_kinds, "raytracer",
+                       (const char *[]){"width=8", "height=4", "tile=8", "carry=32", NULL}, 0, 0,
+                       &t, &o);
+    ok(!o.failed && t.n == 7 && t.node[0].arg_bytes == 40 && t.node[0].result_bytes == 16 &&
+           t.node[1].arg_bytes == 40 && t.node[1].result_bytes == 3 * 16 &&
+           t.node[2].nchildren == 0 && t.node[2].result_bytes == 3 * 8,
+       "traced 8x4 tile=8 carry=32: the root a checksum, each region below its pixels x 3 "
+       "bytes (root %llu, half %llu, tile %llu)",
+       t.n == 7 ? (unsigned long long)t.node[0].result_bytes : 0ULL,
+       t.n == 7 ? (unsigned long long)t.node[1].result_bytes : 0ULL,
+       t.n == 7 ? (unsigned long long)t.node[2].result_bytes : 0ULL);
+    satin_outcome_free(&o);
+    satin_trace_tree_free(&t);
+
+    /* carry=16: the halves of 4 x 4 are the first that fit; the root returns a checksum. */
+    satin_trace_record(satin_builtin_kinds, "raytracer",
+                       (const char *[]){"width=8", "height=4", "tile=8", "carry=16", NULL}, 0, 0,
+                       &t, &o);
+    ok(!o.failed && t.n == 7 && t.node[0].result_bytes == 16 && t.node[1].result_bytes == 16 &&
+           t.node[2].result_bytes == 3 * 8 && t.node[3].result_bytes == 3 * 8,
+       "traced 8x4 tile=8 carry=16: the halves checksums, their tiles pixels");
+    satin_outcome_free(&o);
+    satin_trace_tree_free(&t);
 }
 
 static int red(uint32_t p) { return (int)(p >> 16); }
@@ -143,6 +230,16 @@ static void check_bad_params(satin_pool *pool)
               "depth=17");
     check_bad(pool, (const char *[]){"width=10", "height=10", "tile=0", NULL}, "out of range",
               "tile=0");
+    check_bad(pool, (const char *[]){"width=10", "height=10", "carry=-1", NULL}, "out of range",
+              "carry=-1");
+    check_bad(pool, (const char *[]){"width=10", "height=10", "carry=268435457", NULL},
+              "out of range", "carry=2^28+1");
+    /* The root's halves of 512 x 684 would return 1050624 bytes. */
+    check_bad(pool, (const char *[]){"width=1024", "height=684", "carry=700416", NULL},
+              "raytracer: carry=700416 gives results of 1050624 bytes (the pixels of 512x684, 3 "
+              "bytes each), over the 1 MiB record limit (1048576 bytes, satind's default "
+              "--max-record): give a smaller carry",
+              "1024x684 carry=700416: results above 1 MiB");
     /* Kinds are pure: no image files. */
     check_bad(pool, (const char *[]){"width=10", "height=10", "ppm=/tmp/x.ppm", NULL},
               "unknown parameter 'ppm'", "ppm=");
@@ -154,12 +251,17 @@ int main(void)
     check_sequential(pool, 2);
     check_tiles(pool, 2);
     check_scene(pool);
+    check_carry(pool, 2);
+    check_carry_limit(pool, 2);
     check_bad_params(pool);
     satin_pool_destroy(&pool);
 
     pool = satin_pool_new(&(satin_pool_config){.workers = 1});
     check_sequential(pool, 1);
     check_tiles(pool, 1);
+    check_carry(pool, 1);
+    check_carry_limit(pool, 1);
     satin_pool_destroy(&pool);
+    check_carry_records();
     return done_testing();
 }
