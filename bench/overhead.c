@@ -2,7 +2,9 @@
  * overhead.c - what the runtime costs, measured against plain C in one run.
  *
  *   (a) fib by spawn/sync on one worker vs plain recursive C fib, with and
- *       without a spawn threshold, and the cost of one spawn in ns;
+ *       without a spawn threshold, and the cost of one spawn in ns; also vs
+ *       the kind's own code with direct calls for its spawns, which tells
+ *       the interface's cost from spawn/sync's;
  *   (b) UTS on one worker vs the plain sequential loop over the same tree
  *       (uts_count_sequential) and vs the raw SHA-1 rate (uts_sha1_rate);
  *   (c) UTS on two workers vs one.
@@ -222,6 +224,73 @@ static int64_t called_fib(int64_t n)
     return n < 2 ? n : called_fib_ptr(n - 1) + called_fib_ptr(n - 2);
 }
 
+/* A second baseline: fib written against the kind interface as
+ * daemon/apps/fib.c is (arguments by pointer and length, the result through
+ * an out slot with a size check, the same leaf test and inner function),
+ * with plain direct calls where fib.c has satin_spawn and satin_sync, one
+ * real call per node as in fib.c (noipa: neither inlined nor specialised,
+ * so the argument goes by pointer and the result by slot, as there).
+ * Against it, satin's figure is what spawn/sync cost on their own; against
+ * called_fib, what the interface adds too. */
+typedef struct iface_arg {
+    int64_t n;
+    int64_t threshold;
+} iface_arg;
+
+typedef struct iface_out {
+    void *slot;
+    size_t cap, len;
+} iface_out;
+
+__attribute__((noinline, cold)) static void iface_failed(size_t len)
+{
+    wrong("the direct-call fib got a %zu-byte argument or result", len);
+}
+
+static void iface_return(iface_out *out, const void *data, size_t len)
+{
+    if (len > out->cap) {
+        iface_failed(len);
+        return;
+    }
+    memcpy(out->slot, data, len);
+    out->len = len;
+}
+
+static void iface_fib_run(void *ctx, const void *arg, size_t len, iface_out *out);
+
+__attribute__((noipa)) static void iface_fib_inner(void *ctx, iface_arg a, iface_out *out)
+{
+    int64_t r;
+    if (a.n < a.threshold) {
+        r = plain_fib(a.n);
+    } else {
+        iface_arg x = {a.n - 1, a.threshold};
+        int64_t rx = 0, ry = 0;
+        iface_out ox = {&rx, sizeof rx, 0}, oy = {&ry, sizeof ry, 0};
+        iface_fib_run(ctx, &x, sizeof x, &ox);
+        x.n = a.n - 2;
+        iface_fib_run(ctx, &x, sizeof x, &oy);
+        r = rx + ry;
+    }
+    iface_return(out, &r, sizeof r);
+}
+
+__attribute__((noipa)) static void iface_fib_run(void *ctx, const void *arg, size_t len,
+                                                 iface_out *out)
+{
+    iface_arg a;
+    if (len != sizeof a) {
+        iface_failed(len);
+        return;
+    }
+    memcpy(&a, arg, sizeof a);
+    if (a.n < 2)
+        iface_return(out, &a.n, sizeof a.n);
+    else
+        iface_fib_inner(ctx, a, out);
+}
+
 
 /* One fib job on `pool`; returns the wall time around satin_run_record. */
 static double run_fib_job(satin_pool *pool, int n, int threshold, int64_t *spawned)
@@ -246,6 +315,27 @@ static double run_fib_job(satin_pool *pool, int n, int threshold, int64_t *spawn
     return t;
 }
 
+/* Its threshold, 0, comes through a volatile too: a constant would let the
+ * compiler drop the test that fib.c makes at every inner node. */
+static volatile int64_t iface_threshold_input;
+
+static double run_iface_fib(int n)
+{
+    iface_arg a = {0, 0};
+    plain_fib_input = n;
+    int64_t v = -1;
+    iface_out out = {&v, sizeof v, 0};
+    double t0 = fib_now_s();
+    a.n = plain_fib_input;
+    a.threshold = iface_threshold_input;
+    iface_fib_run(NULL, &a, sizeof a, &out);
+    double t = fib_now_s() - t0;
+    if (v != satin_fib_value(n))
+        wrong("direct-call fib(%d) gave %" PRId64 ", expected %" PRId64, n, v,
+              satin_fib_value(n));
+    return t;
+}
+
 static double run_plain_fib(int n, int one_call_per_node)
 {
     plain_fib_input = n;
@@ -260,8 +350,8 @@ static double run_plain_fib(int n, int one_call_per_node)
 
 typedef struct fib_figures {
     int n;
-    double plain, called, satin, thresh;   /* best seconds */
-    double ratio, ratio_called, ratio_thresh;
+    double plain, called, iface, satin, thresh;   /* best seconds */
+    double ratio, ratio_called, ratio_iface, ratio_thresh;
     double spawn_ns;                       /* (satin - plain) / spawns */
 } fib_figures;
 
@@ -276,7 +366,8 @@ static void bench_fib(int n, int reps, fib_figures *f)
 {
     satin_pool_config cfg = {.workers = 1};
     satin_pool *pool = satin_pool_new(&cfg);
-    series plain = {.n = 0}, called = {.n = 0}, satin = {.n = 0}, thresh = {.n = 0};
+    series plain = {.n = 0}, called = {.n = 0}, iface = {.n = 0}, satin = {.n = 0},
+           thresh = {.n = 0};
     int64_t spawned = 0, spawned_thresh = 0;
 
     /* Warm up: worker stack, arena block and deque touched once. */
@@ -284,10 +375,12 @@ static void bench_fib(int n, int reps, fib_figures *f)
     run_fib_job(pool, 20, 0, &dummy);
     run_plain_fib(20, 0);
     run_plain_fib(20, 1);
+    run_iface_fib(20);
 
     for (int r = 0; r < reps; r++) {
         series_add(&plain, run_plain_fib(n, 0));
         series_add(&called, run_plain_fib(n, 1));
+        series_add(&iface, run_iface_fib(n));
         series_add(&satin, run_fib_job(pool, n, 0, &spawned));
         series_add(&thresh, run_fib_job(pool, n, FIB_THRESHOLD, &spawned_thresh));
     }
@@ -296,10 +389,12 @@ static void bench_fib(int n, int reps, fib_figures *f)
     f->n = n;
     f->plain = series_best(&plain);
     f->called = series_best(&called);
+    f->iface = series_best(&iface);
     f->satin = series_best(&satin);
     f->thresh = series_best(&thresh);
     f->ratio = f->satin / f->plain;
     f->ratio_called = f->satin / f->called;
+    f->ratio_iface = f->satin / f->iface;
     f->ratio_thresh = f->thresh / f->plain;
     f->spawn_ns = spawned > 0 ? 1e9 * (f->satin - f->plain) / (double)spawned : 0.0;
 
@@ -316,9 +411,14 @@ static void bench_fib(int n, int reps, fib_figures *f)
     snprintf(notes, sizeof notes, "%.2f ns per call (one real call per node)",
              1e9 * f->called / calls);
     print_row("plain C, every call", &called, ratio, notes);
+    snprintf(ratio, sizeof ratio, "%.2fx", f->iface / f->plain);
+    snprintf(notes, sizeof notes, "%.2f ns per call (fib.c's code, direct calls for spawns)",
+             1e9 * f->iface / calls);
+    print_row("kind code, direct calls", &iface, ratio, notes);
     snprintf(ratio, sizeof ratio, "%.2fx", f->ratio);
     snprintf(notes, sizeof notes, "%" PRId64 " spawns, %.1f ns per spawn over plain C; "
-             "%.2fx plain C every call", spawned, f->spawn_ns, f->ratio_called);
+             "%.2fx plain C every call, %.2fx direct calls", spawned, f->spawn_ns, f->ratio_called,
+             f->ratio_iface);
     print_row("satin threshold=0", &satin, ratio, notes);
     snprintf(ratio, sizeof ratio, "%.2fx", f->ratio_thresh);
     snprintf(notes, sizeof notes, "%" PRId64 " spawns, plain C below n=%d", spawned_thresh,
@@ -329,6 +429,7 @@ static void bench_fib(int n, int reps, fib_figures *f)
     snprintf(bench, sizeof bench, "fib_%d", n);
     csv_add(bench, "plain", f->plain, calls / f->plain, 1.0);
     csv_add(bench, "plain_every_call", f->called, calls / f->called, f->called / f->plain);
+    csv_add(bench, "kind_direct_calls", f->iface, calls / f->iface, f->iface / f->plain);
     csv_add(bench, "satin_1w", f->satin, calls / f->satin, f->ratio);
     csv_add(bench, "satin_1w_threshold20", f->thresh, calls / f->thresh, f->ratio_thresh);
     /* seconds: the cost of one spawn; rate: spawns per second at that cost */
@@ -561,6 +662,9 @@ int main(int argc, char **argv)
     snprintf(label, sizeof label, "    1 worker / plain C with every call");
     snprintf(val, sizeof val, "%.2fx", fib.ratio_called);
     printf("  %-44s %9s\n", label, val);
+    snprintf(label, sizeof label, "    1 worker / fib.c's code with direct calls");
+    snprintf(val, sizeof val, "%.2fx", fib.ratio_iface);
+    printf("  %-44s %9s   %s\n", label, val, "spawn/sync's own cost");
     snprintf(label, sizeof label, "    1 worker, threshold=%d / plain C", FIB_THRESHOLD);
     snprintf(val, sizeof val, "%.2fx", fib.ratio_thresh);
     printf("  %-44s %9s\n", label, val);

@@ -159,15 +159,17 @@ typedef struct satin_hot {
 } satin_hot;
 
 /* A running invocation's frame.  A child run in place fills in the first
- * group; the runtime's group is set by the frame's first queued spawn after
- * a sync.  Its place in the spawn tree and its depth are computed from the
- * parent's when first needed (until then `index` is set). */
+ * group (`depth` and `place` excepted).  Its place in the spawn tree and its
+ * depth are computed when first needed, from the parent's: until then
+ * `parent` is set, and the child's index among its parent's children is the
+ * parent's `nchildren`, which cannot change while the parent waits in the
+ * spawn that runs this child.  The runtime's group is set by the frame's
+ * first queued spawn after a sync. */
 struct satin_ctx {
     uint32_t queued;         /* children queued since the last sync */
     int depth;               /* nesting of invocations on this worker, 1 outermost */
-    uint64_t nchildren;      /* spawns so far, across syncs: the next child's index */
-    uint64_t index;          /* among its parent's children; 0: `place` and `depth` are set */
-    satin_ctx *parent;       /* the spawning frame, NULL for a record's */
+    uint64_t nchildren;      /* spawns so far, across syncs: the last child's index */
+    satin_ctx *parent;       /* the spawning frame; NULL once `place` and `depth` are set */
     uint64_t place;          /* of this invocation in its job's spawn tree */
     struct satin_worker *w;  /* begins with its satin_hot */
     struct satin_job *job;
@@ -194,22 +196,25 @@ static inline void satin_spawn(satin_ctx *ctx, const satin_kind *kind, const voi
     if (__builtin_expect((uintptr_t)&here >= __atomic_load_n(&hot->limit, __ATOMIC_RELAXED),
                          1)) {
         satin_ctx child;
-        child.queued = 0;
-        child.nchildren = 0;
-        child.index = ++ctx->nchildren;
+        /* queued, depth (not known yet) and nchildren: one 16-byte store */
+        memset(&child, 0, offsetof(satin_ctx, parent));
         child.parent = ctx;
+        ctx->nchildren++;
         child.w = ctx->w;
         child.job = ctx->job;
         child.out.slot = result;
         child.out.cap = result_cap;
         child.out.len = 0;
         kind->run(&child, arg, len, &child.out);
-        if (child.queued)
-            satin_sync_queued(&child); /* the implicit sync that ends every invocation */
-        if (child.nchildren)
+        /* One test for the common child, which spawned nothing: only a
+         * child that spawned can have queued. */
+        if (child.nchildren) {
+            if (child.queued)
+                satin_sync_queued(&child); /* the implicit sync that ends every invocation */
             __atomic_store_n(&hot->spawns,
                              __atomic_load_n(&hot->spawns, __ATOMIC_RELAXED) + child.nchildren,
                              __ATOMIC_RELAXED);
+        }
         return;
     }
     satin_spawn_general(ctx, kind, arg, len, result, result_cap);

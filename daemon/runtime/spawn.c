@@ -25,31 +25,33 @@ static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, co
 static void count_run(satin_worker *w);
 
 /* A frame's place in its job's spawn tree and its nesting depth.  A child
- * run in place records only its parent and index; both are computed here,
- * when a queued child, an orphan look-up, tracing or the depth guard first
- * needs them.  The frames whose place is unknown may be as many as the
- * stack holds, so they are walked without recursion: up to the nearest
- * known place reversing the parent links, then down computing each place
- * and depth and restoring the links (only this worker sees its frames). */
+ * run in place records only its parent; both are computed here, when a
+ * queued child, an orphan look-up, tracing or the depth guard first needs
+ * them.  Every frame whose place is unknown waits in the in-place spawn of
+ * its child (or is `c`), so a child's index is its parent's nchildren.  The
+ * frames whose place is unknown may be as many as the stack holds, so they
+ * are walked without recursion: up to the nearest known place reversing the
+ * parent links (each frame keeps its index in `place` meanwhile), then down
+ * computing each place and depth and clearing the links (only this worker
+ * sees its frames). */
 static uint64_t frame_place(satin_ctx *c)
 {
     satin_ctx *below = NULL, *cur = c;
-    while (cur->index) {
+    while (cur->parent) {
         satin_ctx *up = cur->parent;
+        cur->place = up->nchildren;
         cur->parent = below;
         below = cur;
         cur = up;
     }
     uint64_t place = cur->place;
-    satin_ctx *above = cur;
+    int depth = cur->depth;
     while (below) {
         satin_ctx *next = below->parent;
-        place = satin_place_child(place, below->index);
+        place = satin_place_child(place, below->place);
         below->place = place;
-        below->depth = above->depth + 1;
-        below->index = 0;
-        below->parent = above;
-        above = below;
+        below->depth = ++depth;
+        below->parent = NULL;
         below = next;
     }
     return c->place;
@@ -397,7 +399,6 @@ static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, co
     satin_ctx c;
     c.queued = 0;
     c.nchildren = 0;
-    c.index = 0;
     c.depth = depth;
     c.parent = NULL;
     c.place = place;
