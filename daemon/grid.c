@@ -42,6 +42,13 @@ struct satin_grid {
     uint64_t run;                 /* this run of the node, in its jobs' root places */
     satin_grid_status_fn *status_fn;  /* what a peer asking for our status gets */
     void *status_arg;
+    /* The control thread's own share of a steal's round trip: from reading
+     * a steal request to its reply sent (policy, taking records, encoding,
+     * handing it to ZeroMQ), and from reading a reply to its records
+     * started; what a steal takes beyond these and the wire is waiting for
+     * a thread to run (bench/steal-latency). */
+    uint64_t steals_served, replies_taken;
+    int64_t serve_ns, take_ns;
 };
 
 /* ---- the engine's environment -------------------------------------------------- */
@@ -274,6 +281,10 @@ static void env_counters(void *ctx, satin_kvlist *out)
     satin_pool_remote_start_waits(g->pool, &starts, &start_wait);
     satin_kvlist_add_i64(out, "remote_starts", (int64_t)starts);
     satin_kvlist_add_f64(out, "remote_start_wait_s", start_wait);
+    satin_kvlist_add_i64(out, "steal_requests_read", (int64_t)g->steals_served);
+    satin_kvlist_add_f64(out, "steal_serve_s", (double)g->serve_ns * 1e-9);
+    satin_kvlist_add_i64(out, "steal_replies_read", (int64_t)g->replies_taken);
+    satin_kvlist_add_f64(out, "steal_reply_take_s", (double)g->take_ns * 1e-9);
     satin_kvlist_add_i64(out, "profile_events", (int64_t)satin_pool_profile_events(g->pool));
     satin_orphan_stats os;
     satin_pool_expire_orphans(g->pool);
@@ -350,7 +361,15 @@ void satin_grid_on_readable(satin_grid *g)
             return;
         if (m->type == SATIN_MSG_STEAL_REPLY && satin_pool_profiling(g->pool))
             satin_pool_profile_answered(g->pool, m->request_id);
-        satin_engine_on_message(g->engine, satin_now_ns(), m);
+        int64_t t0 = satin_now_ns();
+        satin_engine_on_message(g->engine, t0, m);
+        if (m->type == SATIN_MSG_STEAL) {
+            g->steals_served++;
+            g->serve_ns += satin_now_ns() - t0;
+        } else if (m->type == SATIN_MSG_STEAL_REPLY) {
+            g->replies_taken++;
+            g->take_ns += satin_now_ns() - t0;
+        }
         satin_msg_destroy(&m);
     }
 }
