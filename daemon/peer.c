@@ -233,7 +233,8 @@ static void greet_again(satin_peers *p, int to, unsigned flags);
  * Below it, copying is cheaper than ZeroMQ's allocation and callback. */
 #define ZERO_COPY_MIN 4096
 
-/* The body frame, last: from the shared buffer when it is large. */
+/* The body frame, last: from the shared buffer when it is large.  0 when
+ * ZeroMQ copied it, 1 when it took the buffer itself, -1 when not taken. */
 static int send_body(void *s, const void *body, size_t blen, satin_shared_bytes *bytes)
 {
     if (!bytes || blen < ZERO_COPY_MIN)
@@ -251,7 +252,7 @@ static int send_body(void *s, const void *body, size_t blen, satin_shared_bytes 
         errno = e;
         return -1;
     }
-    return 0;
+    return 1;
 }
 
 /* satin_delivery's way onto the wire: [delivery frame][header][body], or
@@ -273,10 +274,9 @@ static int wire_send(void *ctx, int to, const unsigned char *frame, const void *
         rc = zmq_send(s, frame, SATIN_DELIVERY_FRAME_SIZE, ZMQ_DONTWAIT) < 0 ? -1 : 0;
     else if (s)
         rc = zmq_send(s, frame, SATIN_DELIVERY_FRAME_SIZE, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
-                     zmq_send(s, hdr, hlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
-                     send_body(s, body, blen, bytes) < 0
+                     zmq_send(s, hdr, hlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0
                  ? -1
-                 : 0;
+                 : send_body(s, body, blen, bytes);
     if (rc < 0) {
         c->send_failures++;
         log_debug("a message to node %s was not taken: %s", name_of(p, to),
@@ -288,7 +288,7 @@ static int wire_send(void *ctx, int to, const unsigned char *frame, const void *
         c->acks_sent++;
     else if (again)
         c->retransmissions++;
-    if (bytes && blen >= ZERO_COPY_MIN)
+    if (rc == 1)
         c->zero_copy_sends++;
     return 0;
 }

@@ -871,14 +871,19 @@ int satin_msg_encoded_size(const satin_msg *m, size_t *hlen, size_t *blen)
     return 0;
 }
 
+/* The body of m, measured at blen bytes, into b: 0, or -1 when m no
+ * longer encodes to that size (it changed since it was measured). */
+static int write_body(const satin_msg *m, unsigned char *b, size_t blen)
+{
+    satin_wire_wr w;
+    satin_wire_wr_init(&w, b, blen, satin_msg_type_name(m->type), NULL);
+    enc_body(&w, m);
+    return w.failed || w.len != blen ? -1 : 0;
+}
+
 int satin_msg_encode_to(const satin_msg *m, unsigned char *out, size_t hlen, size_t blen)
 {
-    if (hlen != SATIN_PROTO_HEADER_SIZE)
-        return -1;
-    satin_wire_wr w;
-    satin_wire_wr_init(&w, out + hlen, blen, satin_msg_type_name(m->type), NULL);
-    enc_body(&w, m);
-    if (w.failed || w.len != blen)   /* m changed since it was measured */
+    if (hlen != SATIN_PROTO_HEADER_SIZE || write_body(m, out + hlen, blen) < 0)
         return -1;
     put_header(out, m);
     return 0;
@@ -897,10 +902,7 @@ int satin_msg_encode(const satin_msg *m, unsigned char **hdr, size_t *hlen,
     unsigned char *h = malloc(hn), *b = malloc(n ? n : 1);
     if (!h || !b)
         abort();
-    satin_wire_wr w;
-    satin_wire_wr_init(&w, b, n, satin_msg_type_name(m->type), NULL);
-    enc_body(&w, m);
-    if (w.failed || w.len != n) {   /* cannot happen unless m changed under us */
+    if (write_body(m, b, n) < 0) {   /* cannot happen unless m changed under us */
         free(h);
         free(b);
         return -1;
