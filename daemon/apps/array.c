@@ -5,7 +5,7 @@
  * raytracer shipped their matrices and scenes; our versions of those make
  * their data inside each job).
  *
- * Element i is mix(seed + i) (SplitMix64's finalizer), and a leaf adds up
+ * Element i is satin_splitmix_at(seed + i) (SplitMix64's finalizer), and a leaf adds up
  * its elements after `work` more rounds of mix each, to give a part as much
  * computing per byte as wanted.  A record names a range [lo, hi) of
  * elements.  While the range is larger than `carry` elements, its record
@@ -21,6 +21,7 @@
  * and how many there were.
  */
 #include "apps.h"
+#include "splitmix.h"
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -48,20 +49,12 @@ typedef struct array_sum {
     uint64_t sum, xor, count;
 } array_sum;
 
-static uint64_t mix(uint64_t z)
-{
-    z += UINT64_C(0x9e3779b97f4a7c15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static void add_leaf(const array_arg *a, const uint64_t *v, array_sum *s)
 {
     for (uint64_t i = 0; i < a->hi - a->lo; i++) {
         uint64_t x = v[i];
         for (uint32_t r = 0; r < a->work; r++)
-            x = mix(x);
+            x = satin_splitmix_at(x);
         s->sum += x;
         s->xor ^= x;
     }
@@ -135,7 +128,7 @@ static void array_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     } else if (n <= a.carry) {
         made = malloc(n ? n * sizeof *made : 1);
         for (uint64_t i = 0; made && i < n; i++)
-            made[i] = mix(a.seed + a.lo + i);
+            made[i] = satin_splitmix_at(a.seed + a.lo + i);
         v = made;
     }
     if (!v && (a.has_data || n <= a.carry)) {
@@ -193,7 +186,7 @@ static void array_format(const void *res, size_t len, double wall_s, satin_resul
 
 static const satin_param_def array_params[] = {
     {"n", NULL, 1, "elements, 1..2^36 (8 bytes each)"},
-    {"seed", "1", 0, "element i is mix(seed + i)"},
+    {"seed", "1", 0, "element i is satin_splitmix_at(seed + i)"},
     {"leaf", "4096", 0, "elements a leaf adds up, 1..carry"},
     {"carry", "32768", 0,
      "a range of at most this many elements is made where it is, and its halves travel with "

@@ -36,6 +36,7 @@
  * max_moves; hard instances (optimal length 50..80) take hours anyway.
  */
 #include "apps.h"
+#include "splitmix.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -336,14 +337,6 @@ static void ida_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 
 /* ---- parameters --------------------------------------------------------- */
 
-static uint64_t ida_splitmix(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static void ida_walk(int64_t moves, uint64_t seed, uint8_t b[IDA_CELLS])
 {
     for (int p = 0; p < IDA_CELLS; p++)
@@ -355,7 +348,7 @@ static void ida_walk(int64_t moves, uint64_t seed, uint8_t b[IDA_CELLS])
         for (int d = 0; d < 4; d++)
             if (d != (prev ^ 1) && ida_legal(blank, d))
                 cand[n++] = d;
-        int d = cand[ida_splitmix(&state) % (uint64_t)n];
+        int d = cand[satin_splitmix_next(&state) % (uint64_t)n];
         int np = blank + ida_delta[d];
         b[blank] = b[np];
         b[np] = 0;

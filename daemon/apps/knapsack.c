@@ -50,6 +50,7 @@
  * 0.2-3% of the work.
  */
 #include "apps.h"
+#include "splitmix.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -91,14 +92,6 @@ typedef struct ks_job {
     ks_head h;
     ks_item it[KS_MAX_N];
 } ks_job;
-
-static uint64_t ks_next(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
 
 /* Dantzig's bound for items it[i..n-1] sorted by ratio. */
 static int64_t ks_bound(const ks_item *it, int32_t n, int32_t i, int64_t room, int64_t value)
@@ -270,11 +263,11 @@ static int ks_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     int64_t total = 0;
     for (int32_t i = 0; i < (int32_t)n; i++) {
         ks_item x;
-        x.w = 1 + (int32_t)(ks_next(&rng) % KS_MAX_WEIGHT);
+        x.w = 1 + (int32_t)(satin_splitmix_next(&rng) % KS_MAX_WEIGHT);
         if (t == KS_UNCORRELATED) {
-            x.v = 1 + (int32_t)(ks_next(&rng) % KS_MAX_WEIGHT);
+            x.v = 1 + (int32_t)(satin_splitmix_next(&rng) % KS_MAX_WEIGHT);
         } else if (t == KS_WEAK) {
-            x.v = x.w - 100 + (int32_t)(ks_next(&rng) % 201);
+            x.v = x.w - 100 + (int32_t)(satin_splitmix_next(&rng) % 201);
             if (x.v < 1)
                 x.v = 1;
         } else {

@@ -42,6 +42,7 @@
  * (mm_largest_carried).
  */
 #include "apps.h"
+#include "splitmix.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -83,14 +84,6 @@ typedef struct mm_split {
     int32_t start[3][2], ext[3][2], parts[3];
 } mm_split;
 
-static uint64_t mm_mix(uint64_t z)
-{
-    z += UINT64_C(0x9e3779b97f4a7c15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static uint64_t mm_pos(int32_t i, int32_t j)
 {
     return (uint64_t)(uint32_t)i << 32 | (uint32_t)j;
@@ -103,18 +96,18 @@ static uint64_t mm_leaf(const mm_arg *a)
     uint64_t bblk[MM_MAX_LEAF * MM_MAX_LEAF];
     uint64_t arow[2][MM_MAX_LEAF];
     uint64_t c0[MM_MAX_LEAF], c1[MM_MAX_LEAF];
-    uint64_t ka = mm_mix(a->seed ^ mm_mix(1)), kb = mm_mix(a->seed ^ mm_mix(2));
-    uint64_t kw = mm_mix(MM_WEIGHT_KEY);
+    uint64_t ka = satin_splitmix_at(a->seed ^ satin_splitmix_at(1)), kb = satin_splitmix_at(a->seed ^ satin_splitmix_at(2));
+    uint64_t kw = satin_splitmix_at(MM_WEIGHT_KEY);
     int32_t ni = a->ni, nj = a->nj, nk = a->nk;
     for (int32_t k = 0; k < nk; k++)
         for (int32_t j = 0; j < nj; j++)
-            bblk[k * nj + j] = mm_mix(kb ^ mm_pos(a->k0 + k, a->j0 + j));
+            bblk[k * nj + j] = satin_splitmix_at(kb ^ mm_pos(a->k0 + k, a->j0 + j));
     uint64_t sum = 0;
     for (int32_t i = 0; i < ni; i += 2) {
         int two = i + 1 < ni;
         for (int32_t k = 0; k < nk; k++) {
-            arow[0][k] = mm_mix(ka ^ mm_pos(a->i0 + i, a->k0 + k));
-            arow[1][k] = two ? mm_mix(ka ^ mm_pos(a->i0 + i + 1, a->k0 + k)) : 0;
+            arow[0][k] = satin_splitmix_at(ka ^ mm_pos(a->i0 + i, a->k0 + k));
+            arow[1][k] = two ? satin_splitmix_at(ka ^ mm_pos(a->i0 + i + 1, a->k0 + k)) : 0;
         }
         memset(c0, 0, sizeof c0[0] * (size_t)nj);
         memset(c1, 0, sizeof c1[0] * (size_t)nj);
@@ -127,9 +120,9 @@ static uint64_t mm_leaf(const mm_arg *a)
             }
         }
         for (int32_t j = 0; j < nj; j++) {
-            sum += (mm_mix(kw ^ mm_pos(a->i0 + i, a->j0 + j)) | 1) * c0[j];
+            sum += (satin_splitmix_at(kw ^ mm_pos(a->i0 + i, a->j0 + j)) | 1) * c0[j];
             if (two)
-                sum += (mm_mix(kw ^ mm_pos(a->i0 + i + 1, a->j0 + j)) | 1) * c1[j];
+                sum += (satin_splitmix_at(kw ^ mm_pos(a->i0 + i + 1, a->j0 + j)) | 1) * c1[j];
         }
     }
     return sum;
@@ -203,7 +196,7 @@ static void mm_make(uint64_t key, int32_t r0, int32_t c0, int32_t nr, int32_t nc
 {
     for (int32_t r = 0; r < nr; r++)
         for (int32_t col = 0; col < nc; col++)
-            out[(size_t)r * (size_t)nc + (size_t)col] = mm_mix(key ^ mm_pos(r0 + r, c0 + col));
+            out[(size_t)r * (size_t)nc + (size_t)col] = satin_splitmix_at(key ^ mm_pos(r0 + r, c0 + col));
 }
 
 /* C = A B for an ni x nk block A and an nk x nj block B, modulo 2^64; two
@@ -230,10 +223,10 @@ static void mm_product(const uint64_t *A, const uint64_t *B, int32_t ni, int32_t
 /* The checksum of a's block of C (the weights of the header comment). */
 static uint64_t mm_fold(const mm_arg *a, const uint64_t *C)
 {
-    uint64_t kw = mm_mix(MM_WEIGHT_KEY), sum = 0;
+    uint64_t kw = satin_splitmix_at(MM_WEIGHT_KEY), sum = 0;
     for (int32_t i = 0; i < a->ni; i++)
         for (int32_t j = 0; j < a->nj; j++)
-            sum += (mm_mix(kw ^ mm_pos(a->i0 + i, a->j0 + j)) | 1) *
+            sum += (satin_splitmix_at(kw ^ mm_pos(a->i0 + i, a->j0 + j)) | 1) *
                    C[(size_t)i * (size_t)a->nj + (size_t)j];
     return sum;
 }
@@ -337,8 +330,8 @@ static void mm_run_carry(satin_ctx *c, const mm_arg *a, const mm_carry *k, const
             }
             uint64_t *ma = mine, *mb = ma + (size_t)a->ni * (size_t)a->nk,
                      *mc = mb + (size_t)a->nk * (size_t)a->nj;
-            mm_make(mm_mix(a->seed ^ mm_mix(1)), a->i0, a->k0, a->ni, a->nk, ma);
-            mm_make(mm_mix(a->seed ^ mm_mix(2)), a->k0, a->j0, a->nk, a->nj, mb);
+            mm_make(satin_splitmix_at(a->seed ^ satin_splitmix_at(1)), a->i0, a->k0, a->ni, a->nk, ma);
+            mm_make(satin_splitmix_at(a->seed ^ satin_splitmix_at(2)), a->k0, a->j0, a->nk, a->nj, mb);
             if (mm_split_data(c, a, k->carry, ma, mb, mc, out) == 0)
                 sum = mm_fold(a, mc);
             free(mine);

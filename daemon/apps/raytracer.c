@@ -40,6 +40,7 @@
  */
 #include "apps.h"
 #include "raytracer.h"
+#include "splitmix.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -213,11 +214,7 @@ uint32_t satin_rt_pixel(int32_t width, int32_t height, int32_t depth, int32_t x,
 
 uint64_t satin_rt_pixel_hash(int32_t x, int32_t y, uint32_t rgb)
 {
-    uint64_t z = (uint64_t)(uint32_t)y << 40 ^ (uint64_t)(uint32_t)x << 24 ^ rgb;
-    z += UINT64_C(0x9e3779b97f4a7c15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
+    return satin_splitmix_at((uint64_t)(uint32_t)y << 40 ^ (uint64_t)(uint32_t)x << 24 ^ rgb);
 }
 
 /* ---- jobs --------------------------------------------------------------- */

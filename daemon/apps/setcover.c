@@ -55,6 +55,7 @@
  * bitmask of the chosen sets (bit j = set j).
  */
 #include "apps.h"
+#include "splitmix.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -107,14 +108,6 @@ typedef struct sc_inst {
     const sc_bits *sets;
     sc_bits cand[SC_MAX];    /* cand[e]: the sets containing e */
 } sc_inst;
-
-static uint64_t sc_next(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
 
 /* ---- bit sets ------------------------------------------------------------- */
 
@@ -501,13 +494,13 @@ static int sc_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     memset(&covered, 0, sizeof covered);
     for (int32_t s = 0; s < j.h.m; s++)
         for (int32_t e = 0; e < j.h.n; e++)
-            if ((int64_t)(sc_next(&rng) % 100) < density)
+            if ((int64_t)(satin_splitmix_next(&rng) % 100) < density)
                 sc_add(&j.sets[s], e);
     for (int32_t s = 0; s < j.h.m; s++)
         sc_or_into(&covered, &j.sets[s]);
     for (int32_t e = 0; e < j.h.n; e++)
         if (!sc_has(&covered, e))
-            sc_add(&j.sets[sc_next(&rng) % (uint64_t)j.h.m], e);
+            sc_add(&j.sets[satin_splitmix_next(&rng) % (uint64_t)j.h.m], e);
     return satin_bytes_put(arg, &j, sizeof j.h + (size_t)j.h.m * sizeof(sc_bits), err);
 }
 

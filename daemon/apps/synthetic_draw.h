@@ -30,6 +30,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "splitmix.h"
+
 #define SYN_DIST_CONST 0
 #define SYN_DIST_UNIFORM 1
 #define SYN_DIST_GAMMA 2
@@ -39,9 +41,7 @@
 
 static inline uint64_t syn_mix64(uint64_t z)
 {
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
+    return satin_splitmix_final(z);
 }
 
 typedef struct syn_stream {
@@ -56,8 +56,7 @@ static inline syn_stream syn_stream_of(uint64_t seed, uint64_t leaf)
 
 static inline uint64_t syn_next(syn_stream *s)
 {
-    s->state += UINT64_C(0x9e3779b97f4a7c15);
-    return syn_mix64(s->state);
+    return satin_splitmix_next(&s->state);
 }
 
 /* Uniform on (0, 1]: never 0, so that log() is finite. */

@@ -43,6 +43,7 @@
  * largest job 0.5-4% of the work.
  */
 #include "apps.h"
+#include "splitmix.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -80,14 +81,6 @@ typedef struct tsp_inst {
     const int32_t *d;                  /* d[i * TSP_MAX_N + j] */
     int8_t nb[TSP_MAX_N][TSP_MAX_N];  /* other cities, nearest first */
 } tsp_inst;
-
-static uint64_t tsp_next(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
 
 static int32_t tsp_d(const tsp_inst *in, int i, int j)
 {
@@ -365,8 +358,8 @@ static int tsp_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     int64_t x[TSP_MAX_N], y[TSP_MAX_N];
     uint64_t rng = (uint64_t)seed;
     for (int i = 0; i < a.n; i++) {
-        x[i] = (int64_t)(tsp_next(&rng) % TSP_COORD);
-        y[i] = (int64_t)(tsp_next(&rng) % TSP_COORD);
+        x[i] = (int64_t)(satin_splitmix_next(&rng) % TSP_COORD);
+        y[i] = (int64_t)(satin_splitmix_next(&rng) % TSP_COORD);
     }
     for (int i = 0; i < a.n; i++)
         for (int j = 0; j < a.n; j++)
