@@ -615,7 +615,8 @@ static void keep_body(satin_msg *m, zmq_msg_t *body)
         abort();
     zmq_msg_init(kept);
     zmq_msg_move(kept, body);
-    satin_msg_keep(m, close_kept_frame, kept);
+    if (satin_msg_keep(m, close_kept_frame, kept) < 0)
+        abort();   /* a message just decoded keeps nothing yet */
 }
 
 satin_msg *satin_peers_recv(satin_peers *p, int *bad)

@@ -398,33 +398,13 @@ void satin_msg_own_bytes(satin_msg *self)
     }
 }
 
-/* Chains an earlier keeper behind the new one, so both are released. */
-typedef struct keep_pair {
-    void (*free_a)(void *);
-    void *a;
-    void (*free_b)(void *);
-    void *b;
-} keep_pair;
-
-static void keep_pair_free(void *p)
+int satin_msg_keep(satin_msg *self, void (*keep_free)(void *keep), void *keep)
 {
-    keep_pair *k = p;
-    k->free_b(k->b);
-    k->free_a(k->a);
-    free(k);
-}
-
-void satin_msg_keep(satin_msg *self, void (*keep_free)(void *keep), void *keep)
-{
-    if (self->keep_free) {
-        keep_pair *k = xcalloc(1, sizeof *k);
-        *k = (keep_pair){self->keep_free, self->keep, keep_free, keep};
-        self->keep_free = keep_pair_free;
-        self->keep = k;
-        return;
-    }
+    if (self->keep_free)
+        return -1;
     self->keep_free = keep_free;
     self->keep = keep;
+    return 0;
 }
 
 int satin_msg_each_node(satin_msg *m, int (*fn)(void *ctx, uint32_t *node), void *ctx)
@@ -1108,15 +1088,15 @@ static int dec_node(satin_wire_rd *r, uint32_t *out, const char *fmt, ...)
                            r->what, name, (unsigned long)*out, (unsigned long)node_limit - 1);
 }
 
-/* Decoded bytes: a copy, or with m->borrow_bytes a pointer into the body. */
-static unsigned char *take_bytes(const satin_msg *m, const unsigned char *p, size_t len)
+/* Decoded bytes: a copy, or with r->borrow a pointer into the body. */
+static unsigned char *take_bytes(const satin_wire_rd *r, const unsigned char *p, size_t len)
 {
-    if (m->borrow_bytes)
+    if (r->borrow)
         return (unsigned char *)(uintptr_t)(p ? p : (const unsigned char *)"");
     return copy_bytes(p, len);
 }
 
-static int dec_jobrec(satin_wire_rd *r, const satin_msg *m, satin_msg_jobrec *j,
+static int dec_jobrec(satin_wire_rd *r, satin_msg_jobrec *j,
                       size_t max_size, const char *pre)
 {
     const unsigned char *arg;
@@ -1137,9 +1117,9 @@ static int dec_jobrec(satin_wire_rd *r, const satin_msg *m, satin_msg_jobrec *j,
     /* arg <= max_size follows from the size check of the whole message */
     if (satin_wire_bytes(r, &arg, &len, "%s.arg", pre) < 0)
         return -1;
-    j->arg = take_bytes(m, arg, len);
+    j->arg = take_bytes(r, arg, len);
     j->arg_len = len;
-    j->arg_borrowed = m->borrow_bytes;
+    j->arg_borrowed = (uint8_t)r->borrow;
     return 0;
 }
 
@@ -1152,7 +1132,7 @@ static int dec_jobrecs(satin_wire_rd *r, satin_msg *m, size_t n, size_t max_size
     m->njobrecs = n;
     for (size_t i = 0; i < n; i++) {
         jobrec_prefix(pre, sizeof pre, m->type, i);
-        if (dec_jobrec(r, m, &m->jobrecs[i], max_size, pre) < 0)
+        if (dec_jobrec(r, &m->jobrecs[i], max_size, pre) < 0)
             return -1;
     }
     return 0;
@@ -1229,9 +1209,9 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
                            "error") < 0 ||
             satin_wire_bytes(r, &p, &n, "result") < 0)
             return -1;
-        m->data = take_bytes(m, p, n);
+        m->data = take_bytes(r, p, n);
         m->data_len = n;
-        m->data_borrowed = m->borrow_bytes;
+        m->data_borrowed = (uint8_t)r->borrow;
         return dec_kvlist(r, &m->stats, "stats");
     case SATIN_MSG_LOAD:
         if (satin_wire_i64(r, &m->load, "load") < 0)
@@ -1287,9 +1267,9 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
         if (satin_wire_u64(r, &m->jobs_run, "jobs run") < 0 ||
             satin_wire_bytes(r, &d, &len, "result") < 0)
             return -1;
-        m->data = take_bytes(m, d, len);
+        m->data = take_bytes(r, d, len);
         m->data_len = len;
-        m->data_borrowed = m->borrow_bytes;
+        m->data_borrowed = (uint8_t)r->borrow;
         return 0;
     }
     }
@@ -1441,10 +1421,9 @@ static satin_msg *decode(const void *hdr, size_t hlen, const void *body, size_t 
     m->version = version;
     m->sender = sender;
     m->request_id = request_id;
-    m->borrow_bytes = (uint8_t)borrow;
     satin_wire_rd_init(&r, body, blen, what, err);
+    r.borrow = borrow;
     int rc = dec_body(&r, m, max_size) < 0 || satin_wire_end(&r) < 0 ? -1 : 0;
-    m->borrow_bytes = 0;
     if (rc < 0) {
         satin_msg_destroy(&m);
         return NULL;

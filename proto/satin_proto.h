@@ -256,7 +256,6 @@ typedef struct satin_msg {
      * (satin_msg_keep); NULL: none. */
     void (*keep_free)(void *keep);
     void *keep;
-    uint8_t borrow_bytes;   /* while decoding: borrow instead of copying */
 } satin_msg;
 
 /* Raises the largest node index the codec takes in peer messages to n - 1
@@ -319,10 +318,10 @@ int satin_msg_set_data_ref(satin_msg *self, const void *data, size_t len);
 /* Copies every borrowed argument and result into the message: for one
  * kept beyond the life of what it borrowed from. */
 void satin_msg_own_bytes(satin_msg *self);
-/* Ties `keep` to the message: keep_free(keep) runs when it is destroyed
- * (after an earlier kept one's).  What a message decoded with
- * satin_msg_decode_borrowed borrows from. */
-void satin_msg_keep(satin_msg *self, void (*keep_free)(void *keep), void *keep);
+/* Ties `keep` to the message: keep_free(keep) runs when it is destroyed.
+ * What a message decoded with satin_msg_decode_borrowed borrows from: one
+ * thing, so -1 (and nothing tied) when the message keeps one already. */
+int satin_msg_keep(satin_msg *self, void (*keep_free)(void *keep), void *keep);
 /* Appends a JOB_CANCEL record id; -1 beyond SATIN_PROTO_MAX_RECORD_IDS. */
 int satin_msg_add_record_id(satin_msg *self, uint64_t id);
 /* Calls fn on each node index the body of m's type carries (STEAL and

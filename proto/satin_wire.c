@@ -78,6 +78,7 @@ void satin_wire_rd_init(satin_wire_rd *r, const void *p, size_t len,
     r->what = what;
     r->err = err;
     r->failed = 0;
+    r->borrow = 0;
 }
 
 size_t satin_wire_left(const satin_wire_rd *r)

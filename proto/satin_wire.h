@@ -29,6 +29,9 @@ typedef struct satin_wire_rd {
     const char *what;          /* message name used in texts, e.g. "SUBMIT" */
     satin_proto_error *err;    /* may be NULL */
     int failed;
+    /* Byte fields point into p instead of being copied (the caller keeps
+     * p alive as long as what it decodes). */
+    int borrow;
 } satin_wire_rd;
 
 void satin_wire_rd_init(satin_wire_rd *r, const void *p, size_t len,
