@@ -1096,8 +1096,7 @@ static unsigned char *take_bytes(const satin_wire_rd *r, const unsigned char *p,
     return copy_bytes(p, len);
 }
 
-static int dec_jobrec(satin_wire_rd *r, satin_msg_jobrec *j,
-                      size_t max_size, const char *pre)
+static int dec_jobrec(satin_wire_rd *r, satin_msg_jobrec *j, size_t max_size, const char *pre)
 {
     const unsigned char *arg;
     size_t len;
