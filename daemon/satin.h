@@ -93,6 +93,10 @@ int satin_param_given(const satin_params *p, const char *name);
 
 /* Appends bytes to an argument buffer; -1 (err set) beyond the record limit. */
 int satin_bytes_put(satin_bytes *b, const void *data, size_t len, satin_err *err);
+/* The record limit of the daemon that parses (satind --max-record): the
+ * largest argument a spawn may queue and the largest result a record from
+ * another node may bring. */
+size_t satin_bytes_limit(const satin_bytes *b);
 
 /* ---- results ------------------------------------------------------------ */
 

@@ -38,8 +38,8 @@
  * above, so the checksum is the same for every carry.  (A job that fits
  * but is a leaf has nothing to send down: it computes its checksum as
  * without carry.)  The job is refused when submitted if a record or result
- * of a carrying job would exceed satind's default record limit of 1 MiB
- * (mm_largest_carried).
+ * of a carrying job would exceed the record limit of the daemon it is
+ * submitted to (--max-record, 1 MiB by default; mm_largest_carried).
  */
 #include "apps.h"
 #include "splitmix.h"
@@ -55,10 +55,6 @@
 #define MM_WEIGHT_KEY UINT64_C(0x5bd1e995)
 /* carry beyond A and B of the whole product (2 x 16384^2) changes nothing. */
 #define MM_MAX_CARRY ((int64_t)2 * MM_MAX_N * MM_MAX_N)
-/* satind's default --max-record (runtime/pool.h, not included here): the
- * largest argument a spawn may queue and the largest result a record from
- * another node may have. */
-#define MM_RECORD_LIMIT ((uint64_t)1 << 20)
 
 /* Fixed-width fields with no padding: the bytes may cross machines. */
 typedef struct mm_arg {
@@ -492,14 +488,15 @@ static int mm_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
         return satin_err_set(err, "matmul: n=%lld leaf=%lld makes more block shapes than "
                                   "expected (a bug)",
                              (long long)n, (long long)leaf);
-    if (arg_max > MM_RECORD_LIMIT || res_max > MM_RECORD_LIMIT)
+    uint64_t limit = satin_bytes_limit(arg);
+    if (arg_max > limit || res_max > limit)
         return satin_err_set(
             err,
             "matmul: carry=%lld gives records of %llu bytes (blocks of A and B of %dx%dx%d) and "
-            "results of %llu (its block of C), over the 1 MiB record limit (%llu bytes, "
-            "satind's default --max-record): give a smaller carry",
+            "results of %llu (its block of C), over the record limit (%llu bytes, satind "
+            "--max-record): give a smaller carry",
             (long long)carry, (unsigned long long)arg_max, (int)big.ni, (int)big.nj, (int)big.nk,
-            (unsigned long long)res_max, (unsigned long long)MM_RECORD_LIMIT);
+            (unsigned long long)res_max, (unsigned long long)limit);
     mm_carry k = {(uint32_t)carry, 0};
     if (satin_bytes_put(arg, &a, sizeof a, err) < 0)
         return -1;
@@ -529,8 +526,8 @@ static const satin_param_def mm_params[] = {
      "0: every job makes the elements it needs; E > 0: the matrices travel with the jobs: the "
      "first block product on a path whose blocks of A and B hold at most E elements together "
      "makes them, the jobs below it get their blocks in their records (8 bytes an element) and "
-     "return their block of C; refused when a record would exceed 1 MiB (satind's default "
-     "--max-record), 0..2^29"},
+     "return their block of C; refused when a record would exceed the record limit (satind "
+     "--max-record, 1 MiB by default), 0..2^29"},
     {NULL, NULL, 0, NULL},
 };
 

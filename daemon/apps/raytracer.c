@@ -31,8 +31,8 @@
  * them computes its checksum, as defined above, from its assembled image:
  * the result is the same for every carry (with P >= width x height the
  * root assembles the whole image).  The job is refused when submitted if
- * a returned region would exceed satind's default record limit of 1 MiB
- * (rt_largest_carried).
+ * a returned region would exceed the record limit of the daemon it is
+ * submitted to (--max-record, 1 MiB by default; rt_largest_carried).
  *
  * Not done: writing the image (ppm=PATH).  A kind is pure and runs on any
  * node of the grid, so it must not write files; the image would have to
@@ -58,9 +58,6 @@
 #define RT_DEFAULT_TILE "1024"
 #define RT_MAX_TILE (INT64_C(1) << 28)
 #define RT_MAX_CARRY (INT64_C(1) << 28)   /* 16384^2: the largest image */
-/* satind's default --max-record (runtime/pool.h, not included here): the
- * largest result a record from another node may have. */
-#define RT_RECORD_LIMIT ((uint64_t)1 << 20)
 #define RT_EPS 1e-4          /* offset of secondary ray origins */
 #define RT_FAR 1e30
 
@@ -506,14 +503,15 @@ static int rt_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
         return satin_err_set(err, "raytracer: %lldx%lld makes more rectangles than expected "
                                   "(a bug)",
                              (long long)width, (long long)height);
-    if (res_max > RT_RECORD_LIMIT)
+    uint64_t limit = satin_bytes_limit(arg);
+    if (res_max > limit)
         return satin_err_set(
             err,
             "raytracer: carry=%lld gives results of %llu bytes (the pixels of %dx%d, 3 bytes "
-            "each), over the 1 MiB record limit (%llu bytes, satind's default --max-record): "
-            "give a smaller carry",
+            "each), over the record limit (%llu bytes, satind --max-record): give a smaller "
+            "carry",
             (long long)carry, (unsigned long long)res_max, (int)big.w, (int)big.h,
-            (unsigned long long)RT_RECORD_LIMIT);
+            (unsigned long long)limit);
     rt_carry k = {(uint32_t)carry, 0};
     if (satin_bytes_put(arg, &a, sizeof a, err) < 0)
         return -1;
@@ -543,8 +541,8 @@ static const satin_param_def rt_params[] = {
     {"carry", "0", 0,
      "0: jobs return checksums; P > 0: the pixels travel up: the first region on a path of at "
      "most P pixels has its halves return theirs (3 bytes a pixel), assembles them and computes "
-     "the checksum from its image; refused when a result would exceed 1 MiB (satind's default "
-     "--max-record), 0..2^28"},
+     "the checksum from its image; refused when a result would exceed the record limit "
+     "(satind --max-record, 1 MiB by default), 0..2^28"},
     {NULL, NULL, 0, NULL},
 };
 

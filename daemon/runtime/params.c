@@ -227,6 +227,11 @@ void satin_bytes_free(satin_bytes *b)
     memset(b, 0, sizeof *b);
 }
 
+size_t satin_bytes_limit(const satin_bytes *b)
+{
+    return b->limit;
+}
+
 int satin_bytes_put(satin_bytes *b, const void *data, size_t len, satin_err *err)
 {
     if (len > b->limit - b->len || b->len > b->limit)

@@ -211,6 +211,23 @@ static void check_carry_records(void)
     satin_trace_tree_free(&t);
 }
 
+/* The limit checked is the pool's (satind --max-record), not the default:
+ * n=96 carry=18432 sends its 8 leaves records of 36912 bytes. */
+static void check_daemon_limit(void)
+{
+    satin_pool *small = satin_pool_new(&(satin_pool_config){.workers = 1, .max_record = 36911});
+    check_bad(small, (const char *[]){"n=96", "carry=18432", NULL},
+              "matmul: carry=18432 gives records of 36912 bytes (blocks of A and B of 48x48x48) "
+              "and results of 18432 (its block of C), over the record limit (36911 bytes, "
+              "satind --max-record): give a smaller carry",
+              "a daemon's --max-record one byte short of a record: refused with its limit");
+    satin_pool_destroy(&small);
+    satin_pool *fits = satin_pool_new(&(satin_pool_config){.workers = 1, .max_record = 36912});
+    is_i64(run_mm_carry(fits, 96, 5, -1, 18432), as_i64(naive_checksum(96, 5)),
+           "and with --max-record the size of the record, it runs: checksum of the naive product");
+    satin_pool_destroy(&fits);
+}
+
 static void check_bad_params(satin_pool *pool)
 {
     check_bad(pool, (const char *[]){NULL}, "needs parameter 'n'", "missing n");
@@ -229,11 +246,11 @@ static void check_bad_params(satin_pool *pool)
     /* The block products of 256^3 below a root of 512 would carry 1048624 bytes. */
     check_bad(pool, (const char *[]){"n=512", "carry=524288", NULL},
               "matmul: carry=524288 gives records of 1048624 bytes (blocks of A and B of "
-              "256x256x256) and results of 524288 (its block of C), over the 1 MiB record limit "
-              "(1048576 bytes, satind's default --max-record): give a smaller carry",
+              "256x256x256) and results of 524288 (its block of C), over the record limit "
+              "(1048576 bytes, satind --max-record): give a smaller carry",
               "n=512 carry=524288: records above 1 MiB");
     check_bad(pool, (const char *[]){"n=16384", "carry=536870912", "leaf=1", NULL},
-              "over the 1 MiB record limit", "n=16384 carry=2^29: records above 1 MiB");
+              "over the record limit (1048576 bytes", "n=16384 carry=2^29: records above 1 MiB");
 }
 
 int main(void)
@@ -254,5 +271,6 @@ int main(void)
     check_carry_limit(pool, 1);
     satin_pool_destroy(&pool);
     check_carry_records();
+    check_daemon_limit();
     return done_testing();
 }

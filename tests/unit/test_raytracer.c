@@ -213,6 +213,25 @@ static void check_scene(satin_pool *pool)
        "reflections change the image");
 }
 
+/* The limit checked is the pool's (satind --max-record), not the default:
+ * 160x120 carry=19200 has its halves of 80x120 return 28800 bytes each. */
+static void check_daemon_limit(void)
+{
+    satin_pool *small = satin_pool_new(&(satin_pool_config){.workers = 1, .max_record = 28799});
+    check_bad(small, (const char *[]){"width=160", "height=120", "carry=19200", NULL},
+              "raytracer: carry=19200 gives results of 28800 bytes (the pixels of 80x120, 3 "
+              "bytes each), over the record limit (28799 bytes, satind --max-record): give a "
+              "smaller carry",
+              "a daemon's --max-record one byte short of a result: refused with its limit");
+    satin_pool_destroy(&small);
+    satin_pool *fits = satin_pool_new(&(satin_pool_config){.workers = 1, .max_record = 28800});
+    is_i64(run_rt_carry(fits, 160, 120, -1, -1, 19200, NULL),
+           as_i64(sequential_checksum(160, 120, 3)),
+           "and with --max-record the size of the result, it runs: checksum of the sequential "
+           "image");
+    satin_pool_destroy(&fits);
+}
+
 static void check_bad_params(satin_pool *pool)
 {
     check_bad(pool, (const char *[]){"height=10", NULL}, "needs parameter 'width'",
@@ -237,8 +256,8 @@ static void check_bad_params(satin_pool *pool)
     /* The root's halves of 512 x 684 would return 1050624 bytes. */
     check_bad(pool, (const char *[]){"width=1024", "height=684", "carry=700416", NULL},
               "raytracer: carry=700416 gives results of 1050624 bytes (the pixels of 512x684, 3 "
-              "bytes each), over the 1 MiB record limit (1048576 bytes, satind's default "
-              "--max-record): give a smaller carry",
+              "bytes each), over the record limit (1048576 bytes, satind --max-record): give a "
+              "smaller carry",
               "1024x684 carry=700416: results above 1 MiB");
     /* Kinds are pure: no image files. */
     check_bad(pool, (const char *[]){"width=10", "height=10", "ppm=/tmp/x.ppm", NULL},
@@ -263,5 +282,6 @@ int main(void)
     check_carry_limit(pool, 1);
     satin_pool_destroy(&pool);
     check_carry_records();
+    check_daemon_limit();
     return done_testing();
 }
