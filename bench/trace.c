@@ -1,15 +1,20 @@
 /*
  * trace.c - records a real kind's job tree for the `replay` kind.
  *
- *   trace [--min-leaf-us US] [--leaves N] [--max-nodes N] -o FILE KIND [key=value...]
+ *   trace [--min-leaf-us US] [--leaves N] [--max-nodes N] [--as-passed] -o FILE KIND
+ *         [key=value...]
  *   trace --check FILE [--scale X]
  *
  * The first form runs the job record once on one worker, every spawn in
  * place and timed (daemon/runtime/trace.h), coarsens the tree (subtrees of
  * less than US microseconds in all become leaves; with --leaves, further, to
  * the coarsest tree that still has N leaves) and writes it to FILE in the
- * format of daemon/apps/replay_tree.h.  Run it on a quiet machine: the self
- * times are wall times.  The second form checks a trace file as the kind
+ * format of daemon/apps/replay_tree.h.  Its data sizes are what a job's data
+ * would carry (satin_kind.data_size: matmul's blocks even when they are made
+ * where the job runs); --as-passed records the bytes passed instead, the
+ * records a grid sends for that job as given (matmul carry=0: 40 bytes), so
+ * that satin-sim can be set beside such a run.  Run it on a quiet machine:
+ * the self times are wall times.  The second form checks a trace file as the kind
  * reads it and prints its figures, with the waits of a replay at scale X.
  *
  * Both end with one line of key=value figures for scripts (bench/wan).
@@ -33,8 +38,8 @@
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: trace [--min-leaf-us US] [--leaves N] [--max-nodes N] -o FILE KIND "
-            "[key=value...]\n"
+            "usage: trace [--min-leaf-us US] [--leaves N] [--max-nodes N] [--as-passed] -o FILE "
+            "KIND [key=value...]\n"
             "       trace --check FILE [--scale X]\n");
     exit(2);
 }
@@ -112,11 +117,16 @@ static int write_tree(const char *path, const satin_trace_tree *tree, const char
 int main(int argc, char **argv)
 {
     int64_t min_leaf_us = DEFAULT_MIN_LEAF_US, leaves = 0, max_nodes = 0;
+    int as_passed = 0;
     const char *outfile = NULL, *checkfile = NULL;
     double scale = 1;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *o = argv[i];
+        if (strcmp(o, "--as-passed") == 0) {
+            as_passed = 1;
+            continue;
+        }
         if (i + 1 >= argc)
             usage();
         if (strcmp(o, "--min-leaf-us") == 0)
@@ -150,7 +160,8 @@ int main(int argc, char **argv)
 
     satin_trace_tree tree, coarse;
     satin_outcome o;
-    satin_trace_record(satin_builtin_kinds, kind, params, min_leaf_us * 1000, (size_t)max_nodes, &tree, &o);
+    satin_trace_record(satin_builtin_kinds, kind, params, min_leaf_us * 1000, (size_t)max_nodes,
+                       as_passed, &tree, &o);
     char what[512];
     int w = snprintf(what, sizeof what, "%s", kind);
     for (int k = 0; k < np && w >= 0 && (size_t)w < sizeof what; k++)
@@ -199,8 +210,9 @@ int main(int argc, char **argv)
            "longest leaf %.6f s\n",
            s.nodes, s.leaves, s.depth, (double)s.total_ns / 1e9, (double)s.max_leaf_ns / 1e9);
 
-    char c1[600], c2[400], c3[200];
-    snprintf(c1, sizeof c1, "traced by bench/trace: %s", what);
+    char c1[640], c2[400], c3[200];
+    snprintf(c1, sizeof c1, "traced by bench/trace: %s%s", what,
+             as_passed ? "; data sizes as passed" : "");
     snprintf(c2, sizeof c2, "result %s; wall %.6f s on one worker; %" PRIu64 " jobs", result,
              o.wall_s, tree.jobs);
     snprintf(c3, sizeof c3, "subtrees under %" PRId64 " us in all are leaves", eff_us);

@@ -17,6 +17,8 @@
 struct satin_trace {
     satin_trace_tree *tree;
     size_t last_len;      /* result length of the invocation that ended last */
+    int as_passed;        /* the bytes passed, not data_size's: what a grid sends when
+                           * the kind makes its data where a job runs */
 };
 
 int satin_trace_enter(satin_trace *t, satin_job *job)
@@ -34,7 +36,7 @@ void satin_trace_leave(satin_trace *t, const satin_kind *kind, const void *arg, 
 {
     int64_t now = satin_now_ns();
     uint64_t arg_bytes = len, result_bytes = result_len;
-    if (kind->data_size)
+    if (kind->data_size && !t->as_passed)
         kind->data_size(arg, len, result_len, &arg_bytes, &result_bytes);
     satin_trace_tree_data(t->tree, arg_bytes, result_bytes);
     satin_trace_tree_end(t->tree, now);
@@ -64,7 +66,7 @@ static const satin_kind trace_root = {
 
 void satin_trace_record(const satin_kind *const *kinds, const char *kind_name,
                         const char *const *params, int64_t min_leaf_ns, size_t max_nodes,
-                        satin_trace_tree *tree, satin_outcome *out)
+                        int as_passed, satin_trace_tree *tree, satin_outcome *out)
 {
     satin_trace_tree_init(tree, min_leaf_ns, max_nodes);
     const satin_kind *kind;
@@ -87,7 +89,7 @@ void satin_trace_record(const satin_kind *const *kinds, const char *kind_name,
     }
     satin_bytes_free(&arg);
 
-    satin_trace trace = {.tree = tree, .last_len = 0};
+    satin_trace trace = {.tree = tree, .last_len = 0, .as_passed = as_passed};
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 1});
     pool->trace = &trace; /* published to the worker by the start's lock */
     satin_job *job =

@@ -175,7 +175,7 @@ static void check_carry_records(void)
     satin_outcome o;
     /* carry 2 x 96^2: the root makes its blocks, its 8 leaves of 48^3 get theirs. */
     satin_trace_record(satin_builtin_kinds, "matmul",
-                       (const char *[]){"n=96", "carry=18432", NULL}, 0, 0, &t, &o);
+                       (const char *[]){"n=96", "carry=18432", NULL}, 0, 0, 0, &t, &o);
     ok(!o.failed && t.n == 9 && t.node[0].nchildren == 8, "traced n=96 carry=18432: 9 jobs");
     ok(t.n == 9 && t.node[0].arg_bytes == 48 && t.node[0].result_bytes == 8,
        "the root: a 48-byte argument and a checksum");
@@ -191,7 +191,8 @@ static void check_carry_records(void)
      * 25^3 carry theirs and split again, down to leaves of 13^3 (first in
      * pre-order: the first halves are rounded up). */
     satin_trace_record(satin_builtin_kinds, "matmul",
-                       (const char *[]){"n=100", "leaf=16", "carry=5000", NULL}, 0, 0, &t, &o);
+                       (const char *[]){"n=100", "leaf=16", "carry=5000", NULL}, 0, 0, 0, &t,
+                       &o);
     ok(!o.failed && t.n > 4 && t.node[1].arg_bytes == 48 && t.node[1].result_bytes == 8 &&
            t.node[2].arg_bytes == 48 + 8 * 2 * 25 * 25 && t.node[2].result_bytes == 8 * 25 * 25 &&
            t.node[2].nchildren == 8 && t.node[3].arg_bytes == 48 + 8 * 2 * 13 * 13 &&
@@ -202,7 +203,7 @@ static void check_carry_records(void)
 
     /* One element less: the root does not fit, its leaves make their own. */
     satin_trace_record(satin_builtin_kinds, "matmul",
-                       (const char *[]){"n=96", "carry=18431", NULL}, 0, 0, &t, &o);
+                       (const char *[]){"n=96", "carry=18431", NULL}, 0, 0, 0, &t, &o);
     blocks = !o.failed && t.n == 9;
     for (size_t i = 0; i < t.n; i++)
         blocks &= t.node[i].arg_bytes == 48 && t.node[i].result_bytes == 8;

@@ -150,7 +150,7 @@ static void check_carry_records(void)
     satin_outcome o;
     /* 8 x 4 in tiles of at most 8: the root's halves 4 x 4, then 4 x 2. */
     satin_trace_record(satin_builtin_kinds, "raytracer",
-                       (const char *[]){"width=8", "height=4", "tile=8", "carry=32", NULL}, 0, 0,
+                       (const char *[]){"width=8", "height=4", "tile=8", "carry=32", NULL}, 0, 0, 0,
                        &t, &o);
     ok(!o.failed && t.n == 7 && t.node[0].arg_bytes == 40 && t.node[0].result_bytes == 16 &&
            t.node[1].arg_bytes == 40 && t.node[1].result_bytes == 3 * 16 &&
@@ -165,7 +165,7 @@ static void check_carry_records(void)
 
     /* carry=16: the halves of 4 x 4 are the first that fit; the root returns a checksum. */
     satin_trace_record(satin_builtin_kinds, "raytracer",
-                       (const char *[]){"width=8", "height=4", "tile=8", "carry=16", NULL}, 0, 0,
+                       (const char *[]){"width=8", "height=4", "tile=8", "carry=16", NULL}, 0, 0, 0,
                        &t, &o);
     ok(!o.failed && t.n == 7 && t.node[0].result_bytes == 16 && t.node[1].result_bytes == 16 &&
            t.node[2].result_bytes == 3 * 8 && t.node[3].result_bytes == 3 * 8,

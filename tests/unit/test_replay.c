@@ -337,7 +337,8 @@ static void check_traced_data(void)
     satin_trace_tree t, c;
     satin_outcome o;
     /* 96 = 2 x 48: the root splits all three ranges, 8 block products of 48^3. */
-    satin_trace_record(satin_builtin_kinds, "matmul", (const char *[]){"n=96", NULL}, 0, 0, &t, &o);
+    satin_trace_record(satin_builtin_kinds, "matmul", (const char *[]){"n=96", NULL}, 0, 0, 0, &t,
+                       &o);
     ok(!o.failed && t.n == 9 && t.node[0].nchildren == 8, "traced matmul n=96: a root, 8 leaves");
     ok(t.node[0].arg_bytes == 40 + 8 * 2 * 96 * 96 && t.node[0].result_bytes == 8 * 96 * 96,
        "its root carries A and B (40 + 2 x 96^2 x 8 bytes) and returns C (96^2 x 8) (got %llu, "
@@ -365,9 +366,20 @@ static void check_traced_data(void)
     satin_outcome_free(&o);
     satin_trace_tree_free(&t);
 
+    /* As passed: what a grid sends when matmul makes its blocks where it
+     * runs (carry=0), its 40-byte argument and 8-byte checksum. */
+    satin_trace_record(satin_builtin_kinds, "matmul", (const char *[]){"n=96", NULL}, 0, 0, 1, &t,
+                       &o);
+    int passed = !o.failed && t.n == 9;
+    for (size_t i = 0; passed && i < t.n; i++)
+        passed = t.node[i].arg_bytes == 40 && t.node[i].result_bytes == 8;
+    ok(passed, "traced as passed: every invocation 40 bytes in, 8 out");
+    satin_outcome_free(&o);
+    satin_trace_tree_free(&t);
+
     /* 8 x 4 pixels in tiles of at most 8: the halves 4 x 4, then 4 x 2. */
     satin_trace_record(satin_builtin_kinds, "raytracer",
-                       (const char *[]){"width=8", "height=4", "tile=8", NULL}, 0, 0, &t, &o);
+                       (const char *[]){"width=8", "height=4", "tile=8", NULL}, 0, 0, 0, &t, &o);
     ok(!o.failed && t.n == 7 && t.node[0].arg_bytes == 32 &&
            t.node[0].result_bytes == 16 + 3 * 32 && t.node[1].result_bytes == 16 + 3 * 16 &&
            t.node[2].nchildren == 0 && t.node[2].result_bytes == 16 + 3 * 8,
@@ -385,7 +397,7 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     satin_outcome o;
 
     /* fib 10, every call a node: 2 fib(11) - 1 = 177 nodes, fib(11) = 89 leaves. */
-    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=10", NULL}, 0, 0, &t, &o);
+    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=10", NULL}, 0, 0, 0, &t, &o);
     int64_t v = -1;
     satin_kvlist_i64(&o.result, "value", &v);
     if (!ok(!o.failed && v == 55, "traced fib n=10 still computes 55"))
@@ -415,7 +427,8 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     check_replay_of(pool2, 2, fib_path, "1000.5", "replayed fib n=10");
 
     /* fib 20 threshold 12: the same with sequential leaves. */
-    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=20", "threshold=12", NULL}, 0, 0, &t, &o);
+    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=20", "threshold=12", NULL},
+                       0, 0, 0, &t, &o);
     satin_trace_tree_stats(&t, &s);
     good = 1;
     ok(!o.failed && (int64_t)s.nodes == fib_calls(20, 12) && fib_shape_ok(&t, 0, 20, 12, &good) == t.n &&
@@ -428,7 +441,8 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     /* nqueens 6, spawning down to complete placements: the backtracking tree. */
     int64_t nodes = 0, leaves = 0, sols = 0;
     nq_tree(6, 0, 0, 0, 0, &nodes, &leaves, &sols);
-    satin_trace_record(satin_builtin_kinds, "nqueens", (const char *[]){"n=6", "threshold=6", NULL}, 0, 0, &t, &o);
+    satin_trace_record(satin_builtin_kinds, "nqueens", (const char *[]){"n=6", "threshold=6", NULL},
+                       0, 0, 0, &t, &o);
     v = -1;
     satin_kvlist_i64(&o.result, "solutions", &v);
     satin_trace_tree_stats(&t, &s);
@@ -448,7 +462,8 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     /* Coarsening a real tree: every inner node is at least the cut-off in
      * total, the leaves below it are whole subtrees, the total is kept. */
     satin_trace_tree full, coarse;
-    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=22", NULL}, 0, 0, &full, &o);
+    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=22", NULL}, 0, 0, 0, &full,
+                       &o);
     satin_outcome_free(&o);
     satin_trace_stats fs, cs;
     satin_trace_tree_stats(&full, &fs);
@@ -487,12 +502,13 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
 
     check_traced_data();
 
-    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=15", NULL}, 0, 100, &t, &o);
+    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=15", NULL}, 0, 100, 0, &t,
+                       &o);
     ok(o.failed && strstr(o.error, "trace: more than 100 nodes held at once"),
        "a traced run over the node limit fails: '%s'", o.error);
     satin_outcome_free(&o);
     satin_trace_tree_free(&t);
-    satin_trace_record(satin_builtin_kinds, "nosuchkind", NULL, 0, 0, &t, &o);
+    satin_trace_record(satin_builtin_kinds, "nosuchkind", NULL, 0, 0, 0, &t, &o);
     ok(o.failed && strstr(o.error, "unknown job kind 'nosuchkind'"), "unknown kind: '%s'",
        o.error);
     satin_outcome_free(&o);
