@@ -776,6 +776,74 @@ static void replay_data(const char **params)
     unlink(trace);
 }
 
+/* Two clusters of one node, 10 ms one way and 1000 ns a byte between
+ * them, interfaces free: a root of two leaves of 1 s, each carrying
+ * `argb` bytes in and `resb` out.  b0 steals one leaf, runs it and sends
+ * its result back; a0 runs the other. */
+static int64_t one_steal_makespan(int64_t argb, int64_t resb, sim_outcome *r)
+{
+    static const int cluster_of[2] = {0, 1}, size[2] = {1, 1}, m0[1] = {0}, m1[1] = {1};
+    static const int *const members[2] = {m0, m1};
+    static const char *const names[2] = {"a0", "b0"};
+    static const int64_t self_us[3] = {0, 1000000, 1000000};
+    static const uint32_t kids[3] = {2, 0, 0};
+    const int64_t args[3] = {0, argb, argb}, results[3] = {0, resb, resb};
+    char trace[256], tree[300], err[256];
+    write_tree(trace, sizeof trace, self_us, kids, args, results, 3);
+    snprintf(tree, sizeof tree, "tree=%s", trace);
+    const char *params[] = {tree, "scale=1", NULL};
+    sim_model m;
+    sim_state root;
+    if (sim_model_parse(&m, "replay", params, 0, &root, err, sizeof err) < 0) {
+        printf("Bail out! %s\n", err);
+        exit(1);
+    }
+    satin_policy_topology topo = {.nnodes = 2, .nclusters = 2, .cluster_of = cluster_of,
+                                  .cluster_size = size, .members = members};
+    sim_config cfg = {.topo = &topo, .names = names, .policy = satin_policy_find("crs"),
+                      .seed = 1, .workers = 1, .lan = {10000, 0},
+                      .wan = {10000000, sim_ns_per_byte(1e6)}};
+    satin_policy_params_default(&cfg.params);
+    sim *s = sim_new(&cfg, &m);
+    sim_run(s, &root, r);
+    sim_destroy(&s);
+    sim_model_free(&m);
+    unlink(trace);
+    return r->done && r->result == 3 ? r->makespan_ns : -1;
+}
+
+/* The data a stolen record carries crosses the link with it, and its
+ * result's comes back: each costs its bytes at the link's rate in virtual
+ * time, on top of the same steal without data (whose latencies, three
+ * crossings of 10 ms, and small messages are the same).  The byte counts
+ * are bounds: a0, idle once its leaf is done, asks b0 for work the longer
+ * b0 runs, on the other direction's link. */
+static void steal_data_time(void)
+{
+    sim_outcome r;
+    int64_t plain = one_steal_makespan(0, 0, &r);
+    uint64_t plain_bytes = r.net.bytes[1];
+    int64_t given = -1;
+    satin_kvlist_i64(&r.counters, "jobs_given", &given);
+    sim_outcome_free(&r);
+    ok(given == 1 && plain >= 1030000000 && plain < 1031000000,
+       "one steal across 10 ms: 1 s of leaf and three crossings, no data (%" PRId64 " ns)",
+       plain);
+    int64_t in = one_steal_makespan(200000, 0, &r);
+    ok(in - plain == 200000 * 1000LL && r.net.bytes[1] >= plain_bytes + 200000,
+       "a record of 200000 bytes more takes 200000 x 1000 ns more to cross (%" PRId64 " ns)",
+       in - plain);
+    sim_outcome_free(&r);
+    int64_t out = one_steal_makespan(0, 100000, &r);
+    ok(out - plain == 100000 * 1000LL && r.net.bytes[1] >= plain_bytes + 100000,
+       "its result of 100000 bytes more, 100000 x 1000 ns more back (%" PRId64 " ns)",
+       out - plain);
+    sim_outcome_free(&r);
+    int64_t both = one_steal_makespan(200000, 100000, &r);
+    ok(both - plain == 300000 * 1000LL, "both: the sum (%" PRId64 " ns)", both - plain);
+    sim_outcome_free(&r);
+}
+
 /* ---- crashes ------------------------------------------------------------------------ */
 
 /* 2 clusters of 3 nodes: a0 a1 a2 | b0 b1 b2; the job starts on a0. */
@@ -1023,5 +1091,6 @@ int main(void)
        plain);
     unlink(trace);
     replay_data(params);
+    steal_data_time();
     return done_testing();
 }
