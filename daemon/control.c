@@ -420,6 +420,9 @@ static int64_t pump(void *arg, int64_t now)
         control_on_client_events(ctl);
         more |= look(ctl, LOOK_MONITOR, ctl->mon);
     }
+    /* A pause or resume of the client endpoint just now may have taken the
+     * client socket's signal: look at it on the way straight back. */
+    more |= (ctl->look & LOOK_CLIENTS) != 0;
     return more ? now : next;
 }
 
