@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <grp.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,47 +22,10 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 #include <zmq.h>
 
-/* The shortest slice Linux grants (0.1 ms). */
-#define SHORT_SLICE_NS 100000
-
-/* The control thread, and the threads it starts (ZeroMQ's I/O thread, the
- * metrics server), work in bursts of tens of microseconds between waits,
- * while workers compute for long stretches: a steal crosses six such
- * bursts, three per daemon, each woken by the one before.  With the default
- * slice (0.7 ms x (1 + log2 CPUs)) a burst woken onto a CPU a computing
- * thread holds may wait for that thread's slice to end: the long tail of a
- * steal's round trip (bench/README.md, "Steal latency").  Linux's fair
- * scheduler (6.12 on) lets a woken thread with a shorter slice preempt at
- * once; its share of the CPU stays the same, and older kernels ignore the
- * request.  Threads inherit it from the thread that starts them; the
- * workers, started before this, keep the default.  A policy or nice value
- * the daemon was started with is kept. */
-static void ask_short_slice(void)
-{
-    /* The kernel's struct sched_attr (sched_setattr(2)): libc has no
-     * wrapper yet, and linux/sched/types.h clashes with sched.h. */
-    struct {
-        uint32_t size, sched_policy;
-        uint64_t sched_flags;
-        int32_t sched_nice;
-        uint32_t sched_priority;
-        uint64_t sched_runtime, sched_deadline, sched_period;
-        uint32_t sched_util_min, sched_util_max;
-    } a;
-    memset(&a, 0, sizeof a);
-    if (syscall(SYS_sched_getattr, 0, &a, (unsigned)sizeof a, 0) < 0 ||
-        (a.sched_policy != SCHED_OTHER && a.sched_policy != SCHED_BATCH))
-        return;
-    a.size = sizeof a;
-    a.sched_runtime = SHORT_SLICE_NS;
-    if (syscall(SYS_sched_setattr, 0, &a, 0) < 0)
-        log_debug("no short scheduling slice for the control thread: %s", strerror(errno));
-}
 
 
 /* The clients' ROUTER, CURVE on a tcp:// endpoint when the grid has it. */
@@ -111,7 +73,6 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
         free(ctl);
         return NULL;
     }
-    ask_short_slice();   /* before ZeroMQ starts its threads, which inherit it */
     ctl->zctx = satin_security_context();
     control_size_fd_limits(ctl, topo);
     if (topo) {
