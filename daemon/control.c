@@ -26,8 +26,6 @@
 #include <unistd.h>
 #include <zmq.h>
 
-
-
 /* The clients' ROUTER, CURVE on a tcp:// endpoint when the grid has it. */
 static int open_client_socket(satin_control *ctl)
 {
