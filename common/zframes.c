@@ -1,6 +1,7 @@
 /* zframes.c - one whole multipart message off a socket (see zframes.h). */
 #include "zframes.h"
 
+#include <errno.h>
 #include <string.h>
 
 int satin_zframes_recv(void *sock, zmq_msg_t *frames, int max, int *dropped)
@@ -13,7 +14,9 @@ int satin_zframes_recv(void *sock, zmq_msg_t *frames, int max, int *dropped)
         /* ZeroMQ delivers a multipart message whole or not at all, so once
          * its first frame is in, the others are too: never blocks. */
         if (zmq_msg_recv(m, sock, ZMQ_DONTWAIT) < 0) {
+            int e = errno;
             zmq_msg_close(m);
+            errno = e;   /* EAGAIN tells the reader the socket is empty */
             break;
         }
         more = zmq_msg_more(m);

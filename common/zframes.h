@@ -14,8 +14,9 @@
 
 /* Receives the message waiting on `sock`: its first `max` frames into
  * frames[0..] (initialised here), the rest read and discarded.  Returns
- * the frames kept (0: no message waiting) and sets *dropped to the number
- * discarded, so a message had `kept + *dropped` frames in all. */
+ * the frames kept (0: no message waiting, errno EAGAIN if ZeroMQ said so)
+ * and sets *dropped to the number discarded, so a message had
+ * `kept + *dropped` frames in all. */
 int satin_zframes_recv(void *sock, zmq_msg_t *frames, int max, int *dropped);
 /* The bytes of frames[0..n-1]. */
 size_t satin_zframes_size(zmq_msg_t *frames, int n);

@@ -26,7 +26,6 @@
 #include <unistd.h>
 #include <zmq.h>
 
-
 /* The clients' ROUTER, CURVE on a tcp:// endpoint when the grid has it. */
 static int open_client_socket(satin_control *ctl)
 {
@@ -198,12 +197,24 @@ static int zmq_readable(void *sock)
     return sock && zmq_getsockopt(sock, ZMQ_EVENTS, &events, &len) == 0 && (events & ZMQ_POLLIN);
 }
 
+/* zmq_readable for a socket in ctl->look, 0 for the others; one found with
+ * nothing waiting leaves ctl->look (LOOK_*, control_internal.h). */
+static int look(satin_control *ctl, unsigned which, void *sock)
+{
+    if (!(ctl->look & which))
+        return 0;
+    if (zmq_readable(sock))
+        return 1;
+    ctl->look &= ~which;
+    return 0;
+}
+
 /* A batch of client requests (64 at most, for fairness to peers); 1 when it
  * read any. */
 static int serve_clients(satin_control *ctl)
 {
     int i = 0;
-    while (i < 64 && zmq_readable(ctl->router)) {
+    while (i < 64 && look(ctl, LOOK_CLIENTS, ctl->router)) {
         control_read_client(ctl);
         i++;
     }
@@ -213,16 +224,17 @@ static int serve_clients(satin_control *ctl)
 /* A batch of peer messages; 1 when it read any. */
 static int serve_peers(satin_control *ctl)
 {
-    if (!ctl->grid || !zmq_readable(satin_grid_socket(ctl->grid)))
+    if (!ctl->grid || !look(ctl, LOOK_PEERS, satin_grid_socket(ctl->grid)))
         return 0;
-    satin_grid_on_readable(ctl->grid);
+    if (satin_grid_on_readable(ctl->grid) == 0)
+        ctl->look &= ~LOOK_PEERS;   /* read until ZeroMQ had nothing more */
     return 1;
 }
 
 static int serve_security_log(satin_control *ctl)
 {
     void *s = satin_security_log_socket(ctl->sec);
-    if (!zmq_readable(s))
+    if (!look(ctl, LOOK_SECURITY, s))
         return 0;
     satin_security_on_log(ctl->sec);
     return 1;
@@ -231,25 +243,33 @@ static int serve_security_log(satin_control *ctl)
 static void on_client_fd(satin_watch *w, uint32_t events)
 {
     (void)events;
-    serve_clients(w->arg);
+    satin_control *ctl = w->arg;
+    ctl->look |= LOOK_CLIENTS;
+    serve_clients(ctl);
 }
 
 static void on_peer_fd(satin_watch *w, uint32_t events)
 {
     (void)events;
-    serve_peers(w->arg);
+    satin_control *ctl = w->arg;
+    ctl->look |= LOOK_PEERS;
+    serve_peers(ctl);
 }
 
 static void on_security_fd(satin_watch *w, uint32_t events)
 {
     (void)events;
-    serve_security_log(w->arg);
+    satin_control *ctl = w->arg;
+    ctl->look |= LOOK_SECURITY;
+    serve_security_log(ctl);
 }
 
 static void on_monitor_fd(satin_watch *w, uint32_t events)
 {
     (void)events;
-    control_on_client_events(w->arg);
+    satin_control *ctl = w->arg;
+    ctl->look |= LOOK_MONITOR;
+    control_on_client_events(ctl);
 }
 
 static void on_mail(satin_watch *w, uint32_t events)
@@ -348,15 +368,20 @@ static int64_t pump(void *arg, int64_t now)
     if (ctl->stopping && now + STOP_RECHECK_NS < next)
         next = now + STOP_RECHECK_NS;
     /* Last: a send on a socket may take the "look again" signal of its
-     * ZMQ_FD, so whatever it holds is read now, after every send above.
+     * ZMQ_FD, so whatever it holds is read now, after every send above
+     * (only the sockets in ctl->look: a socket read until it was empty, and
+     * neither written nor bound since, rings its descriptor for new input).
      * What was read may have set new deadlines (an empty steal reply arms
      * a back-off) or owes acknowledgements: then the loop comes straight
      * back, so that `next` is never one computed before it. */
     int more = serve_clients(ctl) | serve_peers(ctl) | serve_security_log(ctl);
-    if (zmq_readable(ctl->mon)) {
+    if (look(ctl, LOOK_MONITOR, ctl->mon)) {
         control_on_client_events(ctl);
-        more |= zmq_readable(ctl->mon);
+        more |= look(ctl, LOOK_MONITOR, ctl->mon);
     }
+    /* A pause or resume of the client endpoint just now may have taken the
+     * client socket's signal: look at it on the way straight back. */
+    more |= (ctl->look & LOOK_CLIENTS) != 0;
     return more ? now : next;
 }
 
@@ -403,6 +428,7 @@ int satin_control_run(satin_control *ctl, int signal_fd)
 {
     if (set_up_reactor(ctl, signal_fd) < 0)
         return 0;
+    ctl->look = LOOK_ALL;   /* whatever came before the loop ran */
     ctl->next_progress = satin_now_ns() + PROGRESS_INTERVAL_NS;
     ctl->watchdog_ns = satin_service_watchdog_interval_ns();
     update_service_status(ctl);

@@ -80,6 +80,19 @@ typedef struct job_entry {
     satin_profile own_profile;    /* this node's part, until the round is in */
 } job_entry;
 
+/* ZeroMQ sockets whose descriptor's "look again" signal may have been taken
+ * by a call of ours (a send, a bind, a batch of reads cut short) while
+ * messages wait: the pump asks each of these whether it has input (two
+ * system calls a socket).  A socket read until it had nothing is left out
+ * until its descriptor rings again: with nothing waiting, new input rings it. */
+enum {
+    LOOK_CLIENTS = 1u << 0,
+    LOOK_PEERS = 1u << 1,
+    LOOK_SECURITY = 1u << 2,
+    LOOK_MONITOR = 1u << 3,
+    LOOK_ALL = LOOK_CLIENTS | LOOK_PEERS | LOOK_SECURITY | LOOK_MONITOR,
+};
+
 struct satin_control {
     const satind_options *opt;
     satin_pool *pool;
@@ -115,6 +128,7 @@ struct satin_control {
     int drained;                  /* the loop ended with every job done */
     satin_loop loop;
     satin_watch client_w, mail_w, signal_w, security_w, monitor_w, peer_w, hungry_w;
+    unsigned look;                /* LOOK_*: ZeroMQ sockets the pump must look at again */
     char status_line[256];        /* last STATUS= sent */
     /* The open-file limit.  ZeroMQ's I/O thread accepts client connections
      * as long as the endpoint is bound, and an accept that fails for want

@@ -43,6 +43,7 @@ void control_send_to(satin_control *ctl, const unsigned char *rid, size_t rid_le
         return;
     }
     /* ROUTER drops what it cannot route (client gone): never blocks us. */
+    ctl->look |= LOOK_CLIENTS;
     if (zmq_send(ctl->router, rid, rid_len, ZMQ_SNDMORE) < 0 ||
         zmq_send(ctl->router, hdr, hlen, ZMQ_SNDMORE) < 0 ||
         zmq_send(ctl->router, body, blen, 0) < 0)

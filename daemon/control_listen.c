@@ -189,6 +189,7 @@ int control_bind_clients(satin_control *ctl)
     zmq_setsockopt(ctl->router, ZMQ_BACKLOG, &backlog, sizeof backlog);
     /* The socket file: read-write for its owner and group, nothing for others. */
     mode_t old = umask(0117);
+    ctl->look |= LOOK_CLIENTS;
     int rc = zmq_bind(ctl->router, opt->endpoint);
     int bind_errno = errno;
     umask(old);
@@ -243,6 +244,7 @@ void control_pace_clients(satin_control *ctl, int accept_failed)
         return;
     ctl->fd_estimate = used;
     if (ctl->listen_state == CLIENTS_LISTENING && (used >= ctl->fd_pause || accept_failed)) {
+        ctl->look |= LOOK_CLIENTS;
         if (zmq_unbind(ctl->router, ctl->bound) < 0) {
             log_error("cannot stop listening on %s: %s", ctl->bound, zmq_strerror(errno));
             return;

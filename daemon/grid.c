@@ -10,6 +10,7 @@
 #include "log.h"
 #include "satin_digest.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,13 +362,13 @@ static int64_t thread_cpu_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-void satin_grid_on_readable(satin_grid *g)
+int satin_grid_on_readable(satin_grid *g)
 {
     for (int i = 0; i < 256; i++) {
         int bad;
         satin_msg *m = satin_peers_recv(g->peers, &bad);
         if (!m)
-            return;
+            return errno == EAGAIN ? 0 : 1;
         if (m->type == SATIN_MSG_STEAL_REPLY && satin_pool_profiling(g->pool))
             satin_pool_profile_answered(g->pool, m->request_id);
         int64_t t0 = satin_now_ns();
@@ -387,6 +388,7 @@ void satin_grid_on_readable(satin_grid *g)
         }
         satin_msg_destroy(&m);
     }
+    return 1;
 }
 
 void satin_grid_on_hungry(satin_grid *g)

@@ -27,7 +27,10 @@ void *satin_grid_socket(satin_grid *self);
 int satin_grid_hungry_fd(satin_grid *self);
 
 /* Event handlers for the control loop. */
-void satin_grid_on_readable(satin_grid *self);   /* peer messages waiting */
+/* Peer messages waiting: reads a batch.  0 when it read until ZeroMQ had
+ * nothing more (new input rings the socket's descriptor again), 1 when it
+ * stopped with messages perhaps left. */
+int satin_grid_on_readable(satin_grid *self);
 void satin_grid_on_hungry(satin_grid *self);     /* the eventfd rang */
 /* Does what is due at `now` (satin_now_ns); returns when the next thing
  * falls due (INT64_MAX: nothing until an event). */

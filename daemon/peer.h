@@ -63,8 +63,9 @@ int64_t satin_peers_tick(satin_peers *self);
 size_t satin_peers_unacked(const satin_peers *self, int64_t heard_within_ns);
 const satin_delivery_counters *satin_peers_delivery(const satin_peers *self);
 /* The next message from a peer that admission (admission.h) accepts, or
- * NULL when none is waiting.  What it rejects is counted, logged
- * (rate-limited) and dropped, and reading goes on; *bad tells. */
+ * NULL when none is waiting (errno EAGAIN: ZeroMQ had nothing more).  What
+ * it rejects is counted, logged (rate-limited) and dropped, and reading goes
+ * on; *bad tells. */
 satin_msg *satin_peers_recv(satin_peers *self, int *bad);
 /* Peers heard from so far, and the last time (ns) we heard from `node`. */
 int satin_peers_alive(const satin_peers *self);
