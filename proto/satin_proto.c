@@ -318,6 +318,13 @@ static unsigned char *copy_bytes(const void *p, size_t len)
     return d;
 }
 
+/* Bytes a message points at without owning them: with none, any non-NULL
+ * pointer (the fields are never NULL once set), never read. */
+static unsigned char *borrowed(const void *p)
+{
+    return (unsigned char *)(uintptr_t)(p ? p : "");
+}
+
 static int add_jobrec(satin_msg *self, uint32_t owner, uint64_t record_id, uint64_t job_id,
                       const char *kind, uint32_t result_cap, const void *arg, size_t len,
                       int borrow)
@@ -333,8 +340,7 @@ static int add_jobrec(satin_msg *self, uint32_t owner, uint64_t record_id, uint6
     j->job_id = job_id;
     j->kind = xstrdup(kind);
     j->result_cap = result_cap;
-    /* Borrowed with no bytes: any non-NULL pointer, never read. */
-    j->arg = borrow ? (unsigned char *)(uintptr_t)(arg ? arg : "") : copy_bytes(arg, len);
+    j->arg = borrow ? borrowed(arg) : copy_bytes(arg, len);
     j->arg_len = len;
     j->arg_borrowed = (uint8_t)borrow;
     return 0;
@@ -377,7 +383,7 @@ int satin_msg_set_data_ref(satin_msg *self, const void *data, size_t len)
     if (!data && len > 0)
         return -1;
     drop_data(self);
-    self->data = (unsigned char *)(uintptr_t)(data ? data : "");
+    self->data = borrowed(data);
     self->data_len = len;
     self->data_borrowed = 1;
     return 0;
@@ -1091,9 +1097,7 @@ static int dec_node(satin_wire_rd *r, uint32_t *out, const char *fmt, ...)
 /* Decoded bytes: a copy, or with r->borrow a pointer into the body. */
 static unsigned char *take_bytes(const satin_wire_rd *r, const unsigned char *p, size_t len)
 {
-    if (r->borrow)
-        return (unsigned char *)(uintptr_t)(p ? p : (const unsigned char *)"");
-    return copy_bytes(p, len);
+    return r->borrow ? borrowed(p) : copy_bytes(p, len);
 }
 
 static int dec_jobrec(satin_wire_rd *r, satin_msg_jobrec *j, size_t max_size, const char *pre)
@@ -1422,8 +1426,7 @@ static satin_msg *decode(const void *hdr, size_t hlen, const void *body, size_t 
     m->request_id = request_id;
     satin_wire_rd_init(&r, body, blen, what, err);
     r.borrow = borrow;
-    int rc = dec_body(&r, m, max_size) < 0 || satin_wire_end(&r) < 0 ? -1 : 0;
-    if (rc < 0) {
+    if (dec_body(&r, m, max_size) < 0 || satin_wire_end(&r) < 0) {
         satin_msg_destroy(&m);
         return NULL;
     }
