@@ -149,18 +149,6 @@ static int transmit(satin_delivery *d, int peer, uint64_t seq, satin_shared_byte
     return rc;
 }
 
-int satin_delivery_send(satin_delivery *d, int peer, int numbered, const void *hdr,
-                        size_t hlen, const void *body, size_t blen, int64_t now_ns)
-{
-    satin_shared_bytes *b = satin_shared_bytes_new(hlen + blen);
-    unsigned char *p = satin_shared_bytes_data(b);
-    if (hlen)
-        memcpy(p, hdr, hlen);
-    if (blen)
-        memcpy(p + hlen, body, blen);
-    return satin_delivery_send_shared(d, peer, numbered, b, hlen, blen, now_ns);
-}
-
 int satin_delivery_send_shared(satin_delivery *d, int peer, int numbered,
                                satin_shared_bytes *bytes, size_t hlen, size_t blen,
                                int64_t now_ns)

@@ -88,12 +88,10 @@ void satin_delivery_destroy(satin_delivery **self);
 
 /* Sends a message to `peer`, numbered when `numbered` (then kept until
  * acknowledged).  Returns what the send function returned; for a numbered
- * message -1 only means "queued, not yet on the wire".  satin_delivery_send
- * copies header and body; _shared takes the caller's reference to `bytes`,
- * which hold the header (hlen bytes) and right after it the body (blen):
- * the encoding is then neither copied to be kept nor to be sent. */
-int satin_delivery_send(satin_delivery *self, int peer, int numbered, const void *hdr,
-                        size_t hlen, const void *body, size_t blen, int64_t now_ns);
+ * message -1 only means "queued, not yet on the wire".  It takes the
+ * caller's reference to `bytes`, which hold the header (hlen bytes) and
+ * right after it the body (blen): the encoding is neither copied to be
+ * kept nor to be sent. */
 int satin_delivery_send_shared(satin_delivery *self, int peer, int numbered,
                                satin_shared_bytes *bytes, size_t hlen, size_t blen,
                                int64_t now_ns);
