@@ -75,14 +75,7 @@ static void add_grid_stats(satin_control *ctl, job_entry *e, const satin_kvlist 
                      satin_grid_node_name(ctl->grid, node));
         }
     }
-    for (size_t k = 0; k < sum.n; k++) {
-        char key[80];
-        snprintf(key, sizeof key, "grid.%s", sum.items[k].name);
-        if (sum.items[k].type == SATIN_KV_I64)
-            satin_kvlist_add_i64(&e->result->stats, key, sum.items[k].i64);
-        else
-            satin_kvlist_add_f64(&e->result->stats, key, sum.items[k].f64);
-    }
+    satin_grid_summarize_waits(&sum, "grid.", &e->result->stats);
     satin_kvlist_add_i64(&e->result->stats, "grid.nodes", ctl->topo->nnodes);
     satin_kvlist_add_i64(&e->result->stats, "grid.nodes_reporting", reported);
     satin_kvlist_add_str(&e->result->stats, "grid.policy", satin_grid_policy_name(ctl->grid));

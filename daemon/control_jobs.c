@@ -568,7 +568,11 @@ void control_status_info(satin_control *ctl, satin_kvlist *out)
         satin_grid_failure_timeouts(ctl->grid, &lan, &wan);
         satin_kvlist_add_f64(out, "failure_timeout_lan_ms", lan);
         satin_kvlist_add_f64(out, "failure_timeout_wan_ms", wan);
-        satin_grid_counters(ctl->grid, out);
+        satin_kvlist counters;
+        satin_kvlist_init(&counters);
+        satin_grid_counters(ctl->grid, &counters);
+        satin_grid_summarize_waits(&counters, "", out);
+        satin_kvlist_free(&counters);
         satin_grid_peers_status(ctl->grid, out);
     }
     satin_kvlist_add_f64(out, "uptime_s", (double)(satin_now_ns() - ctl->started_ns) / 1e9);

@@ -7,6 +7,7 @@
 #include "grid.h"
 #include "engine/engine.h"
 #include "kinds.h"
+#include "latency_hist.h"
 #include "log.h"
 #include "satin_digest.h"
 
@@ -51,6 +52,9 @@ struct satin_grid {
     uint64_t steals_served, replies_taken;
     int64_t serve_ns, take_ns;
     int64_t serve_cpu_ns;         /* of serve_ns, the control thread's CPU time */
+    /* Each synchronous steal's round trip, inside the cluster and across
+     * (the engine's lan_wait_s and wan_wait_s, one by one). */
+    satin_latency_hist lan_waits, wan_waits;
 };
 
 /* ---- the engine's environment -------------------------------------------------- */
@@ -289,6 +293,8 @@ static void env_counters(void *ctx, satin_kvlist *out)
     satin_kvlist_add_i64(out, "steal_replies_read", (int64_t)g->replies_taken);
     satin_kvlist_add_f64(out, "steal_reply_take_s", (double)g->take_ns * 1e-9);
     satin_kvlist_add_i64(out, "profile_events", (int64_t)satin_pool_profile_events(g->pool));
+    satin_latency_hist_counters(&g->lan_waits, SATIN_GRID_LAN_WAIT_HIST, out);
+    satin_latency_hist_counters(&g->wan_waits, SATIN_GRID_WAN_WAIT_HIST, out);
     satin_orphan_stats os;
     satin_pool_expire_orphans(g->pool);
     satin_pool_orphan_stats(g->pool, &os);
@@ -324,6 +330,12 @@ static void env_counters(void *ctx, satin_kvlist *out)
         snprintf(key, sizeof key, "rejected.%s", satin_admission_reason_name(r));
         satin_kvlist_add_i64(out, key, (int64_t)satin_admission_count(adm, r));
     }
+}
+
+static void env_steal_waited(void *ctx, int wan, int64_t ns)
+{
+    satin_grid *g = ctx;
+    satin_latency_hist_add(wan ? &g->wan_waits : &g->lan_waits, ns);
 }
 
 static void env_node_status(void *ctx, satin_kvlist *out)
@@ -414,6 +426,29 @@ int64_t satin_grid_tick(satin_grid *g, int64_t now)
 void satin_grid_counters(satin_grid *g, satin_kvlist *out)
 {
     satin_engine_counters(g->engine, out);
+}
+
+void satin_grid_summarize_waits(const satin_kvlist *counters, const char *prefix,
+                                satin_kvlist *out)
+{
+    char key[SATIN_KV_NAME_MAX + 1];
+    for (size_t i = 0; i < counters->n; i++) {
+        const satin_kv *kv = &counters->items[i];
+        if (satin_latency_hist_is_bucket(kv->name, SATIN_GRID_LAN_WAIT_HIST) ||
+            satin_latency_hist_is_bucket(kv->name, SATIN_GRID_WAN_WAIT_HIST))
+            continue;
+        snprintf(key, sizeof key, "%s%s", prefix, kv->name);
+        if (kv->type == SATIN_KV_I64)
+            satin_kvlist_add_i64(out, key, kv->i64);
+        else if (kv->type == SATIN_KV_F64)
+            satin_kvlist_add_f64(out, key, kv->f64);
+        else
+            satin_kvlist_add_str(out, key, kv->str);
+    }
+    snprintf(key, sizeof key, "%slan_wait", prefix);
+    satin_latency_hist_percentiles(counters, SATIN_GRID_LAN_WAIT_HIST, key, out);
+    snprintf(key, sizeof key, "%swan_wait", prefix);
+    satin_latency_hist_percentiles(counters, SATIN_GRID_WAN_WAIT_HIST, key, out);
 }
 
 void satin_grid_request_stats(satin_grid *g, uint64_t job_id, int phase)
@@ -689,6 +724,7 @@ static satin_engine *make_engine(satin_grid *g, size_t max_record)
         .orphans_void = env_orphans_void,
         .promised = env_promised,
         .profile = env_profile,
+        .steal_waited = env_steal_waited,
     };
     satin_engine *e = satin_engine_new(&cfg, &env, satin_now_ns());
     free_policy_topology(&ptopo);

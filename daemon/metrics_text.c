@@ -47,7 +47,9 @@ static void put(out_buf *b, const char *fmt, ...)
 static const char *const gauges[] = {
     "workers", "jobs_running", "fd_limit", "max_record_bytes", "max_jobs", "grid_nodes",
     "grid_self", "records_held", "uptime_seconds", "failure_timeout_seconds",
-    "steals_in_flight_max", "unacked_max", "orphans_held", "peers_heard", NULL};
+    "steals_in_flight_max", "unacked_max", "orphans_held", "peers_heard",
+    /* percentiles of steals' round trips, lan_wait_p50_ms and the like */
+    "wait_p50_seconds", "wait_p90_seconds", "wait_p99_seconds", NULL};
 
 static int is_gauge(const char *base)
 {

@@ -134,6 +134,10 @@ typedef struct satin_engine_env {
      * recording of it, phase 1 ends it and adds the node's profile to
      * `out`, the STATS_REPLY's counters (a str item "profile"). */
     void (*profile)(void *ctx, int owner, uint64_t job_id, int phase, satin_kvlist *out);
+    /* Optional: a synchronous steal request of ours ended after `ns`
+     * (answered, or timed out), to a node of another cluster (`wan`) or of
+     * ours: each of the waits that wan_wait_s and lan_wait_s add up. */
+    void (*steal_waited)(void *ctx, int wan, int64_t ns);
 } satin_engine_env;
 
 typedef struct satin_engine_config {

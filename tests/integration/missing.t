@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # missing.t - a node of the grid is gone (killed with SIGKILL): results do
 # not wait for its statistics.  The statistics of a job come from the nodes
-# that answer, and the result names the node that did not and why.
+# that answer, and the result names the node that did not and why.  On the
+# way, the steals' round trips are shown as percentiles, not buckets.
 # Asserts outcomes, never times.
 set -u
 . "$(dirname "$0")/grid_kit.sh" missing
@@ -26,6 +27,30 @@ run "$submit" "${n0[@]}" --json --stats --timeout 60 fib n=20
 is "$rc" 0 "fib 20 on the whole grid"
 is "$(json_get 'd["stats"]["grid.nodes_reporting"]')" 3 "every node reports while all are up"
 is "$(json_get 'd["stats"].get("grid.nodes_missing", "none")')" none "none is missing"
+# The round trips of the steals timed (lan_sync_answered of them): their
+# percentiles, each the middle of a bucket an eighth of an octave wide,
+# stand in for the buckets, which neither the result nor a status shows.
+cat >"$tmpdir/waits.py" <<'PY'
+import json, math, sys
+def check(s, p):
+    if any("_hist." in k for k in s):
+        return "buckets shown"
+    n = s[p + "lan_sync_answered"]
+    q = [s.get(p + "lan_wait_p%d_ms" % x) for x in (50, 90, 99)]
+    if n == 0:
+        return "ok" if q == [None] * 3 else "percentiles without samples"
+    if None in q or not q[0] <= q[1] <= q[2]:
+        return "percentiles %s for %d samples" % (q, n)
+    k = [8 * math.log2(v * 1000) - 0.5 for v in q]
+    return "ok" if all(abs(x - round(x)) < 1e-6 for x in k) else "not bucket middles: %s" % q
+d = json.load(sys.stdin)
+print(check(d["stats"] if "stats" in d else d, sys.argv[1]))
+PY
+is "$(printf '%s' "$out" | python3 "$tmpdir/waits.py" grid. 2>&1)" ok \
+    "the job's steal round trips: percentiles consistent with the steals timed, no buckets"
+run "$submit" "${n0[@]}" --json --status
+is "$(printf '%s' "$out" | python3 "$tmpdir/waits.py" "" 2>&1)" ok \
+    "the node's status: the same, over its life"
 
 kill -KILL "$(cat "$tmpdir/g/n2.pid")"
 # n0's idle steals to n2 go unanswered from now on; after a second n2

@@ -54,6 +54,8 @@ typedef struct fake {
     int64_t orphan_value;
     int voided[4];       /* env.orphans_void calls per holder */
     int promised;        /* env.promised calls */
+    int waits, last_wait_wan;   /* env.steal_waited calls, and the last one's */
+    int64_t last_wait_ns, waited_ns;   /* (and the sum of their waits) */
 } fake;
 
 static satin_msg *copy(const satin_msg *m)
@@ -73,6 +75,15 @@ static void f_send(void *ctx, int to, const satin_msg *m)
     fake *f = ctx;
     if (f->nout < MAX_SENT)
         f->out[f->nout++] = (sent){to, copy(m)};
+}
+
+static void f_steal_waited(void *ctx, int wan, int64_t ns)
+{
+    fake *f = ctx;
+    f->waits++;
+    f->last_wait_wan = wan;
+    f->last_wait_ns = ns;
+    f->waited_ns += ns;
 }
 
 static void f_describe(void *ctx, void *record, satin_engine_record *out)
@@ -227,7 +238,7 @@ static satin_engine *make_watching_orphans(fake *f, const char *policy, int64_t 
         .cancel = f_cancel, .release = f_release, .job_stopping = f_job_stopping, .queue_length = f_queue_length,
         .is_idle = f_is_idle, .active_jobs = f_active, .note_bad = f_note_bad, .log = f_log,
         .describe = f_describe, .peer_epoch = f_peer_epoch, .orphan = f_orphan,
-        .orphans_void = f_orphans_void, .promised = f_promised};
+        .orphans_void = f_orphans_void, .promised = f_promised, .steal_waited = f_steal_waited};
     return satin_engine_new(&cfg, &env, 0);
 }
 

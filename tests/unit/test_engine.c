@@ -7,6 +7,8 @@
  */
 #include "engine_fake.h"
 
+#include <math.h>
+
 /* An idle node steals; nobody answers; 5 s later it counts as an empty
  * reply, the policy backs off, and the next steal goes out on the timer. */
 static void test_steal_timeout(void)
@@ -371,6 +373,8 @@ static void test_counts_steal_outcomes(void)
            "outcomes: and not one of the other kind");
     is_i64(kit_counter(e, "steal_failures") + kit_counter(e, "late_replies"), 0,
            "outcomes: no failure, no late reply");
+    ok(f.waits == 1 && f.last_wait_ns == MS && f.last_wait_wan == wan,
+       "outcomes: the driver hears the synchronous steal's wait, 1 ms, and its class");
 
     f.idle = 1;
     satin_engine_on_dry(e, 2 * MS);
@@ -382,6 +386,17 @@ static void test_counts_steal_outcomes(void)
     satin_engine_on_tick(e, 2 * MS + 5 * S + 1);
     is_i64(kit_counter(e, "steal_timeouts"), 1, "outcomes: it times out");
     is_i64(kit_counter(e, "steal_failures"), 1, "outcomes: counted as a failure");
+    is_i64(f.waits, 2, "outcomes: a time-out's wait is heard too");
+    is_i64(f.last_wait_ns, 5 * S + 1, "outcomes: from its request to the time-out");
+    satin_kvlist counters;
+    satin_kvlist_init(&counters);
+    satin_engine_counters(e, &counters);
+    double lan_s = -1, wan_s = -1;
+    satin_kvlist_f64(&counters, "lan_wait_s", &lan_s);
+    satin_kvlist_f64(&counters, "wan_wait_s", &wan_s);
+    satin_kvlist_free(&counters);
+    ok(fabs((lan_s + wan_s) * 1e9 - (double)f.waited_ns) < 1e3,
+       "outcomes: the waits heard add up to lan_wait_s + wan_wait_s");
     f.idle = 0;
     deliver(e, 6 * S, reply_from(victim, id, 1));
     is_i64(kit_counter(e, "late_replies"), 1, "outcomes: its reply is late");

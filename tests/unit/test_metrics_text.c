@@ -27,6 +27,7 @@ static void exact_text(void)
     satin_kvlist_add_i64(&l, "steal_attempts_wan", 16);
     satin_kvlist_add_i64(&l, "wan_steals_in_flight_max", 1);
     satin_kvlist_add_f64(&l, "wan_wait_s", 0.25);
+    satin_kvlist_add_f64(&l, "lan_wait_p50_ms", 0.125);
     satin_kvlist_add_i64(&l, "msgs_lan", 49);
     satin_kvlist_add_i64(&l, "rejected.wrong_key", 2);
     satin_kvlist_add_i64(&l, "msgs_wan", 37);
@@ -53,6 +54,8 @@ static void exact_text(void)
         "satin_steals_in_flight_max{node=\"a0\",class=\"wan\"} 1\n"
         "# TYPE satin_wait_seconds_total counter\n"
         "satin_wait_seconds_total{node=\"a0\",class=\"wan\"} 0.25\n"
+        "# TYPE satin_wait_p50_seconds gauge\n"
+        "satin_wait_p50_seconds{node=\"a0\",class=\"lan\"} 0.000125\n"
         "# TYPE satin_msgs_total counter\n"
         "satin_msgs_total{node=\"a0\",class=\"lan\"} 49\n"
         "satin_msgs_total{node=\"a0\",class=\"wan\"} 37\n"
