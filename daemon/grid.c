@@ -129,6 +129,8 @@ static int env_take(void *ctx, satin_engine_record *out, int max, int push)
         max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
     int n = push ? satin_pool_take_for_push(g->pool, recs, max)
                  : satin_pool_take_for_remote(g->pool, recs, max);
+    if (!push && max > 0)
+        satin_pool_set_wanted(g->pool, n == 0);
     for (int i = 0; i < n; i++)
         env_describe(g, recs[i], &out[i]);
     return n;

@@ -252,13 +252,18 @@ static void sleep_until_job(satin_pool *pool)
     pthread_mutex_unlock(&pool->lock);
 }
 
+/* A worker found nothing to run.  The flag matters inside the node too, not
+ * only to a grid's callback: it makes the busy siblings queue their spawns
+ * instead of running them in place, or a sibling's deque holds only the few
+ * records that the lazy-spawn rule keeps. */
 void satin_pool_report_hungry(satin_pool *pool)
 {
-    if (!pool->hungry_fn || atomic_load_explicit(&pool->hungry, memory_order_relaxed))
+    if (atomic_load_explicit(&pool->hungry, memory_order_relaxed))
         return;
     if (!atomic_exchange_explicit(&pool->hungry, 1, memory_order_seq_cst)) {
         satin_pool_clear_fast(pool);   /* spawns queue again, for the hungry */
-        pool->hungry_fn(pool->hungry_arg);
+        if (pool->hungry_fn)
+            pool->hungry_fn(pool->hungry_arg);
     }
 }
 
@@ -492,12 +497,24 @@ void satin_pool_on_hungry(satin_pool *pool, void (*fn)(void *arg), void *arg)
     pool->hungry_arg = arg;
     pool->hungry_fn = fn;
     pthread_mutex_unlock(&pool->lock);
-    /* Workers already asleep will not report: a node without work starts dry. */
-    if (fn && atomic_load(&pool->active_jobs) == 0 &&
-        !atomic_exchange_explicit(&pool->hungry, 1, memory_order_seq_cst)) {
+    /* Workers already asleep will not report: a node without work starts
+     * dry.  They may have made the pool hungry before there was anyone to
+     * tell (satin_pool_report_hungry), so the flag says nothing here. */
+    if (fn && atomic_load(&pool->active_jobs) == 0) {
+        atomic_store_explicit(&pool->hungry, 1, memory_order_seq_cst);
         satin_pool_clear_fast(pool);
         fn(arg);
     }
+}
+
+void satin_pool_set_wanted(satin_pool *pool, int wanted)
+{
+    if (!wanted) {
+        atomic_store_explicit(&pool->wanted, 0, memory_order_relaxed);
+        return;
+    }
+    if (!atomic_exchange_explicit(&pool->wanted, 1, memory_order_seq_cst))
+        satin_pool_clear_fast(pool);   /* spawns queue again, for the next thief */
 }
 
 int satin_pool_is_hungry(satin_pool *pool)

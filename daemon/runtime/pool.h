@@ -140,6 +140,12 @@ int64_t satin_pool_queue_length(satin_pool *self);
 /* `fn(arg)` is called (from a worker thread) when the node runs dry: a
  * worker found no local work.  Called again only after work was found. */
 void satin_pool_on_hungry(satin_pool *self, void (*fn)(void *arg), void *arg);
+/* Another node asked this one for work and got none (1), or got some (0).
+ * While it is 1 the workers queue every spawn instead of running children
+ * in place, so that the next request finds records: the lazy-spawn rule
+ * keeps only a few queued, and on a narrow tree those few are the newest,
+ * which their own frames take back within microseconds. */
+void satin_pool_set_wanted(satin_pool *self, int wanted);
 /* 1 while some worker is dry and the node has no queued work. */
 int satin_pool_is_hungry(satin_pool *self);
 

@@ -112,6 +112,7 @@ struct satin_pool {
     _Atomic int parked;          /* workers waiting on `wake` with a timeout */
     _Atomic uint64_t wake_seq;   /* bumped by every satin_pool_notify */
     _Atomic int hungry;          /* a worker found no local work */
+    _Atomic int wanted;          /* another node asked for work and got none */
     _Atomic uint64_t jobs_run_high;  /* the most satin_pool_jobs_run returned */
     /* Records of other nodes (remote jobs): from their start here to a
      * worker taking them, summed, and how many (the last leg of a steal). */

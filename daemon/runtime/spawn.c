@@ -20,6 +20,10 @@ __attribute__((noinline, cold)) static void fail_too_large(satin_job *job, const
     satin_job_fail(job, msg);
 }
 
+/* While another node wants work, spawns queue until the deque holds this
+ * many times the spawn reserve. */
+#define WANTED_QUEUE 8
+
 static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, const void *arg,
                      size_t len, void *slot, size_t cap, uint64_t place, int spawned, int depth);
 static void count_run(satin_worker *w);
@@ -105,6 +109,7 @@ static int may_run_in_place(satin_worker *w, satin_pool *pool, satin_job *job)
     int64_t t = atomic_load_explicit(&w->deque.top, memory_order_seq_cst);
     return b - t >= pool->spawn_reserve &&
            !atomic_load_explicit(&pool->hungry, memory_order_seq_cst) &&
+           !atomic_load_explicit(&pool->wanted, memory_order_seq_cst) &&
            !atomic_load_explicit(&job->stop, memory_order_seq_cst) && pool->trace == NULL &&
            !atomic_load_explicit(&pool->orphans, memory_order_seq_cst);
 }
@@ -149,8 +154,14 @@ void satin_spawn_general(satin_ctx *c, const satin_kind *kind, const void *arg, 
         traced_spawn(c, kind, arg, len, result, result_cap, index);
         return;
     }
+    /* Wanted by another node (satin_pool_set_wanted): queue until the deque
+     * holds plenty, then no longer, whether a request came again or not. */
+    if (atomic_load_explicit(&pool->wanted, memory_order_relaxed) &&
+        satin_deque_size(&w->deque) >= WANTED_QUEUE * pool->spawn_reserve)
+        atomic_store_explicit(&pool->wanted, 0, memory_order_relaxed);
     if (satin_deque_size(&w->deque) >= pool->spawn_reserve &&
-        !atomic_load_explicit(&pool->hungry, memory_order_relaxed)) {
+        !atomic_load_explicit(&pool->hungry, memory_order_relaxed) &&
+        !atomic_load_explicit(&pool->wanted, memory_order_relaxed)) {
         /* In place (orphans may be waiting: invoke looks, by the place);
          * and the next ones inline, unless something else forbids it.  The
          * relaxed test first: a hungry node queues every spawn, without a

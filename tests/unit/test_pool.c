@@ -294,6 +294,115 @@ static void started_jobs_move_on(void)
     satin_pool_destroy(&pool);
 }
 
+/* Holds its worker until released, spawning nothing. */
+static atomic_int busy_started, busy_release;
+static void busy_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    (void)c; (void)arg; (void)len;
+    atomic_store(&busy_started, 1);
+    while (!atomic_load(&busy_release))
+        usleep(1000);
+    int64_t v = 7;
+    satin_return(out, &v, sizeof v);
+}
+static const satin_kind busy_kind = {.name = "busy", .run = busy_run, .result_size = 8};
+
+/* A worker that finds nothing to do while a job runs is hungry, with or
+ * without a hungry callback (a satind without a grid has none): that is
+ * what makes its busy siblings queue their spawns for it instead of
+ * running them in place (spawn.c, may_run_in_place). */
+static atomic_int told_dry;
+static void count_dry(void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&told_dry, 1);
+}
+
+/* Polls satin_pool_is_hungry for up to 10 s (a bound for a test that
+ * would otherwise never end, not a speed). */
+static int becomes_hungry(satin_pool *pool)
+{
+    for (int i = 0; i < 10000; i++) {
+        if (satin_pool_is_hungry(pool))
+            return 1;
+        usleep(1000);
+    }
+    return 0;
+}
+
+static void hungry_without_callback(void)
+{
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 2});
+    /* Idle workers made the pool hungry with no one to tell: a callback
+     * installed later still hears that the node is dry (satind's grid is
+     * made after the pool). */
+    ok(becomes_hungry(pool), "an idle pool without a callback is hungry");
+    satin_pool_on_hungry(pool, count_dry, NULL);
+    is_i64(atomic_load(&told_dry), 1, "a callback installed then is told once that it is dry");
+    satin_pool_on_hungry(pool, NULL, NULL);
+    satin_job *job = satin_job_new(&busy_kind, NULL, 0);
+    satin_pool_start(pool, job, NULL, NULL);
+    while (!atomic_load(&busy_started))
+        usleep(1000);
+    ok(becomes_hungry(pool), "2 workers, no hungry callback: the idle one makes the pool hungry");
+    atomic_store(&busy_release, 1);
+    satin_job_wait(job);
+    ok(!satin_job_failed(job), "the busy job ends");
+    satin_job_destroy(&job);
+    satin_pool_destroy(&pool);
+}
+
+/* Spawns `n` leaves of wide_kind and, before its sync, notes how many
+ * records the pool holds (queued_seen). */
+static satin_pool *seen_pool;
+static int64_t queued_seen;
+static void note_queue_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+{
+    int64_t n, sum = 0;
+    (void)len;
+    memcpy(&n, arg, sizeof n);
+    int64_t *res = calloc((size_t)n, sizeof *res);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t leaf = -(i + 1);
+        satin_spawn(c, &wide_kind, &leaf, sizeof leaf, &res[i], sizeof res[i]);
+    }
+    queued_seen = satin_pool_queue_length(seen_pool);
+    satin_sync(c);
+    for (int64_t i = 0; i < n; i++)
+        sum += res[i];
+    free(res);
+    satin_return(out, &sum, sizeof sum);
+}
+static const satin_kind note_queue_kind = {
+    .name = "note_queue", .run = note_queue_run, .result_size = sizeof(int64_t)};
+
+/* One worker, so nothing is stolen: spawns run in place once 4 (the spawn
+ * reserve) are queued; while another node wants work (a steal request
+ * found none) every spawn queues, up to 8 times the reserve. */
+static void wanted_by_another_node(void)
+{
+    satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 1});
+    seen_pool = pool;
+    int64_t v = run_i64(pool, &note_queue_kind, 10, NULL);
+    ok(v == 55 && queued_seen == 4, "not wanted: 4 of 10 spawns queued, 6 in place (sum %lld)",
+       (long long)v);
+    satin_pool_set_wanted(pool, 1);
+    v = run_i64(pool, &note_queue_kind, 10, NULL);
+    ok(v == 55 && queued_seen == 10, "wanted: all 10 spawns queued (%lld)", (long long)queued_seen);
+    v = run_i64(pool, &note_queue_kind, 40, NULL);
+    ok(v == 820 && queued_seen == 32,
+       "wanted: 32 of 40 queued, then in place again (%lld)", (long long)queued_seen);
+    v = run_i64(pool, &note_queue_kind, 10, NULL);
+    ok(v == 55 && queued_seen == 4, "and no longer wanted after that (%lld)",
+       (long long)queued_seen);
+    satin_pool_set_wanted(pool, 1);
+    satin_pool_set_wanted(pool, 0);
+    v = run_i64(pool, &note_queue_kind, 10, NULL);
+    ok(v == 55 && queued_seen == 4, "a request that got work ends it (%lld)",
+       (long long)queued_seen);
+    satin_pool_destroy(&pool);
+}
+
 int main(void)
 {
     fib_on(1);
@@ -303,5 +412,7 @@ int main(void)
     failures();
     cancellation();
     started_jobs_move_on();
+    hungry_without_callback();
+    wanted_by_another_node();
     return done_testing();
 }
