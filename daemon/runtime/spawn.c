@@ -119,7 +119,8 @@ static int may_run_in_place(satin_worker *w, satin_pool *pool, satin_job *job)
  * stack's line when may_run_in_place holds, and raised to UINTPTR_MAX by
  * whoever makes that untrue: this worker when it takes from its own deque
  * (sync), a thief after a steal from it, and for every worker whoever stops
- * a job, turns hungry or brings orphan results.  The worker stores the
+ * a job, turns hungry, asks for work for another node (satin_pool_set_wanted)
+ * or brings orphan results.  The worker stores the
  * line and then reads the conditions; the others change a condition and
  * then store UINTPTR_MAX, all seq_cst: so either the worker sees the
  * change, or their store lands after its own.  A needless raise costs one
