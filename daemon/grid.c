@@ -57,6 +57,10 @@ struct satin_grid {
     satin_latency_hist lan_waits, wan_waits;
 };
 
+/* The prefixes of the steals' round-trip buckets among the counters. */
+#define SATIN_GRID_LAN_WAIT_HIST "lan_wait_hist"
+#define SATIN_GRID_WAN_WAIT_HIST "wan_wait_hist"
+
 /* ---- the engine's environment -------------------------------------------------- */
 
 /* While a profile is recorded: the node's own steal requests, out and back

@@ -37,11 +37,9 @@ void satin_grid_on_hungry(satin_grid *self);     /* the eventfd rang */
 int64_t satin_grid_tick(satin_grid *self, int64_t now);
 
 /* The node's cumulative counters, as name/value pairs.  Among them, the
- * buckets of the synchronous steals' round trips (latency_hist.h), under
- * these prefixes: a job's statistics and the node's status give their
- * percentiles instead (satin_grid_summarize_waits). */
-#define SATIN_GRID_LAN_WAIT_HIST "lan_wait_hist"
-#define SATIN_GRID_WAN_WAIT_HIST "wan_wait_hist"
+ * buckets of the synchronous steals' round trips (latency_hist.h): a job's
+ * statistics and the node's status give their percentiles instead
+ * (satin_grid_summarize_waits). */
 void satin_grid_counters(satin_grid *self, satin_kvlist *out);
 /* Copies `counters` into `out` (each name after `prefix`), but the round
  * trips' buckets, whose percentiles it adds instead: "lan_wait_p50_ms" and

@@ -10,7 +10,7 @@ int satin_latency_bucket(int64_t ns)
 {
     if (ns < 1000)
         return 0;
-    int k = (int)floor(8.0 * log2((double)ns / 1000.0));
+    int k = (int)floor(SATIN_LATENCY_PER_OCTAVE * log2((double)ns / 1000.0));
     return k < SATIN_LATENCY_BUCKETS ? k : SATIN_LATENCY_BUCKETS - 1;
 }
 
@@ -75,7 +75,7 @@ int64_t satin_latency_hist_percentiles(const satin_kvlist *counters, const char 
             seen += count[k++];
         char key[SATIN_KV_NAME_MAX + 1];
         snprintf(key, sizeof key, "%s_%s", name, wanted[w].suffix);
-        satin_kvlist_add_f64(out, key, exp2((k + 0.5) / 8.0) / 1000.0);
+        satin_kvlist_add_f64(out, key, exp2((k + 0.5) / SATIN_LATENCY_PER_OCTAVE) / 1000.0);
     }
     return total;
 }

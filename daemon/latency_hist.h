@@ -15,7 +15,8 @@
 
 /* 1 us to 2^26 us (67 s) in eighths of an octave; the first bucket also
  * takes everything shorter than 1 us, the last everything longer. */
-#define SATIN_LATENCY_BUCKETS (26 * 8)
+#define SATIN_LATENCY_PER_OCTAVE 8
+#define SATIN_LATENCY_BUCKETS (26 * SATIN_LATENCY_PER_OCTAVE)
 
 typedef struct satin_latency_hist {
     uint64_t count[SATIN_LATENCY_BUCKETS];

@@ -5,9 +5,10 @@
  * raytracer shipped their matrices and scenes; our versions of those make
  * their data inside each job).
  *
- * Element i is satin_splitmix_at(seed + i) (SplitMix64's finalizer), and a leaf adds up
- * its elements after `work` more rounds of mix each, to give a part as much
- * computing per byte as wanted.  A record names a range [lo, hi) of
+ * Element i is satin_splitmix_at(seed + i) (SplitMix64 at position
+ * seed + i, splitmix.h), and a leaf adds up its elements after `work` more
+ * rounds of satin_splitmix_at each, to give a part as much computing per
+ * byte as wanted.  A record names a range [lo, hi) of
  * elements.  While the range is larger than `carry` elements, its record
  * holds no data and splits the range in halves; the first record whose
  * range fits makes its elements, and every record below it carries its own

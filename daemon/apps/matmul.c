@@ -5,8 +5,8 @@
  * of the additions (and thus of the schedule).
  *
  * The matrices are not shipped: they are defined by the seed, and every job
- * generates the blocks it needs.  With mix() the splitmix64 output function
- * (see mm_mix) and key(m) = mix(seed ^ mix(m)):
+ * generates the blocks it needs.  With mix() SplitMix64 at a position
+ * (satin_splitmix_at, splitmix.h) and key(m) = mix(seed ^ mix(m)) (mm_key):
  *     A[i][j] = mix(key(1) ^ (i << 32 | j))
  *     B[i][j] = mix(key(2) ^ (i << 32 | j))
  * The result is a checksum of C, linear in C:
@@ -80,9 +80,16 @@ typedef struct mm_split {
     int32_t start[3][2], ext[3][2], parts[3];
 } mm_split;
 
-static uint64_t mm_pos(int32_t i, int32_t j)
+/* key(m) of the header comment: m = 1 for A, 2 for B. */
+static uint64_t mm_key(uint64_t seed, uint64_t m)
 {
-    return (uint64_t)(uint32_t)i << 32 | (uint32_t)j;
+    return satin_splitmix_at(seed ^ satin_splitmix_at(m));
+}
+
+/* Element (i, j) of the matrix whose key is `key`: mix(key ^ (i << 32 | j)). */
+static uint64_t mm_at(uint64_t key, int32_t i, int32_t j)
+{
+    return satin_splitmix_at(key ^ ((uint64_t)(uint32_t)i << 32 | (uint32_t)j));
 }
 
 /* The leaf: the checksum of A[i0.., k0..] B[k0.., j0..]. */
@@ -92,18 +99,18 @@ static uint64_t mm_leaf(const mm_arg *a)
     uint64_t bblk[MM_MAX_LEAF * MM_MAX_LEAF];
     uint64_t arow[2][MM_MAX_LEAF];
     uint64_t c0[MM_MAX_LEAF], c1[MM_MAX_LEAF];
-    uint64_t ka = satin_splitmix_at(a->seed ^ satin_splitmix_at(1)), kb = satin_splitmix_at(a->seed ^ satin_splitmix_at(2));
+    uint64_t ka = mm_key(a->seed, 1), kb = mm_key(a->seed, 2);
     uint64_t kw = satin_splitmix_at(MM_WEIGHT_KEY);
     int32_t ni = a->ni, nj = a->nj, nk = a->nk;
     for (int32_t k = 0; k < nk; k++)
         for (int32_t j = 0; j < nj; j++)
-            bblk[k * nj + j] = satin_splitmix_at(kb ^ mm_pos(a->k0 + k, a->j0 + j));
+            bblk[k * nj + j] = mm_at(kb, a->k0 + k, a->j0 + j);
     uint64_t sum = 0;
     for (int32_t i = 0; i < ni; i += 2) {
         int two = i + 1 < ni;
         for (int32_t k = 0; k < nk; k++) {
-            arow[0][k] = satin_splitmix_at(ka ^ mm_pos(a->i0 + i, a->k0 + k));
-            arow[1][k] = two ? satin_splitmix_at(ka ^ mm_pos(a->i0 + i + 1, a->k0 + k)) : 0;
+            arow[0][k] = mm_at(ka, a->i0 + i, a->k0 + k);
+            arow[1][k] = two ? mm_at(ka, a->i0 + i + 1, a->k0 + k) : 0;
         }
         memset(c0, 0, sizeof c0[0] * (size_t)nj);
         memset(c1, 0, sizeof c1[0] * (size_t)nj);
@@ -116,9 +123,9 @@ static uint64_t mm_leaf(const mm_arg *a)
             }
         }
         for (int32_t j = 0; j < nj; j++) {
-            sum += (satin_splitmix_at(kw ^ mm_pos(a->i0 + i, a->j0 + j)) | 1) * c0[j];
+            sum += (mm_at(kw, a->i0 + i, a->j0 + j) | 1) * c0[j];
             if (two)
-                sum += (satin_splitmix_at(kw ^ mm_pos(a->i0 + i + 1, a->j0 + j)) | 1) * c1[j];
+                sum += (mm_at(kw, a->i0 + i + 1, a->j0 + j) | 1) * c1[j];
         }
     }
     return sum;
@@ -192,7 +199,7 @@ static void mm_make(uint64_t key, int32_t r0, int32_t c0, int32_t nr, int32_t nc
 {
     for (int32_t r = 0; r < nr; r++)
         for (int32_t col = 0; col < nc; col++)
-            out[(size_t)r * (size_t)nc + (size_t)col] = satin_splitmix_at(key ^ mm_pos(r0 + r, c0 + col));
+            out[(size_t)r * (size_t)nc + (size_t)col] = mm_at(key, r0 + r, c0 + col);
 }
 
 /* C = A B for an ni x nk block A and an nk x nj block B, modulo 2^64; two
@@ -222,7 +229,7 @@ static uint64_t mm_fold(const mm_arg *a, const uint64_t *C)
     uint64_t kw = satin_splitmix_at(MM_WEIGHT_KEY), sum = 0;
     for (int32_t i = 0; i < a->ni; i++)
         for (int32_t j = 0; j < a->nj; j++)
-            sum += (satin_splitmix_at(kw ^ mm_pos(a->i0 + i, a->j0 + j)) | 1) *
+            sum += (mm_at(kw, a->i0 + i, a->j0 + j) | 1) *
                    C[(size_t)i * (size_t)a->nj + (size_t)j];
     return sum;
 }
@@ -326,8 +333,8 @@ static void mm_run_carry(satin_ctx *c, const mm_arg *a, const mm_carry *k, const
             }
             uint64_t *ma = mine, *mb = ma + (size_t)a->ni * (size_t)a->nk,
                      *mc = mb + (size_t)a->nk * (size_t)a->nj;
-            mm_make(satin_splitmix_at(a->seed ^ satin_splitmix_at(1)), a->i0, a->k0, a->ni, a->nk, ma);
-            mm_make(satin_splitmix_at(a->seed ^ satin_splitmix_at(2)), a->k0, a->j0, a->nk, a->nj, mb);
+            mm_make(mm_key(a->seed, 1), a->i0, a->k0, a->ni, a->nk, ma);
+            mm_make(mm_key(a->seed, 2), a->k0, a->j0, a->nk, a->nj, mb);
             if (mm_split_data(c, a, k->carry, ma, mb, mc, out) == 0)
                 sum = mm_fold(a, mc);
             free(mine);

@@ -239,19 +239,19 @@ void satin_engine_settle(satin_engine *e, const satin_pending *p, int victim, in
     satin_engine_logf(e, SATIN_ENGINE_LOG_DEBUG, "steal %" PRIu64 " to node %s answered with %d job(s)",
                       p->id, satin_engine_node_name(e, victim), njobs);
     int wan = satin_engine_is_remote(e, victim);
-    int64_t waited = e->now - p->sent_ns;
-    int timed = 0;
-    if (wan && (p->flags & SATIN_STEAL_SYNC)) {
-        e->c.wan_wait_ns += waited;
-        timed = 1;
+    /* A synchronous steal's wait; inside the cluster only one that was
+     * sent and not withdrawn. */
+    if ((p->flags & SATIN_STEAL_SYNC) && (wan || (!p->unsent && !p->withdrawn))) {
+        int64_t waited = e->now - p->sent_ns;
+        if (wan) {
+            e->c.wan_wait_ns += waited;
+        } else {
+            e->c.lan_wait_ns += waited;
+            e->c.lan_sync_answered++;
+        }
+        if (e->env.steal_waited)
+            e->env.steal_waited(e->env.ctx, wan, waited);
     }
-    if (!wan && (p->flags & SATIN_STEAL_SYNC) && !p->unsent && !p->withdrawn) {
-        e->c.lan_wait_ns += waited;
-        e->c.lan_sync_answered++;
-        timed = 1;
-    }
-    if (timed && e->env.steal_waited)
-        e->env.steal_waited(e->env.ctx, wan, waited);
     count_settled(e, p, wan, njobs);
     /* The request's flags, plus what the victim said about itself. */
     e->ops->on_steal_reply(e->policy, victim, p->id, njobs,
