@@ -214,6 +214,16 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
     return s;
 }
 
+/* The stand-in's job keeps its argument until deliver_standin (or
+ * env_release) destroys it, after the engine is done with the stand-in:
+ * the engine's ledger refers to it rather than copying it again. */
+static const void *env_standin_arg(void *ctx, void *handle)
+{
+    (void)ctx;
+    size_t len;
+    return satin_job_arg(((standin *)handle)->job, &len);
+}
+
 static void env_orphan(void *ctx, int status, int holder, uint64_t place, uint64_t digest,
                        const void *data, size_t len, uint64_t runs)
 {
@@ -713,6 +723,7 @@ static satin_engine *make_engine(satin_grid *g, size_t max_record)
         .take = env_take,
         .complete = env_complete,
         .start = env_start,
+        .standin_arg = env_standin_arg,
         .cancel = env_cancel,
         .release = env_release,
         .job_stopping = env_job_stopping,

@@ -167,7 +167,8 @@ int satin_engine_run_record(satin_engine *e, const satin_msg_jobrec *jr)
         refuse_record(e, jr, err[0] ? err : "the job record could not be started");
         return -1;
     }
-    satin_ledger_add_standin(&e->ledger, standin, (int)jr->owner, jr->record_id, job, jr);
+    const void *kept = e->env.standin_arg ? e->env.standin_arg(e->env.ctx, standin) : NULL;
+    satin_ledger_add_standin(&e->ledger, standin, (int)jr->owner, jr->record_id, job, jr, kept);
     return 0;
 }
 

@@ -89,6 +89,12 @@ typedef struct satin_engine_env {
      * When it ends, the driver calls satin_engine_on_standin_done(handle). */
     void *(*start)(void *ctx, const satin_msg_jobrec *jr, const void **job, char *err,
                    size_t errlen);
+    /* Optional: the argument bytes the stand-in `standin` runs from, which
+     * the driver keeps, unchanged, until it reports the stand-in done.  The
+     * ledger then refers to them instead of keeping a copy of its own, and
+     * copies them only if it must outlive the stand-in (its owner died: the
+     * record waits, parked, to start again).  NULL or no hook: it copies. */
+    const void *(*standin_arg)(void *ctx, void *standin);
     void (*cancel)(void *ctx, void *standin, const char *why);
     /* 1 once `job` (a local job or a stand-in's) was cancelled or failed:
      * the records it gave away are told to stop too. */

@@ -203,7 +203,7 @@ static int redo(satin_engine *e, size_t i, const char *holder)
         return 0;
     }
     g->redoing = 1;
-    satin_ledger_add_standin(&e->ledger, standin, e->topo.self, g->record_id, job, NULL);
+    satin_ledger_add_standin(&e->ledger, standin, e->topo.self, g->record_id, job, NULL, NULL);
     e->c.records_redone++;
     return 1;
 }
@@ -309,6 +309,8 @@ void satin_engine_park(satin_engine *e, satin_standin *s)
         if (!e->parked)
             abort();
     }
+    /* It outlives the stand-in, and the driver's bytes with it. */
+    satin_ledger_own_arg(s->rec);
     e->parked[e->nparked++] = (satin_parked){s->owner, s->rec};
     s->rec = NULL;
 }

@@ -1,6 +1,7 @@
 /* ledger.c - remote work and who owns it (see ledger.h). */
 #include "ledger.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,19 +84,37 @@ int satin_ledger_cancels_owed(const satin_ledger *l)
     return l->ngiven > l->ncancel_sent;
 }
 
-satin_msg_jobrec *satin_ledger_copy_rec(const satin_msg_jobrec *rec)
+/* The record's fields and kind, its argument left to the caller. */
+static satin_msg_jobrec *copy_rec_but_arg(const satin_msg_jobrec *rec)
 {
     satin_msg_jobrec *c = malloc(sizeof *c);
     if (!c)
         abort();
     *c = *rec;
     c->kind = strdup(rec->kind ? rec->kind : "");
-    c->arg = malloc(rec->arg_len ? rec->arg_len : 1);
-    c->arg_borrowed = 0;
-    if (!c->kind || !c->arg)
+    if (!c->kind)
+        abort();
+    return c;
+}
+
+void satin_ledger_own_arg(satin_msg_jobrec *rec)
+{
+    if (!rec || !rec->arg_borrowed)
+        return;
+    unsigned char *own = malloc(rec->arg_len ? rec->arg_len : 1);
+    if (!own)
         abort();
     if (rec->arg_len)
-        memcpy(c->arg, rec->arg, rec->arg_len);
+        memcpy(own, rec->arg, rec->arg_len);
+    rec->arg = own;
+    rec->arg_borrowed = 0;
+}
+
+satin_msg_jobrec *satin_ledger_copy_rec(const satin_msg_jobrec *rec)
+{
+    satin_msg_jobrec *c = copy_rec_but_arg(rec);
+    c->arg_borrowed = 1;   /* the original's, until the line below */
+    satin_ledger_own_arg(c);
     return c;
 }
 
@@ -104,17 +123,26 @@ void satin_ledger_free_rec(satin_msg_jobrec **rec)
     if (!*rec)
         return;
     free((*rec)->kind);
-    free((*rec)->arg);
+    if (!(*rec)->arg_borrowed)
+        free((*rec)->arg);
     free(*rec);
     *rec = NULL;
 }
 
 void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id,
-                              const void *job, const satin_msg_jobrec *rec)
+                              const void *job, const satin_msg_jobrec *rec,
+                              const void *arg_kept)
 {
+    satin_msg_jobrec *c = NULL;
+    if (rec && arg_kept) {
+        c = copy_rec_but_arg(rec);
+        c->arg = (unsigned char *)(uintptr_t)arg_kept;   /* never written through */
+        c->arg_borrowed = 1;
+    } else if (rec) {
+        c = satin_ledger_copy_rec(rec);
+    }
     l->standins = grow(l->standins, &l->capstandins, l->nstandins, sizeof *l->standins);
-    l->standins[l->nstandins++] =
-        (satin_standin){handle, owner, record_id, job, rec ? satin_ledger_copy_rec(rec) : NULL, 0, 0};
+    l->standins[l->nstandins++] = (satin_standin){handle, owner, record_id, job, c, 0, 0};
 }
 
 int satin_ledger_take_standin(satin_ledger *l, void *handle, satin_standin *out)

@@ -27,7 +27,8 @@ typedef struct satin_standin {
     int owner;              /* the node its result goes to */
     uint64_t record_id;     /* the owner's id for it */
     const void *job;        /* the driver's job it runs as (records taken from it carry it) */
-    satin_msg_jobrec *rec;  /* a copy of the record, to start it again; NULL for ours */
+    satin_msg_jobrec *rec;  /* a copy of the record, to start it again; NULL for ours.
+                             * Its argument may be the driver's (env.standin_arg). */
     int parked;             /* its owner died: cancelled, and started again if it comes back */
     int orphan;             /* its owner died (1) or restarted (2): it runs on, and its result
                              * is told to every node for the re-run (engine_orphans.c) */
@@ -72,13 +73,20 @@ void satin_ledger_mark_cancel_sent(satin_ledger *l, size_t i);
 /* 1 while a record given away has not been withdrawn. */
 int satin_ledger_cancels_owed(const satin_ledger *l);
 
-/* Stand-ins; `rec` (may be NULL) is copied. */
+/* Stand-ins; `rec` (may be NULL) is copied, but for its argument when
+ * `arg_kept` (rec->arg_len bytes that stay as they are while the stand-in
+ * runs) is given: the copy then refers to those (satin_ledger_own_arg). */
 void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id,
-                              const void *job, const satin_msg_jobrec *rec);
+                              const void *job, const satin_msg_jobrec *rec,
+                              const void *arg_kept);
 /* Removes the stand-in `handle`: 0, or -1 when it is unknown.  Its `rec`
  * is the caller's then (satin_ledger_free_rec). */
 int satin_ledger_take_standin(satin_ledger *l, void *handle, satin_standin *out);
 satin_msg_jobrec *satin_ledger_copy_rec(const satin_msg_jobrec *rec);
+/* A copy whose argument is a copy of its own from then on, should the
+ * bytes it refers to go (a stand-in's record kept after it ended). */
+void satin_ledger_own_arg(satin_msg_jobrec *rec);
+/* Frees a copy (its argument only if it is the copy's own). */
 void satin_ledger_free_rec(satin_msg_jobrec **rec);
 /* The stand-in for (owner, record_id), or NULL. */
 const satin_standin *satin_ledger_find_standin(const satin_ledger *l, int owner,

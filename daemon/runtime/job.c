@@ -37,6 +37,11 @@ satin_job *satin_job_new_with_cap(const satin_kind *kind, const void *arg, size_
     return job;
 }
 
+const void *satin_job_arg(const satin_job *job, size_t *len)
+{
+    return satin_record_arg(job->root, len);
+}
+
 void satin_job_set_place(satin_job *job, uint64_t place)
 {
     job->root->place = place;

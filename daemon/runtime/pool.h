@@ -49,6 +49,9 @@ satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len);
 satin_job *satin_job_new_with_cap(const satin_kind *kind, const void *arg, size_t len,
                                   size_t result_cap);
 void satin_job_destroy(satin_job **self);
+/* The root invocation's argument: the job's own copy, the same bytes at the
+ * same place until the job is destroyed (its kind reads them as const). */
+const void *satin_job_arg(const satin_job *job, size_t *len);
 /* The place of the job's root in the grid's spawn trees (before it starts;
  * default 0): a fresh one per submitted job, the JOBREC's for a record
  * from another node, so that its children get the places they had there. */

@@ -42,6 +42,12 @@ typedef struct fake {
     int starts, cancels, refuse_start;
     const void *stopped_job;   /* job_stopping() says 1 for this one */
     void *standin_handles[16];
+    /* keep_args: the stand-ins' argument bytes are the fake's (a copy per
+     * stand-in, given to the engine by env.standin_arg) until the test
+     * drops them with fake_drop_kept, as satind's job keeps them. */
+    int keep_args;
+    unsigned char *kept[16];
+    size_t kept_len[16];
     char last_log[256];
     int warns, bad;
     char last_bad[128];
@@ -134,7 +140,33 @@ static void *f_start(void *ctx, const satin_msg_jobrec *jr, const void **job, ch
         return NULL;
     }
     f->active++;
+    if (f->keep_args) {
+        f->kept[f->starts] = malloc(jr->arg_len ? jr->arg_len : 1);
+        f->kept_len[f->starts] = jr->arg_len;
+        if (jr->arg_len)
+            memcpy(f->kept[f->starts], jr->arg, jr->arg_len);
+    }
     return f->standin_handles[f->starts++] = malloc(1);
+}
+
+static const void *f_standin_arg(void *ctx, void *standin)
+{
+    fake *f = ctx;
+    for (int i = 0; i < f->starts; i++)
+        if (f->standin_handles[i] == standin)
+            return f->kept[i];
+    return NULL;
+}
+
+/* Stand-in i's kept bytes go, scribbled over first: whatever still reads
+ * them reads garbage (and AddressSanitizer sees it). */
+static inline void fake_drop_kept(fake *f, int i)
+{
+    if (f->kept[i]) {
+        memset(f->kept[i], 0xEE, f->kept_len[i]);
+        free(f->kept[i]);
+        f->kept[i] = NULL;
+    }
 }
 
 static void f_cancel(void *ctx, void *standin, const char *why)
@@ -235,7 +267,7 @@ static satin_engine *make_watching_orphans(fake *f, const char *policy, int64_t 
     cfg.orphan_saving = orphan_saving;
     satin_engine_env env = {
         .ctx = f, .send = f_send, .take = f_take, .complete = f_complete, .start = f_start,
-        .cancel = f_cancel, .release = f_release, .job_stopping = f_job_stopping, .queue_length = f_queue_length,
+        .standin_arg = f_standin_arg, .cancel = f_cancel, .release = f_release, .job_stopping = f_job_stopping, .queue_length = f_queue_length,
         .is_idle = f_is_idle, .active_jobs = f_active, .note_bad = f_note_bad, .log = f_log,
         .describe = f_describe, .peer_epoch = f_peer_epoch, .orphan = f_orphan,
         .orphans_void = f_orphans_void, .promised = f_promised, .steal_waited = f_steal_waited};

@@ -7,6 +7,7 @@
  * {b0,b1}; a1 is its LAN peer, b0 and b1 are across the WAN.
  */
 #include "engine_fake.h"
+#include "engine/ledger.h"
 #include "satin_digest.h"
 
 #define TIMEOUT (3 * S)
@@ -276,11 +277,15 @@ static void test_no_redo_when_stopped(void)
  * their parent elsewhere); b1 dies.  Both are stopped; one had finished already: its result waits
  * for b1, the other waits parked.  b1 comes back in the same run: the
  * result goes and the parked record starts again.  b1 dies again and
- * restarts: what waited for its old run is dropped. */
-static void test_held_and_parked(void)
+ * restarts: what waited for its old run is dropped.  With keep_args the
+ * stand-ins' argument bytes are the driver's (env.standin_arg), gone once
+ * each stand-in ended: the parked record must have kept a copy of its own
+ * to start again with its argument. */
+static void test_held_and_parked(int keep_args)
 {
     fake f;
     satin_engine *e = make_watching_orphans(&f, "rs", TIMEOUT, 0);
+    f.keep_args = keep_args;
     int64_t arg = 7, now = 0;
     f.epoch[3] = 41;
     for (uint64_t id = 55; id <= 56; id++) {
@@ -299,6 +304,8 @@ static void test_held_and_parked(void)
     satin_engine_outcome stopped = {.ok = 0, .error = "its owner node died"};
     satin_engine_on_standin_done(e, now + 1, f.standin_handles[0], &done);
     satin_engine_on_standin_done(e, now + 1, f.standin_handles[1], &stopped);
+    fake_drop_kept(&f, 0);
+    fake_drop_kept(&f, 1);
     is_i64(sent_to(&f, 3, SATIN_MSG_JOB_RESULT), 0, "held: no result goes to the dead");
     is_i64(kit_counter(e, "results_held"), 1, "held: the finished one's result waits");
     is_i64(satin_engine_running(e), 0, "held: nothing runs for b1");
@@ -310,12 +317,16 @@ static void test_held_and_parked(void)
     ok(f.starts == 3 && f.started.record_id == 56 && f.started.owner == 3 &&
            f.started_arg == 7,
        "held: and the parked record starts again");
+    if (keep_args)
+        ok(f.kept[2] && f.kept_len[2] == sizeof arg && memcmp(f.kept[2], &arg, sizeof arg) == 0,
+           "held, the driver's bytes: the parked record kept its argument after they went");
     is_i64(kit_counter(e, "parked_resumed"), 1, "held: parked_resumed");
     forget_sent(&f);
 
     run_hearing(e, &now, now + 3100 * MS, 3);
     is_i64(f.cancels, 3, "held: b1 dead again: the restarted record stops");
     satin_engine_on_standin_done(e, now + 1, f.standin_handles[2], &stopped);
+    fake_drop_kept(&f, 2);
     f.epoch[3] = 42;
     deliver(e, now + 2, from(3, SATIN_MSG_HEARTBEAT));
     run_hearing(e, &now, now + 400 * MS, -1);
@@ -696,6 +707,42 @@ static void test_status_ties(void)
     satin_engine_destroy(&e);
 }
 
+/* The ledger's copy of a stand-in's record refers to bytes the driver
+ * keeps, copies them only when it must outlive them, and never frees them. */
+static void test_ledger_kept_arg(void)
+{
+    satin_ledger l;
+    satin_ledger_init(&l);
+    unsigned char kept[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    char kind[] = "fib";
+    satin_msg_jobrec jr = {.owner = 3, .record_id = 9, .kind = kind, .arg = kept,
+                           .arg_len = sizeof kept, .arg_borrowed = 1};
+    satin_ledger_add_standin(&l, &l, 3, 9, NULL, &jr, kept);
+    satin_ledger_add_standin(&l, kind, 3, 10, NULL, &jr, NULL);
+    satin_ledger_add_standin(&l, kept, 3, 11, NULL, &jr, kept);
+    const satin_standin *a = satin_ledger_find_standin(&l, 3, 9);
+    const satin_standin *b = satin_ledger_find_standin(&l, 3, 10);
+    ok(a && a->rec->arg == kept && a->rec->arg_len == sizeof kept && a->rec->arg_borrowed &&
+           strcmp(a->rec->kind, "fib") == 0 && a->rec->kind != kind,
+       "ledger: a stand-in's record refers to the driver's kept bytes (its kind copied)");
+    ok(b && b->rec->arg != kept && !b->rec->arg_borrowed &&
+           memcmp(b->rec->arg, kept, sizeof kept) == 0,
+       "ledger: without kept bytes it keeps a copy of its own");
+    satin_standin s;
+    is_i64(satin_ledger_take_standin(&l, &l, &s), 0, "ledger: the first stand-in taken");
+    satin_ledger_own_arg(s.rec);
+    kept[0] = 0xEE;
+    ok(s.rec->arg != kept && !s.rec->arg_borrowed && s.rec->arg[0] == 1 &&
+           memcmp(s.rec->arg + 1, kept + 1, sizeof kept - 1) == 0,
+       "ledger: own_arg makes it a copy of its own, untouched by the driver's later writes");
+    satin_ledger_free_rec(&s.rec);
+    /* The third still refers to `kept`, on this stack: free() of it would
+     * abort the test (and AddressSanitizer names it). */
+    satin_ledger_free(&l);
+    ok(kept[1] == 2 && kept[7] == 8,
+       "ledger: freeing records that refer to kept bytes leaves those bytes alone");
+}
+
 int main(void)
 {
     test_detection();
@@ -705,7 +752,9 @@ int main(void)
     test_redo();
     test_first_result_wins();
     test_no_redo_when_stopped();
-    test_held_and_parked();
+    test_held_and_parked(0);
+    test_held_and_parked(1);
+    test_ledger_kept_arg();
     test_orphans();
     test_promise_ties();
     test_redo_keeps_place();
