@@ -84,19 +84,6 @@ int satin_ledger_cancels_owed(const satin_ledger *l)
     return l->ngiven > l->ncancel_sent;
 }
 
-/* The record's fields and kind, its argument left to the caller. */
-static satin_msg_jobrec *copy_rec_but_arg(const satin_msg_jobrec *rec)
-{
-    satin_msg_jobrec *c = malloc(sizeof *c);
-    if (!c)
-        abort();
-    *c = *rec;
-    c->kind = strdup(rec->kind ? rec->kind : "");
-    if (!c->kind)
-        abort();
-    return c;
-}
-
 void satin_ledger_own_arg(satin_msg_jobrec *rec)
 {
     if (!rec || !rec->arg_borrowed)
@@ -110,14 +97,6 @@ void satin_ledger_own_arg(satin_msg_jobrec *rec)
     rec->arg_borrowed = 0;
 }
 
-satin_msg_jobrec *satin_ledger_copy_rec(const satin_msg_jobrec *rec)
-{
-    satin_msg_jobrec *c = copy_rec_but_arg(rec);
-    c->arg_borrowed = 1;   /* the original's, until the line below */
-    satin_ledger_own_arg(c);
-    return c;
-}
-
 void satin_ledger_free_rec(satin_msg_jobrec **rec)
 {
     if (!*rec)
@@ -129,18 +108,30 @@ void satin_ledger_free_rec(satin_msg_jobrec **rec)
     *rec = NULL;
 }
 
+/* The ledger's copy of a stand-in's record: its fields and kind, and as its
+ * argument the bytes the driver keeps, or else a copy of the record's. */
+static satin_msg_jobrec *copy_rec(const satin_msg_jobrec *rec, const void *arg_kept)
+{
+    satin_msg_jobrec *c = malloc(sizeof *c);
+    if (!c)
+        abort();
+    *c = *rec;
+    c->kind = strdup(rec->kind ? rec->kind : "");
+    if (!c->kind)
+        abort();
+    c->arg_borrowed = 1;   /* rec's bytes or the driver's, not the copy's own (yet) */
+    if (arg_kept)
+        c->arg = (unsigned char *)(uintptr_t)arg_kept;   /* never written through */
+    else
+        satin_ledger_own_arg(c);
+    return c;
+}
+
 void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t record_id,
                               const void *job, const satin_msg_jobrec *rec,
                               const void *arg_kept)
 {
-    satin_msg_jobrec *c = NULL;
-    if (rec && arg_kept) {
-        c = copy_rec_but_arg(rec);
-        c->arg = (unsigned char *)(uintptr_t)arg_kept;   /* never written through */
-        c->arg_borrowed = 1;
-    } else if (rec) {
-        c = satin_ledger_copy_rec(rec);
-    }
+    satin_msg_jobrec *c = rec ? copy_rec(rec, arg_kept) : NULL;
     l->standins = grow(l->standins, &l->capstandins, l->nstandins, sizeof *l->standins);
     l->standins[l->nstandins++] = (satin_standin){handle, owner, record_id, job, c, 0, 0};
 }

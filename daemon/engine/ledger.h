@@ -82,7 +82,6 @@ void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t
 /* Removes the stand-in `handle`: 0, or -1 when it is unknown.  Its `rec`
  * is the caller's then (satin_ledger_free_rec). */
 int satin_ledger_take_standin(satin_ledger *l, void *handle, satin_standin *out);
-satin_msg_jobrec *satin_ledger_copy_rec(const satin_msg_jobrec *rec);
 /* A copy whose argument is a copy of its own from then on, should the
  * bytes it refers to go (a stand-in's record kept after it ended). */
 void satin_ledger_own_arg(satin_msg_jobrec *rec);
