@@ -4,7 +4,9 @@
  *   (a) fib by spawn/sync on one worker vs plain recursive C fib, with and
  *       without a spawn threshold, and the cost of one spawn in ns; also vs
  *       the kind's own code with direct calls for its spawns, which tells
- *       the interface's cost from spawn/sync's;
+ *       the interface's cost from spawn/sync's.  Once on each CPU the
+ *       process may use (at most FIB_MAX_CPUS), the baselines and the worker
+ *       pinned to it: a ratio compares the same CPU with itself;
  *   (b) UTS on one worker vs the plain sequential loop over the same tree
  *       (uts_count_sequential) and vs the raw SHA-1 rate (uts_sha1_rate);
  *   (c) UTS on two workers vs one.
@@ -23,6 +25,8 @@
 #include "uts_tree.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +37,7 @@
 #define MAX_REPS 9
 #define MAX_ROWS 64
 #define FIB_THRESHOLD 20
+#define FIB_MAX_CPUS 4
 
 /* ---- small helpers --------------------------------------------------------- */
 
@@ -259,7 +264,9 @@ static void iface_return(iface_out *out, const void *data, size_t len)
 
 static void iface_fib_run(void *ctx, const void *arg, size_t len, iface_out *out);
 
-__attribute__((noipa)) static void iface_fib_inner(void *ctx, iface_arg a, iface_out *out)
+/* Given only its out, as fib.c's fib_inner is given only its frame (the
+ * direct calls have no frame: their context is always NULL). */
+__attribute__((noipa)) static void iface_fib_inner(iface_out *out, iface_arg a)
 {
     int64_t r;
     if (a.n < a.threshold) {
@@ -268,9 +275,9 @@ __attribute__((noipa)) static void iface_fib_inner(void *ctx, iface_arg a, iface
         iface_arg x = {a.n - 1, a.threshold};
         int64_t rx = 0, ry = 0;
         iface_out ox = {&rx, sizeof rx, 0}, oy = {&ry, sizeof ry, 0};
-        iface_fib_run(ctx, &x, sizeof x, &ox);
+        iface_fib_run(NULL, &x, sizeof x, &ox);
         x.n = a.n - 2;
-        iface_fib_run(ctx, &x, sizeof x, &oy);
+        iface_fib_run(NULL, &x, sizeof x, &oy);
         r = rx + ry;
     }
     iface_return(out, &r, sizeof r);
@@ -279,6 +286,7 @@ __attribute__((noipa)) static void iface_fib_inner(void *ctx, iface_arg a, iface
 __attribute__((noipa)) static void iface_fib_run(void *ctx, const void *arg, size_t len,
                                                  iface_out *out)
 {
+    (void)ctx;
     iface_arg a;
     if (len != sizeof a) {
         iface_failed(len);
@@ -288,7 +296,7 @@ __attribute__((noipa)) static void iface_fib_run(void *ctx, const void *arg, siz
     if (a.n < 2)
         iface_return(out, &a.n, sizeof a.n);
     else
-        iface_fib_inner(ctx, a, out);
+        iface_fib_inner(out, a);
 }
 
 
@@ -350,6 +358,7 @@ static double run_plain_fib(int n, int one_call_per_node)
 
 typedef struct fib_figures {
     int n;
+    int cpu;                               /* the one it ran on */
     double plain, called, iface, satin, thresh;   /* best seconds */
     double ratio, ratio_called, ratio_iface, ratio_thresh;
     double spawn_ns;                       /* (satin - plain) / spawns */
@@ -362,7 +371,8 @@ static void print_row(const char *variant, const series *s, const char *ratio,
            ratio, notes, noise_note(s));
 }
 
-static void bench_fib(int n, int reps, fib_figures *f)
+/* On the CPU the caller is pinned to (the pool's worker inherits it). */
+static void bench_fib(int n, int cpu, int reps, fib_figures *f)
 {
     satin_pool_config cfg = {.workers = 1};
     satin_pool *pool = satin_pool_new(&cfg);
@@ -387,6 +397,7 @@ static void bench_fib(int n, int reps, fib_figures *f)
     satin_pool_destroy(&pool);
 
     f->n = n;
+    f->cpu = cpu;
     f->plain = series_best(&plain);
     f->called = series_best(&called);
     f->iface = series_best(&iface);
@@ -400,8 +411,8 @@ static void bench_fib(int n, int reps, fib_figures *f)
 
     double calls = (double)satin_fib_calls(n);
     char ratio[32], notes[160];
-    printf("\n(a) fib(%d) = %" PRId64 ": spawn/sync on 1 worker vs plain recursive C "
-           "(%.0f calls)%s\n", n, satin_fib_value(n), calls,
+    printf("\n(a) fib(%d) = %" PRId64 " on CPU %d: spawn/sync on 1 worker vs plain recursive C "
+           "(%.0f calls)%s\n", n, satin_fib_value(n), cpu, calls,
            fib_clock == CLOCK_MONOTONIC ? "" : ", process CPU time");
     printf("  %-22s %9s %9s %9s   %s\n", "variant", "best s", "median s", "ratio", "notes");
     snprintf(notes, sizeof notes, "%.2f ns per call (gcc -O2 inlines levels, loops)",
@@ -426,7 +437,7 @@ static void bench_fib(int n, int reps, fib_figures *f)
     print_row("satin threshold=20", &thresh, ratio, notes);
 
     char bench[32];
-    snprintf(bench, sizeof bench, "fib_%d", n);
+    snprintf(bench, sizeof bench, "fib_%d_cpu%d", n, cpu);
     csv_add(bench, "plain", f->plain, calls / f->plain, 1.0);
     csv_add(bench, "plain_every_call", f->called, calls / f->called, f->called / f->plain);
     csv_add(bench, "kind_direct_calls", f->iface, calls / f->iface, f->iface / f->plain);
@@ -640,8 +651,29 @@ int main(int argc, char **argv)
                others, busy ? ": they compete with the benchmark, figures will be disturbed"
                             : "");
 
-    fib_figures fib;
-    bench_fib(fib_n, reps, &fib);
+    /* (a) once per CPU: the CPUs of a virtual machine may differ by half
+     * (a busy sibling thread on the host), and plain C measured on one with
+     * the worker on the other compares nothing. */
+    cpu_set_t allowed;
+    fib_figures fib[FIB_MAX_CPUS];
+    int nfib = 0;
+    if (pthread_getaffinity_np(pthread_self(), sizeof allowed, &allowed) == 0) {
+        for (int cpu = 0; cpu < CPU_SETSIZE && nfib < FIB_MAX_CPUS; cpu++) {
+            if (!CPU_ISSET(cpu, &allowed))
+                continue;
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0)
+                continue;
+            bench_fib(fib_n, cpu, reps, &fib[nfib++]);
+        }
+        pthread_setaffinity_np(pthread_self(), sizeof allowed, &allowed);
+    }
+    if (nfib == 0) {
+        printf("\n(could not pin to a CPU: (a) runs wherever the scheduler puts it)\n");
+        bench_fib(fib_n, -1, reps, &fib[nfib++]);
+    }
 
     printf("\n(b) UTS on 1 worker vs the plain sequential loop and the raw SHA-1 rate;"
            "\n(c) UTS on 2 workers vs 1\n");
@@ -656,20 +688,23 @@ int main(int argc, char **argv)
     printf("\nSummary (ratios of measurements in this run; informational, never pass/fail)\n");
     printf("  %-44s %9s   %s\n", "figure", "measured", "reference");
     char label[96], val[32];
-    snprintf(label, sizeof label, "(a) fib(%d), 1 worker / plain C", fib.n);
-    snprintf(val, sizeof val, "%.2fx", fib.ratio);
-    printf("  %-44s %9s   %s\n", label, val, "Satin paper 7.25x, Cilk 3.6x; aim <= 2x");
-    snprintf(label, sizeof label, "    1 worker / plain C with every call");
-    snprintf(val, sizeof val, "%.2fx", fib.ratio_called);
-    printf("  %-44s %9s\n", label, val);
-    snprintf(label, sizeof label, "    1 worker / fib.c's code with direct calls");
-    snprintf(val, sizeof val, "%.2fx", fib.ratio_iface);
-    printf("  %-44s %9s   %s\n", label, val, "spawn/sync's own cost");
-    snprintf(label, sizeof label, "    1 worker, threshold=%d / plain C", FIB_THRESHOLD);
-    snprintf(val, sizeof val, "%.2fx", fib.ratio_thresh);
-    printf("  %-44s %9s\n", label, val);
-    snprintf(val, sizeof val, "%.1f ns", fib.spawn_ns);
-    printf("  %-44s %9s\n", "    cost per spawn", val);
+    for (int i = 0; i < nfib; i++) {
+        const fib_figures *f = &fib[i];
+        snprintf(label, sizeof label, "(a) fib(%d) on CPU %d, 1 worker / plain C", f->n, f->cpu);
+        snprintf(val, sizeof val, "%.2fx", f->ratio);
+        printf("  %-44s %9s\n", label, val);
+        snprintf(label, sizeof label, "    1 worker / plain C with every call");
+        snprintf(val, sizeof val, "%.2fx", f->ratio_called);
+        printf("  %-44s %9s   %s\n", label, val, "Satin paper 7.25x, Cilk 3.6x; aim <= 2x");
+        snprintf(label, sizeof label, "    1 worker / fib.c's code with direct calls");
+        snprintf(val, sizeof val, "%.2fx", f->ratio_iface);
+        printf("  %-44s %9s   %s\n", label, val, "spawn/sync's own cost");
+        snprintf(label, sizeof label, "    1 worker, threshold=%d / plain C", FIB_THRESHOLD);
+        snprintf(val, sizeof val, "%.2fx", f->ratio_thresh);
+        printf("  %-44s %9s\n", label, val);
+        snprintf(val, sizeof val, "%.1f ns", f->spawn_ns);
+        printf("  %-44s %9s\n", "    cost per spawn", val);
+    }
     for (int i = 0; i < NTREES; i++) {
         snprintf(label, sizeof label, "(b) UTS %s, 1 worker / raw SHA-1 rate", uts[i].name);
         snprintf(val, sizeof val, "%.1f%%", 100 * uts[i].one_vs_raw);

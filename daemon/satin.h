@@ -24,8 +24,11 @@ extern "C" {
 #endif
 
 /* 2: spawn, sync and return are inline and the frame's layout is in this
- * header (the spawn fast path): kinds built against 1 must be rebuilt. */
-#define SATIN_API_VERSION 2
+ * header (the spawn fast path): kinds built against 1 must be rebuilt.
+ * 3: the frame no longer holds its worker and job (the thread-local
+ * satin_here does); satin_out_of.  Kinds are linked into the daemon: a
+ * kind built against 2 must be rebuilt. */
+#define SATIN_API_VERSION 3
 
 typedef struct satin_ctx satin_ctx;       /* the running frame */
 typedef struct satin_out satin_out;       /* where this invocation's result goes */
@@ -59,6 +62,10 @@ static inline void satin_sync(satin_ctx *ctx);
 
 /* Sets this invocation's result.  More than the slot's capacity fails the job. */
 static inline void satin_return(satin_out *out, const void *data, size_t len);
+
+/* The invocation's own out, the one its run function was given: a helper
+ * that has the frame need not be given both (one register less to keep). */
+static inline satin_out *satin_out_of(satin_ctx *ctx);
 
 /* Fails the whole job with a message for the user; the first failure wins. */
 void satin_fail(satin_out *out, const char *fmt, ...)
@@ -149,9 +156,13 @@ struct satin_out {
     size_t cap, len;
 };
 
-/* What the inline spawn reads of its worker (the first member of the
- * runtime's worker; other threads write `limit` and read `spawns`: both are
- * accessed with atomic builtins). */
+/* What the inline spawn reads and counts: one per thread, so that a spawn
+ * reaches it without a pointer (one %fs-relative operand).  A worker
+ * thread's is its worker's (`w`); other threads keep the initial one, whose
+ * limit never lets a child run in place.  Other threads write `limit` and
+ * read `spawns` through the worker's pointer to it: both are accessed with
+ * atomic builtins.  (Frames never move between threads: a frame is on the
+ * stack of the worker that runs it.) */
 typedef struct satin_hot {
     /* A child runs in place while the spawning frame's stack address is at
      * or above this: the stack's line while the runtime allows children in
@@ -160,7 +171,15 @@ typedef struct satin_hot {
     /* The spawns of the frames that ended on this worker, counted when each
      * ends (one addition per frame that spawned, none per spawn). */
     uint64_t spawns;
+    struct satin_worker *w;  /* this thread's worker; NULL on other threads */
+    struct satin_job *job;   /* the job of the invocation running on top */
 } satin_hot;
+
+#ifdef __cplusplus
+extern thread_local satin_hot satin_here __attribute__((tls_model("local-exec")));
+#else
+extern _Thread_local satin_hot satin_here __attribute__((tls_model("local-exec")));
+#endif
 
 /* A running invocation's frame.  A child run in place fills in the first
  * group (`depth` and `place` excepted).  Its place in the spawn tree and its
@@ -168,15 +187,14 @@ typedef struct satin_hot {
  * `parent` is set, and the child's index among its parent's children is the
  * parent's `nchildren`, which cannot change while the parent waits in the
  * spawn that runs this child.  The runtime's group is set by the frame's
- * first queued spawn after a sync. */
+ * first queued spawn after a sync.  Its worker and job are those of
+ * satin_here, the thread's. */
 struct satin_ctx {
     uint32_t queued;         /* children queued since the last sync */
     int depth;               /* nesting of invocations on this worker, 1 outermost */
     uint64_t nchildren;      /* spawns so far, across syncs: the last child's index */
     satin_ctx *parent;       /* the spawning frame; NULL once `place` and `depth` are set */
     uint64_t place;          /* of this invocation in its job's spawn tree */
-    struct satin_worker *w;  /* begins with its satin_hot */
-    struct satin_job *job;
     satin_out out;           /* the invocation's result */
 
     struct satin_record *children;  /* queued since the last sync, newest first */
@@ -184,6 +202,28 @@ struct satin_ctx {
     struct satin_arena_block *mark_block;   /* the record arena before them */
     size_t mark_used;
 };
+
+/* Adds n to this thread's spawn count.  Only this thread writes it and
+ * others read it with relaxed atomic loads, so a relaxed store of the sum
+ * would do; on x86-64 it is one add to %fs-relative memory instead, which
+ * such loads see whole, as a relaxed store (one instruction per spawning
+ * frame, against a load, an add and a store). */
+#if defined(__SANITIZE_THREAD__)
+#define SATIN_COUNT_BY_STORE 1    /* ThreadSanitizer sees no asm: GCC */
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SATIN_COUNT_BY_STORE 1    /* clang */
+#endif
+#endif
+static inline void satin_count_spawns(uint64_t n)
+{
+#if defined(__x86_64__) && !defined(SATIN_COUNT_BY_STORE)
+    __asm__("addq %1, %0" : "+m"(satin_here.spawns) : "er"(n));
+#else
+    __atomic_store_n(&satin_here.spawns, __atomic_load_n(&satin_here.spawns, __ATOMIC_RELAXED) + n,
+                     __ATOMIC_RELAXED);
+#endif
+}
 
 /* The out-of-line halves: a spawn that does not run in place, a sync with
  * queued children, a result too large. */
@@ -196,37 +236,38 @@ static inline void satin_spawn(satin_ctx *ctx, const satin_kind *kind, const voi
                                size_t len, void *result, size_t result_cap)
 {
     /* The stack line is checked against the child frame's address, which
-     * the call needs anyway, and the worker is read again from the frame
-     * after the call: so a spawning function keeps no register alive across
-     * its spawns for either (fib: one saved register less per frame). */
+     * the call needs anyway, and the worker's counters are the thread's
+     * (satin_here): so a spawning function keeps no register alive across
+     * its spawns for either, and a child frame holds only what is its own. */
     satin_ctx child;
-    if (__builtin_expect((uintptr_t)&child >=
-                             __atomic_load_n(&((satin_hot *)(void *)ctx->w)->limit,
-                                             __ATOMIC_RELAXED),
+    if (__builtin_expect((uintptr_t)&child >= __atomic_load_n(&satin_here.limit, __ATOMIC_RELAXED),
                          1)) {
         /* queued, depth (not known yet) and nchildren: one 16-byte store */
         memset(&child, 0, offsetof(satin_ctx, parent));
         child.parent = ctx;
         ctx->nchildren++;
-        child.w = ctx->w;
-        child.job = ctx->job;
         child.out.slot = result;
         child.out.cap = result_cap;
-        child.out.len = 0;
+        /* out.len is left unset: only a record's run reads it back (the
+         * runtime's, which sets it).  Setting it made the compiler store
+         * cap and len as one 16-byte vector, from which the child's first
+         * read of cap cannot be forwarded at once (fib: 5 % slower). */
         kind->run(&child, arg, len, &child.out);
         /* One test for the common child, which spawned nothing: only a
          * child that spawned can have queued. */
         if (child.nchildren) {
             if (child.queued)
                 satin_sync_queued(&child); /* the implicit sync that ends every invocation */
-            satin_hot *hot = (satin_hot *)(void *)child.w;
-            __atomic_store_n(&hot->spawns,
-                             __atomic_load_n(&hot->spawns, __ATOMIC_RELAXED) + child.nchildren,
-                             __ATOMIC_RELAXED);
+            satin_count_spawns(child.nchildren);
         }
         return;
     }
     satin_spawn_general(ctx, kind, arg, len, result, result_cap);
+}
+
+static inline satin_out *satin_out_of(satin_ctx *ctx)
+{
+    return &ctx->out;
 }
 
 static inline void satin_sync(satin_ctx *ctx)

@@ -47,8 +47,8 @@ static uint64_t xorshift(uint64_t *s)
 
 void satin_worker_flush(satin_worker *w)
 {
-    satin_job *job = w->cur_job;
-    uint64_t spawns = __atomic_load_n(&w->hot.spawns, __ATOMIC_RELAXED);
+    satin_job *job = w->hot->job;
+    uint64_t spawns = __atomic_load_n(&w->hot->spawns, __ATOMIC_RELAXED);
     uint64_t queued = atomic_load_explicit(&w->queued, memory_order_relaxed);
     uint64_t spawned = spawns - w->spawns_flushed;
     /* Every spawn not queued ran in place.  A frame of this job still open
@@ -299,6 +299,18 @@ static void release_memory(satin_worker *w)
 static void *worker_main(void *arg)
 {
     satin_worker *w = arg;
+    /* This thread's satin_here becomes the worker's.  Other threads write
+     * its limit through w->hot (siblings, and anyone once satin_pool_new
+     * returns): no worker starts, and satin_pool_new does not return,
+     * until every worker has set it. */
+    satin_here.w = w;
+    pthread_mutex_lock(&w->pool->lock);
+    w->hot = &satin_here;
+    w->pool->workers_up++;
+    pthread_cond_broadcast(&w->pool->wake);
+    while (w->pool->workers_up < w->pool->nworkers)
+        pthread_cond_wait(&w->pool->wake, &w->pool->lock);
+    pthread_mutex_unlock(&w->pool->lock);
     /* Short parks must be short: the default 50 us timer slack would
      * stretch every one of them. */
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
@@ -330,7 +342,7 @@ static void *worker_main(void *arg)
             set_busy(w, 1);
             satin_record_run(w, r, 0);
             satin_worker_flush(w);
-            w->cur_job = NULL;
+            w->hot->job = NULL;
             release_memory(w);
             set_busy(w, 0);
             round = 0;
@@ -393,7 +405,6 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
         w->pool = pool;
         w->id = i;
         w->rng = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
-        w->hot.limit = UINTPTR_MAX;   /* no child in place before the worker allows it */
         satin_deque_init(&w->deque, 10);
         satin_arena_init(&w->arena);
         atomic_init(&w->state_since, -satin_now_ns());
@@ -405,6 +416,10 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
             abort();
         }
     pthread_attr_destroy(&attr);
+    pthread_mutex_lock(&pool->lock);
+    while (pool->workers_up < pool->nworkers)
+        pthread_cond_wait(&pool->wake, &pool->lock);
+    pthread_mutex_unlock(&pool->lock);
     return pool;
 }
 
@@ -449,7 +464,7 @@ uint64_t satin_pool_jobs_run(satin_pool *self)
         const satin_worker *w = &self->workers[i];
         /* Runs in place: the spawns counted minus those queued.  A frame
          * counts its spawns when it ends, after it queued some: clamp. */
-        uint64_t spawns = __atomic_load_n(&w->hot.spawns, __ATOMIC_RELAXED);
+        uint64_t spawns = __atomic_load_n(&w->hot->spawns, __ATOMIC_RELAXED);
         uint64_t queued = atomic_load_explicit(&w->queued, memory_order_relaxed);
         n += atomic_load_explicit(&w->jobs_run, memory_order_relaxed) +
              (spawns > queued ? spawns - queued : 0);

@@ -37,11 +37,13 @@ typedef struct satin_record {
 #define SATIN_STACK_JOBS 32
 
 typedef struct satin_worker {
-    /* First: satin.h's inline satin_spawn reads it through the frame.
-     * hot.limit is lowered by this worker only when a child may run in
-     * place (spawn.c, arm_in_place); anyone who makes that untrue raises it
-     * to UINTPTR_MAX. */
-    satin_hot hot;
+    /* The worker thread's satin_here (satin.h), which its inline spawns
+     * read; set before satin_pool_new returns, valid until the thread is
+     * joined.  hot->limit is lowered by this worker only when a child may
+     * run in place (spawn.c, arm_in_place); anyone who makes that untrue
+     * raises it to UINTPTR_MAX.  hot->job is the job whose counters this
+     * worker keeps (below): that of the invocation running on top. */
+    satin_hot *hot;
     satin_pool *pool;
     int id;
     pthread_t thread;
@@ -67,12 +69,11 @@ typedef struct satin_worker {
 
     /* Per-job counters, flushed into the job when the worker switches jobs
      * or finishes a stolen or root record.  Spawns are counted per frame,
-     * when it ends (hot.spawns); those queued as records, when queued
+     * when it ends (hot->spawns); those queued as records, when queued
      * (queued); every other spawn ran in place, so the runs are those
      * spawns plus the records run (n_run).  spawns and queued only grow
      * (other threads read them for progress): what of them was flushed is
      * kept beside them. */
-    satin_job *cur_job;
     uint64_t n_run, n_steals;
     uint64_t spawns_flushed, queued_flushed;
     _Atomic uint64_t queued;
@@ -94,8 +95,9 @@ struct satin_pool {
     _Atomic int running;
     _Atomic int active_jobs;
 
-    pthread_mutex_t lock;        /* guards the injection queue and sleeping */
+    pthread_mutex_t lock;        /* guards the injection queue, sleeping and workers_up */
     pthread_cond_t wake;
+    int workers_up;              /* threads that set their worker's hot (pool.c) */
     satin_record *inject_head, *inject_tail;
     _Atomic int injected;        /* queue length, read without the lock */
 
@@ -149,10 +151,18 @@ struct satin_job {
 };
 
 /* struct satin_ctx (a frame) and struct satin_out are in satin.h: its
- * inline spawn and sync use them.  An out is always its frame's. */
-static inline satin_ctx *satin_out_frame(satin_out *out)
+ * inline spawn and sync use them. */
+
+/* The worker running on this thread, and the job of its innermost
+ * invocation: those of every frame this thread runs. */
+static inline satin_worker *satin_worker_here(void)
 {
-    return (satin_ctx *)(void *)((char *)out - offsetof(satin_ctx, out));
+    return satin_here.w;
+}
+
+static inline satin_job *satin_job_here(void)
+{
+    return satin_here.job;
 }
 
 /* Whether a child may run in place, as hot.limit says (spawn.c): cleared
@@ -162,7 +172,7 @@ void satin_pool_clear_fast(satin_pool *pool);
 /* Cleared for one worker by a thief that took from its deque. */
 static inline void satin_worker_clear_fast(satin_worker *w)
 {
-    __atomic_store_n(&w->hot.limit, UINTPTR_MAX, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&w->hot->limit, UINTPTR_MAX, __ATOMIC_SEQ_CST);
 }
 
 int64_t satin_now_ns(void);

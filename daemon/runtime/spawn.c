@@ -20,6 +20,9 @@ __attribute__((noinline, cold)) static void fail_too_large(satin_job *job, const
     satin_job_fail(job, msg);
 }
 
+/* Every thread's starts so: no child in place, no worker (satin.h). */
+_Thread_local satin_hot satin_here = {UINTPTR_MAX, 0, NULL, NULL};
+
 /* While another node wants work, spawns queue until the deque holds this
  * many times the spawn reserve. */
 #define WANTED_QUEUE 8
@@ -67,14 +70,6 @@ static int frame_depth(satin_ctx *c)
     return c->depth;
 }
 
-/* The spawns of a frame that ends, counted (see pool_internal.h). */
-static void count_spawns(satin_worker *w, uint64_t n)
-{
-    if (n)
-        __atomic_store_n(&w->hot.spawns, __atomic_load_n(&w->hot.spawns, __ATOMIC_RELAXED) + n,
-                         __ATOMIC_RELAXED);
-}
-
 /* A spawn under tracing (trace.c): the child runs at once, in place, between
  * the hook's two clock readings, so the recorded tree is the logical one and
  * does not depend on what the lazy-spawn rule would have queued. */
@@ -83,15 +78,16 @@ __attribute__((noinline, cold)) static void traced_spawn(satin_ctx *c, const sat
                                                          void *result, size_t result_cap,
                                                          uint64_t index)
 {
-    satin_worker *w = c->w;
+    satin_worker *w = satin_worker_here();
+    satin_job *job = satin_job_here();
     if (len > w->pool->max_record) {
-        fail_too_large(c->job, kind, len, w->pool->max_record);
+        fail_too_large(job, kind, len, w->pool->max_record);
         return;
     }
     uint64_t place = satin_place_child(frame_place(c), index);
-    if (satin_trace_enter(w->pool->trace, c->job) < 0)
+    if (satin_trace_enter(w->pool->trace, job) < 0)
         return;
-    size_t got = invoke(w, c->job, kind, arg, len, result, result_cap, place, 1,
+    size_t got = invoke(w, job, kind, arg, len, result, result_cap, place, 1,
                         frame_depth(c) + 1);
     satin_trace_leave(w->pool->trace, kind, arg, len, got);
 }
@@ -127,9 +123,9 @@ static int may_run_in_place(satin_worker *w, satin_pool *pool, satin_job *job)
  * spawn through here. */
 static void arm_in_place(satin_worker *w, satin_pool *pool, satin_job *job)
 {
-    __atomic_store_n(&w->hot.limit, w->stack_check, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&w->hot->limit, w->stack_check, __ATOMIC_SEQ_CST);
     if (!may_run_in_place(w, pool, job))
-        __atomic_store_n(&w->hot.limit, UINTPTR_MAX, __ATOMIC_RELAXED);
+        __atomic_store_n(&w->hot->limit, UINTPTR_MAX, __ATOMIC_RELAXED);
 }
 
 void satin_pool_clear_fast(satin_pool *pool)
@@ -145,9 +141,9 @@ void satin_pool_clear_fast(satin_pool *pool)
 void satin_spawn_general(satin_ctx *c, const satin_kind *kind, const void *arg, size_t len,
                          void *result, size_t result_cap)
 {
-    satin_worker *w = c->w;
+    satin_worker *w = satin_worker_here();
     satin_pool *pool = w->pool;
-    satin_job *job = c->job;
+    satin_job *job = satin_job_here();
     if (atomic_load_explicit(&job->stop, memory_order_relaxed))
         return;
     uint64_t index = ++c->nchildren;
@@ -227,7 +223,7 @@ static void help_once(satin_worker *w, unsigned *round, int depth)
          * what their sync would do later anyway. */
         other = satin_deque_take(&w->deque);
         if (other)
-            __atomic_store_n(&w->hot.limit, UINTPTR_MAX, __ATOMIC_RELAXED);   /* as in sync */
+            __atomic_store_n(&w->hot->limit, UINTPTR_MAX, __ATOMIC_RELAXED);   /* as in sync */
         else
             other = satin_worker_steal(w);
         if (!other)
@@ -318,7 +314,7 @@ __attribute__((noinline, cold)) static int orphan_result(satin_worker *w, satin_
 
 void satin_sync_queued(satin_ctx *c)
 {
-    satin_worker *w = c->w;
+    satin_worker *w = satin_worker_here();
     /* Known: the frame's queued spawns computed its place and depth. */
     uint32_t ran = 0;
     /* Everything above the frame's base on our own deque is our own child
@@ -332,7 +328,7 @@ void satin_sync_queued(satin_ctx *c)
     }
     /* The deque is shorter now: the next spawn asks again (arm_in_place). */
     if (ran)
-        __atomic_store_n(&w->hot.limit, UINTPTR_MAX, __ATOMIC_RELAXED);
+        __atomic_store_n(&w->hot->limit, UINTPTR_MAX, __ATOMIC_RELAXED);
     if (ran != c->queued)
         for (satin_record *r = c->children; r; r = r->next)
             wait_for(w, r, c->depth);
@@ -346,7 +342,7 @@ void satin_return_too_large(satin_out *out, size_t len)
     char msg[160];
     snprintf(msg, sizeof msg, "a %zu-byte result does not fit its %zu-byte slot", len,
              out->cap);
-    satin_job_fail(satin_out_frame(out)->job, msg);
+    satin_job_fail(satin_job_here(), msg);
 }
 
 void satin_fail(satin_out *out, const char *fmt, ...)
@@ -356,18 +352,20 @@ void satin_fail(satin_out *out, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    satin_job_fail(satin_out_frame(out)->job, msg);
+    (void)out;   /* the invocation's job is the thread's (satin_here) */
+    satin_job_fail(satin_job_here(), msg);
 }
 
 int satin_cancelled(const satin_ctx *c)
 {
-    return atomic_load_explicit(&c->job->stop, memory_order_relaxed);
+    (void)c;
+    return atomic_load_explicit(&satin_job_here()->stop, memory_order_relaxed);
 }
 
 static void switch_job(satin_worker *w, satin_job *job)
 {
     satin_worker_flush(w);
-    w->cur_job = job;
+    w->hot->job = job;
 }
 
 /* The stack went below w->stack_check at `sp`: past the depth guard, the
@@ -414,15 +412,14 @@ static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, co
     c.depth = depth;
     c.parent = NULL;
     c.place = place;
-    c.w = w;
-    c.job = job;
     c.out.slot = slot;
     c.out.cap = cap;
     c.out.len = 0;
     kind->run(&c, arg, len, &c.out);
     if (c.queued)
         satin_sync_queued(&c); /* an implicit sync ends every invocation, as in Cilk */
-    count_spawns(w, c.nchildren);
+    if (c.nchildren)
+        satin_count_spawns(c.nchildren);   /* w's: it runs on this thread */
     return c.out.len;
 }
 
@@ -437,7 +434,7 @@ static void count_run(satin_worker *w)
 
 void satin_record_run(satin_worker *w, satin_record *r, int depth)
 {
-    satin_job *job = r->job, *prev = w->cur_job;
+    satin_job *job = r->job, *prev = w->hot->job;
     if (job != prev)
         switch_job(w, job);
     if (r->flags & RECORD_STOLEN)
