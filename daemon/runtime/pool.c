@@ -356,6 +356,15 @@ static void *worker_main(void *arg)
             }
         }
     }
+    /* Siblings still in their loop write this thread's satin_here (a hungry
+     * one raises every limit), and it goes away with the thread: no worker
+     * returns until every worker has left its loop. */
+    pthread_mutex_lock(&w->pool->lock);
+    w->pool->workers_out++;
+    pthread_cond_broadcast(&w->pool->wake);
+    while (w->pool->workers_out < w->pool->nworkers)
+        pthread_cond_wait(&w->pool->wake, &w->pool->lock);
+    pthread_mutex_unlock(&w->pool->lock);
     return NULL;
 }
 

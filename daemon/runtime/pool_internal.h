@@ -38,8 +38,8 @@ typedef struct satin_record {
 
 typedef struct satin_worker {
     /* The worker thread's satin_here (satin.h), which its inline spawns
-     * read; set before satin_pool_new returns, valid until the thread is
-     * joined.  hot->limit is lowered by this worker only when a child may
+     * read; set before satin_pool_new returns, valid until satin_pool_destroy
+     * (no worker thread ends before all have left their loops, pool.c).  hot->limit is lowered by this worker only when a child may
      * run in place (spawn.c, arm_in_place); anyone who makes that untrue
      * raises it to UINTPTR_MAX.  hot->job is the job whose counters this
      * worker keeps (below): that of the invocation running on top. */
@@ -95,9 +95,10 @@ struct satin_pool {
     _Atomic int running;
     _Atomic int active_jobs;
 
-    pthread_mutex_t lock;        /* guards the injection queue, sleeping and workers_up */
+    pthread_mutex_t lock;        /* guards the injection queue, sleeping, workers_up and _out */
     pthread_cond_t wake;
     int workers_up;              /* threads that set their worker's hot (pool.c) */
+    int workers_out;             /* threads that left their loop (pool.c) */
     satin_record *inject_head, *inject_tail;
     _Atomic int injected;        /* queue length, read without the lock */
 
