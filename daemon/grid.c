@@ -123,6 +123,7 @@ static void env_describe(void *ctx, void *record, satin_engine_record *out)
     out->result_cap = satin_record_result_cap(r);
     out->place = satin_record_place(r);
     satin_record_ancestry(r, out->ancestry);
+    out->origin = satin_record_origin(r);
 }
 
 static int env_take(void *ctx, satin_engine_record *out, int max, int push)
@@ -209,6 +210,7 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
     satin_job_set_place(s->job, jr->place);
     satin_job_set_remote(s->job);
     satin_job_set_ancestry(s->job, jr->ancestry);
+    satin_job_set_origin(s->job, jr->origin);
     *job = s->job;
     satin_pool_start(g->pool, s->job, standin_done, s);
     return s;
@@ -224,14 +226,14 @@ static const void *env_standin_arg(void *ctx, void *handle)
     return satin_job_arg(((standin *)handle)->job, &len);
 }
 
-static void env_orphan(void *ctx, int status, int holder, uint64_t place, uint64_t digest,
-                       const void *data, size_t len, uint64_t runs)
+static void env_orphan(void *ctx, int status, int holder, uint64_t origin, uint64_t place,
+                       uint64_t digest, const void *data, size_t len, uint64_t runs)
 {
     satin_grid *g = ctx;
     if (status == SATIN_ORPHAN_RESULT)
-        satin_pool_add_orphan(g->pool, place, digest, data, len, runs);
+        satin_pool_add_orphan(g->pool, origin, place, digest, data, len, runs);
     else if (status == SATIN_ORPHAN_RUNNING)
-        satin_pool_expect_orphan(g->pool, place, digest, holder);
+        satin_pool_expect_orphan(g->pool, origin, place, digest, holder);
     else
         satin_pool_abandon_orphans(g->pool, holder, place, digest, 0);
 }
@@ -479,7 +481,9 @@ int satin_grid_collected(satin_grid *g, uint64_t job_id, int phase, satin_kvlist
 
 void satin_grid_place_job(satin_grid *g, satin_job *job, uint64_t job_id)
 {
-    satin_job_set_place(job, satin_place_root((uint32_t)g->self, g->run, job_id));
+    uint64_t root = satin_place_root((uint32_t)g->self, g->run, job_id);
+    satin_job_set_place(job, root);
+    satin_job_set_origin(job, root);
 }
 
 void satin_grid_forget(satin_grid *g, uint64_t job_id)

@@ -538,6 +538,7 @@ static void enc_jobrec(satin_wire_wr *w, const satin_msg_jobrec *j, const char *
     satin_wire_put_u64(w, j->place);
     satin_wire_put_u64(w, j->ancestry[0]);
     satin_wire_put_u64(w, j->ancestry[1]);
+    satin_wire_put_u64(w, j->origin);
     satin_wire_put_str(w, j->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "%s.kind",
                        pre);
     satin_wire_put_u32(w, j->result_cap);
@@ -665,6 +666,7 @@ static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
     case SATIN_MSG_ORPHAN:
         satin_wire_put_u64(w, m->place);
         satin_wire_put_u64(w, m->arg_digest);
+        satin_wire_put_u64(w, m->origin);
         satin_wire_put_str(w, m->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "kind");
         if (m->status > SATIN_ORPHAN_GONE)
             satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "ORPHAN: status %u is not 0, 1 or 2",
@@ -909,9 +911,9 @@ int satin_msg_encode(const satin_msg *m, unsigned char **hdr, size_t *hlen,
 #define MIN_KV          (3 + 1 + 2)       /* name, type, empty str */
 #define MIN_KIND        (3 + 2 + 2)       /* name, summary, nparams */
 #define MIN_KIND_PARAM  (3 + 2 + 1 + 2)   /* name, default, flags, help */
-#define MIN_JOBREC      (4 + 8 + 8 + 8 + 16 + 3 + 4 + 4)  /* owner, record id, job id, place,
-                                                            ancestry, kind, result_cap,
-                                                            empty arg */
+#define MIN_JOBREC      (4 + 8 + 8 + 8 + 16 + 8 + 3 + 4 + 4)  /* owner, record id, job id,
+                                                                place, ancestry, origin, kind,
+                                                                result_cap, empty arg */
 #define MIN_RECORD_ID   8
 
 static int dec_kvlist(satin_wire_rd *r, satin_kvlist *l, const char *name)
@@ -1110,6 +1112,7 @@ static int dec_jobrec(satin_wire_rd *r, satin_msg_jobrec *j, size_t max_size, co
         satin_wire_u64(r, &j->place, "%s.place", pre) < 0 ||
         satin_wire_u64(r, &j->ancestry[0], "%s.ancestry", pre) < 0 ||
         satin_wire_u64(r, &j->ancestry[1], "%s.ancestry", pre) < 0 ||
+        satin_wire_u64(r, &j->origin, "%s.origin", pre) < 0 ||
         satin_wire_str(r, &j->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "%s.kind",
                        pre) < 0 ||
         satin_wire_u32(r, &j->result_cap, "%s.result_cap", pre) < 0)
@@ -1260,6 +1263,7 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
         size_t len;
         if (satin_wire_u64(r, &m->place, "place") < 0 ||
             satin_wire_u64(r, &m->arg_digest, "arg digest") < 0 ||
+            satin_wire_u64(r, &m->origin, "origin") < 0 ||
             satin_wire_str(r, &m->kind, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
                            "kind") < 0 ||
             satin_wire_u8(r, &m->status, "status") < 0)

@@ -27,7 +27,7 @@
 #include "satin_steal_flags.h"
 
 #define SATIN_PROTO_MAGIC        0x5354u  /* "ST" */
-#define SATIN_PROTO_VERSION      1
+#define SATIN_PROTO_VERSION      2
 
 /* ORPHAN status: the result follows; the sender is still running the
  * record (its result follows in another ORPHAN); or the sender stopped it
@@ -185,6 +185,8 @@ typedef struct satin_msg_jobrec {
     uint64_t job_id;         /* the owner's job (the client's SUBMIT) */
     uint64_t place;          /* its place in its job's spawn tree (satin_digest.h) */
     uint64_t ancestry[2];    /* the records it descends from that crossed nodes (satin_ancestry) */
+    uint64_t origin;         /* the submitted job it belongs to: its root's place, the same for
+                                every record of that job on every node */
     char *kind;              /* the registered kind, 1..63 bytes */
     uint32_t result_cap;     /* largest result the owner accepts, bytes */
     unsigned char *arg;      /* argument bytes; never NULL once set or decoded */
@@ -246,6 +248,7 @@ typedef struct satin_msg {
     satin_msg_jobrec *jobrecs;
     uint64_t place;         /* ORPHAN: the record's place in its job's spawn tree */
     uint64_t arg_digest;    /* ORPHAN: satin_digest of its kind and argument bytes */
+    uint64_t origin;        /* ORPHAN: the submitted job the record belongs to (its JOBREC's) */
     unsigned char *data;    /* JOB_RESULT ORPHAN: the result bytes; non-NULL once set */
     size_t data_len;        /*   or decoded, even when data_len is 0 */
     uint8_t data_borrowed;  /* 1: data is not the message's (as arg_borrowed) */

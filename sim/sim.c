@@ -468,6 +468,7 @@ static void describe(sim *s, sim_task *t, satin_engine_record *out, unsigned cha
     out->result_cap = sizeof(int64_t);
     out->place = t->place;
     out->ancestry[0] = out->ancestry[1] = 0;
+    out->origin = 0;   /* the run's one job */
 }
 
 /* satin_pool_take_for_remote and _for_push: a thief gets whole jobs not
@@ -567,11 +568,12 @@ static void env_note_bad(void *ctx, int node, const char *what)
 
 /* satind's pool table (daemon/grid.c's env_orphan): results and promises
  * of a dead owner's records, from this node's engine or a peer's. */
-static void env_orphan(void *ctx, int status, int holder, uint64_t place, uint64_t digest,
-                       const void *data, size_t len, uint64_t runs)
+static void env_orphan(void *ctx, int status, int holder, uint64_t origin, uint64_t place,
+                       uint64_t digest, const void *data, size_t len, uint64_t runs)
 {
     sim_node *n = ctx;
     (void)runs;
+    (void)origin;   /* one job a run: every orphan is that job's */
     if (!n->orphans && !(n->orphans = calloc(1, sizeof *n->orphans)))
         abort();
     int64_t v;

@@ -53,6 +53,7 @@ typedef struct satin_engine_record {
     size_t result_cap;      /* bytes its parent's result slot holds */
     uint64_t place;         /* in its job's spawn tree (proto/satin_digest.h) */
     uint64_t ancestry[2];   /* the records it descends from that crossed nodes */
+    uint64_t origin;        /* the submitted job it belongs to (JOBREC's origin) */
 } satin_engine_record;
 
 /* How a record run on another node, or a stand-in run here, ended. */
@@ -122,15 +123,16 @@ typedef struct satin_engine_env {
     int64_t (*last_heard)(void *ctx, int peer);
     uint64_t (*peer_epoch)(void *ctx, int peer);
     /* Optional: news of an orphan, the run of a record at `place` whose
-     * kind and argument bytes digest to `digest`, for an owner that died,
+     * kind and argument bytes digest to `digest`, of the submitted job
+     * `origin` (only that job's invocations look for it), for an owner that died,
      * on node `holder`: its result (SATIN_ORPHAN_RESULT), which an
      * invocation of this node may take instead of running
      * (satin_pool_add_orphan; `runs`: the invocations it stands for); a
      * promise of it (RUNNING: satin_pool_expect_orphan); or the promise
      * withdrawn (GONE).  orphans_void: every promise of `holder` is void
      * (it died). */
-    void (*orphan)(void *ctx, int status, int holder, uint64_t place, uint64_t digest,
-                   const void *data, size_t len, uint64_t runs);
+    void (*orphan)(void *ctx, int status, int holder, uint64_t origin, uint64_t place,
+                   uint64_t digest, const void *data, size_t len, uint64_t runs);
     void (*orphans_void)(void *ctx, int holder);
     /* Optional: the stand-in's result is now promised to other nodes
      * (satin_job_set_promised). */

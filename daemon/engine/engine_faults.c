@@ -184,6 +184,7 @@ static int redo(satin_engine *e, size_t i, const char *holder)
         .job_id = (uint64_t)(uintptr_t)g->job,
         .place = rec.place,
         .ancestry = {rec.ancestry[0], rec.ancestry[1]},
+        .origin = rec.origin,
         .kind = (char *)rec.kind,
         .result_cap = (uint32_t)rec.result_cap,
         .arg = (unsigned char *)rec.arg,

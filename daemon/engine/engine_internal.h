@@ -41,7 +41,7 @@ typedef struct satin_held_result {
 typedef struct satin_sent_result {
     int to;
     int64_t at;
-    uint64_t place, digest, runs;
+    uint64_t origin, place, digest, runs;
     char *kind;
     unsigned char *data;
     size_t len;

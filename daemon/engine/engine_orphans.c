@@ -106,13 +106,15 @@ static int64_t sent_log_age(const satin_engine *e)
     return 4 * t > SENT_LOG_MIN_AGE_NS ? 4 * t : SENT_LOG_MIN_AGE_NS;
 }
 
-static void tell_peers(satin_engine *e, int status, uint64_t place, uint64_t digest,
-                       const char *kind, const void *data, size_t len, uint64_t runs)
+static void tell_peers(satin_engine *e, int status, uint64_t origin, uint64_t place,
+                       uint64_t digest, const char *kind, const void *data, size_t len,
+                       uint64_t runs)
 {
     if (e->env.orphan)
-        e->env.orphan(e->env.ctx, status, e->topo.self, place, digest, data, len, runs);
+        e->env.orphan(e->env.ctx, status, e->topo.self, origin, place, digest, data, len, runs);
     satin_msg *m = satin_msg_new(SATIN_MSG_ORPHAN);
     m->status = (uint8_t)status;
+    m->origin = origin;
     m->place = place;
     m->arg_digest = digest;
     m->jobs_run = runs;
@@ -142,10 +144,11 @@ void satin_engine_orphan_result(satin_engine *e, const satin_msg_jobrec *rec,
     if (!e->cfg.orphan_saving || !rec)
         return;
     if (o->ok)
-        tell_peers(e, SATIN_ORPHAN_RESULT, rec->place, digest_of(rec), rec->kind, o->data,
-                   o->len, o->run);
+        tell_peers(e, SATIN_ORPHAN_RESULT, rec->origin, rec->place, digest_of(rec), rec->kind,
+                   o->data, o->len, o->run);
     else
-        tell_peers(e, SATIN_ORPHAN_GONE, rec->place, digest_of(rec), rec->kind, NULL, 0, 0);
+        tell_peers(e, SATIN_ORPHAN_GONE, rec->origin, rec->place, digest_of(rec), rec->kind,
+                   NULL, 0, 0);
 }
 
 void satin_engine_remember_sent(satin_engine *e, int owner, const satin_msg_jobrec *rec,
@@ -175,6 +178,7 @@ void satin_engine_remember_sent(satin_engine *e, int owner, const satin_msg_jobr
     satin_sent_result *r = &e->sentlog[(e->sentlog_head + e->nsentlog++) % SATIN_ENGINE_SENT_LOG];
     r->to = owner;
     r->at = e->now;
+    r->origin = rec->origin;
     r->place = rec->place;
     r->digest = digest_of(rec);
     r->runs = o->run;
@@ -197,8 +201,8 @@ void satin_engine_orphans_of(satin_engine *e, int peer)
         satin_sent_result *r = &e->sentlog[(e->sentlog_head + i) % SATIN_ENGINE_SENT_LOG];
         if (r->to != peer || !r->kind)
             continue;
-        tell_peers(e, SATIN_ORPHAN_RESULT, r->place, r->digest, r->kind, r->data, r->len,
-                   r->runs);
+        tell_peers(e, SATIN_ORPHAN_RESULT, r->origin, r->place, r->digest, r->kind, r->data,
+                   r->len, r->runs);
         entry_free(e, r);   /* told once; the slot ages out with the others */
     }
     /* What we run for it runs on: its result is an orphan when it is
@@ -210,8 +214,8 @@ void satin_engine_orphans_of(satin_engine *e, int peer)
             e->c.standins_orphaned++;
             if (e->env.promised)
                 e->env.promised(e->env.ctx, s->handle);
-            tell_peers(e, SATIN_ORPHAN_RUNNING, s->rec->place, digest_of(s->rec), s->rec->kind,
-                       NULL, 0, 0);
+            tell_peers(e, SATIN_ORPHAN_RUNNING, s->rec->origin, s->rec->place,
+                       digest_of(s->rec), s->rec->kind, NULL, 0, 0);
         }
     }
 }
@@ -249,8 +253,8 @@ void satin_engine_on_orphan(satin_engine *e, const satin_msg *m)
     else
         forget_promises(e, (int)m->sender, m->place, m->arg_digest, 0);
     if (e->env.orphan)
-        e->env.orphan(e->env.ctx, m->status, (int)m->sender, m->place, m->arg_digest, m->data,
-                      m->data_len, m->jobs_run);
+        e->env.orphan(e->env.ctx, m->status, (int)m->sender, m->origin, m->place,
+                      m->arg_digest, m->data, m->data_len, m->jobs_run);
 }
 
 void satin_engine_orphan_counters(const satin_engine *e, satin_kvlist *out)

@@ -76,6 +76,7 @@ int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max, 
         m->jobrecs[m->njobrecs - 1].place = recs[i].place;
         m->jobrecs[m->njobrecs - 1].ancestry[0] = recs[i].ancestry[0];
         m->jobrecs[m->njobrecs - 1].ancestry[1] = recs[i].ancestry[1];
+        m->jobrecs[m->njobrecs - 1].origin = recs[i].origin;
         e->c.jobs_given++;
         e->c.bytes_jobs_out += recs[i].arg_len;
     }

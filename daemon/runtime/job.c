@@ -63,6 +63,16 @@ void satin_job_set_ancestry(satin_job *job, const uint64_t ancestry[2])
     job->ancestry.w[1] = ancestry[1];
 }
 
+void satin_job_set_origin(satin_job *job, uint64_t origin)
+{
+    job->origin = origin;
+}
+
+uint64_t satin_job_origin(const satin_job *job)
+{
+    return job->origin;
+}
+
 void satin_job_destroy(satin_job **self)
 {
     satin_job *job = *self;

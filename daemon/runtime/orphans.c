@@ -11,6 +11,12 @@
  * runs that record for its dead owner and will tell the result.  An
  * invocation that meets a promise waits for it (spawn.c), unless its
  * holder dies or gives up on it (satin_pool_abandon_orphans).
+ *
+ * Every entry names the submitted job its record belonged to (its origin),
+ * and only invocations of that job look: the table counts its entries per
+ * origin, and a job asks once per change of which origins it holds
+ * (satin_orphans_for_job), so the other jobs of the node keep running
+ * their children in place while a failure's orphans wait.
  */
 #include "pool_internal.h"
 #include "satin_digest.h"
@@ -26,7 +32,7 @@ typedef struct orphan {
     struct orphan *older, *newer;
     int ready;                  /* 0: a promise of `holder` */
     int holder;
-    uint64_t place, digest, runs;
+    uint64_t origin, place, digest, runs;
     int64_t added_ns;
     size_t len;
     unsigned char data[];
@@ -38,8 +44,45 @@ struct satin_orphans {
     orphan *oldest, *newest;
     size_t count, bytes;
     _Atomic uint64_t filter[FILTER_WORDS];
+    _Atomic uint64_t lookups;   /* satin_orphans_take's calls, outside the lock */
     satin_orphan_stats stats;
+    /* The origins that have entries, with how many: few (one per job a
+     * failure touched), so a plain array. */
+    struct origin_count {
+        uint64_t origin;
+        size_t n;
+    } *origins;
+    size_t norigins, caporigins;
 };
+
+/* Adds d (+1 or -1) to origin's count; a first entry or a last one changes
+ * every job's answer, so the generation moves on. */
+static void count_origin(satin_pool *pool, struct satin_orphans *t, uint64_t origin, int d)
+{
+    size_t i = 0;
+    while (i < t->norigins && t->origins[i].origin != origin)
+        i++;
+    if (i == t->norigins) {
+        if (d < 0)
+            return;
+        if (t->norigins == t->caporigins) {
+            t->caporigins = t->caporigins ? 2 * t->caporigins : 8;
+            t->origins = realloc(t->origins, t->caporigins * sizeof *t->origins);
+            if (!t->origins)
+                abort();
+        }
+        t->origins[t->norigins++] = (struct origin_count){origin, 0};
+    }
+    if (d > 0)
+        t->origins[i].n++;
+    else
+        t->origins[i].n--;
+    if (t->origins[i].n == 0 || (d > 0 && t->origins[i].n == 1)) {
+        if (t->origins[i].n == 0)
+            t->origins[i] = t->origins[--t->norigins];
+        atomic_fetch_add_explicit(&pool->orphan_gen, 1, memory_order_seq_cst);
+    }
+}
 
 static size_t bucket_of(uint64_t place)
 {
@@ -61,6 +104,7 @@ void satin_orphans_init(satin_pool *pool)
     pthread_mutex_init(&t->lock, NULL);
     pool->orphan_table = t;
     atomic_store_explicit(&pool->orphans, 0, memory_order_relaxed);
+    atomic_store_explicit(&pool->orphan_gen, 1, memory_order_relaxed);
     atomic_store_explicit(&pool->orphan_wait_ns, SATIN_ORPHAN_WAIT_NS, memory_order_relaxed);
 }
 
@@ -73,6 +117,7 @@ void satin_orphans_free(satin_pool *pool)
         next = o->newer;
         free(o);
     }
+    free(t->origins);
     pthread_mutex_destroy(&t->lock);
     free(t);
     pool->orphan_table = NULL;
@@ -95,6 +140,7 @@ static void drop(satin_pool *pool, struct satin_orphans *t, orphan *o)
         t->newest = o->older;
     t->count--;
     t->bytes -= o->len;
+    count_origin(pool, t, o->origin, -1);
     free(o);
     if (t->count == 0) {
         atomic_store_explicit(&pool->orphans, 0, memory_order_relaxed);
@@ -118,6 +164,7 @@ static void insert_locked(satin_pool *pool, struct satin_orphans *t, orphan *o)
     t->newest = o;
     t->count++;
     t->bytes += o->len;
+    count_origin(pool, t, o->origin, +1);
     size_t word;
     uint64_t bit;
     filter_bit(o->place, &word, &bit);
@@ -144,8 +191,8 @@ static void expire_locked(satin_pool *pool, struct satin_orphans *t, int64_t now
     }
 }
 
-void satin_pool_add_orphan(satin_pool *pool, uint64_t place, uint64_t digest, const void *result,
-                           size_t len, uint64_t runs)
+void satin_pool_add_orphan(satin_pool *pool, uint64_t origin, uint64_t place, uint64_t digest,
+                           const void *result, size_t len, uint64_t runs)
 {
     struct satin_orphans *t = pool->orphan_table;
     if (len > SATIN_ORPHAN_MAX_BYTES)
@@ -155,6 +202,7 @@ void satin_pool_add_orphan(satin_pool *pool, uint64_t place, uint64_t digest, co
         abort();
     o->ready = 1;
     o->holder = -1;
+    o->origin = origin;
     o->place = place;
     o->digest = digest;
     o->runs = runs;
@@ -184,13 +232,15 @@ void satin_pool_add_orphan(satin_pool *pool, uint64_t place, uint64_t digest, co
     satin_pool_notify(pool);   /* an invocation may be waiting for it */
 }
 
-void satin_pool_expect_orphan(satin_pool *pool, uint64_t place, uint64_t digest, int holder)
+void satin_pool_expect_orphan(satin_pool *pool, uint64_t origin, uint64_t place, uint64_t digest,
+                              int holder)
 {
     struct satin_orphans *t = pool->orphan_table;
     orphan *o = calloc(1, sizeof *o + 1);
     if (!o)
         abort();
     o->holder = holder;
+    o->origin = origin;
     o->place = place;
     o->digest = digest;
     o->added_ns = satin_now_ns();
@@ -232,6 +282,7 @@ int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_kind *kind,
                        int can_wait, int *waited)
 {
     struct satin_orphans *t = pool->orphan_table;
+    atomic_fetch_add_explicit(&t->lookups, 1, memory_order_relaxed);
     size_t word;
     uint64_t bit;
     filter_bit(place, &word, &bit);
@@ -258,6 +309,26 @@ int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_kind *kind,
     expire_locked(pool, t, satin_now_ns());
     pthread_mutex_unlock(&t->lock);
     return found;
+}
+
+int satin_orphans_for_job(satin_pool *pool, satin_job *job)
+{
+    if (!atomic_load_explicit(&pool->orphans, memory_order_seq_cst))
+        return 0;
+    uint64_t gen = atomic_load_explicit(&pool->orphan_gen, memory_order_seq_cst);
+    uint64_t seen = atomic_load_explicit(&job->orphans_seen, memory_order_relaxed);
+    if (seen >> 1 == gen)
+        return (int)(seen & 1);
+    struct satin_orphans *t = pool->orphan_table;
+    int has = 0;
+    pthread_mutex_lock(&t->lock);
+    for (size_t i = 0; i < t->norigins && !has; i++)
+        has = t->origins[i].origin == job->origin;
+    pthread_mutex_unlock(&t->lock);
+    /* gen as read before the look: a change since then moved it on, and the
+     * next call looks again. */
+    atomic_store_explicit(&job->orphans_seen, gen << 1 | (uint64_t)has, memory_order_relaxed);
+    return has;
 }
 
 void satin_orphans_gave_up(satin_pool *pool)
@@ -288,6 +359,7 @@ void satin_pool_orphan_stats(satin_pool *pool, satin_orphan_stats *out)
     struct satin_orphans *t = pool->orphan_table;
     pthread_mutex_lock(&t->lock);
     *out = t->stats;
+    out->lookups = atomic_load_explicit(&t->lookups, memory_order_relaxed);
     out->held = t->count;
     out->promises = 0;
     for (orphan *o = t->oldest; o; o = o->newer)

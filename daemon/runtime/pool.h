@@ -63,6 +63,11 @@ void satin_job_set_remote(satin_job *job);
 /* The records that crossed nodes which the job's root descends from, as
  * its JOBREC says (proto/satin_digest.h). */
 void satin_job_set_ancestry(satin_job *job, const uint64_t ancestry[2]);
+/* The submitted job this one belongs to, as its JOBREC says (its own root's
+ * place for a job submitted here; default 0): only invocations of jobs
+ * whose origin has orphans waiting look for them (satin_pool_add_orphan). */
+void satin_job_set_origin(satin_job *job, uint64_t origin);
+uint64_t satin_job_origin(const satin_job *job);
 /* Other nodes may wait for the job's result (an orphan promised to them):
  * no worker of this node waits for a promise above it (any thread). */
 void satin_job_set_promised(satin_job *job);
@@ -117,6 +122,8 @@ uint64_t satin_record_place(const satin_record *r);
 /* The records it descends from that crossed nodes, for its JOBREC: its
  * job's, and the job's root if that came from another node. */
 void satin_record_ancestry(const satin_record *r, uint64_t out[2]);
+/* The origin of the record's job (satin_job_set_origin). */
+uint64_t satin_record_origin(const satin_record *r);
 satin_job *satin_record_job(const satin_record *r);
 /* The result of a record run elsewhere came back: copies it into the slot
  * its parent named (or fails the job with `error`) and releases the parent;
@@ -185,16 +192,20 @@ void satin_job_times(const satin_job *job, int64_t *start, int64_t *end);
  * the dead owner's record does not compute it again.  Entries expire
  * after SATIN_ORPHAN_TTL_NS; the table holds at most SATIN_ORPHAN_MAX
  * entries and SATIN_ORPHAN_MAX_BYTES of results (the oldest go first).
- * While it is empty, invocations pay one relaxed load for it. */
+ * Each entry belongs to the submitted job its record belonged to
+ * (`origin`, satin_job_set_origin): invocations of other jobs never look,
+ * and keep running their children in place; while the table is empty,
+ * every invocation pays one relaxed load for it. */
 #define SATIN_ORPHAN_TTL_NS (600LL * 1000000000LL)
 #define SATIN_ORPHAN_MAX 65536
 #define SATIN_ORPHAN_MAX_BYTES ((size_t)64 << 20)
-void satin_pool_add_orphan(satin_pool *self, uint64_t place, uint64_t digest, const void *result,
-                           size_t len, uint64_t runs);
+void satin_pool_add_orphan(satin_pool *self, uint64_t origin, uint64_t place, uint64_t digest,
+                           const void *result, size_t len, uint64_t runs);
 /* A promise: node `holder` still runs the record at `place` for its dead
  * owner and will tell its result.  An invocation here that meets it waits
  * for that result (running other work meanwhile) instead of running. */
-void satin_pool_expect_orphan(satin_pool *self, uint64_t place, uint64_t digest, int holder);
+void satin_pool_expect_orphan(satin_pool *self, uint64_t origin, uint64_t place, uint64_t digest,
+                              int holder);
 /* `holder` will not tell the promised result (it died, or stopped that
  * record): its promise for (place, digest), or all of them, are dropped
  * and whoever waits for one runs the record itself. */
@@ -218,6 +229,7 @@ typedef struct satin_orphan_stats {
     uint64_t gave_up;     /* of them, those that ran the record after the longest wait */
     uint64_t abandoned;   /* promises dropped: their holder died or gave up */
     uint64_t runs_saved;  /* invocations the used ones stood for */
+    uint64_t lookups;     /* invocations that looked (only those of jobs whose origin has some) */
 } satin_orphan_stats;
 void satin_pool_orphan_stats(satin_pool *self, satin_orphan_stats *out);
 

@@ -111,6 +111,9 @@ struct satin_pool {
      * an invocation look for one.  On the same line, for the same reason. */
     _Atomic int orphans;
     struct satin_orphans *orphan_table;
+    /* Bumped whenever an origin gains its first orphan or loses its last:
+     * a job's cached answer to "has my origin orphans?" is stale then. */
+    _Atomic uint64_t orphan_gen;
     _Atomic int64_t orphan_wait_ns;  /* the longest wait for a promised orphan */
     _Atomic int parked;          /* workers waiting on `wake` with a timeout */
     _Atomic uint64_t wake_seq;   /* bumped by every satin_pool_notify */
@@ -134,6 +137,11 @@ struct satin_job {
     int remote;                  /* runs another node's record (satin_job_set_remote) */
     _Atomic int promised;        /* its result is promised to other nodes (satin_job_set_promised) */
     satin_ancestry ancestry;     /* of its root (satin_job_set_ancestry) */
+    uint64_t origin;             /* the submitted job it belongs to (satin_job_set_origin) */
+    /* satin_orphans_for_job's answer for this job's origin, as of pool
+     * orphan_gen G: G << 1 | answer (one word, so that a reader never pairs
+     * a generation with another's answer); 0 before the first look. */
+    _Atomic uint64_t orphans_seen;
     satin_record *root;          /* argument bytes follow it */
     unsigned char *result;       /* the root's result slot */
     _Atomic int stop;            /* cancelled or failed */
@@ -221,6 +229,10 @@ void satin_orphans_free(satin_pool *pool);
 enum { SATIN_ORPHAN_NONE, SATIN_ORPHAN_TAKEN, SATIN_ORPHAN_PROMISED };
 /* A waiter gave up on a promise after pool->orphan_wait_ns (statistics). */
 void satin_orphans_gave_up(satin_pool *pool);
+/* Whether orphans of job's origin wait here (any thread): a relaxed load
+ * while the table is empty, two seq_cst loads while the job's cached answer
+ * is current, the table's lock only after a change of what origins it has. */
+int satin_orphans_for_job(satin_pool *pool, satin_job *job);
 int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_kind *kind,
                        const void *arg, size_t arg_len, void *slot, size_t cap, size_t *len,
                        int can_wait, int *waited);

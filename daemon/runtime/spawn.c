@@ -107,7 +107,7 @@ static int may_run_in_place(satin_worker *w, satin_pool *pool, satin_job *job)
            !atomic_load_explicit(&pool->hungry, memory_order_seq_cst) &&
            !atomic_load_explicit(&pool->wanted, memory_order_seq_cst) &&
            !atomic_load_explicit(&job->stop, memory_order_seq_cst) && pool->trace == NULL &&
-           !atomic_load_explicit(&pool->orphans, memory_order_seq_cst);
+           !satin_orphans_for_job(pool, job);
 }
 
 /* hot.limit lets satin.h's inline spawn run children in place without
@@ -366,6 +366,10 @@ static void switch_job(satin_worker *w, satin_job *job)
 {
     satin_worker_flush(w);
     w->hot->job = job;
+    /* The limit was lowered for the job before, which may have no orphans
+     * where this one has: the next spawn asks again (arm_in_place). */
+    if (atomic_load_explicit(&w->pool->orphans, memory_order_relaxed))
+        __atomic_store_n(&w->hot->limit, UINTPTR_MAX, __ATOMIC_RELAXED);
 }
 
 /* The stack went below w->stack_check at `sp`: past the depth guard, the
@@ -398,7 +402,8 @@ static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, co
 {
     if (atomic_load_explicit(&job->stop, memory_order_relaxed))
         return 0;
-    if (__builtin_expect(atomic_load_explicit(&w->pool->orphans, memory_order_relaxed), 0)) {
+    if (__builtin_expect(atomic_load_explicit(&w->pool->orphans, memory_order_relaxed), 0) &&
+        satin_orphans_for_job(w->pool, job)) {
         size_t got;
         if (orphan_result(w, job, place, kind, arg, len, slot, cap, spawned, depth, &got))
             return got;
@@ -471,6 +476,11 @@ const void *satin_record_arg(const satin_record *r, size_t *len)
 uint64_t satin_record_place(const satin_record *r)
 {
     return r->place;
+}
+
+uint64_t satin_record_origin(const satin_record *r)
+{
+    return r->job->origin;
 }
 
 void satin_record_ancestry(const satin_record *r, uint64_t out[2])

@@ -56,7 +56,7 @@ typedef struct fake {
     int64_t started_arg;
     int orphans;         /* env.orphan calls, and the last one's fields */
     int orphan_status, orphan_holder;
-    uint64_t orphan_place, orphan_digest, orphan_runs;
+    uint64_t orphan_origin, orphan_place, orphan_digest, orphan_runs;
     int64_t orphan_value;
     int voided[4];       /* env.orphans_void calls per holder */
     int promised;        /* env.promised calls */
@@ -214,11 +214,12 @@ static uint64_t f_peer_epoch(void *ctx, int peer)
     return ((fake *)ctx)->epoch[peer];
 }
 
-static void f_orphan(void *ctx, int status, int holder, uint64_t place, uint64_t digest,
-                     const void *data, size_t len, uint64_t runs)
+static void f_orphan(void *ctx, int status, int holder, uint64_t origin, uint64_t place,
+                     uint64_t digest, const void *data, size_t len, uint64_t runs)
 {
     fake *f = ctx;
     f->orphans++;
+    f->orphan_origin = origin;
     f->orphan_status = status;
     f->orphan_holder = holder;
     f->orphan_place = place;

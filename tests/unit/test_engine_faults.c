@@ -373,6 +373,7 @@ static satin_msg *push_from(int owner, uint64_t id, int64_t arg, uint64_t place)
     satin_msg *p = from(owner, SATIN_MSG_PUSH);
     satin_msg_add_jobrec(p, (uint32_t)owner, id, 0, "fib", 8, &arg, sizeof arg);
     p->jobrecs[0].place = place;
+    p->jobrecs[0].origin = 0x0e0e;   /* one submitted job's records */
     return p;
 }
 
@@ -409,16 +410,18 @@ static void test_orphans(void)
     const satin_msg *o = first_to(&f, 1, SATIN_MSG_ORPHAN);
     int64_t arg = 9;
     ok(o && o->arg_digest == satin_digest("fib", &arg, sizeof arg) && o->jobs_run == 109 &&
-           strcmp(o->kind, "fib") == 0,
-       "orphans: with the digest of its kind and argument, and the work it stands for");
+           strcmp(o->kind, "fib") == 0 && o->origin == 0x0e0e,
+       "orphans: with the digest of its kind and argument, the work it stands for and the "
+       "origin of its record");
     ok(orphans_to_live(&f, SATIN_ORPHAN_RUNNING, 0x5555, 0) &&
            orphans_to_live(&f, SATIN_ORPHAN_RUNNING, 0x5656, 0),
        "orphans: the two still running are promised to a1 and b0");
     is_i64(f.promised, 2, "orphans: and their jobs here marked as promised");
     is_i64(f.orphans, 3, "orphans: our own table hears of all three");
     ok(f.orphan_status == SATIN_ORPHAN_RUNNING && f.orphan_holder == 0 &&
-           f.orphan_place == 0x5656 && f.orphan_digest == satin_digest("fib", &(int64_t){8}, 8),
-       "orphans: the last, a promise of ours for 56");
+           f.orphan_place == 0x5656 && f.orphan_digest == satin_digest("fib", &(int64_t){8}, 8) &&
+           f.orphan_origin == 0x0e0e,
+       "orphans: the last, a promise of ours for 56, of its record's origin");
     is_i64(kit_counter(e, "orphans_promised"), 2, "orphans: orphans_promised");
     forget_sent(&f);
 

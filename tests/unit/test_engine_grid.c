@@ -420,9 +420,10 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
     return root;
 }
 
-static void env_orphan(void *ctx, int status, int holder, uint64_t place, uint64_t digest,
-                       const void *data, size_t len, uint64_t runs)
+static void env_orphan(void *ctx, int status, int holder, uint64_t origin, uint64_t place,
+                       uint64_t digest, const void *data, size_t len, uint64_t runs)
 {
+    (void)origin;   /* one job at a time */
     simnode *n = ctx;
     orphan o = {place, digest, runs, 0, status == SATIN_ORPHAN_RESULT, holder};
     orphan *had = find_orphan(n, place, digest);

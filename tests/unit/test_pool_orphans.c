@@ -52,6 +52,7 @@ static int64_t run_tree(satin_pool *pool, int64_t depth, long *ran)
     atomic_store(&runs, 0);
     satin_job *job = satin_job_new(&tree_kind, &depth, sizeof depth);
     satin_job_set_place(job, ROOT);
+    satin_job_set_origin(job, ROOT);
     satin_pool_run(pool, job);
     size_t len;
     int64_t v = -1;
@@ -79,7 +80,7 @@ static void test_taken(void)
 
     /* The left child of the root, standing for its 1023 invocations. */
     int64_t v = 777;
-    satin_pool_add_orphan(pool, satin_place_child(ROOT, 1), digest_of(9), &v, sizeof v, 1023);
+    satin_pool_add_orphan(pool, ROOT, satin_place_child(ROOT, 1), digest_of(9), &v, sizeof v, 1023);
     satin_pool_orphan_stats(pool, &st);
     is_i64((int64_t)st.held, 1, "one orphan held");
     is_i64(run_tree(pool, 10, &ran), 777 + 512, "the left child's orphan value is taken");
@@ -94,13 +95,13 @@ static void test_taken(void)
     /* Two levels down, through whatever spawns ran in place. */
     v = 1000;
     uint64_t grandchild = satin_place_child(satin_place_child(ROOT, 2), 1);
-    satin_pool_add_orphan(pool, grandchild, digest_of(8), &v, sizeof v, 511);
+    satin_pool_add_orphan(pool, ROOT, grandchild, digest_of(8), &v, sizeof v, 511);
     is_i64(run_tree(pool, 10, &ran), 1024 - 256 + 1000, "a grandchild's orphan is taken");
     is_i64(ran, 2047 - 511, "and its subtree does not run");
 
     /* A job's root itself: nothing runs at all. */
     v = 5;
-    satin_pool_add_orphan(pool, ROOT, digest_of(10), &v, sizeof v, 2047);
+    satin_pool_add_orphan(pool, ROOT, ROOT, digest_of(10), &v, sizeof v, 2047);
     is_i64(run_tree(pool, 10, &ran), 5, "a root's orphan is taken");
     is_i64(ran, 0, "and nothing runs");
     satin_pool_destroy(&pool);
@@ -112,18 +113,18 @@ static void test_not_taken(void)
     long ran;
     satin_orphan_stats st;
     int64_t v = 777;
-    satin_pool_add_orphan(pool, satin_place_child(ROOT, 1), digest_of(8), &v, sizeof v, 1);
-    satin_pool_add_orphan(pool, satin_place_child(ROOT, 3), digest_of(9), &v, sizeof v, 1);
-    satin_pool_add_orphan(pool, satin_place_child(ROOT + 1, 1), digest_of(9), &v, sizeof v, 1);
+    satin_pool_add_orphan(pool, ROOT, satin_place_child(ROOT, 1), digest_of(8), &v, sizeof v, 1);
+    satin_pool_add_orphan(pool, ROOT, satin_place_child(ROOT, 3), digest_of(9), &v, sizeof v, 1);
+    satin_pool_add_orphan(pool, ROOT, satin_place_child(ROOT + 1, 1), digest_of(9), &v, sizeof v, 1);
     unsigned char big[16] = {0};
-    satin_pool_add_orphan(pool, satin_place_child(ROOT, 2), digest_of(9), big, sizeof big, 1);
+    satin_pool_add_orphan(pool, ROOT, satin_place_child(ROOT, 2), digest_of(9), big, sizeof big, 1);
     is_i64(run_tree(pool, 10, &ran), 1024,
            "wrong digest, wrong index, wrong parent, too big for the slot: none taken");
     is_i64(ran, 2047, "everything ran");
     satin_pool_orphan_stats(pool, &st);
     ok(st.used == 0 && st.held == 4 && st.added == 4, "all four still held (%llu)",
        (unsigned long long)st.held);
-    satin_pool_add_orphan(pool, satin_place_child(ROOT, 1), digest_of(8), &v, sizeof v, 1);
+    satin_pool_add_orphan(pool, ROOT, satin_place_child(ROOT, 1), digest_of(8), &v, sizeof v, 1);
     satin_pool_orphan_stats(pool, &st);
     ok(st.held == 4 && st.added == 4, "the same orphan told twice is kept once");
     satin_pool_destroy(&pool);
@@ -135,7 +136,7 @@ static void test_bounded(void)
     satin_orphan_stats st;
     int64_t v = 1;
     for (uint64_t i = 0; i < SATIN_ORPHAN_MAX + 5; i++)
-        satin_pool_add_orphan(pool, i, 7, &v, sizeof v, 1);
+        satin_pool_add_orphan(pool, ROOT, i, 7, &v, sizeof v, 1);
     satin_pool_orphan_stats(pool, &st);
     ok(st.held == SATIN_ORPHAN_MAX && st.evicted == 5, "at most %d held, the oldest go (%llu)",
        SATIN_ORPHAN_MAX, (unsigned long long)st.evicted);
@@ -159,6 +160,7 @@ static satin_job *start_tree(satin_pool *pool, int64_t depth)
     atomic_store(&finished, 0);
     satin_job *job = satin_job_new(&tree_kind, &depth, sizeof depth);
     satin_job_set_place(job, ROOT);
+    satin_job_set_origin(job, ROOT);
     satin_pool_start(pool, job, on_done, NULL);
     return job;
 }
@@ -183,7 +185,7 @@ static void test_promised(void)
     satin_orphan_stats st;
     for (int withdrawn = 0; withdrawn <= 1; withdrawn++) {
         uint64_t place = satin_place_child(ROOT, 1);
-        satin_pool_expect_orphan(pool, place, digest_of(9), 3);
+        satin_pool_expect_orphan(pool, ROOT, place, digest_of(9), 3);
         satin_job *job = start_tree(pool, 10);
         /* However slow the machine: the rest of the tree runs, then nothing. */
         for (int i = 0; i < 1000 && atomic_load(&runs) < 1024; i++)
@@ -196,7 +198,7 @@ static void test_promised(void)
         if (withdrawn)
             satin_pool_abandon_orphans(pool, 3, place, digest_of(9), 0);
         else
-            satin_pool_add_orphan(pool, place, digest_of(9), &v, sizeof v, 1023);
+            satin_pool_add_orphan(pool, ROOT, place, digest_of(9), &v, sizeof v, 1023);
         wait_done(job);
         size_t len;
         const int64_t *res = satin_job_result(job, &len);
@@ -212,7 +214,7 @@ static void test_promised(void)
 
     /* A job's root at a promised place may be the promised record itself
      * (come back, or taken by a thief): it runs, it does not wait. */
-    satin_pool_expect_orphan(pool, ROOT, digest_of(4), 3);
+    satin_pool_expect_orphan(pool, ROOT, ROOT, digest_of(4), 3);
     satin_job *job = start_tree(pool, 4);
     for (int i = 0; i < 1000 && !atomic_load(&finished); i++)
         usleep(10000);
@@ -227,7 +229,7 @@ static void test_promised(void)
     /* A promise neither kept nor withdrawn: the waiter runs the record after
      * the longest wait. */
     satin_pool_set_orphan_wait(pool, 100000000);
-    satin_pool_expect_orphan(pool, satin_place_child(ROOT, 1), digest_of(9), 3);
+    satin_pool_expect_orphan(pool, ROOT, satin_place_child(ROOT, 1), digest_of(9), 3);
     long ran;
     satin_orphan_stats before;
     satin_pool_orphan_stats(pool, &before);
@@ -239,9 +241,9 @@ static void test_promised(void)
     satin_pool_abandon_orphans(pool, 3, 0, 0, 1);
 
     /* The holder dies: all of its promises go. */
-    satin_pool_expect_orphan(pool, 1, 1, 2);
-    satin_pool_expect_orphan(pool, 2, 2, 2);
-    satin_pool_expect_orphan(pool, 3, 3, 1);
+    satin_pool_expect_orphan(pool, ROOT, 1, 1, 2);
+    satin_pool_expect_orphan(pool, ROOT, 2, 2, 2);
+    satin_pool_expect_orphan(pool, ROOT, 3, 3, 1);
     satin_pool_abandon_orphans(pool, 2, 0, 0, 1);
     satin_pool_orphan_stats(pool, &st);
     ok(st.held == 1 && st.promises == 1, "a dead holder's promises go, another's stays");
@@ -328,7 +330,7 @@ static void test_wait_above_remote(int mode)
     usleep(20000);
 
     satin_orphan_stats before, after;
-    satin_pool_expect_orphan(pool, place, digest_of(3), 3);
+    satin_pool_expect_orphan(pool, ROOT, place, digest_of(3), 3);
     satin_pool_orphan_stats(pool, &before);
     int64_t v = 100;
     satin_job *y = start_tree(pool, 4);
@@ -349,7 +351,7 @@ static void test_wait_above_remote(int mode)
         satin_pool_orphan_stats(pool, &after);
         ok(!atomic_load(&finished) && after.waited == before.waited + 1,
            "X does not: Y, on top of X, waits for the promised result");
-        satin_pool_add_orphan(pool, place, digest_of(3), &v, sizeof v, 15);
+        satin_pool_add_orphan(pool, ROOT, place, digest_of(3), &v, sizeof v, 15);
     }
     wait_done(y);
     size_t len;
@@ -364,6 +366,40 @@ static void test_wait_above_remote(int mode)
     satin_pool_destroy(&pool);
 }
 
+/* Orphans belong to one submitted job (their origin): a job of another
+ * origin never looks for them, so it keeps its in-place spawns, and when
+ * the last of them goes the job of their origin stops looking too. */
+static void test_only_their_job(void)
+{
+    satin_pool *pool = new_pool(2);
+    satin_orphan_stats before, after;
+    int64_t v = 777;
+    satin_pool_add_orphan(pool, ROOT, satin_place_child(ROOT, 1), digest_of(8), &v, sizeof v, 1);
+    satin_pool_orphan_stats(pool, &before);
+    int64_t depth = 10;
+    satin_job *other = satin_job_new(&tree_kind, &depth, sizeof depth);
+    satin_job_set_place(other, ROOT);   /* the same places: only the origin differs */
+    satin_job_set_origin(other, ROOT + 99);
+    satin_pool_run(pool, other);
+    size_t len;
+    const int64_t *res = satin_job_result(other, &len);
+    is_i64(*res, 1024, "a job of another origin computes its own value");
+    satin_job_destroy(&other);
+    satin_pool_orphan_stats(pool, &after);
+    ok(after.lookups == before.lookups && after.used == 0 && after.held == 1,
+       "and none of its 2047 invocations looked for the orphan (%llu look-ups)",
+       (unsigned long long)(after.lookups - before.lookups));
+    long ran;
+    is_i64(run_tree(pool, 10, &ran), 1024, "the job of the orphan's origin: its value");
+    satin_pool_orphan_stats(pool, &after);
+    ok(after.lookups > before.lookups, "looked for it (%llu look-ups)",
+       (unsigned long long)(after.lookups - before.lookups));
+    satin_pool_abandon_orphans(pool, -1, 0, 0, 1);   /* a result has no holder: kept */
+    satin_pool_orphan_stats(pool, &after);
+    is_i64((int64_t)after.held, 1, "the wrong-digest result is still held");
+    satin_pool_destroy(&pool);
+}
+
 int main(void)
 {
     test_taken();
@@ -374,5 +410,6 @@ int main(void)
     test_wait_above_remote(X_DESCENDS);
     test_wait_above_remote(X_PROMISED);
     test_wait_above_remote(X_UNRELATED);
+    test_only_their_job();
     return done_testing();
 }

@@ -143,7 +143,7 @@ static void test_names(void)
 static void test_golden(void)
 {
     /* ACCEPTED, sender 7, request 0x0102030405060708, job 42 */
-    static const unsigned char want_h[16] = {0x53, 0x54, 0x01, 0x02, 0, 0, 0, 7,
+    static const unsigned char want_h[16] = {0x53, 0x54, 0x02, 0x02, 0, 0, 0, 7,
                                              1, 2, 3, 4, 5, 6, 7, 8};
     static const unsigned char want_b[8] = {0, 0, 0, 0, 0, 0, 0, 42};
     satin_msg *m = satin_msg_new(SATIN_MSG_ACCEPTED);
@@ -480,7 +480,7 @@ static void test_header(void)
     B.n = 0;
     b_u64(&B, 1);   /* a valid ACCEPTED body */
 
-    b_header(&H, SATIN_PROTO_MAGIC, 1, SATIN_MSG_ACCEPTED, 0, 1);
+    b_header(&H, SATIN_PROTO_MAGIC, SATIN_PROTO_VERSION, SATIN_MSG_ACCEPTED, 0, 1);
     satin_msg *m = accept(0, "valid ACCEPTED");
     satin_msg_destroy(&m);
 
@@ -497,14 +497,14 @@ static void test_header(void)
     m = satin_msg_decode(NULL, 16, B.b, B.n, 0, &err);
     ok(m == NULL && err.code == SATIN_PROTO_BAD_MESSAGE, "NULL header: bad message");
 
-    b_header(&H, 0x5453, 1, SATIN_MSG_ACCEPTED, 0, 1);
+    b_header(&H, 0x5453, SATIN_PROTO_VERSION, SATIN_MSG_ACCEPTED, 0, 1);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "byte-swapped magic");
     b_header(&H, 0, 0, 0, 0, 0);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "all-zero header");
     m = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
     ok(!err.have_header, "wrong magic: the header is not trusted");
 
-    unsigned versions[] = {0, 2, 255};
+    unsigned versions[] = {0, SATIN_PROTO_VERSION + 1, 255};
     for (size_t i = 0; i < 3; i++) {
         char what[32];
         snprintf(what, sizeof what, "version %u", versions[i]);
@@ -521,18 +521,18 @@ static void test_header(void)
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         char what[32];
         snprintf(what, sizeof what, "type %u", types[i]);
-        b_header(&H, SATIN_PROTO_MAGIC, 1, types[i], 0, 9);
+        b_header(&H, SATIN_PROTO_MAGIC, SATIN_PROTO_VERSION, types[i], 0, 9);
         reject(0, SATIN_PROTO_BAD_MESSAGE, what);
         m = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
         ok(err.have_header && err.request_id == 9 && err.type == (int)types[i],
            "%s: request id reported", what);
     }
-    b_header(&H, SATIN_PROTO_MAGIC, 1, 50, 0, 9);
+    b_header(&H, SATIN_PROTO_MAGIC, SATIN_PROTO_VERSION, 50, 0, 9);
     m = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
     ok(strstr(err.text, "unknown") != NULL && strstr(err.text, "peer") != NULL,
        "type 50 is called an unknown peer type");
 
-    b_header(&H, SATIN_PROTO_MAGIC, 1, SATIN_MSG_ACCEPTED, 0, 1);
+    b_header(&H, SATIN_PROTO_MAGIC, SATIN_PROTO_VERSION, SATIN_MSG_ACCEPTED, 0, 1);
     m = satin_msg_decode(H.b, H.n, NULL, 8, 0, &err);
     ok(m == NULL && err.code == SATIN_PROTO_BAD_MESSAGE, "NULL body with a length: bad message");
 }
@@ -648,7 +648,7 @@ static void test_truncation(void)
 
     /* the exact wording the brief promises */
     satin_proto_error err;
-    b_header(&H, SATIN_PROTO_MAGIC, 1, SATIN_MSG_SUBMIT, 0, 1);
+    b_header(&H, SATIN_PROTO_MAGIC, SATIN_PROTO_VERSION, SATIN_MSG_SUBMIT, 0, 1);
     B.n = 0;
     b_u32(&B, 0);
     b_str(&B, "fib");
@@ -666,7 +666,7 @@ static void test_truncation(void)
 
 static void submit_start(const char *kind, unsigned nparams)
 {
-    b_header(&H, SATIN_PROTO_MAGIC, 1, SATIN_MSG_SUBMIT, 0, 1);
+    b_header(&H, SATIN_PROTO_MAGIC, SATIN_PROTO_VERSION, SATIN_MSG_SUBMIT, 0, 1);
     B.n = 0;
     b_u32(&B, 0);
     b_str(&B, kind);
@@ -675,7 +675,7 @@ static void submit_start(const char *kind, unsigned nparams)
 
 static void result_start(void)
 {
-    b_header(&H, SATIN_PROTO_MAGIC, 1, SATIN_MSG_RESULT, 0, 1);
+    b_header(&H, SATIN_PROTO_MAGIC, SATIN_PROTO_VERSION, SATIN_MSG_RESULT, 0, 1);
     B.n = 0;
     b_u64(&B, 1);
     b_u8(&B, 0);
@@ -741,7 +741,7 @@ static void test_body_rejections(void)
     b_u16(&B, 1000);   /* result count */
     b_u16(&B, 0);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "kvlist count 1000, nothing follows");
-    b_header(&H, SATIN_PROTO_MAGIC, 1, SATIN_MSG_KINDS, 0, 1);
+    b_header(&H, SATIN_PROTO_MAGIC, SATIN_PROTO_VERSION, SATIN_MSG_KINDS, 0, 1);
     B.n = 0;
     b_u16(&B, 200);
     b_str(&B, "x");
@@ -844,7 +844,7 @@ static void test_body_rejections(void)
     }
     b_u16(&B, 0);
     reject(0, SATIN_PROTO_TOO_LARGE, "1025 kv items");
-    b_header(&H, SATIN_PROTO_MAGIC, 1, SATIN_MSG_KINDS, 0, 1);
+    b_header(&H, SATIN_PROTO_MAGIC, SATIN_PROTO_VERSION, SATIN_MSG_KINDS, 0, 1);
     B.n = 0;
     b_u16(&B, SATIN_PROTO_MAX_KINDS + 1);
     reject(0, SATIN_PROTO_TOO_LARGE, "257 kinds");
@@ -963,10 +963,11 @@ static void test_encoder_limits(void)
 
     /* version is encoded as set, so a peer can be tested against a newer one */
     m = satin_msg_new(SATIN_MSG_STATUS);
-    m->version = 2;
+    m->version = SATIN_PROTO_VERSION + 1;
     unsigned char *h, *b;
     size_t hl, bl;
-    ok(satin_msg_encode(m, &h, &hl, &b, &bl) == 0 && h[2] == 2, "version 2 encodes");
+    ok(satin_msg_encode(m, &h, &hl, &b, &bl) == 0 && h[2] == SATIN_PROTO_VERSION + 1,
+       "version %d encodes", SATIN_PROTO_VERSION + 1);
     satin_msg *d = satin_msg_decode(h, hl, b, bl, 0, &err);
     ok(d == NULL && err.code == SATIN_PROTO_UNSUPPORTED_VERSION, "and is refused with code 8");
     free(h);
@@ -1012,7 +1013,7 @@ static void test_grid(void)
     ok(d && d->flags == 0 && d->request_id == 3, "GRID_STATUS: flags 0, request id echoed");
     satin_msg_destroy(&d);
     satin_msg_destroy(&m);
-    b_header(&H, 0x5354, 1, SATIN_MSG_GRID_STATUS, 0, 1);
+    b_header(&H, 0x5354, SATIN_PROTO_VERSION, SATIN_MSG_GRID_STATUS, 0, 1);
     B.n = 0;
     reject(0, SATIN_PROTO_BAD_MESSAGE, "GRID_STATUS without its flags");
     b_u32(&B, 0x80000000u);
@@ -1050,7 +1051,7 @@ static void test_grid(void)
     truncate_all(m, "GRID");
     satin_msg_destroy(&m);
 
-    b_header(&H, 0x5354, 1, SATIN_MSG_GRID, 0, 1);
+    b_header(&H, 0x5354, SATIN_PROTO_VERSION, SATIN_MSG_GRID, 0, 1);
     B.n = 0;
     b_u16(&B, 3);
     b_u16(&B, 0);

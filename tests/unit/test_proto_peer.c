@@ -22,14 +22,14 @@ static void b_header(buf *b, unsigned type, uint32_t sender, uint64_t rid)
 {
     b->n = 0;
     b_u16(b, SATIN_PROTO_MAGIC);
-    b_u8(b, 1);
+    b_u8(b, SATIN_PROTO_VERSION);
     b_u8(b, type);
     b_u32(b, sender);
     b_u64(b, rid);
 }
 
 /* A JOBREC whose arg length field says `len` but `n` bytes follow (place
- * 0x70 + rec, ancestry {rec, ~rec}). */
+ * 0x70 + rec, ancestry {rec, ~rec}, origin 0x0e + rec). */
 static void b_jobrec_raw(buf *b, uint32_t owner, uint64_t rec, uint64_t job, const char *kind,
                          uint32_t cap, uint32_t len, const void *arg, size_t n)
 {
@@ -39,6 +39,7 @@ static void b_jobrec_raw(buf *b, uint32_t owner, uint64_t rec, uint64_t job, con
     b_u64(b, 0x70 + rec);
     b_u64(b, rec);
     b_u64(b, ~rec);
+    b_u64(b, 0x0e + rec);
     b_str(b, kind);
     b_u32(b, cap);
     b_u32(b, len);
@@ -213,7 +214,7 @@ static void test_golden(void)
     unsigned char *h, *b;
     size_t hl, bl;
 
-    static const unsigned char steal_h[16] = {0x53, 0x54, 1, 33, 0, 0, 0, 3,
+    static const unsigned char steal_h[16] = {0x53, 0x54, 2, 33, 0, 0, 0, 3,
                                               0, 0, 0, 0, 0, 0, 0, 5};
     static const unsigned char steal_b[] = {0, 0, 0, 3, 0, 0, 0, 3, 0, 1};
     satin_msg *m = satin_msg_new(SATIN_MSG_STEAL);
@@ -239,6 +240,7 @@ static void test_golden(void)
         0x0f, 0xed, 0xcb, 0xa9, 0x87, 0x65, 0x43, 0x21,   /* place */
         0, 0, 0, 0, 0, 0, 0, 0x11,        /* ancestry, first word */
         0x80, 0, 0, 0, 0, 0, 0, 0,        /* ancestry, second word */
+        0, 0, 0, 0, 0, 0, 0x0a, 0x0b,     /* origin */
         0, 3, 'f', 'i', 'b',              /* kind */
         0, 0, 0, 8,                       /* result_cap */
         0, 0, 0, 8, 0x1c, 0, 0, 0, 0, 0, 0, 0,   /* arg: 8 opaque bytes */
@@ -253,6 +255,7 @@ static void test_golden(void)
     m->jobrecs[0].place = 0x0fedcba987654321ULL;
     m->jobrecs[0].ancestry[0] = 0x11;
     m->jobrecs[0].ancestry[1] = 0x8000000000000000ULL;
+    m->jobrecs[0].origin = 0x0a0b;
     ok(satin_msg_encode(m, &h, &hl, &b, &bl) == 0, "golden STEAL_REPLY encodes");
     ok(h[3] == 34 && h[7] == 1 && h[15] == 5, "golden STEAL_REPLY header: type, sender, id");
     ok(bl == sizeof reply_b && memcmp(b, reply_b, bl) == 0, "golden STEAL_REPLY body bytes");
@@ -644,7 +647,7 @@ static void test_rejections(void)
     reply_start(5);
     b_jobrec(&B, 1, 10, "fib", "abc");
     reject_text(SATIN_PROTO_BAD_MESSAGE,
-                "truncated STEAL_REPLY: njobs 5 needs at least 275 bytes, 60 left",
+                "truncated STEAL_REPLY: njobs 5 needs at least 315 bytes, 68 left",
                 "njobs 5, one record follows");
     reply_start(1000);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "njobs 1000, nothing follows");
@@ -1153,6 +1156,7 @@ static void test_orphan(void)
     static const unsigned char golden[] = {
         0x0f, 0xed, 0xcb, 0xa9, 0x87, 0x65, 0x43, 0x21,   /* place */
         0, 0, 0, 0, 0, 0, 0x12, 0x34,                     /* arg digest */
+        0, 0, 0, 0, 0, 0, 0x56, 0x78,                     /* origin */
         0, 3, 'f', 'i', 'b',                              /* kind */
         1,                                                /* status: running */
         0, 0, 0, 0, 0, 0, 0, 42,                          /* jobs run */
@@ -1163,6 +1167,7 @@ static void test_orphan(void)
     m->request_id = 9;
     m->place = 0x0fedcba987654321ULL;
     m->arg_digest = 0x1234;
+    m->origin = 0x5678;
     m->status = SATIN_ORPHAN_RUNNING;
     m->jobs_run = 42;
     satin_msg_set_kind(m, "fib");
@@ -1180,6 +1185,7 @@ static void test_orphan(void)
         m->sender = 65535;
         m->place = UINT64_MAX;
         m->arg_digest = UINT64_MAX - 1;
+        m->origin = UINT64_MAX - 2;
         m->status = (uint8_t)status;
         m->jobs_run = UINT64_MAX;
         satin_msg_set_kind(m, status == 1 ? name63 : "uts");
@@ -1190,7 +1196,8 @@ static void test_orphan(void)
         satin_msg_set_data(m, data, len);
         satin_msg *d = roundtrip(m, status == 0 ? "ORPHAN result" : status == 1 ? "ORPHAN running"
                                                                                : "ORPHAN gone");
-        ok(d && d->place == m->place && d->arg_digest == m->arg_digest && d->status == status &&
+        ok(d && d->place == m->place && d->arg_digest == m->arg_digest &&
+               d->origin == m->origin && d->status == status &&
                d->jobs_run == UINT64_MAX && strcmp(d->kind, m->kind) == 0 &&
                d->data_len == len && d->data && (len == 0 || memcmp(d->data, data, len) == 0),
            "ORPHAN status %d: every field back", status);
@@ -1209,6 +1216,7 @@ static void test_orphan(void)
     B.n = 0;
     b_u64(&B, 1);
     b_u64(&B, 2);
+    b_u64(&B, 3);
     b_str(&B, "fib");
     b_u8(&B, 3);
     b_u64(&B, 0);
@@ -1217,6 +1225,7 @@ static void test_orphan(void)
     B.n = 0;
     b_u64(&B, 1);
     b_u64(&B, 2);
+    b_u64(&B, 3);
     b_str(&B, "");
     b_u8(&B, 0);
     b_u64(&B, 0);
@@ -1225,6 +1234,7 @@ static void test_orphan(void)
     B.n = 0;
     b_u64(&B, 1);
     b_u64(&B, 2);
+    b_u64(&B, 3);
     b_str(&B, name64);
     b_u8(&B, 0);
     b_u64(&B, 0);
@@ -1233,6 +1243,7 @@ static void test_orphan(void)
     B.n = 0;
     b_u64(&B, 1);
     b_u64(&B, 2);
+    b_u64(&B, 3);
     b_str(&B, "fib");
     b_u8(&B, 0);
     b_u64(&B, 0);

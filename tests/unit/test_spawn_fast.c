@@ -179,7 +179,7 @@ static void orphans_arrive(void)
     satin_job *job = fib_job(n);
     satin_pool_start(pool, job, NULL, NULL);
     int64_t zero = 0;
-    satin_pool_add_orphan(pool, 0x5eed, 0x5eed, &zero, sizeof zero, 1);
+    satin_pool_add_orphan(pool, 0, 0x5eed, 0x5eed, &zero, sizeof zero, 1);
     satin_job_wait(job);
     int64_t v, spawned, run, steals;
     job_counts(job, &v, &spawned, &run, &steals);
