@@ -306,8 +306,10 @@ static int stop_due(satin_control *ctl, int64_t now)
 {
     if (ctl->stopping && ctl->running_jobs == 0 &&
         (!ctl->grid || satin_grid_busy(ctl->grid) == 0)) {
-        if (ctl->grid)
+        if (ctl->grid) {
             control_flush_collections(ctl);
+            satin_grid_say_left(ctl->grid);
+        }
         ctl->drained = 1;
         return 1;
     }
@@ -318,6 +320,8 @@ static int stop_due(satin_control *ctl, int64_t now)
         log_warn("%d job(s) did not stop within %.0f s; leaving them", ctl->running_jobs,
                  DRAIN_DEADLINE_NS / 1e9);
         abandon_running(ctl);
+        if (ctl->grid)
+            satin_grid_say_left(ctl->grid);
         return 1;
     }
     return 0;

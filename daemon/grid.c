@@ -635,6 +635,11 @@ int satin_grid_stop(satin_grid *g)
     return satin_engine_stop(g->engine);
 }
 
+void satin_grid_say_left(satin_grid *g)
+{
+    satin_engine_say_left(g->engine);
+}
+
 int satin_grid_running(const satin_grid *g)
 {
     return satin_engine_running(g->engine);

@@ -66,9 +66,13 @@ void satin_grid_drain(satin_grid *self);
  * replies may bring records we must run) and numbered messages (results,
  * records) not yet acknowledged: 0 when it is safe to go. */
 int satin_grid_busy(const satin_grid *self);
-/* Shutdown: cancels the jobs other nodes gave us; they finish soon and
- * their (error) results go home.  satin_grid_running counts them. */
+/* The stop time-out passed: the records other nodes gave us go back to
+ * them to run again (their stand-ins here are cancelled without a result),
+ * so that the leave fails no job; satin_grid_running counts those still
+ * ending. */
 int satin_grid_stop(satin_grid *self);
+/* The daemon exits now: every peer hears it (satin_engine_say_left). */
+void satin_grid_say_left(satin_grid *self);
 int satin_grid_running(const satin_grid *self);
 /* Nodes by the engine's numbering: every node known since start (roster.h),
  * members or not. */

@@ -617,8 +617,8 @@ static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
     case SATIN_MSG_JOB_RESULT:
         enc_node(w, m->owner, "owner");
         satin_wire_put_u64(w, m->record_id);
-        if (m->status > SATIN_STATUS_ERROR)
-            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "JOB_RESULT: status %u is not 0 or 1",
+        if (m->status > SATIN_STATUS_RETURNED)
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "JOB_RESULT: status %u is not 0, 1 or 2",
                              (unsigned)m->status);
         satin_wire_put_u8(w, m->status);
         satin_wire_put_str(w, m->error, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE, "error");
@@ -1208,9 +1208,9 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
             satin_wire_u64(r, &m->record_id, "record id") < 0 ||
             satin_wire_u8(r, &m->status, "status") < 0)
             return -1;
-        if (m->status > SATIN_STATUS_ERROR)
-            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "JOB_RESULT: status %u is not 0 or 1",
-                                   (unsigned)m->status);
+        if (m->status > SATIN_STATUS_RETURNED)
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                   "JOB_RESULT: status %u is not 0, 1 or 2", (unsigned)m->status);
         if (satin_wire_str(r, &m->error, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
                            "error") < 0 ||
             satin_wire_bytes(r, &p, &n, "result") < 0)

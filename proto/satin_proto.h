@@ -116,6 +116,9 @@ typedef enum {
                                        * connection that has not greeted it: greet it */
 #define SATIN_HEARTBEAT_LEAVING 0x1   /* the sender is stopping: ask it for no more work */
 #define SATIN_HEARTBEAT_GREETING 0x2  /* the sender has not heard the receiver yet: answer */
+#define SATIN_HEARTBEAT_LEFT 0x4      /* the sender has stopped (after LEAVING): it holds no
+                                         record, answers nothing more, and is not to be
+                                         waited for */
 
 /* STATS_REQUEST / STATS_REPLY phase.  NODE: not a job's but the node's
  * status, for a GRID_STATUS; the job id is then the requester's query. */
@@ -135,6 +138,9 @@ static inline int satin_stats_phase_valid(unsigned phase)
 /* RESULT and JOB_RESULT status. */
 #define SATIN_STATUS_OK     0
 #define SATIN_STATUS_ERROR  1
+/* JOB_RESULT only: the holder is leaving and gives the record back, not run;
+ * its owner runs it again (PROTOCOL.md 14.19). */
+#define SATIN_STATUS_RETURNED 2
 /* OK's status: what the CANCEL it acknowledges found. */
 #define SATIN_CANCEL_STOPPING    0   /* the job was running: it is being stopped */
 #define SATIN_CANCEL_NOT_STARTED 1   /* it was waiting for a slot: it ended without running */

@@ -197,7 +197,9 @@ void satin_engine_on_standin_done(satin_engine *e, int64_t now, void *standin,
     satin_standin s;
     if (satin_ledger_take_standin(&e->ledger, standin, &s) < 0)
         return;
-    if (s.owner == e->topo.self)
+    if (s.returned)
+        ;   /* given back to its owner, who runs it again: nothing to send */
+    else if (s.owner == e->topo.self)
         satin_engine_redo_done(e, &s, outcome);
     else if (s.parked && !outcome->ok)
         satin_engine_park(e, &s);  /* stopped by its owner's death (no orphan saving) */
@@ -309,6 +311,10 @@ static void on_push(satin_engine *e, const satin_msg *m)
 static void on_job_result(satin_engine *e, const satin_msg *m)
 {
     int from = (int)m->sender;
+    if (m->status == SATIN_STATUS_RETURNED) {   /* it stays given until it runs again here */
+        satin_engine_record_returned(e, from, m->record_id);
+        return;
+    }
     satin_given g;
     int found = satin_ledger_take_given(&e->ledger, m->record_id, from, &g);
     if (found == -2) {
@@ -482,6 +488,8 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
     case SATIN_MSG_HEARTBEAT:
         if (m->flags & SATIN_HEARTBEAT_LEAVING)
             satin_engine_peer_leaving(e, (int)m->sender);
+        if (m->flags & SATIN_HEARTBEAT_LEFT)
+            satin_engine_peer_stopped(e, (int)m->sender);
         if (m->flags & SATIN_HEARTBEAT_GREETING)
             satin_engine_answer_greeting(e, (int)m->sender);
         break; /* else hearing it was the point */
@@ -550,7 +558,7 @@ static void expire_steals(satin_engine *e)
 {
     satin_pending p;
     while (satin_ledger_take_expired(&e->ledger, e->now - e->cfg.steal_timeout_ns - 1, &p) == 0) {
-        if (satin_engine_peer_gone(e, p.victim)) {
+        if (satin_engine_peer_unreachable(e, p.victim)) {
             e->c.steals_to_dead++;
             satin_engine_settle(e, &p, p.victim, 0, 0);
             continue;
@@ -675,8 +683,28 @@ int satin_engine_busy(const satin_engine *e)
 
 int satin_engine_stop(satin_engine *e)
 {
-    for (size_t i = 0; i < e->ledger.nstandins; i++)
-        e->env.cancel(e->env.ctx, e->ledger.standins[i].handle, "satind is shutting down");
+    for (size_t i = 0; i < e->ledger.nstandins; i++) {
+        satin_standin *s = &e->ledger.standins[i];
+        if (s->returned)
+            continue;
+        if (s->rec && s->owner != e->topo.self && !s->orphan && !s->parked &&
+            !satin_engine_peer_unreachable(e, s->owner)) {
+            /* Its owner runs it again now, not after our silence: a leave
+             * costs the work done here, never the job. */
+            satin_msg *m = satin_msg_new(SATIN_MSG_JOB_RESULT);
+            m->owner = (uint32_t)s->owner;
+            m->record_id = s->record_id;
+            m->status = SATIN_STATUS_RETURNED;
+            satin_msg_set_error(m, "its holder is leaving");
+            satin_engine_send(e, s->owner, m);
+            satin_msg_destroy(&m);
+            s->returned = 1;
+            e->c.records_returned++;
+            e->env.cancel(e->env.ctx, s->handle, "given back to its owner: satind is leaving");
+            continue;
+        }
+        e->env.cancel(e->env.ctx, s->handle, "satind is shutting down");
+    }
     return (int)e->ledger.nstandins;
 }
 

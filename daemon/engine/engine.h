@@ -265,15 +265,22 @@ int satin_engine_set_members(satin_engine *e, int64_t now, const satin_policy_to
 int satin_engine_is_member(const satin_engine *e, int node);
 
 /* ---- stopping ---- */
-/* No more steal requests nor policy timers; what others give us still runs.
- * Every peer is told (HEARTBEAT with LEAVING), so that none waits for a
- * steal request's time-out on a node that is gone; heartbeats go on. */
+/* No more steal requests nor policy timers; what others give us still runs,
+ * and other nodes may still steal what waits here.  Every peer is told
+ * (HEARTBEAT with LEAVING): none gives us more work; heartbeats go on. */
 void satin_engine_drain(satin_engine *e);
 /* Stand-ins running here plus our steal requests still out. */
 int satin_engine_busy(const satin_engine *e);
 int satin_engine_running(const satin_engine *e);
-/* Cancels every stand-in; returns how many. */
+/* The stop time-out passed: every record of a live owner still running here
+ * goes back to it (JOB_RESULT RETURNED: it runs it again at once, as after
+ * a death, so that a leave fails no job) and its stand-in is cancelled
+ * without a result; stand-ins of dead owners and our own re-runs are
+ * cancelled.  Returns how many stand-ins it stopped. */
 int satin_engine_stop(satin_engine *e);
+/* The node exits now: every peer is told (HEARTBEAT with LEFT), so that
+ * none waits for a reply from it or takes its silence for a death. */
+void satin_engine_say_left(satin_engine *e);
 
 /* ---- what it is ---- */
 const satin_policy_ops *satin_engine_policy(const satin_engine *e);

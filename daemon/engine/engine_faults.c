@@ -118,11 +118,18 @@ int satin_engine_peer_dead(const satin_engine *e, int peer)
     return w && w->state == SATIN_PEER_DEAD;
 }
 
+int satin_engine_peer_unreachable(const satin_engine *e, int peer)
+{
+    satin_peer_watch fresh;
+    const satin_peer_watch *w = satin_engine_peer_peek(e, peer, &fresh);
+    return w->state == SATIN_PEER_DEAD || w->left || !w->member;
+}
+
 int satin_engine_peer_gone(const satin_engine *e, int peer)
 {
     satin_peer_watch fresh;
     const satin_peer_watch *w = satin_engine_peer_peek(e, peer, &fresh);
-    return w->state == SATIN_PEER_DEAD || w->leaving || !w->member;
+    return w->state == SATIN_PEER_DEAD || w->leaving || w->left || !w->member;
 }
 
 const char *satin_peer_state_name(satin_peer_state s)
@@ -172,8 +179,9 @@ satin_peer_state satin_engine_peer_state(const satin_engine *e, int peer, int64_
 
 /* Runs given[i] again here as a stand-in owned by this node; when that
  * cannot be, the record ends with an error (its job fails, cleanly) and
- * leaves the ledger: 0 then, 1 when it stays. */
-static int redo(satin_engine *e, size_t i, const char *holder)
+ * leaves the ledger: 0 then, 1 when it stays.  `why`: what became of its
+ * holder, for that error. */
+static int redo(satin_engine *e, size_t i, const char *holder, const char *why_gone)
 {
     satin_given *g = &e->ledger.given[i];
     satin_engine_record rec;
@@ -195,8 +203,8 @@ static int redo(satin_engine *e, size_t i, const char *holder)
     void *standin = e->env.start(e->env.ctx, &jr, &job, err, sizeof err);
     if (!standin) {
         char why[256];
-        snprintf(why, sizeof why, "node %s died holding it, and it could not run again: %s",
-                 holder, err[0] ? err : "no reason given");
+        snprintf(why, sizeof why, "node %s %s holding it, and it could not run again: %s",
+                 holder, why_gone, err[0] ? err : "no reason given");
         satin_given done;
         satin_ledger_take_given_any(&e->ledger, g->record_id, &done);
         satin_engine_outcome o = {.ok = 0, .error = why};
@@ -228,8 +236,35 @@ static void redo_records_of(satin_engine *e, int peer)
             e->env.complete(e->env.ctx, done.record, &o);
             continue; /* given[i] is now another record */
         }
-        i += (size_t)redo(e, i, name);
+        i += (size_t)redo(e, i, name, "died");
     }
+}
+
+void satin_engine_record_returned(satin_engine *e, int holder, uint64_t record_id)
+{
+    for (size_t i = 0; i < e->ledger.ngiven; i++) {
+        satin_given *g = &e->ledger.given[i];
+        if (g->record_id != record_id)
+            continue;
+        if (g->holder != holder || g->redoing) {
+            e->env.note_bad(e->env.ctx, holder, "a record given back that it does not hold");
+            return;
+        }
+        if (g->cancel_sent || e->env.job_stopping(e->env.ctx, g->job)) {
+            satin_given done;
+            satin_ledger_take_given_any(&e->ledger, g->record_id, &done);
+            satin_engine_outcome o = {.ok = 0, .error = "its job stopped and its holder left"};
+            e->env.complete(e->env.ctx, done.record, &o);
+            return;
+        }
+        satin_engine_logf(e, SATIN_ENGINE_LOG_INFO, "node %s is leaving and gave back record %"
+                          PRIu64 ": it runs again here", satin_engine_node_name(e, holder),
+                          record_id);
+        if (redo(e, i, satin_engine_node_name(e, holder), "left"))
+            e->c.records_taken_back++;
+        return;
+    }
+    e->env.note_bad(e->env.ctx, holder, "a record given back that we never gave away");
 }
 
 /* One result held for `peer`, removed (NULL when none is left). */
@@ -392,7 +427,16 @@ static void check_epoch(satin_engine *e, int peer)
     if (!epoch || epoch == w->epoch)
         return;
     w->leaving = 0;
-    if (w->epoch) {
+    if (w->left) {
+        /* It stopped cleanly and starts again: nothing of its old run is
+         * owed to it, and it holds nothing of ours. */
+        w->left = 0;
+        drop_held_for(e, peer);
+        drop_parked_for(e, peer);
+        e->ops->on_peer(e->policy, peer, 1);
+        satin_engine_logf(e, SATIN_ENGINE_LOG_INFO | SATIN_ENGINE_LOG_EVENT,
+                          "node %s runs again", satin_engine_node_name(e, peer));
+    } else if (w->epoch) {
         peer_died(e, peer, "it restarted");
         satin_engine_orphans_disowned(e, peer);
         drop_held_for(e, peer);
@@ -476,6 +520,10 @@ static void watch_one(satin_engine *e, int peer, int related)
     satin_peer_watch *w = satin_engine_peer(e, peer);
     int64_t timeout_ns = timeout_of(e, peer);
     check_epoch(e, peer);
+    if (w->left) {   /* stopped, and said so: its silence is no death */
+        w->tied = 0;
+        return;
+    }
     int64_t heard = last_heard(e, peer);
     int ever = heard || w->heard_any;
     /* Silence before the tie (an idle peer we had no reason to hear from)
@@ -581,7 +629,7 @@ void satin_engine_watch(satin_engine *e)
     if (e->dead_victims) {
         e->dead_victims = 0;
         for (int p = 0; p < e->topo.nnodes; p++)
-            if (p != e->topo.self && satin_engine_peer_gone(e, p))
+            if (p != e->topo.self && satin_engine_peer_unreachable(e, p))
                 settle_steals_to(e, p);
     }
 }
@@ -658,6 +706,8 @@ void satin_engine_fault_counters(const satin_engine *e, satin_kvlist *out)
     satin_kvlist_add_i64(out, "heartbeats_sent", (int64_t)c->heartbeats_sent);
     satin_kvlist_add_i64(out, "steals_to_dead", (int64_t)c->steals_to_dead);
     satin_kvlist_add_i64(out, "records_redone", (int64_t)c->records_redone);
+    satin_kvlist_add_i64(out, "records_returned", (int64_t)c->records_returned);
+    satin_kvlist_add_i64(out, "records_taken_back", (int64_t)c->records_taken_back);
     satin_kvlist_add_i64(out, "redo_results", (int64_t)c->redo_results);
     satin_kvlist_add_i64(out, "late_results_used", (int64_t)c->late_results_used);
     satin_kvlist_add_i64(out, "late_results_dropped", (int64_t)c->late_results_dropped);
@@ -677,20 +727,47 @@ void satin_engine_peer_leaving(satin_engine *e, int peer)
     if (w->leaving)
         return;
     w->leaving = 1;
+    /* It is given no more work, but still answers steal requests: what it
+     * holds queued is taken from it while it finishes what runs. */
     satin_engine_logf(e, SATIN_ENGINE_LOG_INFO | SATIN_ENGINE_LOG_EVENT, "node %s is leaving",
                       satin_engine_node_name(e, peer));
-    /* It may stop before it reads them: nothing waits for their time-out. */
-    settle_steals_to(e, peer);
 }
 
-void satin_engine_say_leaving(satin_engine *e)
+void satin_engine_peer_stopped(satin_engine *e, int peer)
+{
+    satin_peer_watch *w = satin_engine_peer(e, peer);
+    if (w->left)
+        return;
+    w->leaving = 1;
+    w->left = 1;
+    w->quiet_since = e->now;
+    satin_engine_logf(e, SATIN_ENGINE_LOG_INFO | SATIN_ENGINE_LOG_EVENT, "node %s has left",
+                      satin_engine_node_name(e, peer));
+    /* It gave back whatever it held; should anything be left, it runs here
+     * as after a death.  Our requests to it end now, not at their time-out. */
+    redo_records_of(e, peer);
+    settle_steals_to(e, peer);
+    e->ops->on_peer(e->policy, peer, 0);
+}
+
+static void say_to_all(satin_engine *e, unsigned flags)
 {
     for (int p = 0; p < e->topo.nnodes; p++) {
         if (p == e->topo.self || satin_engine_peer_dead(e, p))
             continue;
         satin_msg *m = satin_msg_new(SATIN_MSG_HEARTBEAT);
-        m->flags = SATIN_HEARTBEAT_LEAVING;
+        m->flags = flags;
         satin_engine_send(e, p, m);
         satin_msg_destroy(&m);
     }
+}
+
+void satin_engine_say_leaving(satin_engine *e)
+{
+    say_to_all(e, SATIN_HEARTBEAT_LEAVING);
+}
+
+void satin_engine_say_left(satin_engine *e)
+{
+    say_to_all(e, SATIN_HEARTBEAT_LEAVING | SATIN_HEARTBEAT_LEFT);
 }

@@ -78,6 +78,7 @@ typedef struct satin_engine_tally {
     uint64_t wan_in_flight_max;   /* most wide-area steals out at once (a high-water mark) */
     uint64_t peers_dead, peers_back, heartbeats_sent, steals_to_dead;
     uint64_t records_redone, redo_results, late_results_used, late_results_dropped;
+    uint64_t records_returned, records_taken_back;
     uint64_t results_held, held_results_sent, held_results_dropped;
     uint64_t standins_parked, parked_resumed, parked_dropped;
     uint64_t standins_orphaned, orphans_told, orphans_promised, orphan_messages, orphans_received;
@@ -160,10 +161,19 @@ void satin_engine_faults_free(satin_engine *e);
 /* Every message handed to the engine: it was heard, in its run. */
 void satin_engine_heard(satin_engine *e, int peer);
 int satin_engine_peer_dead(const satin_engine *e, int peer);
-/* Dead or leaving: nothing more is asked of it (its results still go). */
+/* Dead, left or no member: nothing is sent to it but results (held while it
+ * is dead); a steal request to it ends at once. */
+int satin_engine_peer_unreachable(const satin_engine *e, int peer);
+/* Unreachable or leaving: it is given no work (no push, no load report),
+ * though a leaving node is still asked for its own (PROTOCOL.md 14.19). */
 int satin_engine_peer_gone(const satin_engine *e, int peer);
 /* A HEARTBEAT came with LEAVING. */
 void satin_engine_peer_leaving(satin_engine *e, int peer);
+/* A HEARTBEAT came with LEFT: the peer stopped. */
+void satin_engine_peer_stopped(satin_engine *e, int peer);
+/* A holder that is leaving gave one of our records back (JOB_RESULT
+ * RETURNED): it runs again here. */
+void satin_engine_record_returned(satin_engine *e, int holder, uint64_t record_id);
 /* A HEARTBEAT with GREETING came: the sender has not heard us yet. */
 void satin_engine_answer_greeting(satin_engine *e, int peer);
 /* This node stops: every peer is told. */

@@ -40,8 +40,9 @@ static uint64_t env_steal(void *ctx, int victim, unsigned flags)
     if (e->draining)
         return id;
     /* A dead node answers nothing: the request ends empty at once (on the
-     * next tick, not inside the policy's own call). */
-    if (satin_engine_peer_gone(e, victim)) {
+     * next tick, not inside the policy's own call).  A leaving one still
+     * answers: what waits there is taken before it goes. */
+    if (satin_engine_peer_unreachable(e, victim)) {
         satin_ledger_add_pending(&e->ledger, id, victim, flags, e->now);
         e->ledger.pending[e->ledger.npending - 1].unsent = 1;
         e->dead_victims = 1;
@@ -104,7 +105,7 @@ static int env_reply(void *ctx, int thief, uint64_t request_id, unsigned flags, 
 static void env_forward(void *ctx, int to, int thief, uint64_t request_id, unsigned flags)
 {
     satin_engine *e = ctx;
-    if (satin_engine_peer_gone(e, to)) {
+    if (satin_engine_peer_unreachable(e, to)) {
         env_reply(e, thief, request_id, flags, 0); /* nobody there would answer it */
         return;
     }
@@ -129,7 +130,7 @@ static void env_cancel(void *ctx, int victim, int thief, uint64_t request_id)
     } else {
         e->c.cancels_forwarded++;
     }
-    if (satin_engine_peer_gone(e, victim))
+    if (satin_engine_peer_unreachable(e, victim))
         return; /* nobody there to tell */
     satin_msg *m = satin_msg_new(SATIN_MSG_STEAL_CANCEL);
     m->steal_id = request_id;

@@ -133,7 +133,7 @@ void satin_ledger_add_standin(satin_ledger *l, void *handle, int owner, uint64_t
 {
     satin_msg_jobrec *c = rec ? copy_rec(rec, arg_kept) : NULL;
     l->standins = grow(l->standins, &l->capstandins, l->nstandins, sizeof *l->standins);
-    l->standins[l->nstandins++] = (satin_standin){handle, owner, record_id, job, c, 0, 0};
+    l->standins[l->nstandins++] = (satin_standin){handle, owner, record_id, job, c, 0, 0, 0};
 }
 
 int satin_ledger_take_standin(satin_ledger *l, void *handle, satin_standin *out)

@@ -32,6 +32,7 @@ typedef struct satin_standin {
     int parked;             /* its owner died: cancelled, and started again if it comes back */
     int orphan;             /* its owner died (1) or restarted (2): it runs on, and its result
                              * is told to every node for the re-run (engine_orphans.c) */
+    int returned;           /* given back to its owner (we are leaving): its end sends nothing */
 } satin_standin;
 
 typedef struct satin_pending {

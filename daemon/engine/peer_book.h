@@ -25,6 +25,7 @@ typedef struct satin_peer_watch {
     int64_t heard;                /* the last message the engine was given from it */
     int heard_any;                /* 1 once anything came (virtual time may start at 0) */
     int leaving;                  /* it said it is stopping: no more work for it */
+    int left;                     /* it said it stopped (after leaving): nothing more from it */
     int64_t quiet_since;          /* dead: when it was last heard before (or our start) */
     int greeted;                  /* it had a HEARTBEAT from us (so it knows we are here) */
     int tied;                     /* work tied us to it at the last watch */

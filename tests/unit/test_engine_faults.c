@@ -565,8 +565,32 @@ static void test_restart(void)
     satin_engine_destroy(&e);   /* its release frees the re-run still going */
 }
 
-/* b0 says it is leaving: our steal request to it ends at once, no new one
- * goes to it, and the result of a record it gave us still goes to it. */
+/* RS steals until a request goes to `victim`, answering the others empty;
+ * returns the time reached. */
+static int64_t steal_until_to(fake *f, satin_engine *e, int64_t t, int64_t until, int victim)
+{
+    for (; t < until && !first_to(f, victim, SATIN_MSG_STEAL); t += MS) {
+        for (int i = 0; i < f->nout; i++) {
+            const satin_msg *s = f->out[i].m;
+            if (s->type != SATIN_MSG_STEAL)
+                continue;
+            satin_msg *r = from(f->out[i].to, SATIN_MSG_STEAL_REPLY);
+            r->request_id = s->request_id;
+            r->victim = (uint32_t)f->out[i].to;
+            forget_sent(f);
+            deliver(e, t, r);
+            break;
+        }
+        satin_engine_on_tick(e, t);
+    }
+    return t;
+}
+
+/* b0 says it is leaving: it is given no more work, but it still answers
+ * steal requests (what waits there is taken before it goes), so our request
+ * to it stays out and others may follow; the result of a record it gave us
+ * still goes to it.  Then it says it has left: a request out to it ends at
+ * once, and none goes to it any more; it is not taken for dead. */
 static void test_leaving(void)
 {
     fake f;
@@ -578,37 +602,103 @@ static void test_leaving(void)
     forget_sent(&f);
     f.idle = 1;
     satin_engine_on_dry(e, MS);
-    /* Empty replies from the others until RS's draw picks b0. */
-    for (int64_t t = 2 * MS; t < 100 * MS && !first_to(&f, 2, SATIN_MSG_STEAL); t += MS) {
-        for (int i = 0; i < f.nout; i++) {
-            const satin_msg *s = f.out[i].m;
-            if (s->type != SATIN_MSG_STEAL)
-                continue;
-            satin_msg *r = from(f.out[i].to, SATIN_MSG_STEAL_REPLY);
-            r->request_id = s->request_id;
-            r->victim = (uint32_t)f.out[i].to;
-            forget_sent(&f);
-            deliver(e, t, r);
-            break;
-        }
-        satin_engine_on_tick(e, t);
-    }
-    ok(first_to(&f, 2, SATIN_MSG_STEAL) != NULL, "leaving: a steal request to b0 is out");
+    int64_t t = steal_until_to(&f, e, 2 * MS, 100 * MS, 2);
+    const satin_msg *out = first_to(&f, 2, SATIN_MSG_STEAL);
+    ok(out != NULL, "leaving: a steal request to b0 is out");
+    uint64_t rid = out ? out->request_id : 0;
     forget_sent(&f);
     satin_msg *bye = from(2, SATIN_MSG_HEARTBEAT);
     bye->flags = SATIN_HEARTBEAT_LEAVING;
-    deliver(e, 200 * MS, bye);
-    ok(kit_counter(e, "steals_to_dead") >= 1, "leaving: the request to b0 ended at once");
+    deliver(e, t, bye);
+    is_i64(kit_counter(e, "steals_to_dead"), 0, "leaving: the request to b0 stays out");
+    satin_msg *r = from(2, SATIN_MSG_STEAL_REPLY);
+    r->request_id = rid;
+    r->victim = 2;
+    deliver(e, t + MS, r);
+    ok(kit_counter(e, "steal_failures") >= 1 && kit_counter(e, "late_replies") == 0,
+       "leaving: b0's empty reply settles it");
+    t = steal_until_to(&f, e, t + 2 * MS, t + 2 * S, 2);
+    ok(first_to(&f, 2, SATIN_MSG_STEAL) != NULL, "leaving: b0 is still asked for work");
     is_i64(satin_engine_peer_state(e, 2, NULL), SATIN_PEER_ALIVE, "leaving: b0 is not dead");
-    int64_t now = 200 * MS;
-    run_hearing(e, &now, 2 * S, -1);
-    is_i64(sent_to(&f, 2, SATIN_MSG_STEAL), 0, "leaving: no steal goes to b0 any more");
     int64_t v = 2;
     satin_engine_outcome o = {.ok = 1, .error = "", .data = &v, .len = sizeof v};
-    satin_engine_on_standin_done(e, now, f.standin_handles[0], &o);
+    satin_engine_on_standin_done(e, t, f.standin_handles[0], &o);
     free(f.standin_handles[0]);
     is_i64(sent_to(&f, 2, SATIN_MSG_JOB_RESULT), 1, "leaving: its record's result goes to it");
     forget_sent(&f);
+    satin_msg *gone = from(2, SATIN_MSG_HEARTBEAT);
+    gone->flags = SATIN_HEARTBEAT_LEAVING | SATIN_HEARTBEAT_LEFT;
+    deliver(e, t + MS, gone);
+    is_i64(kit_counter(e, "steals_to_dead"), 1, "left: the request out to b0 ended at once");
+    int64_t now = t + MS;
+    run_hearing(e, &now, 2 * S, -1);
+    is_i64(sent_to(&f, 2, SATIN_MSG_STEAL), 0, "left: no steal goes to b0 any more");
+    ok(satin_engine_peer_state(e, 2, NULL) == SATIN_PEER_ALIVE &&
+           kit_counter(e, "peers_dead") == 0,
+       "left: b0 is not taken for dead, silent past its failure time-out");
+    satin_peer_info pi;
+    satin_engine_peer_info(e, 2, &pi);
+    ok(pi.leaving, "left: it shows as leaving (satind: left)");
+    satin_engine_destroy(&e);
+}
+
+/* A node that leaves gives back what it cannot finish: on its stop, every
+ * record of a live owner goes back (JOB_RESULT RETURNED) and its stand-in
+ * is cancelled; when the stand-in ends, nothing more is sent. */
+static void test_give_back(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    int64_t arg = 30;
+    satin_msg *p = from(1, SATIN_MSG_PUSH);
+    satin_msg_add_jobrec(p, 1, 91, 0, "fib", 8, &arg, sizeof arg);
+    deliver(e, 0, p);
+    forget_sent(&f);
+    satin_engine_drain(e);
+    forget_sent(&f);
+    is_i64(satin_engine_stop(e), 1, "give back: one stand-in stopped");
+    const satin_msg *m = first_to(&f, 1, SATIN_MSG_JOB_RESULT);
+    ok(m && m->status == SATIN_STATUS_RETURNED && m->record_id == 91 && m->owner == 1,
+       "give back: a1's record 91 goes back to it, returned");
+    is_i64(f.cancels, 1, "give back: its stand-in is cancelled");
+    is_i64(kit_counter(e, "records_returned"), 1, "give back: records_returned");
+    forget_sent(&f);
+    satin_engine_outcome o = {.ok = 0, .error = "cancelled: given back to its owner"};
+    satin_engine_on_standin_done(e, MS, f.standin_handles[0], &o);
+    free(f.standin_handles[0]);
+    is_i64(sent_to(&f, 1, SATIN_MSG_JOB_RESULT), 0, "give back: its end sends no result");
+    is_i64(satin_engine_busy(e), 0, "give back: nothing holds the stop");
+    satin_engine_destroy(&e);
+}
+
+/* The owner's side: a record given back runs again here at once, as after
+ * its holder's death but without waiting for one; its result is the one
+ * the parent gets.  A record given back that was never given is bad. */
+static void test_taken_back(void)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    rec a = {.arg = 12};
+    uint64_t id = give(&f, e, 0, 1, &a);
+    satin_msg *back = from(1, SATIN_MSG_JOB_RESULT);
+    back->owner = 0, back->record_id = id, back->status = SATIN_STATUS_RETURNED;
+    deliver(e, MS, back);
+    ok(f.starts == 1 && f.started.record_id == id && f.started.owner == 0,
+       "taken back: the record runs again here at once");
+    is_i64(kit_counter(e, "records_taken_back"), 1, "taken back: records_taken_back");
+    is_i64(kit_counter(e, "peers_dead"), 0, "taken back: no death was needed");
+    is_i64(a.completed, 0, "taken back: its parent still waits");
+    int64_t v = 144;
+    satin_engine_outcome o = {.ok = 1, .error = "", .data = &v, .len = sizeof v};
+    satin_engine_on_standin_done(e, 2 * MS, f.standin_handles[0], &o);
+    free(f.standin_handles[0]);
+    ok(a.completed == 1 && a.ok && a.value == 144,
+       "taken back: the re-run's result completes the record");
+    satin_msg *bogus = from(1, SATIN_MSG_JOB_RESULT);
+    bogus->owner = 0, bogus->record_id = 999, bogus->status = SATIN_STATUS_RETURNED;
+    int bad = f.bad;
+    deliver(e, 3 * MS, bogus);
+    is_i64(f.bad, bad + 1, "taken back: a record never given, given back, is a bad message");
     satin_engine_destroy(&e);
 }
 
@@ -763,6 +853,8 @@ int main(void)
     test_redo_keeps_place();
     test_restart();
     test_leaving();
+    test_give_back();
+    test_taken_back();
     test_ties_described();
     test_status_ties();
     return done_testing();

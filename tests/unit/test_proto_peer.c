@@ -426,6 +426,18 @@ static void test_roundtrip(void)
     satin_msg_destroy(&d);
     satin_msg_destroy(&m);
 
+    m = satin_msg_new(SATIN_MSG_JOB_RESULT);
+    m->owner = 3;
+    m->record_id = 77;
+    m->status = SATIN_STATUS_RETURNED;
+    satin_msg_set_error(m, "node b0 is leaving");
+    d = roundtrip(m, "JOB_RESULT returned");
+    ok(d && d->status == SATIN_STATUS_RETURNED && d->owner == 3 && d->record_id == 77 &&
+       strcmp(d->error, m->error) == 0 && d->data_len == 0,
+       "JOB_RESULT returned (status 2): fields");
+    satin_msg_destroy(&d);
+    satin_msg_destroy(&m);
+
     int64_t loads[] = {0, 1, INT64_MAX};
     for (size_t i = 0; i < 3; i++) {
         m = satin_msg_new(SATIN_MSG_LOAD);
@@ -817,8 +829,9 @@ static void test_rejections(void)
     /* JOB_RESULT */
     b_header(&H, SATIN_MSG_JOB_RESULT, 2, 0);
     B.n = 0;
-    b_u32(&B, 1); b_u64(&B, 1); b_u8(&B, 2); b_str(&B, ""); b_u32(&B, 0); b_u16(&B, 0);
-    reject_text(SATIN_PROTO_BAD_MESSAGE, "JOB_RESULT: status 2 is not 0 or 1", "JOB_RESULT status 2");
+    b_u32(&B, 1); b_u64(&B, 1); b_u8(&B, 3); b_str(&B, ""); b_u32(&B, 0); b_u16(&B, 0);
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "JOB_RESULT: status 3 is not 0, 1 or 2",
+                "JOB_RESULT status 3");
     B.n = 0;
     b_u32(&B, 1); b_u64(&B, 1); b_u8(&B, 0); b_str(&B, ""); b_u32(&B, 10); b_raw(&B, "abc", 3);
     reject_text(SATIN_PROTO_BAD_MESSAGE, "truncated JOB_RESULT: result needs 10 bytes, 3 left",
@@ -994,8 +1007,8 @@ static void test_encoder_limits(void)
     satin_msg_destroy(&m);
 
     m = satin_msg_new(SATIN_MSG_JOB_RESULT);
-    m->status = 2;
-    refuse(m, SATIN_PROTO_BAD_MESSAGE, "JOB_RESULT status 2");
+    m->status = 3;
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "JOB_RESULT status 3");
     m->status = 0;
     m->data_len = 3;
     refuse(m, SATIN_PROTO_BAD_MESSAGE, "JOB_RESULT NULL data of 3 bytes");
