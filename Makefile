@@ -8,6 +8,7 @@
 #   make V=1        print every compile and link command whole (default: one line a step)
 #   make check-asan everything under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make check-tsan the threaded tests under ThreadSanitizer
+#   make check-repeat N=10  the whole suite N times under load: each test file's failure count
 #   make bench      bench/overhead
 #   make install PREFIX=/usr/local DESTDIR=
 
@@ -215,6 +216,15 @@ check-asan: deps
 	  $(patsubst tests/integration/%.c,build-asan/tests/integration/%.t,$(INTEG_C_SRC)) $(INTEG_TESTS) \
 	  $(patsubst $(BUILD)/%,build-asan/%,$(EXTRA_TESTS))
 
+# make check-repeat N=10: the whole suite N times with prove -j2 beside two
+# CPU-burning processes; prints each test file's failure count and keeps the
+# failed runs' output in $(BUILD)/flakes/ (tests/flake-finder).
+N ?= 10
+check-repeat: deps
+	$(MAKE) all $(EXTRA_BUILD)
+	SATIN_BUILD=$(abspath $(BUILD)) tests/flake-finder -n $(N) -o $(abspath $(BUILD))/flakes \
+	  $(UNIT_TESTS) $(INTEG_C_TESTS) $(INTEG_TESTS) $(EXTRA_TESTS)
+
 # The daemons started by the integration tests run under TSan too (their
 # reports go to the node logs and fail the run through exitcode=66).
 check-tsan: deps
@@ -242,4 +252,4 @@ clean:
 
 include mk/fuzz.mk mk/shlib.mk mk/install.mk
 
-.PHONY: all deps check check-asan check-tsan demo bench install clean
+.PHONY: all deps check check-repeat check-asan check-tsan demo bench install clean
