@@ -45,16 +45,62 @@ run() {
     err=$(cat "$tmpdir/err")
 }
 
-# wait_socket SOCK PID: waits (10 s at most) until the daemon PID has made
-# its socket file SOCK; fails when it did not (it died, or is too slow).
-wait_socket() {
-    for _ in $(seq 100); do
-        [ -S "$1" ] && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.1
+# wait_until [--alive PID] [--quiet] SECS WHAT CMD...: the one way a test
+# waits for a state.  Runs CMD (a command, a function, `test ...`; `! CMD`
+# waits for CMD to fail) until it succeeds or SECS seconds of wall time have
+# passed.  On success it returns 0 and prints nothing; on time-out (or, with
+# --alive, once process PID has exited) it fails a check "timed out after
+# SECS s waiting for WHAT", shows the condition, its last output and what
+# diag_last shows, and returns 1.  --quiet only returns 1, for a caller to
+# whom that outcome is expected (a daemon that lost a port race and is
+# started again).  SECS bounds a test that would otherwise never end: the
+# wait ends as soon as the state is reached, so the bound is generous,
+# never a speed.
+wait_until() {
+    local alive="" quiet=0 secs what deadline neg=0 now t0 why=""
+    while :; do
+        case $1 in
+        --alive) alive=$2; shift 2 ;;
+        --quiet) quiet=1; shift ;;
+        *) break ;;
+        esac
     done
-    [ -S "$1" ]
+    secs=$1 what=$2
+    shift 2
+    if [ "$1" = "!" ]; then neg=1; shift; fi
+    t0=${EPOCHREALTIME/./}
+    deadline=$((t0 + ${secs%.*} * 1000000))
+    while :; do
+        if "$@" >"$tmpdir/wait.out" 2>"$tmpdir/wait.err"; then
+            [ "$neg" = 0 ] && return 0
+        else
+            [ "$neg" = 1 ] && return 0
+        fi
+        now=${EPOCHREALTIME/./}
+        if [ -n "$alive" ] && ! kill -0 "$alive" 2>/dev/null; then
+            why="process $alive exited after $(((now - t0) / 1000)) ms"; break
+        fi
+        [ "$now" -ge "$deadline" ] && { why="timed out after $secs s"; break; }
+        sleep 0.05
+    done
+    [ "$quiet" = 1 ] && return 1
+    fail "$why waiting for $what"
+    echo "#   condition: $([ "$neg" = 1 ] && printf '! ')$*"
+    sed 's/^/#   its stdout: /' "$tmpdir/wait.out"
+    sed 's/^/#   its stderr: /' "$tmpdir/wait.err"
+    diag_last
+    return 1
 }
+
+# wait_socket SOCK PID [WHAT]: waits until the daemon PID has made its
+# socket file SOCK; fails a check naming WHAT (default "SOCK") when it died
+# first or did not within a minute.
+wait_socket() {
+    wait_until --alive "$2" 60 "${3:-the socket $1 of process $2}" test -S "$1"
+}
+
+# log_has FILE TEXT: FILE has a line containing TEXT (for wait_until)
+log_has() { grep -qF -- "$2" "$1" 2>/dev/null; }
 
 # json_get EXPR [TEXT]: evaluates a Python expression over the JSON in TEXT
 # (default $out) as d
