@@ -107,3 +107,14 @@ log_has() { grep -qF -- "$2" "$1" 2>/dev/null; }
 json_get() {
     printf '%s' "${2-$out}" | python3 -c "import json,sys; d=json.load(sys.stdin); print($1)" 2>&1
 }
+
+# moved_ports FILE BASE: the topology FILE (one of etc/, whose ports are
+# 71NN) with each port 71NN moved to BASE+NN: the same grid on ports that no
+# other test, nor another run of this one, holds by design.
+moved_ports() {
+    local p args=()
+    for p in $(grep -o '127\.0\.0\.1:71[0-9][0-9]' "$1" | cut -d: -f2 | sort -u); do
+        args+=(-e "s/127\.0\.0\.1:$p\b/127.0.0.1:$(($2 + p - 7100))/")
+    done
+    sed "${args[@]}" "$1"
+}
