@@ -45,47 +45,49 @@ run() {
     err=$(cat "$tmpdir/err")
 }
 
-# wait_until [--alive PID] [--quiet] SECS WHAT CMD...: the one way a test
+# wait_until [--alive PID]... [--quiet] SECS WHAT CMD...: the one way a test
 # waits for a state.  Runs CMD (a command, a function, `test ...`; `! CMD`
 # waits for CMD to fail) until it succeeds or SECS seconds of wall time have
 # passed.  On success it returns 0 and prints nothing; on time-out (or, with
-# --alive, once process PID has exited) it fails a check "timed out after
-# SECS s waiting for WHAT", shows the condition, its last output and what
-# diag_last shows, and returns 1.  --quiet only returns 1, for a caller to
-# whom that outcome is expected (a daemon that lost a port race and is
-# started again).  SECS bounds a test that would otherwise never end: the
-# wait ends as soon as the state is reached, so the bound is generous,
-# never a speed.
+# --alive, once a process PID has exited) it fails a check "waited for WHAT:
+# timed out after SECS s" (or "...: process PID exited"), shows the
+# condition, its last output and what diag_last shows, and returns 1.
+# --quiet only returns 1, for a caller to whom that outcome is expected (a
+# daemon that lost a port race and is started again).  SECS bounds a test
+# that would otherwise never end: the wait ends as soon as the state is
+# reached, so the bound is generous, never a speed.
 wait_until() {
-    local alive="" quiet=0 secs what deadline neg=0 now t0 why=""
+    # Its names are wu_*: a condition sees (and may set) the caller's.
+    local wu_alive="" wu_quiet=0 wu_secs wu_what wu_deadline wu_neg=0 wu_now wu_t0 wu_why="" wu_p
     while :; do
         case $1 in
-        --alive) alive=$2; shift 2 ;;
-        --quiet) quiet=1; shift ;;
+        --alive) wu_alive+=" $2"; shift 2 ;;
+        --quiet) wu_quiet=1; shift ;;
         *) break ;;
         esac
     done
-    secs=$1 what=$2
+    wu_secs=$1 wu_what=$2
     shift 2
-    if [ "$1" = "!" ]; then neg=1; shift; fi
-    t0=${EPOCHREALTIME/./}
-    deadline=$((t0 + ${secs%.*} * 1000000))
+    if [ "$1" = "!" ]; then wu_neg=1; shift; fi
+    wu_t0=${EPOCHREALTIME/./}
+    wu_deadline=$((wu_t0 + ${wu_secs%.*} * 1000000))
     while :; do
         if "$@" >"$tmpdir/wait.out" 2>"$tmpdir/wait.err"; then
-            [ "$neg" = 0 ] && return 0
+            [ "$wu_neg" = 0 ] && return 0
         else
-            [ "$neg" = 1 ] && return 0
+            [ "$wu_neg" = 1 ] && return 0
         fi
-        now=${EPOCHREALTIME/./}
-        if [ -n "$alive" ] && ! kill -0 "$alive" 2>/dev/null; then
-            why="process $alive exited after $(((now - t0) / 1000)) ms"; break
-        fi
-        [ "$now" -ge "$deadline" ] && { why="timed out after $secs s"; break; }
+        wu_now=${EPOCHREALTIME/./}
+        for wu_p in $wu_alive; do
+            kill -0 "$wu_p" 2>/dev/null ||
+                { wu_why="process $wu_p exited after $(((wu_now - wu_t0) / 1000)) ms"; break 2; }
+        done
+        [ "$wu_now" -ge "$wu_deadline" ] && { wu_why="timed out after $wu_secs s"; break; }
         sleep 0.05
     done
-    [ "$quiet" = 1 ] && return 1
-    fail "$why waiting for $what"
-    echo "#   condition: $([ "$neg" = 1 ] && printf '! ')$*"
+    [ "$wu_quiet" = 1 ] && return 1
+    fail "waited for $wu_what: $wu_why"
+    echo "#   condition: $([ "$wu_neg" = 1 ] && printf '! ')$*"
     sed 's/^/#   its stdout: /' "$tmpdir/wait.out"
     sed 's/^/#   its stderr: /' "$tmpdir/wait.err"
     diag_last
