@@ -57,8 +57,8 @@ static inline int tap_ok_(int cond, const char *file, int line, const char *fmt,
  * millisecond until it returns nonzero (1) or SECS seconds of wall time have
  * passed (0), printing nothing: for a check of its own, ok(poll_until(...),
  * ...).  wait_for(SECS, PRED, ARG, WHAT...) is the same wait when it is not a
- * check itself: on time-out it fails a check "timed out after SECS s waiting
- * for WHAT".  wait_flag(SECS, FLAG, WHAT...) waits for the atomic_int at FLAG
+ * check itself: on time-out it fails a check "waited for WHAT: timed out
+ * after SECS s".  wait_flag(SECS, FLAG, WHAT...) waits for the atomic_int at FLAG
  * to become nonzero (flag_is_set is that predicate, for poll_until).  SECS bounds a test that would otherwise never end, not
  * a speed: it is generous, and the wait ends as soon as the state is reached. */
 static inline int64_t tap_now_ns_(void)
@@ -94,7 +94,7 @@ static inline int tap_wait_for_(int (*pred)(void *), void *arg, double secs, con
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    return tap_ok_(0, file, line, "timed out after %g s waiting for %s", secs, what);
+    return tap_ok_(0, file, line, "waited for %s: timed out after %g s", what, secs);
 }
 
 #define wait_for(secs, pred, arg, ...) \

@@ -97,7 +97,10 @@ for node in "${nodes[@]}"; do
         ip -n "$ns" addr add "$(addr_of "$node")/24" dev eth0 &&
         ip -n "$ns" link set eth0 up || skip_all "cannot configure the veth pair of $node"
 done
-pass "4 namespaces on a bridge, addresses $net.11-14"
+addrs=$(for node in "${nodes[@]}"; do
+    ip -n "$(ns_of "$node")" -4 -o addr show dev eth0 | awk '{print $4}'
+done | tr '\n' ' ')
+is "$addrs" "$net.11/24 $net.12/24 $net.13/24 $net.14/24 " "4 namespaces on a bridge, addresses $net.11-14"
 
 # ---- keys and topology -------------------------------------------------------------------------
 
@@ -152,8 +155,8 @@ for node in "${nodes[@]}"; do
         sed 's/^/#   /' "$tmpdir/$node.log"
     fi
 done
+is "$up" 1 "satind runs in each namespace, its pid the daemon's own"
 [ "$up" = 1 ] || { echo "Bail out! the nodes did not come up in their namespaces"; exit 1; }
-pass "satind runs in each namespace, its pid the daemon's own"
 
 # status_of AT KEY: one value of a node's STATUS (0 when absent)
 status_of() {
