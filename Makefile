@@ -24,15 +24,10 @@ PREFIX    ?= /usr/local
 DESTDIR   ?=
 CC        ?= cc
 
-DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
-             libsodium-dev libczmq-dev libsystemd-dev libmicrohttpd-dev perl \
-             curl python3-prometheus-client bash-completion gnuplot-nox
-
-# libsystemd: sd_notify for Type=notify and the watchdog (daemon/service.c).
-# libmicrohttpd: the --metrics HTTP endpoint (daemon/metrics.c); curl and
-# the Prometheus client library's parser scrape it in tests/integration/metrics.t;
-# bash-completion runs deploy/completion/ in tests/integration/completion.t;
-# gnuplot draws satin-sim --lifestory and satin-submit --profile PNGs (sim.t, profile.t).
+# The libraries, by their pkg-config names (mk/deps.mk has the Debian packages
+# and stops a build that lacks one at once).  libsystemd: sd_notify for
+# Type=notify and the watchdog (daemon/service.c); libmicrohttpd: the
+# --metrics HTTP endpoint (daemon/metrics.c).
 PKGS      := libzmq libczmq libcrypto yaml-0.1 libsystemd libmicrohttpd
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \
@@ -187,18 +182,6 @@ $(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) 
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-# ---- dependencies: install the Debian packages only when one is missing ----
-deps:
-	@missing=""; for p in $(DEB_PKGS); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing Debian packages:$$missing"; \
-	  if [ "$$(id -u)" != 0 ]; then echo "not root: run 'sudo apt-get install$$missing' first" >&2; exit 1; fi; \
-	  DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	fi
-
 # ---- tests -----------------------------------------------------------------
 PROVE        := prove --exec '' --timer
 INTEG_TESTS  := $(wildcard tests/integration/*.t)
@@ -250,6 +233,6 @@ bench: deps
 clean:
 	rm -rf build build-asan build-tsan build-fuzz
 
-include mk/fuzz.mk mk/shlib.mk mk/install.mk
+include mk/fuzz.mk mk/shlib.mk mk/install.mk mk/deps.mk
 
-.PHONY: all deps check check-repeat check-asan check-tsan demo bench install clean
+.PHONY: all check check-repeat check-asan check-tsan demo bench install clean
