@@ -1,5 +1,6 @@
 # Satin grid - one non-recursive Makefile.
 #   make            build everything into $(BUILD)/
+#   make deps       install the Debian packages the build and the tests need (apt-get, as root)
 #   make check      install Debian build deps if missing, build, run every test under prove
 #   make demo       bring up a local grid (2 clusters x 2 nodes, policy CRS; deploy/demo.sh),
 #                   run UTS seed-T3 and fib 32 on it, print the results and statistics,
