@@ -1,5 +1,6 @@
 # Satin grid - one non-recursive Makefile.
 #   make            build everything into $(BUILD)/
+#   make deps       install the Debian packages the build and the tests need (apt-get, as root)
 #   make check      install Debian build deps if missing, build, run every test under prove
 #   make demo       bring up a local grid (2 clusters x 2 nodes, policy CRS; deploy/demo.sh),
 #                   run UTS seed-T3 and fib 32 on it, print the results and statistics,
@@ -8,6 +9,7 @@
 #   make V=1        print every compile and link command whole (default: one line a step)
 #   make check-asan everything under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make check-tsan the threaded tests under ThreadSanitizer
+#   make check-repeat N=10  the whole suite N times under load: each test file's failure count
 #   make bench      bench/overhead
 #   make install PREFIX=/usr/local DESTDIR=
 
@@ -23,15 +25,10 @@ PREFIX    ?= /usr/local
 DESTDIR   ?=
 CC        ?= cc
 
-DEB_PKGS  := build-essential pkg-config libzmq3-dev libssl-dev libyaml-dev \
-             libsodium-dev libczmq-dev libsystemd-dev libmicrohttpd-dev perl \
-             curl python3-prometheus-client bash-completion gnuplot-nox
-
-# libsystemd: sd_notify for Type=notify and the watchdog (daemon/service.c).
-# libmicrohttpd: the --metrics HTTP endpoint (daemon/metrics.c); curl and
-# the Prometheus client library's parser scrape it in tests/integration/metrics.t;
-# bash-completion runs deploy/completion/ in tests/integration/completion.t;
-# gnuplot draws satin-sim --lifestory and satin-submit --profile PNGs (sim.t, profile.t).
+# The libraries, by their pkg-config names (mk/deps.mk has the Debian packages
+# and stops a build that lacks one at once).  libsystemd: sd_notify for
+# Type=notify and the watchdog (daemon/service.c); libmicrohttpd: the
+# --metrics HTTP endpoint (daemon/metrics.c).
 PKGS      := libzmq libczmq libcrypto yaml-0.1 libsystemd libmicrohttpd
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -g -O2 -pthread \
@@ -186,18 +183,6 @@ $(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) 
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-# ---- dependencies: install the Debian packages only when one is missing ----
-deps:
-	@missing=""; for p in $(DEB_PKGS); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing Debian packages:$$missing"; \
-	  if [ "$$(id -u)" != 0 ]; then echo "not root: run 'sudo apt-get install$$missing' first" >&2; exit 1; fi; \
-	  DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	fi
-
 # ---- tests -----------------------------------------------------------------
 PROVE        := prove --exec '' --timer
 INTEG_TESTS  := $(wildcard tests/integration/*.t)
@@ -214,6 +199,15 @@ check-asan: deps
 	  $(PROVE) $(patsubst tests/unit/%.c,build-asan/tests/%.t,$(UNIT_SRC)) \
 	  $(patsubst tests/integration/%.c,build-asan/tests/integration/%.t,$(INTEG_C_SRC)) $(INTEG_TESTS) \
 	  $(patsubst $(BUILD)/%,build-asan/%,$(EXTRA_TESTS))
+
+# make check-repeat N=10: the whole suite N times with prove -j2 beside two
+# CPU-burning processes; prints each test file's failure count and keeps the
+# failed runs' output in $(BUILD)/flakes/ (tests/flake-finder).
+N ?= 10
+check-repeat: deps
+	$(MAKE) all $(EXTRA_BUILD)
+	SATIN_BUILD=$(abspath $(BUILD)) tests/flake-finder -n $(N) -o $(abspath $(BUILD))/flakes \
+	  $(UNIT_TESTS) $(INTEG_C_TESTS) $(INTEG_TESTS) $(EXTRA_TESTS)
 
 # The daemons started by the integration tests run under TSan too (their
 # reports go to the node logs and fail the run through exitcode=66).
@@ -248,6 +242,6 @@ bench: deps
 clean:
 	rm -rf build build-asan build-tsan build-fuzz
 
-include mk/fuzz.mk mk/shlib.mk mk/install.mk
+include mk/fuzz.mk mk/shlib.mk mk/install.mk mk/deps.mk
 
-.PHONY: all deps check check-asan check-tsan demo bench install clean
+.PHONY: all check check-repeat check-asan check-tsan demo bench install clean

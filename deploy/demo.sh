@@ -9,8 +9,11 @@ export SATIN_BUILD=${SATIN_BUILD:-$top/build}
 run=$(mktemp -d "${TMPDIR:-/tmp}/satin-demo.XXXXXX")
 trap '"$top/deploy/satin-grid" down --run-dir "$run"; rm -rf "$run"' EXIT
 
-echo "== satin-grid up etc/local-2x2.yaml (2 clusters x 2 nodes, policy crs; plain text on loopback: security none)"
-mapfile -t nodes < <("$top/deploy/satin-grid" up "$top/etc/local-2x2.yaml" --run-dir "$run" --log-level warn)
+# demo.sh FILE: the same on another file of local-2x2's shape (tests/integration/demo.t
+# moves its ports, so that the demo's test can run beside other tests).
+topology=${1:-$top/etc/local-2x2.yaml}
+echo "== satin-grid up ${1:-etc/local-2x2.yaml} (2 clusters x 2 nodes, policy crs; plain text on loopback: security none)"
+mapfile -t nodes < <("$top/deploy/satin-grid" up "$topology" --run-dir "$run" --log-level warn)
 printf '   %s\n' "${nodes[@]}"
 
 show() {

@@ -42,13 +42,20 @@ sock=$tmpdir/s.sock
 ep=ipc://$sock
 "$satind" --workers 2 --socket "$ep" --foreground --log-level info 2>"$tmpdir/satind.log" &
 pid=$!
-wait_socket "$sock" "$pid"
-if [ ! -S "$sock" ]; then
+if ! wait_socket "$sock" "$pid" "satind to make its socket"; then
     echo "Bail out! satind did not create $sock"
     sed 's/^/# /' "$tmpdir/satind.log"
     exit 1
 fi
 S=(--socket "$ep")
+
+# running: the daemon reports a running job (for wait_until)
+running() {
+    local n_run
+    n_run=$("$submit" "${S[@]}" --json --status 2>/dev/null |
+            python3 -c 'import json,sys; print(json.load(sys.stdin).get("jobs_running", 0))' 2>/dev/null)
+    [ "${n_run:-0}" -ge 1 ] 2>/dev/null
+}
 
 # ---- results ----------------------------------------------------------------------
 
@@ -225,12 +232,7 @@ is "$(json_get 'd["error"]["code"]')" "unknown_job" "--json: code unknown_job"
 # job, which keeps running and can be collected.
 "$submit" "${S[@]}" fib n=50 >"$tmpdir/int.out" 2>"$tmpdir/int.err" </dev/null &
 bgpid=$!
-for _ in $(seq 50); do
-    n_run=$("$submit" "${S[@]}" --json --status 2>/dev/null |
-            python3 -c 'import json,sys; print(json.load(sys.stdin).get("jobs_running", 0))' 2>/dev/null)
-    [ "${n_run:-0}" -ge 1 ] 2>/dev/null && break
-    sleep 0.1
-done
+wait_until 60 "fib n=50 to show as running" running
 kill -INT "$bgpid"
 wait "$bgpid"
 rc=$?
@@ -281,27 +283,13 @@ like "$out" "value: 55" "fib n=10 is 55"
 
 # ---- SIGTERM: a graceful stop ----------------------------------------------------------------------
 
-# Blocks until the daemon reports a running job (bounded); an early SIGTERM
-# would test the refusal of new work instead.
-wait_running() {
-    for _ in $(seq 50); do
-        running=$("$submit" "${S[@]}" --json --status 2>/dev/null |
-                  python3 -c 'import json,sys; print(json.load(sys.stdin).get("jobs_running", 0))' 2>/dev/null)
-        [ "${running:-0}" -ge 1 ] 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
-}
-
 # Four leaves that wait 0.5 s each, on 2 workers: about 1 s of work.
 "$submit" "${S[@]}" synthetic depth=1 fanout=4 mean_us=500000 >"$tmpdir/bg.out" 2>"$tmpdir/bg.err" </dev/null &
 bgpid=$!
-wait_running || echo "# the job did not show as running"
+# An early SIGTERM would test the refusal of new work instead.
+wait_until 60 "the synthetic job to show as running" running
 kill -TERM "$pid"
-for _ in $(seq 100); do
-    grep -q "stopping (" "$tmpdir/satind.log" && break
-    sleep 0.1
-done
+wait_until 60 "satind to log that it is stopping" log_has "$tmpdir/satind.log" "stopping ("
 run "$submit" "${S[@]}" fib n=10
 is "$rc" 69 "a submission during the stop is refused (exit 69)"
 like "$err" "shutting down" "and says that satind is shutting down"
@@ -323,7 +311,7 @@ pid=$!
 wait_socket "$sock" "$pid"
 "$submit" "${S[@]}" fib n=50 >"$tmpdir/bg.out" 2>"$tmpdir/bg.err" </dev/null &
 bgpid=$!
-wait_running || echo "# fib n=50 did not show as running"
+wait_until 60 "fib n=50 to show as running" running
 kill -TERM "$pid"
 wait "$bgpid"
 rc=$?

@@ -56,10 +56,7 @@ is "$(complete_line satin-grid status --)" "--json --run-dir" "satin-grid status
 sock=ipc://$tmpdir/s.sock
 "$build/satind" --workers 1 --socket "$sock" --foreground 2>"$tmpdir/log" &
 pid=$!
-for _ in $(seq 200); do
-    "$build/satin-submit" --socket "$sock" --status >/dev/null 2>&1 && break
-    sleep 0.05
-done
+wait_until --alive "$pid" 60 "satind to answer --status" "$build/satin-submit" --socket "$sock" --status
 is "$(complete_line satin-submit --socket "$sock" f)" "fib" "satin-submit --socket S f: the daemon's kind fib"
 is "$(complete_line satin-submit --socket "$sock" fib "")" "n= threshold=" \
     "satin-submit --socket S fib: its parameters"

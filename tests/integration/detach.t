@@ -25,15 +25,6 @@ for f in "$submit" "$satind"; do
     [ -x "$f" ] || { echo "Bail out! $f is missing (build it, or set SATIN_BUILD)"; exit 1; }
 done
 
-# gone PID: waits (at most 10 s) until PID has exited; 1 if it has not.
-gone() {
-    for _ in $(seq 200); do
-        kill -0 "$1" 2>/dev/null || return 0
-        sleep 0.05
-    done
-    return 1
-}
-
 # ---- a detached daemon with --pidfile ------------------------------------------------
 
 sock=$tmpdir/d.sock
@@ -59,7 +50,7 @@ run "$submit" --socket "$sock" --no-wait --parsable fib n=50
 run "$submit" --socket "$sock" --cancel "$out"
 is "$rc" 0 "the detached daemon serves clients"
 kill -TERM "$dpid"
-gone "$dpid" && pass "SIGTERM stops it" || fail "SIGTERM stops it"
+wait_until 60 "the detached satind to exit after SIGTERM" ! kill -0 "$dpid" && pass "SIGTERM stops it"
 is "$(cat "$tmpdir/term.err" "$tmpdir/term.out")" "$before" \
     "nothing was written to the terminal it left (the log went to syslog)"
 [ ! -e "$pidfile" ] && pass "the pid file is removed at a clean exit" || fail "the pid file is removed at a clean exit"
@@ -78,7 +69,7 @@ is "$(readlink "/proc/$dpid/exe" 2>/dev/null)" "$(readlink -f "$satind")" "it no
 kill -0 "$other" 2>/dev/null && pass "the process it named before is left alone" || fail "the process it named before is left alone"
 before=$(cat "$tmpdir/term.err" "$tmpdir/term.out")
 kill -TERM "$dpid"
-gone "$dpid"
+wait_until 60 "the detached satind to exit after SIGTERM" ! kill -0 "$dpid"
 grep -q "satind\[$dpid\] info: stopped" "$tmpdir/d.log" && pass "with --log-file the detached daemon logs there to the end" ||
     { fail "with --log-file the detached daemon logs there to the end"; sed 's/^/#   /' "$tmpdir/d.log"; }
 is "$(cat "$tmpdir/term.err" "$tmpdir/term.out")" "$before" "and not to the terminal"
@@ -109,9 +100,9 @@ for id in a0 a1; do
     eval "pid_$id=$!"
 done
 for id in a0 a1; do
-    for _ in $(seq 200); do [ -S "$xdg/satin/satind-$id.sock" ] && break; sleep 0.05; done
-    [ -S "$xdg/satin/satind-$id.sock" ] && pass "node $id listens on satind-$id.sock by default" ||
-        { fail "node $id listens on satind-$id.sock by default"; sed 's/^/#   /' "$tmpdir/$id.log"; }
+    eval "id_pid=\$pid_$id"
+    wait_socket "$xdg/satin/satind-$id.sock" "$id_pid" "node $id's default socket satind-$id.sock" &&
+        pass "node $id listens on satind-$id.sock by default" || sed 's/^/#   /' "$tmpdir/$id.log"
 done
 run env XDG_RUNTIME_DIR="$xdg" "$submit" --node a1 --json --status
 is "$(json_get 'd["endpoint"], d["pid"]')" "ipc://$xdg/satin/satind-a1.sock $pid_a1" \
@@ -119,7 +110,7 @@ is "$(json_get 'd["endpoint"], d["pid"]')" "ipc://$xdg/satin/satind-a1.sock $pid
 run env XDG_RUNTIME_DIR="$xdg" "$submit" --node a0 fib n=20
 like "$out" "value: 6765" "satin-submit --node a0 runs a job on node a0"
 kill -TERM "$pid_a0" "$pid_a1"
-gone "$pid_a0"; gone "$pid_a1"
+wait "$pid_a0" "$pid_a1"
 
 echo "1..$n"
 [ "$failures" -eq 0 ]

@@ -36,15 +36,8 @@ clusters:
 Y
 }
 
-# wait_running ENDPOINT: until the node there runs a job (at most 10 s).
-wait_running() {
-    for _ in $(seq 200); do
-        [ "$(status_of "$1" jobs_running)" -ge 1 ] 2>/dev/null && return 0
-        sleep 0.05
-    done
-    echo "# no job showed as running at $1"
-    return 1
-}
+# running_at ENDPOINT: the node there runs a job
+running_at() { [ "$(status_of "$1" jobs_running)" -ge 1 ] 2>/dev/null; }
 
 # bg_submit ARGS...: satin-submit in the background (bg = its pid), its
 # output in $tmpdir/out and $tmpdir/err; bg_wait leaves rc, out and err.
@@ -95,7 +88,7 @@ grid_up topology 32000 info
 e0=ipc://$tmpdir/g/n0.sock
 e1=ipc://$tmpdir/g/n1.sock
 bg_submit --topology "$tmpdir/t.yaml" "${job[@]}"
-wait_running "$e0"
+wait_until --alive "$bg" 60 "a job to run at $e0" running_at "$e0"
 kill -KILL "$(cat "$tmpdir/g/n0.pid")"
 bg_wait
 is "$rc" 0 "a job whose node was killed ends well (--topology)"
@@ -122,7 +115,7 @@ kill -KILL "$(cat "$tmpdir/g/n1.pid")"
 daemon s0
 daemon s1
 bg_submit --socket "$tmpdir/s0.sock" --socket "$tmpdir/s1.sock" "${job[@]}"
-wait_running "ipc://$tmpdir/s0.sock"
+wait_until --alive "$bg" 60 "a job to run at ipc://$tmpdir/s0.sock" running_at "ipc://$tmpdir/s0.sock"
 slay STOP s0
 bg_wait
 kill -CONT "$pid_s0"
@@ -133,17 +126,14 @@ is "$err" "$(line "ipc://$tmpdir/s0.sock" "ipc://$tmpdir/s1.sock" "connection lo
     "stderr has exactly the re-submission line"
 # The frozen node still runs its copy once it thaws: a slow node can make a
 # job run twice, but its result has no connection to come back on.
-for _ in $(seq 300); do
-    grep -q "job 1 (fib) done" "$tmpdir/s0.log" && break
-    sleep 0.05
-done
-like "$(cat "$tmpdir/s0.log")" "job 1 (fib) done" "the thawed node finished its own copy too"
+wait_until 120 "the thawed s0 to log its own copy done" log_has "$tmpdir/s0.log" "job 1 (fib) done" &&
+    pass "the thawed node finished its own copy too"
 
 # ---- a node stopping (SIGTERM, --stop-timeout 0): its job is cancelled ------------
 
 daemon s2 --stop-timeout 0
 bg_submit --socket "$tmpdir/s2.sock" --socket "$tmpdir/s1.sock" "${job[@]}"
-wait_running "ipc://$tmpdir/s2.sock"
+wait_until --alive "$bg" 60 "a job to run at ipc://$tmpdir/s2.sock" running_at "ipc://$tmpdir/s2.sock"
 slay TERM s2
 bg_wait
 is "$rc" 0 "a job cancelled by its node's shutdown ends well"
@@ -157,9 +147,9 @@ is "$err" "$(line "ipc://$tmpdir/s2.sock" "ipc://$tmpdir/s1.sock" "shutting down
 # one is killed too, however slow this machine is.
 bg_submit --socket "$tmpdir/s0.sock" --socket "$tmpdir/s1.sock" synthetic depth=0 fanout=1 \
     mean_us=60000000
-wait_running "ipc://$tmpdir/s0.sock"
+wait_until --alive "$bg" 60 "a job to run at ipc://$tmpdir/s0.sock" running_at "ipc://$tmpdir/s0.sock"
 slay KILL s0
-wait_running "ipc://$tmpdir/s1.sock"
+wait_until --alive "$bg" 60 "a job to run at ipc://$tmpdir/s1.sock" running_at "ipc://$tmpdir/s1.sock"
 slay KILL s1
 bg_wait
 is "$rc" 69 "when every node died: exit 69"

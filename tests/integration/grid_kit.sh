@@ -53,15 +53,16 @@ finish_t1l() {
 # ("STARTTIME EXE", as satin-grid records them at up).
 adopt() {
     local stat exe
-    for _ in $(seq 200); do
-        exe=$(readlink "/proc/$2/exe") || break
-        [ "$exe" = "$(readlink -f "$build/satind")" ] && break
-        sleep 0.01
-    done
+    # Until the child has exec'd satind (what satin-grid down checks).
+    wait_until --alive "$2" 60 "process $2 to be satind" is_satind "$2"
+    exe=$(readlink "/proc/$2/exe")
     stat=$(cat "/proc/$2/stat") && stat=${stat##*) } && set -- "$1" "$2" $stat
     echo "$2" >"$tmpdir/g/$1.pid"
     echo "${22} $exe" >"$tmpdir/g/$1.proc"
 }
+
+# is_satind PID: process PID runs $build/satind (for wait_until)
+is_satind() { [ "$(readlink "/proc/$1/exe")" = "$(readlink -f "$build/satind")" ]; }
 
 grid_up() {
     local try base
@@ -79,18 +80,18 @@ grid_up() {
 # comes back: on a fast machine T1L alone may be nearly done before that
 # node is up.  keep_busy ENDPOINT submits it there and prints its id;
 # took_records NODE KEEPER ENDPOINT waits (bounded) until NODE has received
-# records of a running job, prints how many, and cancels the keeper.
+# records of a running job, prints how many, and cancels the keeper; run
+# it in $(...), and check the count: a wait that timed out prints 0.
 keep_busy() {
     "$submit" --socket "$1" --no-wait --parsable synthetic depth=7 fanout=2 dist=const \
         mean_us=1000000
 }
 took_records() {
-    local got=0
-    for _ in $(seq 300); do
-        got=$(status_of "ipc://$tmpdir/g/$1.sock" jobs_received)
-        [ "${got:-0}" -gt 0 ] 2>/dev/null && break
-        sleep 0.1
-    done
+    local got
+    wait_until --quiet 60 "$1 to receive records" received_some "$1"
+    got=$(status_of "ipc://$tmpdir/g/$1.sock" jobs_received)
     "$submit" --socket "$3" --cancel "$2" >/dev/null 2>&1
     echo "${got:-0}"
 }
+# received_some NODE: NODE has received records from the others
+received_some() { [ "$(status_of "ipc://$tmpdir/g/$1.sock" jobs_received)" -gt 0 ] 2>/dev/null; }

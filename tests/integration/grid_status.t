@@ -38,6 +38,8 @@ a0=ipc://$tmpdir/g/a0.sock
 view() {
     run "$submit" --socket "$a0" --status --grid --json
 }
+# view_says EXPR WANT: a0's view (into $out) gives WANT for EXPR (for wait_until)
+view_says() { view; [ "$(json_get "$1")" = "$2" ]; }
 # facts EXPR: one line per node of the view in $out, EXPR over its entry v
 facts() {
     json_get "'\\n'.join('%s ' % k + ' '.join(str(x) for x in ($1)) for k, v in d.items())"
@@ -123,26 +125,15 @@ is "$rc" 0 "a1 frozen: the view still comes"
 is "$(json_get 'd["a1"]["answered"], "workers" in d["a1"], d["a1"]["state"] in ("alive", "suspected", "dead"),
     d["a1"]["silent_s"] >= 0, [v["answered"] for k, v in d.items() if k != "a1"]')" \
     "0 False True True [1, 1, 1]" "a1 is listed without figures, with its state and silence; the others answer"
-state=
-for _ in $(seq 100); do
-    view
-    state=$(json_get 'd["a1"]["state"], d["a1"]["answered"]')
-    [ "$state" = "alive 1" ] && break
-    sleep 0.1
-done
-is "$state" "alive 1" "a1 thawed: alive and answering again"
+wait_until 60 "a1 to be alive and answering again" \
+    view_says 'd["a1"]["state"], d["a1"]["answered"]' "alive 1" &&
+    pass "a1 thawed: alive and answering again"
 
 # b1 killed: a0 finds it dead (its status requests tie it to b1 until it
 # answers, so its silence counts) within a bounded wait.
 kill -KILL "$(cat "$tmpdir/g/b1.pid")"
-state=
-for _ in $(seq 100); do
-    view
-    state=$(json_get 'd["b1"]["state"]')
-    [ "$state" = dead ] && break
-    sleep 0.2
-done
-is "$state" dead "after kill -9, a0 sees b1 dead"
+wait_until 60 "a0 to see b1 dead" view_says 'd["b1"]["state"]' dead &&
+    pass "after kill -9, a0 sees b1 dead"
 is "$(json_get 'd["b1"]["answered"], "pid" in d["b1"], d["b1"]["silent_s"] >= d["b1"]["dead_s"] >= 0')" \
     "0 False True" "with no figures of its own, silent for longer than it has been dead"
 is "$(facts 'v["state"], v["answered"]' | grep -v '^b1')" "a0 alive 1
@@ -156,15 +147,9 @@ is "$(printf '%s\n' "$out" | awk '$1 == "b1" {print $3, $5, $11}')" "dead - -" \
 # b0 stopped with SIGTERM: it says it leaves, and a0 says it left.
 b0pid=$(cat "$tmpdir/g/b0.pid")
 kill -TERM "$b0pid"
-for _ in $(seq 100); do kill -0 "$b0pid" 2>/dev/null || break; sleep 0.1; done
-state=
-for _ in $(seq 50); do
-    view
-    state=$(json_get 'd["b0"]["state"]')
-    [ "$state" = left ] && break
-    sleep 0.2
-done
-is "$state" left "after SIGTERM, a0 says b0 left"
+wait_until 60 "b0 to exit after SIGTERM" ! kill -0 "$b0pid"
+wait_until 60 "a0 to say that b0 left" view_says 'd["b0"]["state"]' left &&
+    pass "after SIGTERM, a0 says b0 left"
 is "$(json_get 'd["b0"]["answered"], d["b1"]["state"]')" "0 dead" "b0 no longer answers; b1 stays dead"
 
 # satin-grid status: the processes, then a0's view.
@@ -186,11 +171,10 @@ is "$(json_get 'list(d), d["a0"]["asked"]')" "['a0', 'a1', 'b0', 'b1'] 1" \
 # A daemon without a topology is a grid of one, named after its host
 # (adopted: satin-grid down stops it with the grid).
 "$build/satind" --workers 2 --socket "ipc://$tmpdir/solo.sock" --foreground 2>"$tmpdir/solo.log" &
-adopt solo $!
-for _ in $(seq 200); do
-    "$submit" --socket "ipc://$tmpdir/solo.sock" --status >/dev/null 2>&1 && break
-    sleep 0.05
-done
+solo=$!
+adopt solo "$solo"
+wait_until --alive "$solo" 60 "the daemon without a topology to answer" \
+    "$submit" --socket "ipc://$tmpdir/solo.sock" --status
 run "$submit" --socket "ipc://$tmpdir/solo.sock" --status --grid --json
 is "$(json_get 'list(d) == [__import__("socket").gethostname()],
     [(v["cluster"], v["state"], v["asked"], v["answered"], v["workers"]) for v in d.values()]')" \

@@ -25,10 +25,8 @@ leaf() { echo synthetic depth=1 fanout=1 dist=const "mean_us=$1"; }
 start() {
     "$build/satind" --workers 1 --socket "$sock" --foreground "$@" 2>"$tmpdir/log" &
     pid=$!
-    for _ in $(seq 200); do
-        "$submit" --socket "$sock" --status >/dev/null 2>&1 && return 0
-        sleep 0.05
-    done
+    wait_until --alive "$pid" 60 "satind to answer --status" "$submit" --socket "$sock" --status &&
+        return 0
     echo "Bail out! satind did not start: $(cat "$tmpdir/log")"
     exit 1
 }
@@ -39,6 +37,7 @@ stop() {
     pid=
 }
 status_value() { "$submit" --socket "$sock" --status | awk -v k="$1" '$1 == k {print $2}'; }
+pending_is() { [ "$(status_value jobs_pending)" = "$1" ]; }   # for wait_until
 
 start --max-jobs 1 --max-pending 2 --accounting "$tmpdir/acct.jsonl"
 run "$submit" --socket "$sock" --no-wait --parsable $(leaf 600000000)
@@ -119,11 +118,8 @@ run "$submit" --socket "$sock" --no-wait --parsable $(leaf 600000000)
 # soon as the job is accepted.
 "$submit" --socket "$sock" $(leaf 1000) >"$tmpdir/waiting.out" 2>&1 &
 w2=$!
-for _ in $(seq 200); do
-    [ "$(status_value jobs_pending)" = 1 ] && break
-    sleep 0.05
-done
-is "$(status_value jobs_pending)" 1 "one job runs, one waits"
+wait_until --alive "$w2" 60 "the second job to wait for the first" pending_is 1 &&
+    pass "one job runs, one waits"
 stop
 is "$rc" 0 "satind stops cleanly"
 wait "$w2"

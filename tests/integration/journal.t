@@ -30,9 +30,11 @@ fi
 printf '[Journal]\nStorage=volatile\n' >"$tmpdir/journald.conf"
 cat >"$tmpdir/inside.sh" <<'INSIDE'
 # Runs in the private mount namespace: $1 the test's directory, $2 the build,
-# $3 systemd-journald.
+# $3 systemd-journald, $4 tap.sh (for wait_until, quiet: this prints no TAP).
 set -u
 dir=$1 build=$2 journald=$3
+tmpdir=$dir
+. "$4"
 jd= sd=
 trap '[ -n "$sd" ] && kill -KILL "$sd" 2>/dev/null; [ -n "$jd" ] && { kill -TERM "$jd"; wait "$jd"; }' EXIT
 mount -t tmpfs -o mode=0755 satin-journal-test /run || { echo "no tmpfs on /run"; exit 1; }
@@ -40,26 +42,34 @@ mount --bind "$dir/journald.conf" /etc/systemd/journald.conf || { echo "no bind 
 mkdir -p /run/systemd/journal
 "$journald" >"$dir/journald.out" 2>&1 &
 jd=$!
-for _ in $(seq 100); do [ -S /run/systemd/journal/socket ] && break; sleep 0.05; done
-[ -S /run/systemd/journal/socket ] || { echo "journald did not start: $(cat "$dir/journald.out")"; exit 1; }
+wait_until --alive "$jd" --quiet 60 "journald" test -S /run/systemd/journal/socket ||
+    { echo "journald did not start: $(cat "$dir/journald.out")"; exit 1; }
 sock=ipc://$dir/s.sock
 "$build/satind" --workers 1 --socket "$sock" --foreground --accounting "$dir/acct.jsonl" \
     2>"$dir/satind.log" &
 sd=$!
-for _ in $(seq 200); do "$build/satin-submit" --socket "$sock" --status >/dev/null 2>&1 && break; sleep 0.05; done
+wait_until --alive "$sd" --quiet 60 "satind" "$build/satin-submit" --socket "$sock" --status ||
+    { echo "satind did not start: $(cat "$dir/satind.log")"; exit 1; }
 "$build/satin-submit" --socket "$sock" fib n=20 >"$dir/job1.out" 2>&1
 id=$("$build/satin-submit" --socket "$sock" --no-wait --parsable synthetic depth=1 fanout=1 \
     dist=const mean_us=600000000)
 "$build/satin-submit" --socket "$sock" --cancel "$id" >/dev/null
 "$build/satin-submit" --socket "$sock" --wait "$id" >/dev/null 2>&1
 kill -TERM "$sd"; wait "$sd"; echo "satind exit $?"; sd=
-# journald writes what it was sent before it reads more: a sync makes sure.
-journalctl --sync 2>/dev/null || sleep 1
-journalctl --no-pager -o json SYSLOG_IDENTIFIER=satind SATIN_JOB_ID=1 SATIN_JOB_ID=2 >"$dir/records.json"
+# journald writes what it was sent before it reads more: a sync makes sure,
+# and the wait covers a journalctl without --sync.
+journalctl --sync 2>/dev/null
+records() {
+    journalctl --no-pager -o json SYSLOG_IDENTIFIER=satind SATIN_JOB_ID=1 SATIN_JOB_ID=2 \
+        >"$dir/records.json"
+    [ "$(wc -l <"$dir/records.json")" -ge 2 ]
+}
+wait_until --quiet 60 "both records" records
 echo "records $(wc -l <"$dir/records.json")"
 INSIDE
 
-run unshare --mount --propagation private bash "$tmpdir/inside.sh" "$tmpdir" "$build" "$journald"
+run unshare --mount --propagation private bash "$tmpdir/inside.sh" "$tmpdir" "$build" "$journald" \
+    "$here/tap.sh"
 is "$rc" 0 "the private journald and satind ran in their own mount namespace"
 like "$out" "satind exit 0" "satind stopped cleanly"
 like "$out" "records 2" "the journal holds satind's two records"

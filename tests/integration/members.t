@@ -54,21 +54,26 @@ reload() {   # reload: satin-grid reload; its output in $out, its status in $rc
     run "$grid" reload --run-dir "$tmpdir/g"
 }
 
-# wait_log NODE PATTERN [COUNT]: until NODE's log has COUNT (default 1)
-# lines matching PATTERN (grep -E).
-wait_log() {
-    for _ in $(seq 200); do
-        [ "$(grep -cE -- "$2" "$tmpdir/g/$1.log")" -ge "${3:-1}" ] && return 0
-        sleep 0.05
-    done
-    echo "# $1 did not log '$2':"
-    grep -E "SIGHUP|membership" "$tmpdir/g/$1.log" | sed 's/^/#   /'
+# logged NODE PATTERN [COUNT]: NODE's log has COUNT (default 1) lines
+# matching PATTERN (grep -E); if not, prints what it says of the membership
+# (for wait_until: its diagnostics on time-out)
+logged() {
+    [ "$(grep -cE -- "$2" "$tmpdir/g/$1.log")" -ge "${3:-1}" ] && return 0
+    grep -E "SIGHUP|membership" "$tmpdir/g/$1.log"
     return 1
+}
+# wait_log NODE PATTERN [COUNT]: waits until logged NODE PATTERN [COUNT]
+wait_log() { wait_until 60 "$1 to log '$2'" logged "$@"; }
+
+# spread NODE: the job runs on a0 and NODE holds records of it
+spread() {
+    [ "$(status_of "ipc://$tmpdir/g/a0.sock" jobs_running)" -ge 1 ] 2>/dev/null &&
+        [ "$(status_of "ipc://$tmpdir/g/$1.sock" records_held)" -ge 1 ] 2>/dev/null
 }
 
 # ---- a node added ----------------------------------------------------------------------------
 start_job
-sleep 1
+wait_until 120 "the job to spread to a1" spread a1
 keeper=$(keep_busy "ipc://$tmpdir/g/a0.sock")
 nodes="a0 a1 b0 b1"
 topology "$base" "$tmpdir/t.yaml"
@@ -92,7 +97,7 @@ is "$(json_get 'd.get("peer.b1", "?").split()[0]')" alive "b1 is alive to a0"
 
 # ---- a node removed --------------------------------------------------------------------------
 start_job
-sleep 1
+wait_until 120 "the job to spread to a1, the node to be removed" spread a1
 a1pid=$(cat "$tmpdir/g/a1.pid")
 nodes="a0 b0 b1"
 topology "$base" "$tmpdir/t.yaml"
@@ -101,9 +106,7 @@ is "$rc" 0 "satin-grid reload applies the file without a1"
 wait_log a1 "has no node 'a1'"
 like "$(cat "$tmpdir/g/a1.log")" "has no node 'a1' (this node); keeping the topology in use" \
     "a1 refuses a file that lacks it"
-for _ in $(seq 100); do kill -0 "$a1pid" 2>/dev/null || break; sleep 0.05; done
-kill -0 "$a1pid" 2>/dev/null
-is "$?" 1 "a1 was stopped (SIGTERM by its pid)"
+wait_until 60 "a1 to stop" ! kill -0 "$a1pid" && pass "a1 was stopped (SIGTERM by its pid)"
 like "$(cat "$tmpdir/g/a1.log")" "stopped" "and stopped cleanly"
 for node in a0 b0 b1; do
     wait_log "$node" "node a1 removed"
@@ -117,12 +120,15 @@ is "$(json_get '"peer.a1" in d, d["grid_nodes"]')" "False 3" "a0 lists a1 no mor
 "$keygen" --dir "$tmpdir/keys" --force a1 >"$tmpdir/a1.line" 2>/dev/null
 start_job
 keeper=$(keep_busy "ipc://$tmpdir/g/a0.sock")
-sleep 0.3
+wait_until 120 "the job to spread to b0" spread b0
 nodes="a0 a1 b0 b1"
 topology "$base" "$tmpdir/t.yaml"
+# The time between two re-reads is what is tested: the grid runs on a
+# while its nodes read different files.
 for node in b1 a0 b0; do
+    applied=$(grep -c "membership applied" "$tmpdir/g/$node.log")
     kill -HUP "$(cat "$tmpdir/g/$node.pid")"
-    wait_log "$node" "membership applied" 2
+    wait_log "$node" "membership applied" $((applied + 1))
     sleep 0.3
 done
 reload

@@ -38,13 +38,13 @@ a0pid=$!
 adopt b0 $!
 b0pid=$!
 a0=(--socket "ipc://$tmpdir/g/a0.sock")
-port=
-for _ in $(seq 200); do
+# serving: a0 said where it serves metrics (in $port), and b0 sees both nodes
+serving() {
     port=$(sed -n 's|.*serving Prometheus metrics at http://127\.0\.0\.1:\([0-9]*\)/metrics.*|\1|p' \
         "$tmpdir/a0.log")
-    [ -n "$port" ] && [ "$(status_of "ipc://$tmpdir/g/b0.sock" grid_nodes)" = 2 ] && break
-    sleep 0.05
-done
+    [ -n "$port" ] && [ "$(status_of "ipc://$tmpdir/g/b0.sock" grid_nodes)" = 2 ]
+}
+wait_until --alive "$a0pid" 60 "a0 to serve metrics and b0 to see both nodes" serving
 [ -n "$port" ] || { echo "Bail out! a0 did not say where it serves metrics: $(cat "$tmpdir/a0.log")"; exit 1; }
 url=http://127.0.0.1:$port/metrics
 
@@ -60,11 +60,8 @@ like "$out" "value: 75025" "a job on the grid: fib(25) exact"
 
 # The control thread publishes within a second of a job's end.
 scrape() { curl -s -S --max-time 5 -D "$tmpdir/headers" -o "$tmpdir/metrics" -w '%{http_code}' "$url"; }
-for _ in $(seq 50); do
-    code=$(scrape)
-    grep -q '^satin_jobs_finished_total{node="a0"} 1$' "$tmpdir/metrics" && break
-    sleep 0.1
-done
+published() { code=$(scrape); grep -q '^satin_jobs_finished_total{node="a0"} 1$' "$tmpdir/metrics"; }
+wait_until 60 "the metrics to count the job" published
 is "$code" 200 "GET /metrics: 200"
 like "$(tr -d '\r' <"$tmpdir/headers")" "Content-Type: text/plain; version=0.0.4; charset=utf-8" \
     "with the exposition format's content type"
@@ -118,7 +115,7 @@ is "$rc" 1 "--metrics on a port in use: satind exits 1"
 like "$err" "--metrics '$port': cannot listen there" "says so"
 
 kill -TERM "$a0pid"
-for _ in $(seq 100); do kill -0 "$a0pid" 2>/dev/null || break; sleep 0.05; done
+wait_until 60 "a0 to stop" ! kill -0 "$a0pid"
 is "$(curl -s -o /dev/null -w '%{http_code}' "$url")" "000" "a0 stopped: the port is closed"
 
 echo "1..$n"

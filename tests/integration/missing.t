@@ -53,9 +53,13 @@ is "$(printf '%s' "$out" | python3 "$tmpdir/waits.py" "" 2>&1)" ok \
     "the node's status: the same, over its life"
 
 kill -KILL "$(cat "$tmpdir/g/n2.pid")"
-# n0's idle steals to n2 go unanswered from now on; after a second n2
-# counts as not answering.
-sleep 2
+# n2 counts as not answering once a request to it has gone unanswered for a
+# second.  A first job makes sure one has, whatever the machine's speed:
+# its statistics request to n2 goes unanswered, and its result comes once
+# n2 is not waited for, or once the statistics deadline (a second) is past.
+run "$submit" "${n0[@]}" --json --stats --timeout 60 fib n=12
+is "$rc $(json_get 'd["result"]["value"], d["stats"]["grid.nodes_missing"]')" "0 144 n2" \
+    "fib 12 just after n2 was killed: exact, n2 missing from its statistics"
 run "$submit" "${n0[@]}" --json --stats --timeout 60 fib n=10
 is "$rc" 0 "fib 10 with n2 gone"
 is "$(json_get 'd["result"]["value"]')" 55 "its result is exact"

@@ -97,7 +97,10 @@ for node in "${nodes[@]}"; do
         ip -n "$ns" addr add "$(addr_of "$node")/24" dev eth0 &&
         ip -n "$ns" link set eth0 up || skip_all "cannot configure the veth pair of $node"
 done
-pass "4 namespaces on a bridge, addresses $net.11-14"
+addrs=$(for node in "${nodes[@]}"; do
+    ip -n "$(ns_of "$node")" -4 -o addr show dev eth0 | awk '{print $4}'
+done | tr '\n' ' ')
+is "$addrs" "$net.11/24 $net.12/24 $net.13/24 $net.14/24 " "4 namespaces on a bridge, addresses $net.11-14"
 
 # ---- keys and topology -------------------------------------------------------------------------
 
@@ -141,22 +144,19 @@ for node in "${nodes[@]}"; do
     pids+=($!)
 done
 want_exe=$(readlink -f "$satind")
+# node_up NODE: its pid runs satind, which made its socket
+node_up() {
+    [ "$(readlink "/proc/${pid[$1]}/exe" 2>/dev/null)" = "$want_exe" ] && [ -S "$tmpdir/$1.sock" ]
+}
 up=1
 for node in "${nodes[@]}"; do
-    exe=
-    for _ in $(seq 100); do
-        exe=$(readlink "/proc/${pid[$node]}/exe" 2>/dev/null) || break
-        [ "$exe" = "$want_exe" ] && [ -S "$tmpdir/$node.sock" ] && break
-        sleep 0.05
-    done
-    if [ "$exe" != "$want_exe" ] || [ ! -S "$tmpdir/$node.sock" ]; then
+    if ! wait_until --alive "${pid[$node]}" 60 "$node to come up in its namespace" node_up "$node"; then
         up=0
-        echo "# $node did not come up (pid ${pid[$node]}, exe '$exe'):"
         sed 's/^/#   /' "$tmpdir/$node.log"
     fi
 done
+is "$up" 1 "satind runs in each namespace, its pid the daemon's own"
 [ "$up" = 1 ] || { echo "Bail out! the nodes did not come up in their namespaces"; exit 1; }
-pass "satind runs in each namespace, its pid the daemon's own"
 
 # status_of AT KEY: one value of a node's STATUS (0 when absent)
 status_of() {
@@ -168,21 +168,17 @@ peer_state() {
     "$submit" --socket "ipc://$tmpdir/$1.sock" --json --status 2>/dev/null |
         python3 -c "import json,sys; print(json.load(sys.stdin).get('peer.$2', '?').split()[0])" 2>/dev/null
 }
-# wait_state AT NODE STATE [TENTHS]: bounded wait for it
-wait_state() {
-    for _ in $(seq "${4:-100}"); do
-        [ "$(peer_state "$1" "$2")" = "$3" ] && return 0
-        sleep 0.1
-    done
-    return 1
-}
+# state_is AT NODE STATE: peer_state AT NODE is STATE (for wait_until)
+state_is() { [ "$(peer_state "$1" "$2")" = "$3" ]; }
+# holds AT: AT runs records of another node
+holds() { [ "$(status_of "$1" records_held)" -gt 0 ] 2>/dev/null; }
 # The nodes greet each other once they have something to say (a steal, a
 # heartbeat); a tiny job makes sure every link carried a message.
 run "$submit" --socket "ipc://$tmpdir/a0.sock" fib n=20
 like "$out" "value: 6765" "a small job runs on the grid"
 heard=ok
 for node in a1 b0 b1; do
-    wait_state a0 "$node" alive 50 || heard="$node is $(peer_state a0 "$node")"
+    wait_until 60 "a0 to hear $node" state_is a0 "$node" alive || heard="$node is $(peer_state a0 "$node")"
 done
 is "$heard" ok "a0 hears a1, b0 and b1 over the bridge, under CURVE"
 
@@ -205,7 +201,9 @@ finish_job() {   # finish_job LABEL
 # ---- b1 dies -----------------------------------------------------------------------------------
 
 start_job
-sleep 1
+# Killed while it runs records of another node (found_dead skips its checks
+# when it holds none after all).
+wait_until --quiet 30 "b1 to hold records of another node" holds b1
 kill -KILL "${pid[b1]}"
 { wait "${pid[b1]}"; } 2>/dev/null    # (bash would report the kill on stderr)
 pids=("${pid[a0]}" "${pid[a1]}" "${pid[b0]}")
@@ -221,41 +219,42 @@ is "$(json_get 'd["peer.a1"].split()[0], d["peer.b0"].split()[0]')" "alive alive
 
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 start_job
-sleep 1
 # b0 is cut off while it runs a record of another node's.
-for _ in $(seq 40); do
-    [ "$(status_of b0 records_held)" -gt 0 ] 2>/dev/null && break
-    sleep 0.05
-done
+wait_until 60 "b0 to hold records of another node" holds b0
 ip -n "$hub" link set "$(port_of b0)" down
 t0=$(date +%s%N)
 # a0 and a1 take b0 for dead after 1.5 s of silence, b0 them.  The port
 # stays down 1.2 s more: a node logs at most one warning a second, and
 # "is back" must not follow "is dead" closer than that.
 # b0 runs a record of a0 or a1: that one takes it for dead.
-watcher=
-for _ in $(seq 40); do
+# watcher_found: a0 or a1 (in $watcher) takes b0 for dead
+watcher_found() {
+    watcher=
     for at in a0 a1; do [ "$(peer_state "$at" b0)" = dead ] && watcher=$at; done
-    [ -n "$watcher" ] && break
-    sleep 0.1
-done
-[ -n "$watcher" ] && pass "$watcher takes b0 for dead while its port is down" ||
-    fail "a node of cluster A takes b0 for dead while its port is down"
+    [ -n "$watcher" ]
+}
+wait_until 60 "a node of cluster A to take b0 for dead while its port is down" watcher_found &&
+    pass "$watcher takes b0 for dead while its port is down"
 watcher=${watcher:-a0}
+wait_until 60 "b0 to take a node of cluster A for dead while its port is down" \
+    grep -Eq "node a[01] is dead" "$tmpdir/b0.log"
+# The time is what is tested: past the log's rate limit, so that "is back"
+# is logged.
 sleep 1.2
 ip -n "$hub" link set "$(port_of b0)" up
 cut_ms=$(ms_since "$t0")
 echo "# b0's port was down for $cut_ms ms"
 finish_job "b0 cut off"
 is "$(json_get 'd["stats"]["grid.records_redone"] > 0')" True "records b0 held ran again elsewhere"
-wait_state "$watcher" b0 alive 100
-is "$(peer_state "$watcher" b0)" alive "$watcher's status shows b0 alive once its port is up again"
+# Once the link is up, TCP's retransmission back-off may hold the first
+# segment for seconds: bounded, not timed.
+wait_until 120 "$watcher to hear b0 again" state_is "$watcher" b0 alive &&
+    pass "$watcher's status shows b0 alive once its port is up again"
 wlog=$(cat "$tmpdir/$watcher.log")
 like "$wlog" "node b0 is back" "$watcher's log says b0 is back"
 # b0 greets a node it took for dead once per time-out: it may take one to hear them.
-wait_state b0 a0 alive 100
-wait_state b0 a1 alive 100
-is "$(peer_state b0 a0) $(peer_state b0 a1)" "alive alive" "b0 hears a0 and a1 again too"
+wait_until 120 "b0 to hear a0 again" state_is b0 a0 alive &&
+    wait_until 120 "b0 to hear a1 again" state_is b0 a1 alive && pass "b0 hears a0 and a1 again too"
 grep -Eq "node a[01] is dead" "$tmpdir/b0.log"
 is "$?" 0 "b0's log says it took a node of cluster A for dead"
 # The silence it reports for b0 should be the one that made b0 dead.

@@ -38,7 +38,7 @@ leaf() { echo synthetic depth=1 fanout=1 dist=const "mean_us=$1"; }
 "$build/satind" --workers 1 --socket "$sock" --socket-group nogroup --foreground \
     --accounting "$tmpdir/acct.jsonl" --log-level info 2>"$tmpdir/log" &
 pid=$!
-for _ in $(seq 200); do as_root --status >/dev/null 2>&1 && break; sleep 0.05; done
+wait_until --alive "$pid" 60 "satind to answer root's --status" as_root --status
 
 run as_root --no-wait --parsable $(leaf 600000000)
 is "$rc:$out" "0:1" "root submits job 1"

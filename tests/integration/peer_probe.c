@@ -4,7 +4,9 @@
  * as node AS (an index) of the grid TOPOLOGY describes, with that file's
  * membership digest, asks to steal, and pushes one fib record - what an
  * intruder would try.  It prints nothing it receives (replies go to the
- * real node AS, never back to us); the test looks at the daemon's counters.
+ * real node AS, never back to us), only its handshake's outcome, which it
+ * waits for ("handshake succeeded", "handshake refused: authentication",
+ * "handshake failed: protocol"); the test looks at the daemon's counters.
  *
  *   peer-probe ENDPOINT TOPOLOGY AS [SERVER_PUBLIC_Z85 KEY_FILE [STEALS]]
  *
@@ -23,6 +25,8 @@
 #include "topology.h"
 
 #include <czmq.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +49,33 @@ static void send_msg(void *s, satin_msg *m)
     free(h);
     free(b);
     satin_msg_destroy(&m);
+}
+
+/* The first handshake event the monitor socket MON reports within
+ * TIMEOUT_MS, or 0. */
+static int handshake_outcome(void *mon, long timeout_ms)
+{
+    int64_t deadline = zclock_mono() + timeout_ms;
+    for (;;) {
+        int64_t left = deadline - zclock_mono();
+        if (left <= 0)
+            return 0;
+        zmq_pollitem_t it = {.socket = mon, .events = ZMQ_POLLIN};
+        if (zmq_poll(&it, 1, (long)left) <= 0)
+            continue;
+        zmq_msg_t m;
+        zmq_msg_init(&m);
+        int got = zmq_msg_recv(&m, mon, 0);
+        uint16_t event = 0;
+        if (got >= 6)
+            memcpy(&event, zmq_msg_data(&m), sizeof event);
+        /* The second frame is the endpoint. */
+        while (zmq_msg_more(&m) && zmq_msg_recv(&m, mon, 0) >= 0)
+            ;
+        zmq_msg_close(&m);
+        if (event)
+            return event;
+    }
 }
 
 int main(int argc, char **argv)
@@ -87,6 +118,16 @@ int main(int argc, char **argv)
         zmq_setsockopt(s, ZMQ_CURVE_SECRETKEY, zcert_secret_txt(cert), 40);
         zcert_destroy(&cert);
     }
+    /* The handshake's outcome, which the probe waits for instead of a time. */
+    if (zmq_socket_monitor(s, "inproc://probe-monitor",
+                           ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
+                               ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+                               ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) < 0) {
+        fprintf(stderr, "peer-probe: cannot monitor the socket: %s\n", zmq_strerror(errno));
+        return 1;
+    }
+    void *mon = zmq_socket(ctx, ZMQ_PAIR);
+    zmq_connect(mon, "inproc://probe-monitor");
     if (zmq_connect(s, argv[1]) < 0) {
         fprintf(stderr, "peer-probe: cannot connect to %s\n", argv[1]);
         return 1;
@@ -136,10 +177,23 @@ int main(int argc, char **argv)
         send_msg(s, m);
     }
 
-    /* Give the handshake (or its refusal) and the sends their time. */
-    zclock_sleep(1000);
+    /* Waits for the handshake to succeed or be refused, and says which on
+     * stdout; after a success, closing with the linger above delivers what
+     * was queued.  No outcome in a minute (no node there) is a failure. */
+    int event = handshake_outcome(mon, 60000);
+    puts(event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED      ? "handshake succeeded"
+         : event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH  ? "handshake refused: authentication"
+         : event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL ? "handshake failed: protocol"
+         : event > 0                                 ? "handshake failed"
+                                                     : "no handshake within a minute");
+    if (event != ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
+        linger = 0;   /* nothing of it will go */
+        zmq_setsockopt(s, ZMQ_LINGER, &linger, sizeof linger);
+    }
+    zmq_socket_monitor(s, NULL, 0);
+    zmq_close(mon);
     zmq_close(s);
     zmq_ctx_term(ctx);
     satin_topology_destroy(&topo);
-    return 0;
+    return event > 0 ? 0 : 1;
 }

@@ -228,8 +228,9 @@ like "$out" "6765" "with their results"
 
 # ---- one daemon, no grid ----
 "$build/satind" --workers 2 --socket "ipc://$tmpdir/solo.sock" --foreground 2>"$tmpdir/solo.log" &
-adopt solo $!
-for _ in $(seq 100); do [ -S "$tmpdir/solo.sock" ] && break; sleep 0.05; done
+solo=$!
+adopt solo "$solo"
+wait_socket "$tmpdir/solo.sock" "$solo" "the lone satind's socket"
 run "$submit" --socket "ipc://$tmpdir/solo.sock" --json --stats --profile "$tmpdir/s.csv" fib n=32
 is "$rc" 0 "a lone satind: fib 32 with --profile, exit 0"
 cp "$tmpdir/out" "$tmpdir/s.json"

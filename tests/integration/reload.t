@@ -43,15 +43,13 @@ hup() {
     before=$(grep -cE -- "$1" "$log")
     kill -HUP "$pid"
     line=
-    for _ in $(seq 200); do
-        if [ "$(grep -cE -- "$1" "$log")" -gt "$before" ]; then
-            line=$(grep -E -- "$1" "$log" | tail -n 1)
-            return 0
-        fi
-        sleep 0.05
-    done
-    echo "# no log line matching '$1' after SIGHUP"
-    return 1
+    wait_until 60 "n0 to log a line matching '$1' after SIGHUP" more_lines "$1" "$before"
+}
+# more_lines PATTERN COUNT: n0's log has more than COUNT lines matching
+# PATTERN; the last of them in $line
+more_lines() {
+    [ "$(grep -cE -- "$1" "$log")" -gt "$2" ] || return 1
+    line=$(grep -E -- "$1" "$log" | tail -n 1)
 }
 
 exact_job() {   # exact_job LABEL: fib n=25 on n0 gives 75025
@@ -111,12 +109,12 @@ is "$(json_get 'd["rejected.other_grid"]')" 0 "n0 never saw n1 as another grid"
 # n0 greeted n1 in the new file first, which n1 dropped; n1 then asked n0
 # to greet it in the old one: n0's silence may have made it suspected
 # meanwhile, for up to one time-out.
-for _ in $(seq 100); do
+n0_alive_to_n1() {
     run "$submit" --socket "ipc://$tmpdir/g/n1.sock" --json --status
-    [ "$(json_get 'd.get("peer.n0", "?").split()[0]')" = alive ] && break
-    sleep 0.05
-done
-is "$(json_get 'd.get("peer.n0", "?").split()[0]')" alive "and n0 is alive to n1, which reads the old file"
+    [ "$(json_get 'd.get("peer.n0", "?").split()[0]')" = alive ]
+}
+wait_until 60 "n1 to take n0 for alive again" n0_alive_to_n1 &&
+    pass "and n0 is alive to n1, which reads the old file"
 
 echo "1..$n"
 [ "$failures" = 0 ]

@@ -33,36 +33,33 @@ with open(sys.argv[2], "a") as f:
         f.flush()
 ' "$tmpdir/notify" "$tmpdir/got" &
 lpid=$!
-for _ in $(seq 100); do [ -S "$tmpdir/notify" ] && break; sleep 0.05; done
+wait_until --alive "$lpid" 60 "the fake systemd to listen" test -S "$tmpdir/notify"
 
-wait_for() {   # wait_for TEXT: bounded wait until a notification contains TEXT
-    for _ in $(seq 200); do
-        grep -qF -- "$1" "$tmpdir/got" 2>/dev/null && return 0
-        sleep 0.05
-    done
-    return 1
-}
+# notified TEXT: a notification contains TEXT
+notified() { grep -qF -- "$1" "$tmpdir/got" 2>/dev/null; }
 
 NOTIFY_SOCKET=$tmpdir/notify WATCHDOG_USEC=200000 \
     "$satind" --workers 1 --socket "ipc://$tmpdir/s.sock" --foreground --log-file "$tmpdir/satind.log" &
 pid=$!
-wait_for "READY=1"
+wait_until --alive "$pid" 60 "READY=1" notified "READY=1"
 like "$(cat "$tmpdir/got")" "READY=1 | MAINPID=$pid | STATUS=standalone: 1 workers, clients on ipc://$tmpdir/s.sock" "READY=1 with the main pid and a status line"
-wait_for "WATCHDOG=1" && pass "WATCHDOG=1 pings arrive when WATCHDOG_USEC is set" || fail "WATCHDOG=1 pings arrive when WATCHDOG_USEC is set"
+wait_until 60 "a WATCHDOG=1 ping" notified "WATCHDOG=1" &&
+    pass "WATCHDOG=1 pings arrive when WATCHDOG_USEC is set"
 run "$submit" --socket "ipc://$tmpdir/s.sock" fib n=20
 like "$out" "value: 6765" "a job runs"
-wait_for "STATUS=0 job(s) running, 1 finished" && pass "STATUS follows the jobs" || { fail "STATUS follows the jobs"; sed 's/^/# /' "$tmpdir/got"; }
+wait_until 60 "the status to follow the job" notified "STATUS=0 job(s) running, 1 finished" &&
+    pass "STATUS follows the jobs" || sed 's/^/# /' "$tmpdir/got"
 like "$(cat "$tmpdir/satind.log")" "job 1 (fib) done" "--log-file gets the log"
 mv "$tmpdir/satind.log" "$tmpdir/satind.log.1"
 kill -HUP "$pid"
-for _ in $(seq 100); do [ -s "$tmpdir/satind.log" ] && break; sleep 0.05; done
+wait_until --alive "$pid" 60 "satind to reopen its log" test -s "$tmpdir/satind.log"
 like "$(cat "$tmpdir/satind.log" 2>/dev/null)" "SIGHUP: log reopened; 0 job(s) running, 1 finished" "SIGHUP reopens the log file after a rotation"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
 pid=""
 is "$rc" 0 "satind exits 0 on SIGTERM"
-wait_for "STOPPING=1" && pass "after STOPPING=1" || fail "after STOPPING=1"
+wait_until 60 "STOPPING=1" notified "STOPPING=1" && pass "after STOPPING=1"
 like "$(cat "$tmpdir/satind.log")" "stopped" "the rest of the log went to the new file"
 
 # ---- the socket's group --------------------------------------------------------------------------
@@ -73,7 +70,7 @@ like "$err" "--socket-group: no group named 'no-such-group-here'" "and says why"
 if [ "$(id -u)" = 0 ] && getent group daemon >/dev/null; then
     "$satind" --workers 1 --socket "ipc://$tmpdir/g.sock" --foreground --socket-group daemon 2>"$tmpdir/g.log" &
     pid=$!
-    for _ in $(seq 100); do [ -S "$tmpdir/g.sock" ] && break; sleep 0.05; done
+    wait_socket "$tmpdir/g.sock" "$pid" "satind's socket with --socket-group daemon"
     is "$(stat -c '%a %G' "$tmpdir/g.sock")" "660 daemon" "--socket-group daemon: the socket is 0660, group daemon"
     kill -TERM "$pid"; wait "$pid"; pid=""
 else

@@ -30,20 +30,10 @@ n1pid=$(cat "$tmpdir/g/n1.pid")
 run "$submit" "${n0[@]}" --no-wait --parsable synthetic depth=1 fanout=4 dist=const mean_us=3000000
 job=$out
 is "$rc" 0 "a job of four 3 s leaves submitted to n0"
-got=0
-for _ in $(seq 100); do
-    v=$(status_of "ipc://$tmpdir/g/n1.sock" jobs_received)
-    [ "${v:-0}" -ge 1 ] 2>/dev/null && { got=1; break; }
-    sleep 0.05
-done
-is "$got" 1 "n1 has stolen a leaf"
+stolen() { [ "$(status_of "ipc://$tmpdir/g/n1.sock" jobs_received)" -ge 1 ] 2>/dev/null; }
+wait_until 60 "n1 to steal a leaf" stolen && pass "n1 has stolen a leaf"
 kill -TERM "$n1pid"
-gone=0
-for _ in $(seq 300); do
-    kill -0 "$n1pid" 2>/dev/null || { gone=1; break; }
-    sleep 0.1
-done
-is "$gone" 1 "n1 exits after SIGTERM"
+wait_until 60 "n1 to exit after SIGTERM" ! kill -0 "$n1pid" && pass "n1 exits after SIGTERM"
 like "$(cat "$tmpdir/g/n1.log")" "stopping (Terminated): 0 job(s) running, 1 record(s) of other nodes" "n1 waited for the record it held"
 like "$(tail -1 "$tmpdir/g/n1.log")" "stopped" "and stopped cleanly"
 run "$submit" "${n0[@]}" --json --timeout 120 --wait "$job"
@@ -53,8 +43,9 @@ is "$(json_get 'd["result"]["total_us"]')" 12000000 "total_us = 4 x 3 s exactly:
 
 "$build/satind" --config "$tmpdir/t.yaml" --node n1 --socket "ipc://$tmpdir/g/n1.sock" --foreground \
     --log-level info </dev/null >"$tmpdir/g/n1.log" 2>&1 &
-adopt n1 $!
-for _ in $(seq 200); do [ -S "$tmpdir/g/n1.sock" ] && break; sleep 0.05; done
+n1pid=$!
+adopt n1 "$n1pid"
+wait_socket "$tmpdir/g/n1.sock" "$n1pid" "the new n1's socket"
 run "$submit" "${n1[@]}" --status
 is "$rc" 0 "n1 started again"
 run "$submit" "${n0[@]}" --json --timeout 120 synthetic depth=1 fanout=4 dist=const mean_us=2000000

@@ -139,6 +139,13 @@ out:
     satin_client_destroy(&c);
 }
 
+/* For wait_for: the socket file at PATH exists. */
+static int socket_made(void *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
 int main(void)
 {
     const char *build = getenv("SATIN_BUILD");
@@ -155,13 +162,7 @@ int main(void)
     char path[300];
     snprintf(path, sizeof path, "%s/s.sock", dir);
     struct stat st;
-    int up = 0;
-    for (int i = 0; i < 200 && !up; i++) {
-        up = stat(path, &st) == 0;
-        if (!up)
-            usleep(50000);
-    }
-    if (!up) {
+    if (!wait_for(60, socket_made, path, "satind to make %s", path) || stat(path, &st) < 0) {
         printf("Bail out! satind did not create %s\n", path);
         return 1;
     }

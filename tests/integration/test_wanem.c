@@ -69,13 +69,6 @@ static double ms_since(int64_t t0)
     return (double)(now_ns() - t0) / 1e6;
 }
 
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-        ;
-}
-
 static void dump_file(const char *path, int last_lines)
 {
     char lines[64][512];
@@ -304,8 +297,25 @@ static int write_yaml(int emulate)
     return fclose(f);
 }
 
+/* For poll_until: satin-wanem's control socket answers (*answered = 1), or
+ * it has exited (wanem_pid = -1). */
+static int answers_or_exits(void *answered)
+{
+    int st;
+    if (waitpid(wanem_pid, &st, WNOHANG) == wanem_pid) {
+        wanem_pid = -1;
+        return 1;
+    }
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%.100s", ctl_path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    *(int *)answered = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    close(fd);
+    return *(int *)answered;
+}
+
 /* Starts satin-wanem; 1 when its control socket answers, 0 if it exited
- * (its log says why), -1 if it neither answered nor exited. */
+ * (its log says why), -1 if it did neither within a minute. */
 static int spawn_wanem(void)
 {
     fflush(stdout);
@@ -319,22 +329,9 @@ static int spawn_wanem(void)
         _exit(127);
     }
     wanem_pid = pid;
-    for (int i = 0; i < 500; i++) {
-        int st;
-        if (waitpid(pid, &st, WNOHANG) == pid) {
-            wanem_pid = -1;
-            return 0;
-        }
-        struct sockaddr_un sa = {.sun_family = AF_UNIX};
-        snprintf(sa.sun_path, sizeof sa.sun_path, "%.100s", ctl_path);
-        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        int ok = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
-        close(fd);
-        if (ok)
-            return 1;
-        sleep_ms(10);
-    }
-    return -1;
+    int answered = 0;
+    poll_until(60, answers_or_exits, &answered);
+    return wanem_pid < 0 ? 0 : answered ? 1 : -1;
 }
 
 /* Ports at random (the other integration tests use fixed ones far below),
@@ -426,6 +423,13 @@ static double stat_of(const char *link, const char *key)
     if (!at || (eol && at > eol))
         return -1;
     return strtod(at + strlen(needle), NULL);
+}
+
+/* For poll_until: no connection is open on either link. */
+static int none_open(void *unused)
+{
+    (void)unused;
+    return stat_of("A->B", "open") == 0 && stat_of("B->A", "open") == 0;
 }
 
 /* ---- the checks ------------------------------------------------------------------ */
@@ -644,6 +648,12 @@ static int sees_reset(int fd)
     return recv(fd, &b, 1, 0) < 0 && errno == ECONNRESET;
 }
 
+/* For poll_until: the link A->B holds *(double *)want bytes or more. */
+static int queued_reaches(void *want)
+{
+    return stat_of("A->B", "queued") >= *(double *)want;
+}
+
 /* A reset breaks the link's connections like a failing WAN: the held bytes
  * are lost and both ends see the reset. */
 static void test_reset(void)
@@ -651,16 +661,14 @@ static void test_reset(void)
     int up, down;
     char reply[4096];
     unsigned char buf[5000], got[5000];
-    for (int i = 0; i < 100 && (stat_of("A->B", "open") != 0 || stat_of("B->A", "open") != 0); i++)
-        sleep_ms(20);
+    wait_for(60, none_open, NULL, "the earlier connections to close");
     if (!ok(open_ab(&up, &down) == 0, "reset: a connection A -> b0"))
         return;
     ok(ctl("partition A B", reply, sizeof reply) == 1, "reset: ctl partition A B: ok");
     fill(buf, sizeof buf, 30, 0);
     write_all(up, buf, sizeof buf);
-    double held = -1;
-    for (int i = 0; i < 100 && (held = stat_of("A->B", "queued")) < (double)sizeof buf; i++)
-        sleep_ms(20);
+    poll_until(60, queued_reaches, &(double){(double)sizeof buf});
+    double held = stat_of("A->B", "queued");
     ok(held == (double)sizeof buf, "reset: the partition holds the %zu bytes sent (%.0f)",
        sizeof buf, held);
     ok(ctl("reset A B", reply, sizeof reply) == 1 &&
@@ -727,17 +735,23 @@ static void test_set(void)
     ok(ctl("restore", reply, sizeof reply) == 1, "ctl: restore without names restores all");
 }
 
+/* For poll_until: every connection closed and drained. */
+static int drained(void *unused)
+{
+    (void)unused;
+    return none_open(NULL) && stat_of("A->B", "queued") == 0 && stat_of("B->A", "queued") == 0;
+}
+
+/* For poll_until: satin-wanem exited and was reaped; its status in *st. */
+static int reaped(void *st)
+{
+    return waitpid(wanem_pid, st, WNOHANG) == wanem_pid;
+}
+
 /* The counters, once every connection has closed and drained. */
 static void test_stats(void)
 {
-    int settled = 0;
-    for (int i = 0; i < 500 && !settled; i++) {
-        settled = stat_of("A->B", "open") == 0 && stat_of("B->A", "open") == 0 &&
-                  stat_of("A->B", "queued") == 0 && stat_of("B->A", "queued") == 0;
-        if (!settled)
-            sleep_ms(10);
-    }
-    ok(settled, "stats: every connection closed, nothing queued");
+    ok(poll_until(60, drained, NULL), "stats: every connection closed, nothing queued");
     is_i64((int64_t)stat_of("A->B", "bytes"), (int64_t)sent_ab, "stats: A->B bytes are exactly "
                                                                  "those sent A -> b0");
     is_i64((int64_t)stat_of("B->A", "bytes"), (int64_t)sent_ba,
@@ -794,13 +808,9 @@ static void test_check_emulate(void)
 
 static void test_sigterm(void)
 {
-    int st = 0, gone = 0;
+    int st = 0;
     kill(wanem_pid, SIGTERM);
-    for (int i = 0; i < 500 && !gone; i++) {
-        gone = waitpid(wanem_pid, &st, WNOHANG) == wanem_pid;
-        if (!gone)
-            sleep_ms(10);
-    }
+    int gone = poll_until(60, reaped, &st);
     if (gone)
         wanem_pid = -1;
     ok(gone && WIFEXITED(st) && WEXITSTATUS(st) == 0, "SIGTERM: satin-wanem exits 0");

@@ -43,13 +43,9 @@ pids+=($!)
 pids+=($!)
 
 # Idle nodes try to steal from each other, so each greets the other.
-seen=0
-for _ in $(seq 300); do
-    grep -q "topology differs" "$tmpdir/n0.log" && grep -q "topology differs" "$tmpdir/n1.log" &&
-        { seen=1; break; }
-    sleep 0.1
-done
-is "$seen" 1 "both nodes log a topology mismatch"
+both_differ() { log_has "$tmpdir/n0.log" "topology differs" && log_has "$tmpdir/n1.log" "topology differs"; }
+wait_until 60 "both nodes to log a topology mismatch" both_differ &&
+    pass "both nodes log a topology mismatch"
 digest_of() { sed -n 's/.*membership digest \([0-9a-f]*\)).*/\1/p' "$1" | head -1; }
 da=$(digest_of "$tmpdir/n0.log")
 db=$(digest_of "$tmpdir/n1.log")

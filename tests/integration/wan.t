@@ -145,7 +145,7 @@ grid_up() {
         fi
         # satin-grid brought the part that started down again.  Only a port
         # somebody else holds is worth another draw.
-        grep -qi "in use" "$grid_dir/up.err" "$grid_dir"/*.log 2>/dev/null || break
+        grep -q "Address already in use" "$grid_dir/up.err" "$grid_dir"/*.log 2>/dev/null || break
         echo "# $policy: ports $base-$((base + PORTS_PER_GRID - 1)) taken, drawing others"
     done
     bail_with_logs "satin-grid up $topo --policy $policy failed"

@@ -198,6 +198,7 @@ typedef struct fake {
     void *ctx, *router;
     pthread_t thread;
     atomic_int submits, stop;
+    atomic_int late_sent;     /* FAKE_LATE: its late ACCEPTED and RESULT went out */
 } fake;
 
 static int64_t ms_now(void)
@@ -280,6 +281,7 @@ static void *fake_main(void *arg)
         if (late_at >= 0 && ms_now() >= late_at) {
             fake_answer(f, &late_id, late_rid, 1);   /* to a client that gave us up */
             late_at = -1;
+            atomic_store(&f->late_sent, 1);
         }
         if (!(it.revents & ZMQ_POLLIN))
             continue;
@@ -411,7 +413,9 @@ static void test_node_late(void)
     is_i64(s.n, 1, "announced once");
     is_str(s.cause, "no answer in time", "as not answering in time");
     is_i64(s.last.node_job_id, 0, "the slow node never gave it an id");
-    usleep(800 * 1000);   /* the slow node now sends ACCEPTED and a RESULT of 666 */
+    /* However slow the machine: the slow node sends ACCEPTED and a RESULT of
+     * 666 before the client waits for the job. */
+    wait_flag(60, &a.late_sent, "the slow node to send its late ACCEPTED and RESULT");
     is_i64(atomic_load(&a.submits), 1, "the slow node did get the job (it may run twice)");
     is_i64(wait_value(c, id, &err, &rc), 832040, "the result is the second node's, not the "
            "slow node's late one");

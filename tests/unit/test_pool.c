@@ -74,10 +74,12 @@ static void big_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 static const satin_kind big_kind = {.name = "big", .run = big_run, .result_size = 8};
 
 /* Keeps spawning fib(15) until the job is cancelled. */
+static atomic_int spin_started;
 static void spin_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 {
     (void)arg; (void)len; (void)out;
     int64_t fa[2] = {15, 0}, r;
+    atomic_store(&spin_started, 1);
     while (!satin_cancelled(c)) {
         satin_spawn(c, &satin_kind_fib, fa, sizeof fa, &r, sizeof r);
         satin_sync(c);
@@ -196,7 +198,7 @@ static void cancellation(void)
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 2});
     satin_job *job = satin_job_new(&spin_kind, NULL, 0);
     satin_pool_start(pool, job, NULL, NULL);
-    usleep(20000);
+    wait_flag(60, &spin_started, "the spinning job to start");   /* a running job is cancelled */
     satin_job_cancel(job, "test over");
     satin_job_wait(job);
     ok(satin_job_failed(job), "a cancelled job ends as failed");
@@ -215,8 +217,7 @@ static void hold_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     for (int i = 0; i < 2; i++)
         satin_spawn(c, &wide_kind, &leaf[i], sizeof leaf[i], &res[i], sizeof res[i]);
     atomic_store(&hold_started, 1);
-    while (!atomic_load(&hold_release))
-        usleep(1000);
+    poll_until(600, flag_is_set, &hold_release);   /* until the test lets it go on */
     satin_sync(c);
     int64_t sum = res[0] + res[1];
     satin_return(out, &sum, sizeof sum);
@@ -238,8 +239,8 @@ static void started_jobs_move_on(void)
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 1});
     satin_job *holder = satin_job_new(&hold_kind, NULL, 0);
     satin_pool_start(pool, holder, NULL, NULL);
-    while (!atomic_load(&hold_started))
-        usleep(1000);
+    if (!wait_flag(60, &hold_started, "the holder to spawn its leaves"))
+        abort();   /* the rest would take records that were never made */
     is_i64(satin_pool_queue_length(pool), 2, "the busy worker's two leaves are queued");
 
     int64_t arg = 10;
@@ -300,8 +301,7 @@ static void busy_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 {
     (void)c; (void)arg; (void)len;
     atomic_store(&busy_started, 1);
-    while (!atomic_load(&busy_release))
-        usleep(1000);
+    poll_until(600, flag_is_set, &busy_release);   /* until the test lets it go on */
     int64_t v = 7;
     satin_return(out, &v, sizeof v);
 }
@@ -318,16 +318,9 @@ static void count_dry(void *arg)
     atomic_fetch_add(&told_dry, 1);
 }
 
-/* Polls satin_pool_is_hungry for up to 10 s (a bound for a test that
- * would otherwise never end, not a speed). */
-static int becomes_hungry(satin_pool *pool)
+static int is_hungry(void *pool)
 {
-    for (int i = 0; i < 10000; i++) {
-        if (satin_pool_is_hungry(pool))
-            return 1;
-        usleep(1000);
-    }
-    return 0;
+    return satin_pool_is_hungry(pool);
 }
 
 static void hungry_without_callback(void)
@@ -336,15 +329,15 @@ static void hungry_without_callback(void)
     /* Idle workers made the pool hungry with no one to tell: a callback
      * installed later still hears that the node is dry (satind's grid is
      * made after the pool). */
-    ok(becomes_hungry(pool), "an idle pool without a callback is hungry");
+    ok(poll_until(60, is_hungry, pool), "an idle pool without a callback is hungry");
     satin_pool_on_hungry(pool, count_dry, NULL);
     is_i64(atomic_load(&told_dry), 1, "a callback installed then is told once that it is dry");
     satin_pool_on_hungry(pool, NULL, NULL);
     satin_job *job = satin_job_new(&busy_kind, NULL, 0);
     satin_pool_start(pool, job, NULL, NULL);
-    while (!atomic_load(&busy_started))
-        usleep(1000);
-    ok(becomes_hungry(pool), "2 workers, no hungry callback: the idle one makes the pool hungry");
+    wait_flag(60, &busy_started, "the busy job to start");
+    ok(poll_until(60, is_hungry, pool),
+       "2 workers, no hungry callback: the idle one makes the pool hungry");
     atomic_store(&busy_release, 1);
     satin_job_wait(job);
     ok(!satin_job_failed(job), "the busy job ends");

@@ -22,8 +22,7 @@ static void hold_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
 {
     (void)c; (void)arg; (void)len; (void)out;
     atomic_store(&hold_started, 1);
-    while (!atomic_load(&hold_release))
-        usleep(1000);
+    poll_until(600, flag_is_set, &hold_release);   /* until the test lets it go on */
 }
 
 /* Returns its argument: a stand-in's result says which record it was. */
@@ -90,8 +89,8 @@ static fake_env *setup(void)
     ngiven = 0;
     holder = satin_job_new(&hold_kind, NULL, 0);
     satin_pool_start(pool, holder, NULL, NULL);
-    while (!atomic_load(&hold_started))
-        usleep(1000);
+    if (!wait_flag(60, &hold_started, "the holder to start"))
+        abort();   /* the records would not be what arrived */
     fake_env *fe = fake_new();
     fe->env.reply = pool_reply;
     fe->env.push = pool_push;

@@ -169,8 +169,27 @@ static satin_job *start_tree(satin_pool *pool, int64_t depth)
 static void wait_done(satin_job *job)
 {
     satin_job_wait(job);
-    while (!atomic_load(&finished))
-        usleep(1000);
+    wait_flag(60, &finished, "the job's done callback");
+}
+
+/* For poll_until: `runs` reached *(long *)want. */
+static int runs_reach(void *want)
+{
+    return atomic_load(&runs) >= *(long *)want;
+}
+
+/* For poll_until: the pool's count of waits for a promised result reached
+ * `waited`. */
+typedef struct waits {
+    satin_pool *pool;
+    uint64_t waited;
+} waits;
+static int waits_reach(void *arg)
+{
+    waits *w = arg;
+    satin_orphan_stats st;
+    satin_pool_orphan_stats(w->pool, &st);
+    return st.waited >= w->waited;
 }
 
 /* A promise: the invocation at its place waits for the result (the job
@@ -186,12 +205,14 @@ static void test_promised(void)
     for (int withdrawn = 0; withdrawn <= 1; withdrawn++) {
         uint64_t place = satin_place_child(ROOT, 1);
         satin_pool_expect_orphan(pool, ROOT, place, digest_of(9), 3);
+        satin_pool_orphan_stats(pool, &st);
+        waits w = {pool, st.waited + 1};
         satin_job *job = start_tree(pool, 10);
-        /* However slow the machine: the rest of the tree runs, then nothing. */
-        for (int i = 0; i < 1000 && atomic_load(&runs) < 1024; i++)
-            usleep(10000);
-        usleep(50000);
-        ok(!atomic_load(&finished) && atomic_load(&runs) == 1024,
+        /* However slow the machine: the rest of the tree runs, and the
+         * invocation at the promised place waits; then nothing more runs. */
+        poll_until(60, runs_reach, &(long){1024});
+        poll_until(60, waits_reach, &w);
+        ok(!atomic_load(&finished) && atomic_load(&runs) == 1024 && waits_reach(&w),
            "promise %d: the job waits, all but the promised subtree ran (%ld)", withdrawn,
            (long)atomic_load(&runs));
         int64_t v = 600;
@@ -216,9 +237,7 @@ static void test_promised(void)
      * (come back, or taken by a thief): it runs, it does not wait. */
     satin_pool_expect_orphan(pool, ROOT, ROOT, digest_of(4), 3);
     satin_job *job = start_tree(pool, 4);
-    for (int i = 0; i < 1000 && !atomic_load(&finished); i++)
-        usleep(10000);
-    int done = atomic_load(&finished);
+    int done = poll_until(60, flag_is_set, &finished);
     ok(done && atomic_load(&runs) == 31, "a root at a promised place runs at once (%ld runs)",
        (long)atomic_load(&runs));
     if (!done)   /* let it end, so that the test does */
@@ -262,8 +281,7 @@ static void pair_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     satin_spawn(c, &tree_kind, &a, sizeof a, &r[0], sizeof r[0]);
     satin_spawn(c, &tree_kind, &b, sizeof b, &r[1], sizeof r[1]);
     atomic_store(&spawned, 1);
-    while (!atomic_load(&release))
-        usleep(1000);
+    poll_until(600, flag_is_set, &release);   /* until the test lets it go on */
     satin_sync(c);
     int64_t sum = r[0] + r[1];
     satin_return(out, &sum, sizeof sum);
@@ -275,8 +293,8 @@ static void test_remote_place(void)
     satin_job *job = satin_job_new(&pair_kind, NULL, 0);
     satin_job_set_place(job, ROOT);
     satin_pool_start(pool, job, NULL, NULL);
-    while (!atomic_load(&spawned))
-        usleep(1000);
+    if (!wait_flag(60, &spawned, "the pair to spawn its children"))
+        abort();   /* the rest would take a record that was never made */
     satin_record *r[2];
     int n = satin_pool_take_for_remote(pool, r, 1);
     ok(n == 1 && satin_record_place(r[0]) == satin_place_child(ROOT, 1),
@@ -316,8 +334,8 @@ static void test_wait_above_remote(int mode)
     if (mode == X_PROMISED)
         satin_job_set_promised(x);
     satin_pool_start(pool, x, NULL, NULL);
-    while (!atomic_load(&spawned))
-        usleep(1000);
+    if (!wait_flag(60, &spawned, "X to spawn its children"))
+        abort();   /* the rest would take a record that was never made */
     satin_record *taken[1];
     int n = satin_pool_take_for_remote(pool, taken, 1);
     uint64_t got[2];
@@ -326,8 +344,10 @@ static void test_wait_above_remote(int mode)
     satin_ancestry_add(&want, ROOT + 7);
     ok(n == 1 && got[0] == want.w[0] && got[1] == want.w[1],
        "X's child taken for another node descends from X's ancestry and X's root");
-    atomic_store(&release, 1);   /* X runs its second child, then waits for the first */
-    usleep(20000);
+    /* X runs its second child, then waits for the first.  Nothing to wait
+     * for here: the one worker is in X until that child's result comes (at
+     * the end), so Y, started now or later, runs on top of X either way. */
+    atomic_store(&release, 1);
 
     satin_orphan_stats before, after;
     satin_pool_expect_orphan(pool, ROOT, place, digest_of(3), 3);
@@ -335,9 +355,7 @@ static void test_wait_above_remote(int mode)
     int64_t v = 100;
     satin_job *y = start_tree(pool, 4);
     if (related) {
-        for (int i = 0; i < 1000 && !atomic_load(&finished); i++)
-            usleep(10000);
-        int done = atomic_load(&finished);
+        int done = poll_until(60, flag_is_set, &finished);
         satin_pool_orphan_stats(pool, &after);
         ok(done && after.waited == before.waited,
            "X %s: Y, on top of X, ran the child itself",
@@ -345,9 +363,8 @@ static void test_wait_above_remote(int mode)
         if (!done)   /* let it end, so that the test does */
             satin_pool_abandon_orphans(pool, 3, 0, 0, 1);
     } else {
-        for (int i = 0; i < 1000 && atomic_load(&runs) < 16; i++)
-            usleep(10000);
-        usleep(50000);
+        poll_until(60, runs_reach, &(long){16});
+        poll_until(60, waits_reach, &(waits){pool, before.waited + 1});
         satin_pool_orphan_stats(pool, &after);
         ok(!atomic_load(&finished) && after.waited == before.waited + 1,
            "X does not: Y, on top of X, waits for the promised result");

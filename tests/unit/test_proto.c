@@ -135,9 +135,12 @@ static void test_names(void)
     ok(satin_msg_new(0) == NULL, "no message of type 0");
     ok(satin_msg_new(17) == NULL, "no message of type 17");
     ok(satin_msg_new(50) == NULL, "no message of an unassigned peer type (50)");
-    satin_msg *m = NULL;
+    satin_msg *m = satin_msg_new(SATIN_MSG_SUBMIT);
     satin_msg_destroy(&m);
-    ok(1, "destroying NULL is harmless");
+    ok(m == NULL, "destroy clears the caller's pointer");
+    satin_msg_destroy(&m);
+    satin_msg_destroy(NULL);
+    ok(m == NULL, "destroying it again, or NULL, leaves it NULL");
 }
 
 static void test_golden(void)

@@ -150,6 +150,11 @@ static void remote_takes(int workers, int reps)
     satin_pool_destroy(&pool);
 }
 
+static int workers_busy(void *pool)
+{
+    return satin_pool_workers_busy(pool) > 0;
+}
+
 /* A job whose children all run in place must still stop when cancelled:
  * fib(60) would otherwise run for hours. */
 static void cancel_in_place(int workers)
@@ -157,7 +162,7 @@ static void cancel_in_place(int workers)
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = workers});
     satin_job *job = fib_job(60);
     satin_pool_start(pool, job, NULL, NULL);
-    usleep(50000);
+    wait_for(60, workers_busy, pool, "fib(60) to run");   /* a running job is cancelled */
     satin_job_cancel(job, "enough");
     satin_job_wait(job);
     ok(satin_job_failed(job), "%d worker(s): fib(60) cancelled while its children run in place "
