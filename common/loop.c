@@ -124,8 +124,12 @@ static void arm(satin_loop *l, int64_t when)
 void satin_loop_run(satin_loop *l, int64_t (*pump)(void *arg, int64_t now), void *arg)
 {
     struct epoll_event evs[BATCH];
+    l->due_ns = SATIN_LOOP_NEVER;
     while (!l->stop) {
-        int64_t now = satin_now_ns(), next = pump(arg, now);
+        int64_t now = satin_now_ns();
+        l->late_ns = l->due_ns != SATIN_LOOP_NEVER && now > l->due_ns ? now - l->due_ns : 0;
+        int64_t next = pump(arg, now);
+        l->due_ns = next > now ? next : now;
         int timeout = -1;
         if (next <= now) {
             timeout = 0;   /* more is due already: look at events, come back */

@@ -29,6 +29,12 @@ struct satin_watch {
 typedef struct satin_loop {
     int epfd, timerfd, sigfd;
     int64_t armed_ns;                  /* the timer's deadline, SATIN_LOOP_NEVER if disarmed */
+    /* How much later than the time its last call asked for the pump is
+     * called now (0 when not late): a process that was stopped (SIGSTOP,
+     * a paused machine) or starved sees it, and may not take the silence
+     * of others over that time for theirs. */
+    int64_t late_ns;
+    int64_t due_ns;                    /* what the last pump asked for */
     int stop;
     int signal;                        /* the signal that stopped it, 0 if none */
     satin_watch timer_w, sig_w;

@@ -10,34 +10,41 @@
  * nor fill the log: one line per reason per interval. */
 #define REJECT_LOG_INTERVAL_S 10.0
 
+/* Which total a rejection counts in.  BAD: malformed, forged or senseless,
+ * which no healthy grid sends (bad_peer_messages, worth an alert);
+ * ROUTINE: what ordinary restarts and topology reloads cause, a message sent
+ * before its receiver knew the sender's new connection or file
+ * (peer_messages_refused); RATE: the rate limit (peer_requests_dropped). */
+enum { CLASS_RATE, CLASS_BAD, CLASS_ROUTINE };
+
 /* The rejection table.  Every text is a format taking the two details as
  * strings (a text may use fewer). */
 static const struct reason_row {
     const char *name;   /* STATUS rejected.<name> */
-    int bad;            /* counts in bad_peer_messages: all but the rate limit */
+    int class;          /* which total it counts in (below) */
     const char *text;
 } reasons[SATIN_REJECT_NREASONS] = {
-    [SATIN_REJECT_SHAPE] = {"bad_shape", 1,
+    [SATIN_REJECT_SHAPE] = {"bad_shape", CLASS_BAD,
         "dropped a peer message of the wrong shape: %s frames (a message has 3, an acknowledgement 1)"},
-    [SATIN_REJECT_STAMP] = {"bad_stamp", 1, "dropped %s with a bad delivery frame"},
-    [SATIN_REJECT_DECODE] = {"undecodable", 1, "dropped a bad peer message: %s"},
-    [SATIN_REJECT_SENDER] = {"bad_sender", 1, "dropped %s claiming to come from node %s"},
-    [SATIN_REJECT_KEY] = {"wrong_key", 1,
+    [SATIN_REJECT_STAMP] = {"bad_stamp", CLASS_BAD, "dropped %s with a bad delivery frame"},
+    [SATIN_REJECT_DECODE] = {"undecodable", CLASS_BAD, "dropped a bad peer message: %s"},
+    [SATIN_REJECT_SENDER] = {"bad_sender", CLASS_BAD, "dropped %s claiming to come from node %s"},
+    [SATIN_REJECT_KEY] = {"wrong_key", CLASS_BAD,
         "dropped %s claiming to come from node %s: the connection's key is not that node's"},
-    [SATIN_REJECT_ACK_CONNECTION] = {"foreign_ack", 1,
+    [SATIN_REJECT_ACK_CONNECTION] = {"foreign_ack", CLASS_BAD,
         "dropped an acknowledgement on a connection that is no node's own"},
-    [SATIN_REJECT_NOT_GREETED] = {"not_greeted", 1,
+    [SATIN_REJECT_NOT_GREETED] = {"not_greeted", CLASS_ROUTINE,
         "dropped %s claiming to come from node %s on a connection that did not greet us as that node"},
-    [SATIN_REJECT_OTHER_GRID] = {"other_grid", 1,
+    [SATIN_REJECT_OTHER_GRID] = {"other_grid", CLASS_ROUTINE,
         "node %s's topology differs from ours: %s; its messages are dropped until both read "
         "the same topology file"},
-    [SATIN_REJECT_UNKNOWN_INDEX] = {"unknown_index", 1,
+    [SATIN_REJECT_UNKNOWN_INDEX] = {"unknown_index", CLASS_ROUTINE,
         "dropped %s from node index %s, an index our topology does not have: the sender reads "
         "another topology file (its HELLO says which)"},
-    [SATIN_REJECT_RATE] = {"rate_limited", 0,
+    [SATIN_REJECT_RATE] = {"rate_limited", CLASS_RATE,
         "node %s sends more than %s requests per second: dropping the excess"},
-    [SATIN_REJECT_SENSELESS] = {"senseless", 1, "dropped a peer message: %s (from node %s)"},
-    [SATIN_REJECT_NOT_MEMBER] = {"not_member", 1,
+    [SATIN_REJECT_SENSELESS] = {"senseless", CLASS_BAD, "dropped a peer message: %s (from node %s)"},
+    [SATIN_REJECT_NOT_MEMBER] = {"not_member", CLASS_ROUTINE,
         "dropped %s from node %s, which is not in our topology's membership any more (it left "
         "the grid, or reads a file that still lists it)"},
 };
@@ -557,11 +564,21 @@ uint64_t satin_admission_count(const satin_admission *a, satin_reject_reason rea
     return (unsigned)reason < SATIN_REJECT_NREASONS ? a->count[reason] : 0;
 }
 
-uint64_t satin_admission_bad(const satin_admission *a)
+static uint64_t total_of(const satin_admission *a, int class)
 {
     uint64_t n = 0;
     for (int r = 0; r < SATIN_REJECT_NREASONS; r++)
-        if (reasons[r].bad)
+        if (reasons[r].class == class)
             n += a->count[r];
     return n;
+}
+
+uint64_t satin_admission_bad(const satin_admission *a)
+{
+    return total_of(a, CLASS_BAD);
+}
+
+uint64_t satin_admission_routine(const satin_admission *a)
+{
+    return total_of(a, CLASS_ROUTINE);
 }

@@ -155,7 +155,14 @@ void satin_admission_note_bad(satin_admission *self, const char *what, int node)
 /* The counter name of `reason` ("not_greeted", ...), and its count. */
 const char *satin_admission_reason_name(satin_reject_reason reason);
 uint64_t satin_admission_count(const satin_admission *self, satin_reject_reason reason);
-/* Every rejection but the rate limit's: STATUS bad_peer_messages. */
+/* Messages malformed, forged or senseless, which no healthy grid sends
+ * (bad shape, stamp or encoding, a sender or key that is not the node's, a
+ * foreign acknowledgement, senseless): STATUS bad_peer_messages, worth an
+ * alert. */
 uint64_t satin_admission_bad(const satin_admission *self);
+/* Messages refused for what ordinary restarts and reloads cause (a
+ * connection that has not greeted us yet, another topology, an index or a
+ * node our membership does not have): STATUS peer_messages_refused. */
+uint64_t satin_admission_routine(const satin_admission *self);
 
 #endif

@@ -361,7 +361,7 @@ static int64_t pump(void *arg, int64_t now)
     }
     int64_t next = housekeeping(ctl, now);
     if (ctl->grid) {
-        int64_t g = satin_grid_tick(ctl->grid, satin_now_ns());
+        int64_t g = satin_grid_tick(ctl->grid, satin_now_ns(), ctl->loop.late_ns);
         if (g < next)
             next = g;
         control_complete_collections(ctl);

@@ -339,6 +339,8 @@ static void env_counters(void *ctx, satin_kvlist *out)
     satin_kvlist_add_i64(out, "peer_restarts", (int64_t)dc->peer_restarts);
     satin_kvlist_add_i64(out, "unacked_max", (int64_t)dc->unacked_max);
     satin_kvlist_add_i64(out, "bad_peer_messages", (int64_t)satin_peers_bad_messages(g->peers));
+    satin_kvlist_add_i64(out, "peer_messages_refused",
+                         (int64_t)satin_peers_refused_messages(g->peers));
     satin_kvlist_add_i64(out, "peers_heard", satin_peers_alive(g->peers));
     satin_kvlist_add_i64(out, "peer_requests_dropped", (int64_t)satin_peers_rate_dropped(g->peers));
     satin_kvlist_add_i64(out, "connections_refused", (int64_t)satin_security_refused(g->sec));
@@ -430,8 +432,10 @@ void satin_grid_on_hungry(satin_grid *g)
     satin_engine_on_dry(g->engine, satin_now_ns());
 }
 
-int64_t satin_grid_tick(satin_grid *g, int64_t now)
+int64_t satin_grid_tick(satin_grid *g, int64_t now, int64_t late_ns)
 {
+    if (late_ns > 0)
+        satin_engine_on_late(g->engine, now, late_ns);
     satin_engine_on_tick(g->engine, now);
     int64_t next = satin_engine_next_deadline(g->engine);
     /* Acknowledgements owed and messages to send again. */

@@ -33,8 +33,9 @@ int satin_grid_hungry_fd(satin_grid *self);
 int satin_grid_on_readable(satin_grid *self);
 void satin_grid_on_hungry(satin_grid *self);     /* the eventfd rang */
 /* Does what is due at `now` (satin_now_ns); returns when the next thing
- * falls due (INT64_MAX: nothing until an event). */
-int64_t satin_grid_tick(satin_grid *self, int64_t now);
+ * falls due (INT64_MAX: nothing until an event).  `late_ns`: how late the
+ * loop came to it (its own stall, satin_engine_on_late). */
+int64_t satin_grid_tick(satin_grid *self, int64_t now, int64_t late_ns);
 
 /* The node's cumulative counters, as name/value pairs.  Among them, the
  * buckets of the synchronous steals' round trips (latency_hist.h): a job's

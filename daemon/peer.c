@@ -685,6 +685,11 @@ uint64_t satin_peers_bad_messages(const satin_peers *p)
     return satin_admission_bad(p->admission);
 }
 
+uint64_t satin_peers_refused_messages(const satin_peers *p)
+{
+    return satin_admission_routine(p->admission);
+}
+
 const satin_admission *satin_peers_admission(const satin_peers *p)
 {
     return p->admission;

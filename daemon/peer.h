@@ -73,8 +73,10 @@ int64_t satin_peers_last_heard(const satin_peers *self, int node);
 /* The run of `node` its messages come from (0: none yet). */
 uint64_t satin_peers_epoch(const satin_peers *self, int node);
 const satin_link_counters *satin_peers_counters(const satin_peers *self, int wan);
-/* Every rejection but the rate limit's; per reason: satin_admission_count. */
+/* Malformed, forged or senseless messages (admission.h); per reason: satin_admission_count. */
 uint64_t satin_peers_bad_messages(const satin_peers *self);
+/* Messages refused for what restarts and reloads cause (admission.h). */
+uint64_t satin_peers_refused_messages(const satin_peers *self);
 const satin_admission *satin_peers_admission(const satin_peers *self);
 /* Requests dropped because their peer exceeded its rate. */
 uint64_t satin_peers_rate_dropped(const satin_peers *self);

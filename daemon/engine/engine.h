@@ -187,6 +187,12 @@ void satin_engine_on_standin_done(satin_engine *e, int64_t now, void *standin,
                                   const satin_engine_outcome *outcome);
 /* Time passed: fires due timers, times out steals, samples the queue. */
 void satin_engine_on_tick(satin_engine *e, int64_t now);
+/* The driver ran `late_ns` after the time it last asked for (its process was
+ * stopped or starved).  Past a quarter of the shorter failure time-out the
+ * node takes it for a stall of its own: it greets every peer at once and
+ * takes none for dead before a greeting round (a quarter of that peer's
+ * time-out) has passed without a word from it.  Call before on_tick. */
+void satin_engine_on_late(satin_engine *e, int64_t now, int64_t late_ns);
 /* When on_tick has something to do next (INT64_MAX: nothing). */
 int64_t satin_engine_next_deadline(const satin_engine *e);
 /* For a driver that keeps one pending tick per engine, due at *tick_at (a

@@ -510,6 +510,27 @@ void satin_engine_answer_greeting(satin_engine *e, int peer)
     send_heartbeat(e, peer, 0);
 }
 
+void satin_engine_on_late(satin_engine *e, int64_t now, int64_t late_ns)
+{
+    e->now = now > e->now ? now : e->now;
+    if (!satin_engine_watching(e))
+        return;
+    int64_t shorter = e->cfg.failure_timeout_lan_ns < e->cfg.failure_timeout_wan_ns
+                          ? e->cfg.failure_timeout_lan_ns
+                          : e->cfg.failure_timeout_wan_ns;
+    if (late_ns < shorter / 4)
+        return;
+    e->resumed = e->now;
+    e->c.stalls++;
+    satin_engine_logf(e, SATIN_ENGINE_LOG_WARN | SATIN_ENGINE_LOG_EVENT,
+                      "this node did not run for %.3f s (stopped or starved): every peer is "
+                      "greeted before any is taken for dead", (double)late_ns / 1e9);
+    for (int p = 0; p < e->topo.nnodes; p++)
+        if (p != e->topo.self && satin_engine_is_member(e, p) &&
+            !satin_engine_peer_unreachable(e, p))
+            send_heartbeat(e, p, SATIN_HEARTBEAT_GREETING);
+}
+
 /* `related`: work ties this node to the peer (records given to it, run for
  * it, a steal request out to it).  Only then does its silence mean death,
  * and only then does our link to it need heartbeats: the peer has the same
@@ -537,6 +558,9 @@ static void watch_one(satin_engine *e, int peer, int related)
         since = w->joined;
     if (related && ever && w->tied_since > since)
         since = w->tied_since;
+    /* After a stall of ours, a peer has one greeting round to answer. */
+    if (e->resumed && e->resumed - (timeout_ns - timeout_ns / 4) > since)
+        since = e->resumed - (timeout_ns - timeout_ns / 4);
     int64_t silent = e->now - since;
     if (w->state == SATIN_PEER_DEAD) {
         if (ever && heard > w->quiet_since) {
@@ -706,6 +730,7 @@ void satin_engine_fault_counters(const satin_engine *e, satin_kvlist *out)
     satin_kvlist_add_i64(out, "heartbeats_sent", (int64_t)c->heartbeats_sent);
     satin_kvlist_add_i64(out, "steals_to_dead", (int64_t)c->steals_to_dead);
     satin_kvlist_add_i64(out, "records_redone", (int64_t)c->records_redone);
+    satin_kvlist_add_i64(out, "stalls", (int64_t)c->stalls);
     satin_kvlist_add_i64(out, "records_returned", (int64_t)c->records_returned);
     satin_kvlist_add_i64(out, "records_taken_back", (int64_t)c->records_taken_back);
     satin_kvlist_add_i64(out, "redo_results", (int64_t)c->redo_results);

@@ -77,6 +77,7 @@ typedef struct satin_engine_tally {
     uint64_t load_reports, prefetches, prefetch_successes, steal_timeouts, idle_events;
     uint64_t wan_in_flight_max;   /* most wide-area steals out at once (a high-water mark) */
     uint64_t peers_dead, peers_back, heartbeats_sent, steals_to_dead;
+    uint64_t stalls;
     uint64_t records_redone, redo_results, late_results_used, late_results_dropped;
     uint64_t records_returned, records_taken_back;
     uint64_t results_held, held_results_sent, held_results_dropped;
@@ -114,6 +115,10 @@ struct satin_engine {
     int64_t started;
     int64_t next_watch;
     int64_t last_watch;
+    /* When this node last came back from a stall of its own (satin_engine_
+     * on_late; 0: never): the silence of a peer counts only from a greeting
+     * round before it, so that our own absence is not taken for theirs. */
+    int64_t resumed;
     int unsettled;                /* peers not yet greeted, heard, or alive: keep watching */
     int64_t watch_every;          /* an eighth of the shortest time-out, at most WATCH_NS */
     int dead_victims;             /* steal requests to dead nodes wait to be settled */

@@ -360,19 +360,27 @@ static void table(void)
     satin_admission_note_bad(adm, "a JOB_RESULT for record 9, which we never gave away", 2);
     satin_admission_note_bad(adm, "out of range", 77);
     is_i64(count(SATIN_REJECT_SENSELESS), b + 2, "the engine's complaints are counted as senseless");
-    uint64_t sum = 0;
+    uint64_t bad = 0, routine = 0;
     int names_ok = 1;
     for (int r = 0; r < SATIN_REJECT_NREASONS; r++) {
         const char *name = satin_admission_reason_name(r);
         names_ok &= name && name[0] && strcmp(name, "?") != 0 && strchr(name, ' ') == NULL;
         for (int k = 0; k < r; k++)
             names_ok &= strcmp(name, satin_admission_reason_name(k)) != 0;
-        if (r != SATIN_REJECT_RATE)
-            sum += count(r);
+        if (r == SATIN_REJECT_NOT_GREETED || r == SATIN_REJECT_OTHER_GRID ||
+            r == SATIN_REJECT_UNKNOWN_INDEX || r == SATIN_REJECT_NOT_MEMBER)
+            routine += count(r);
+        else if (r != SATIN_REJECT_RATE)
+            bad += count(r);
     }
     ok(names_ok, "every reason has a distinct counter name");
     is_str(satin_admission_reason_name(SATIN_REJECT_NOT_GREETED), "not_greeted", "e.g. not_greeted");
-    is_i64(satin_admission_bad(adm), sum, "bad_peer_messages is every count but the rate limit's");
+    ok(bad > 0 && routine > 0, "both kinds were counted above (%llu bad, %llu routine)",
+       (unsigned long long)bad, (unsigned long long)routine);
+    is_i64(satin_admission_bad(adm), bad,
+           "bad_peer_messages: malformed, forged and senseless messages only");
+    is_i64(satin_admission_routine(adm), routine,
+           "peer_messages_refused: not greeted, another grid, unknown index, no member");
     ok(satin_admission_reject(adm, SATIN_REJECT_NREASONS + 3, NULL, NULL) == SATIN_ADMIT_REJECT &&
            count(SATIN_REJECT_SENSELESS) == b + 3,
        "an unknown reason is counted as senseless, not out of the table");

@@ -114,6 +114,59 @@ static void test_detection(void)
     satin_engine_destroy(&e);
 }
 
+/* This node's own stall (a0 stopped from 0.5 s to 10 s): without the
+ * driver telling it, the watch at 10 s takes its tied peers a1 and b0 for
+ * dead at once; told (satin_engine_on_late), it greets every peer and waits
+ * a greeting round: a1, who answers, stays alive, b0, silent, is dead a
+ * quarter time-out later. */
+static void test_own_stall(int told)
+{
+    fake f;
+    satin_engine *e = make_watching(&f, "rs", TIMEOUT);
+    int64_t now = 0;
+    rec a = {.arg = 9}, b = {.arg = 10};
+    give(&f, e, 0, 1, &a);
+    give(&f, e, 0, 2, &b);
+    run_hearing(e, &now, 500 * MS, -1);
+    forget_sent(&f);
+    now = 10 * S;
+    if (told)
+        satin_engine_on_late(e, now, 9500 * MS);
+    satin_engine_on_tick(e, now);
+    if (!told) {
+        ok(satin_engine_peer_state(e, 1, NULL) == SATIN_PEER_DEAD &&
+               satin_engine_peer_state(e, 2, NULL) == SATIN_PEER_DEAD,
+           "stall, not told: a1 and b0 taken for dead at once");
+        satin_engine_destroy(&e);
+        return;
+    }
+    ok(satin_engine_peer_state(e, 1, NULL) != SATIN_PEER_DEAD &&
+           satin_engine_peer_state(e, 2, NULL) != SATIN_PEER_DEAD &&
+           kit_counter(e, "peers_dead") == 0,
+       "stall: nobody taken for dead when a0 comes back");
+    ok(f.warns == 1 && strstr(f.last_log, "this node did not run for 9.500 s") != NULL,
+       "stall: logged once: %s", f.last_log);
+    int greeted = 0;
+    for (int p = 1; p < 4; p++) {
+        const satin_msg *g = first_to(&f, p, SATIN_MSG_HEARTBEAT);
+        greeted += g && (g->flags & SATIN_HEARTBEAT_GREETING);
+    }
+    is_i64(greeted, 3, "stall: every peer greeted at once");
+    is_i64(kit_counter(e, "stalls"), 1, "stall: counted");
+    deliver(e, now + 100 * MS, from(1, SATIN_MSG_HEARTBEAT));
+    for (int64_t t = now + 100 * MS; t <= now + 700 * MS; t += 100 * MS)
+        satin_engine_on_tick(e, t);
+    ok(satin_engine_peer_state(e, 1, NULL) != SATIN_PEER_DEAD &&
+           satin_engine_peer_state(e, 2, NULL) != SATIN_PEER_DEAD,
+       "stall: within the greeting round, still nobody dead");
+    for (int64_t t = now + 800 * MS; t <= now + 900 * MS; t += 100 * MS)
+        satin_engine_on_tick(e, t);
+    is_i64(satin_engine_peer_state(e, 2, NULL), SATIN_PEER_DEAD,
+           "stall: b0, silent through the round, is dead");
+    ok(satin_engine_peer_state(e, 1, NULL) != SATIN_PEER_DEAD, "stall: a1, who answered, is not");
+    satin_engine_destroy(&e);
+}
+
 /* New failure time-outs (satind's SIGHUP) take effect at the next watch:
  * a peer silent for 1.6 s is alive under 3 s, dead under 1.5 s. */
 static void test_timeouts_changed(void)
@@ -853,6 +906,8 @@ int main(void)
     test_redo_keeps_place();
     test_restart();
     test_leaving();
+    test_own_stall(0);
+    test_own_stall(1);
     test_give_back();
     test_taken_back();
     test_ties_described();
