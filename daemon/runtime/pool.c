@@ -330,6 +330,7 @@ static void *worker_main(void *arg)
     }
     w->stack_check = w->stack_release;
     satin_worker_clear_fast(w);
+    satin_stack_guard_thread_begin(w);
     set_busy(w, 0);
     unsigned round = 0;
     while (atomic_load_explicit(&w->pool->running, memory_order_relaxed)) {
@@ -356,6 +357,7 @@ static void *worker_main(void *arg)
             }
         }
     }
+    satin_stack_guard_thread_end(w);
     /* Siblings still in their loop write this thread's satin_here (a hungry
      * one raises every limit), and it goes away with the thread: no worker
      * returns until every worker has left its loop. */
@@ -405,10 +407,13 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
     satin_orphans_init(pool);
     satin_profiler_init(pool);
 
+    satin_stack_guard_install();
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    /* A large reservation costs only address space until touched. */
+    /* A large reservation costs only address space until touched; a guard
+     * wider than a page meets a large frame that overflows (stack_guard.c). */
     pthread_attr_setstacksize(&attr, pool->stack_size);
+    pthread_attr_setguardsize(&attr, (size_t)1 << 20);
     for (int i = 0; i < pool->nworkers; i++) {
         satin_worker *w = &pool->workers[i];
         w->pool = pool;

@@ -11,6 +11,7 @@
 #include "satin_digest.h"
 
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -35,6 +36,18 @@ typedef struct satin_record {
 } satin_record;
 
 #define SATIN_STACK_JOBS 32
+
+/* Where a record's run resumes when its kind's own code overflows the
+ * worker stack (stack_guard.c): one per record running on a worker,
+ * innermost first. */
+typedef struct satin_recovery {
+    sigjmp_buf env;
+    struct satin_recovery *outer;
+    const satin_kind *kind;          /* the record's */
+    satin_job *job;
+    satin_arena_mark mark;           /* the record arena when it started */
+    int64_t base;                    /* the deque head when it started */
+} satin_recovery;
 
 typedef struct satin_worker {
     /* The worker thread's satin_here (satin.h), which its inline spawns
@@ -65,6 +78,8 @@ typedef struct satin_worker {
      * whether a promised orphan may be waited for depends on them (spawn.c). */
     satin_job *jobs[SATIN_STACK_JOBS];
     int njobs;
+    satin_recovery *recovery;    /* the innermost record's (stack_guard.c) */
+    void *altstack;              /* its signal stack */
     uint64_t rng;
 
     /* Per-job counters, flushed into the job when the worker switches jobs
@@ -236,6 +251,16 @@ int satin_orphans_for_job(satin_pool *pool, satin_job *job);
 int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_kind *kind,
                        const void *arg, size_t arg_len, void *slot, size_t cap, size_t *len,
                        int can_wait, int *waited);
+
+/* stack_guard.c: a kind's own overflow of the worker stack fails its job. */
+void satin_stack_guard_install(void);           /* once per process, by any pool */
+void satin_stack_guard_thread_begin(satin_worker *w);
+void satin_stack_guard_thread_end(satin_worker *w);
+/* After the jump back to rc, first thing: AddressSanitizer's view of the
+ * abandoned frames is cleared (nothing without it). */
+void satin_stack_guard_unpoison(satin_worker *w);
+/* Then: the job fails, the arena is as rc found it. */
+void satin_stack_guard_recovered(satin_worker *w, satin_recovery *rc);
 
 /* The trace hook (trace.c), around an invocation that a traced spawn runs
  * in place: enter fails the job and returns -1 when the recording failed. */

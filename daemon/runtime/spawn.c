@@ -447,8 +447,20 @@ void satin_record_run(satin_worker *w, satin_record *r, int depth)
     if (w->njobs < SATIN_STACK_JOBS)
         w->jobs[w->njobs] = job;
     w->njobs++;
-    r->result_len = invoke(w, job, r->kind, r->arg, r->len, r->result, r->result_cap, r->place,
-                           !(r->flags & RECORD_ROOT), depth + 1);
+    satin_recovery rc = {.outer = w->recovery, .kind = r->kind, .job = job,
+                         .mark = satin_arena_get_mark(&w->arena),
+                         .base = satin_deque_head(&w->deque)};
+    w->recovery = &rc;
+    if (sigsetjmp(rc.env, 0) == 0) {
+        r->result_len = invoke(w, job, r->kind, r->arg, r->len, r->result, r->result_cap,
+                               r->place, !(r->flags & RECORD_ROOT), depth + 1);
+    } else {
+        /* The kind's own code overflowed the stack (stack_guard.c). */
+        satin_stack_guard_unpoison(w);
+        r->result_len = 0;
+        satin_stack_guard_recovered(w, &rc);
+    }
+    w->recovery = rc.outer;
     w->njobs--;
     count_run(w);
     if (r->flags & (RECORD_STOLEN | RECORD_ROOT) || job != prev) {
