@@ -9,6 +9,8 @@
 
 typedef struct sample {
     char family[128];
+    const char *help;   /* NULL: HELP_UNKNOWN with the base name */
+    char base[96];
     int gauge;
     char labels[320];   /* without braces: a="x",b="y" */
     double value;
@@ -41,22 +43,6 @@ static void put(out_buf *b, const char *fmt, ...)
         if (!b->s)
             abort();
     }
-}
-
-/* What is now, or a high-water mark; every other number only grows. */
-static const char *const gauges[] = {
-    "workers", "jobs_running", "fd_limit", "max_record_bytes", "max_jobs", "grid_nodes",
-    "grid_self", "records_held", "uptime_seconds", "failure_timeout_seconds",
-    "steals_in_flight_max", "unacked_max", "orphans_held", "peers_heard",
-    /* percentiles of steals' round trips, lan_wait_p50_ms and the like */
-    "wait_p50_seconds", "wait_p90_seconds", "wait_p99_seconds", NULL};
-
-static int is_gauge(const char *base)
-{
-    for (const char *const *g = gauges; *g; g++)
-        if (strcmp(*g, base) == 0)
-            return 1;
-    return 0;
 }
 
 /* Letters, digits and '_' (':' is for recording rules); a leading digit
@@ -145,6 +131,7 @@ static int number_sample(const satin_kv *kv, const char *node, sample *s)
         label(s->labels, sizeof s->labels, "node", node);
     if (strncmp(kv->name, "rejected.", 9) == 0) {
         snprintf(s->family, sizeof s->family, "satin_peer_messages_rejected_total");
+        s->help = "Peer messages rejected, by reason.";
         label(s->labels, sizeof s->labels, "reason", kv->name + 9);
         s->value = v, s->integral = integral, s->ival = (long long)kv->i64;
         return 1;
@@ -166,8 +153,12 @@ static int number_sample(const satin_kv *kv, const char *node, sample *s)
     }
     if (cls)
         label(s->labels, sizeof s->labels, "class", cls);
-    s->gauge = is_gauge(base);
-    snprintf(s->family, sizeof s->family, "satin_%s%s", base, s->gauge ? "" : "_total");
+    const satin_metric_name *m = satin_metric_name_of(base);
+    s->gauge = m && m->gauge;
+    s->help = m ? m->help : NULL;
+    snprintf(s->base, sizeof s->base, "%s", base);
+    snprintf(s->family, sizeof s->family, "satin_%s%s", m ? m->family : base,
+             s->gauge ? "" : "_total");
     s->value = v, s->integral = integral, s->ival = (long long)kv->i64;
     return 1;
 }
@@ -205,6 +196,7 @@ char *satin_metrics_render(const satin_kvlist *status, const char *node, size_t 
             sample *s = &all[n++];
             memset(s, 0, sizeof *s);
             snprintf(s->family, sizeof s->family, "satin_peer_up");
+            s->help = "1 while the peer is alive as this node sees it, else 0.";
             s->gauge = 1;
             if (node && *node)
                 label(s->labels, sizeof s->labels, "node", node);
@@ -228,6 +220,10 @@ char *satin_metrics_render(const satin_kvlist *status, const char *node, size_t 
     for (size_t i = 0; i < n; i++) {
         if (done[i])
             continue;
+        if (all[i].help)
+            put(&b, "# HELP %s %s\n", all[i].family, all[i].help);
+        else
+            put(&b, "# HELP %s " SATIN_METRIC_HELP_UNKNOWN "\n", all[i].family, all[i].base);
         put(&b, "# TYPE %s %s\n", all[i].family, all[i].gauge ? "gauge" : "counter");
         for (size_t k = i; k < n; k++) {
             if (done[k] || strcmp(all[k].family, all[i].family) != 0)

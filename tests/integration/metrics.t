@@ -85,7 +85,8 @@ print("jobs", int(val("satin_jobs_finished_total", node="a0")), status["jobs_fin
 ok = val("satin_steal_attempts_total", node="a0", **{"class": "lan"}) <= status["steal_attempts_lan"] \
     and val("satin_steal_attempts_total", node="a0", **{"class": "wan"}) <= status["steal_attempts_wan"]
 print("steals", ok)
-print("wan", val("satin_msgs_total", node="a0", **{"class": "wan"}) > 0)
+print("wan", val("satin_peer_messages_sent_total", node="a0", **{"class": "wan"}) > 0)
+print("pending", fams["satin_jobs_pending"].type, fams["satin_max_pending_jobs"].type)
 print("peer", int(val("satin_peer_up", node="a0", peer="b0")))
 print("info", int(val("satin_info", node="a0", policy="crs", version=status["version"])))
 PY
@@ -95,8 +96,23 @@ types counter gauge
 jobs 1 1
 steals True
 wan True
+pending gauge gauge
 peer 1
 info 1" "the Prometheus parser reads it: counters and gauges typed, the job counted as STATUS counts it, steals by class, WAN messages, b0 up, the policy"
+
+# Prometheus' own linter: every family has a HELP, counters end in _total and
+# nothing else does, units are base units and last.  And every family is one
+# satind's table names (none with the HELP of a figure it lacks).
+if command -v promtool >/dev/null; then
+    run promtool check metrics <"$tmpdir/metrics"
+    is "$rc:$out$err" "0:" "promtool check metrics: no complaint"
+else
+    skip "promtool is not installed (make check installs Debian's prometheus)"
+fi
+is "$(grep -c '^# HELP' "$tmpdir/metrics"):$(grep -c '^# TYPE' "$tmpdir/metrics")" \
+    "$(grep -c '^# TYPE' "$tmpdir/metrics"):$(grep -c '^# TYPE' "$tmpdir/metrics")" "a HELP for every family"
+is "$(grep '^# HELP' "$tmpdir/metrics" | grep 'not yet in satind' | cut -d' ' -f3)" "" \
+    "every family is in satind's table of metrics"
 
 is "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/other")" 404 "another path: 404"
 is "$(curl -s -o /dev/null -w '%{http_code}' -X POST --data x "$url")" 405 "POST: 405"
