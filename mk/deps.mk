@@ -9,8 +9,12 @@ BUILD_DEB_PKGS := build-essential pkg-config libzmq3-dev libsodium-dev libssl-de
                   libczmq-dev libsystemd-dev libmicrohttpd-dev
 # What the tests need besides: prove (perl), curl and the Prometheus client
 # library's parser (metrics.t), bash-completion (completion.t), gnuplot
-# (satin-sim --lifestory and satin-submit --profile PNGs: sim.t, profile.t).
-TEST_DEB_PKGS  := perl curl python3-prometheus-client bash-completion gnuplot-nox
+# (satin-sim --lifestory and satin-submit --profile PNGs: sim.t, profile.t);
+# prometheus brings promtool (metrics.t); pytest, setuptools and pip test and
+# install the Python client (client/python, python_client.t); chromium opens
+# the dashboard (dashboard.t); mandoc lints the man pages (conventions.t).
+TEST_DEB_PKGS  := perl curl python3-prometheus-client bash-completion gnuplot-nox \
+                  prometheus python3-pytest python3-setuptools python3-pip chromium mandoc
 DEB_PKGS       := $(BUILD_DEB_PKGS) $(TEST_DEB_PKGS)
 
 # missing_debs PACKAGE...: those of the packages dpkg does not list as installed

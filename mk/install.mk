@@ -9,7 +9,7 @@
 #   $(LIBDIR)       libsatin.so.0.1.0 with its links libsatin.so.0 (the soname) and
 #                   libsatin.so (for -lsatin), libsatin.a, pkgconfig/satin.pc
 #   $(MANDIR)/man1, man8   the pages of man/
-#   $(COMPLETIONDIR)       bash completion: satind, satin-submit, satin-grid
+#   $(COMPLETIONDIR)       bash completion of the seven programs
 #   $(UNITDIR)      satind.service, satind@.service
 #   $(PREFIX)/lib/sysusers.d/satin.conf, $(PREFIX)/lib/tmpfiles.d/satin.conf
 #   $(SYSCONFDIR)/satin/grid.yaml.example, $(SYSCONFDIR)/default/satind (kept if it exists)
@@ -43,8 +43,8 @@ INSTALL_HEADERS  := daemon/satin.h client/satin_client.h
 # uninstall removes them too, so that an upgraded tree leaves nothing behind.
 OLD_HEADERS      := satin_kv.h satin_proto.h
 INSTALL_MAN1     := $(wildcard man/*.1)
-INSTALL_COMPLETIONS := deploy/completion/satind deploy/completion/satin-submit \
-                       deploy/completion/satin-grid
+INSTALL_COMPLETIONS := $(addprefix deploy/completion/,satind satin-submit satin-grid \
+                       satin-keygen satin-slurm satin-wanem satin-sim)
 INSTALL_MAN8     := $(wildcard man/*.8)
 INSTALL_UNITS    := deploy/satind.service deploy/satind@.service
 # What libsatin's objects call (client/ and proto/): the .pc's Libs.private,

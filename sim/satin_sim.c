@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -107,16 +108,37 @@ static void usage(FILE *f)
         "  --json                 one JSON object (satin-submit's shape, plus \"sim\")\n"
         "  --csv FILE             append the run's figures to FILE as one CSV row\n"
         "  --lifestory FILE       each worker's states over time: FILE.csv, or FILE.png (gnuplot)\n"
-        "  --lifestory-nodes K    of at most K nodes spread over the grid (default %d)\n",
+        "  --lifestory-nodes K    of at most K nodes spread over the grid (default %d)\n"
+        "  -h, --help             this text\n"
+        "  -V, --version          the version\n"
+        "Exit status: 0 the job ended ok, 1 it failed or hit the time limit, 2 usage.\n"
+        "With --json, a failure is also {\"error\": {\"code\": ..., \"message\": ...}} on stdout.\n",
         LAN_LATENCY_US, LAN_MBPS, WAN_LATENCY_MS, WAN_KBPS, PROGRESS_TTY_EVENTS,
         LIFESTORY_NODES);
 }
 
+/* The last error said, for --json's error object (main). */
+static char last_error[1024];
+
+static void sim_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void sim_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "satin-sim: %s\n", last_error);
+}
+
+/* `fmt` is one of this file's literals, with one %s. */
 static int bad(const char *fmt, const char *a)
 {
-    fprintf(stderr, "satin-sim: ");
-    fprintf(stderr, fmt, a);
-    fprintf(stderr, "\n");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    snprintf(last_error, sizeof last_error, fmt, a);
+#pragma GCC diagnostic pop
+    fprintf(stderr, "satin-sim: %s\n", last_error);
     return -1;
 }
 
@@ -126,7 +148,7 @@ static int num(const char *opt, const char *s, double min, double max, double *o
     errno = 0;
     double v = strtod(s, &end);
     if (errno || end == s || *end || !(v >= min && v <= max)) {
-        fprintf(stderr, "satin-sim: %s takes a number from %g to %g, not '%s'\n", opt, min, max,
+        sim_error("%s takes a number from %g to %g, not '%s'", opt, min, max,
                 s);
         return -1;
     }
@@ -143,7 +165,7 @@ static int number_pair(const char *opt, const char *form, const char *arg, doubl
     const char *comma = strchr(arg, ',');
     size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
     if (len >= sizeof first) {
-        fprintf(stderr, "satin-sim: %s takes %s, not '%s'\n", opt, form, arg);
+        sim_error("%s takes %s, not '%s'", opt, form, arg);
         return -1;
     }
     memcpy(first, arg, len);
@@ -166,7 +188,7 @@ static int msg_cpu(const char *arg, options *o)
 
 enum { O_TOPO = 256, O_CLUSTERS, O_NODES, O_WORKERS, O_POLICY, O_SEED, O_JSON, O_LANLAT,
        O_LANBW, O_WANLAT, O_WANBW, O_TASK, O_LIMIT, O_PROGRESS, O_QUIET, O_CSV, O_LIFE,
-       O_LIFENODES, O_HELP, O_LANJIT, O_WANJIT, O_MSGCPU, O_CRASH, O_FAILTO, O_PARAM };
+       O_LIFENODES, O_LANJIT, O_WANJIT, O_MSGCPU, O_CRASH, O_FAILTO, O_PARAM };
 
 static int ends_with(const char *s, const char *tail)
 {
@@ -215,7 +237,8 @@ static int parse_options(int argc, char **argv, options *o)
         {"crash", required_argument, NULL, O_CRASH},
         {"failure-timeout-ms", required_argument, NULL, O_FAILTO},
         {"param", required_argument, NULL, O_PARAM},
-        {"help", no_argument, NULL, O_HELP},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     int c, given_shape = 0;
@@ -226,7 +249,7 @@ static int parse_options(int argc, char **argv, options *o)
         abort();
     opterr = 0;
     /* '+': the job's key=value words are not options. */
-    while ((c = getopt_long(argc, argv, "+", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+hV", longs, NULL)) != -1) {
         switch (c) {
         case O_TOPO: o->topology = optarg; break;
         case O_CLUSTERS:
@@ -292,7 +315,8 @@ static int parse_options(int argc, char **argv, options *o)
         case O_CRASH: o->crash_args[o->ncrashes++] = optarg; break;
         case O_FAILTO: if (failure_timeouts(optarg, o) < 0) return -1; break;
         case O_PARAM: o->param_args[o->nparams++] = optarg; break;
-        case O_HELP: usage(stdout); exit(0);
+        case 'h': usage(stdout); exit(0);
+        case 'V': printf("satin-sim %s\n", SATIN_VERSION); exit(0);
         default:
             return bad("unknown option '%s' (satin-sim --help lists them)", argv[optind - 1]);
         }
@@ -353,7 +377,7 @@ static int grid_make(grid *g, const options *o)
         g->file = satin_topology_load(o->topology, err, sizeof err);
         if (!g->file || satin_policy_configure(g->file, o->policy, &g->policy, note, sizeof note,
                                                err, sizeof err) < 0) {
-            fprintf(stderr, "satin-sim: %s\n", err);
+            sim_error("%s", err);
             return -1;
         }
         const satin_topology *t = g->file;
@@ -369,7 +393,7 @@ static int grid_make(grid *g, const options *o)
     if (!g->policy.ops) {
         char names[128];
         satin_policy_list_names(names, sizeof names);
-        fprintf(stderr, "satin-sim: unknown policy '%s' (one of %s)\n", name, names);
+        sim_error("unknown policy '%s' (one of %s)", name, names);
         return -1;
     }
     satin_policy_params_default(&g->policy.params);
@@ -405,7 +429,7 @@ static int set_params(const options *o, grid *g)
         char err[640];
         if (satin_policy_set_param(g->policy.ops, &g->policy.params, o->param_args[i], err,
                                    sizeof err) < 0) {
-            fprintf(stderr, "satin-sim: --param %s\n", err);
+            sim_error("--param %s", err);
             return -1;
         }
     }
@@ -431,22 +455,22 @@ static int resolve_crashes(const options *o, const grid *g, int submit, sim_cras
             node = k < g->topo.nnodes ? (int)k : -1;
         }
         if (node < 0) {
-            fprintf(stderr, "satin-sim: --crash %s: no node '%.*s' in this grid (give a node's "
-                    "id, or its index from 0 to %d)\n", arg, (int)n, arg, g->topo.nnodes - 1);
+            sim_error("--crash %s: no node '%.*s' in this grid (give a node's "
+                    "id, or its index from 0 to %d)", arg, (int)n, arg, g->topo.nnodes - 1);
             return -1;
         }
         double secs;
         if (num("--crash's SECONDS", at + 1, 0, 1e9, &secs) < 0)
             return -1;
         if (node == submit) {
-            fprintf(stderr, "satin-sim: --crash %s: %s is the node the job is submitted to; "
-                    "the job and its result live there, so it cannot crash\n", arg,
+            sim_error("--crash %s: %s is the node the job is submitted to; "
+                    "the job and its result live there, so it cannot crash", arg,
                     g->names[node]);
             return -1;
         }
         for (int j = 0; j < i; j++)
             if (out[j].node == node) {
-                fprintf(stderr, "satin-sim: --crash %s: node %s crashes once at most\n", arg,
+                sim_error("--crash %s: node %s crashes once at most", arg,
                         g->names[node]);
                 return -1;
             }
@@ -699,7 +723,7 @@ static int write_csv(const options *o, const grid *g, const sim_model *m, const 
     char err[512];
     int rc = sim_csv_append(&c, o->csv, err, sizeof err);
     if (rc < 0)
-        fprintf(stderr, "satin-sim: %s\n", err);
+        sim_error("%s", err);
     sim_csv_free(&c);
     return rc;
 }
@@ -726,7 +750,7 @@ static int lifestory_open(lifestory *ls, const options *o)
             close(fd);
     }
     if (!ls->f) {
-        fprintf(stderr, "satin-sim: cannot write %s: %s\n", ls->tmp[0] ? ls->tmp : o->lifestory,
+        sim_error("cannot write %s: %s", ls->tmp[0] ? ls->tmp : o->lifestory,
                 strerror(errno));
         if (ls->tmp[0])
             unlink(ls->tmp);
@@ -740,7 +764,7 @@ static int lifestory_close(lifestory *ls, const options *o, const grid *g, const
 {
     int rc = satin_life_finish(ls->life, r->makespan_ns);
     if (rc < 0)
-        fprintf(stderr, "satin-sim: cannot write the lifestory: %s\n", strerror(errno));
+        sim_error("cannot write the lifestory: %s", strerror(errno));
     if (fclose(ls->f) == EOF)
         rc = -1;
     if (rc == 0 && ls->tmp[0]) {
@@ -755,7 +779,7 @@ static int lifestory_close(lifestory *ls, const options *o, const grid *g, const
             .workers = o->workers, .cluster_of = g->topo.cluster_of,
             .makespan_ns = r->makespan_ns};
         if ((rc = satin_plot_lifestory_png(&p, err, sizeof err)) < 0)
-            fprintf(stderr, "satin-sim: %s\n", err);
+            sim_error("%s", err);
     }
     if (ls->tmp[0])
         unlink(ls->tmp);
@@ -770,7 +794,7 @@ static void free_options(options *o)
     free(o->param_args);
 }
 
-int main(int argc, char **argv)
+static int simulate(int argc, char **argv)
 {
     options o;
     if (parse_options(argc, argv, &o) < 0) {
@@ -781,14 +805,14 @@ int main(int argc, char **argv)
     sim_state root;
     char err[512];
     if (sim_model_parse(&model, o.kind, o.params, o.task_ns, &root, err, sizeof err) < 0) {
-        fprintf(stderr, "satin-sim: %s\n", err);
+        sim_error("%s", err);
         sim_model_free(&model);
         free_options(&o);
         return 2;
     }
     if (o.measure) {
         if (model.kind != SIM_UTS || sim_measure_uts(&model.tree, MEASURE_S, &o.measured) < 0) {
-            fprintf(stderr, "satin-sim: --task-ns measure times uts's child generation; %s\n",
+            sim_error("--task-ns measure times uts's child generation; %s",
                     model.kind != SIM_UTS ? "give this kind a number"
                                           : "this tree's root has no children to time");
             sim_model_free(&model);
@@ -843,7 +867,7 @@ int main(int argc, char **argv)
     };
     sim *s = sim_new(&cfg, &model);
     if (!s) {
-        fprintf(stderr, "satin-sim: the node engine refused this grid\n");
+        sim_error("the node engine refused this grid");
         grid_free(&g);
         sim_model_free(&model);
         free(crashes);
@@ -864,7 +888,7 @@ int main(int argc, char **argv)
      * (an empty file gets its header with the row). */
     FILE *csv = o.csv ? fopen(o.csv, "a") : NULL;
     if (o.csv && (!csv || fclose(csv) == EOF)) {
-        fprintf(stderr, "satin-sim: cannot write %s: %s\n", o.csv, strerror(errno));
+        sim_error("cannot write %s: %s", o.csv, strerror(errno));
         sim_destroy(&s);
         grid_free(&g);
         sim_model_free(&model);
@@ -903,8 +927,8 @@ int main(int argc, char **argv)
         print_text(&o, &g, &model, &r, &f, wall, ru.ru_maxrss);
     int rc = r.done && !r.failed ? 0 : 1;
     if (r.msgs_bad) {
-        fprintf(stderr, "satin-sim: %" PRIu64 " message(s) refused as bad by the codec or an "
-                        "engine: the run is not valid (a bug: please report it)\n", r.msgs_bad);
+        sim_error("%" PRIu64 " message(s) refused as bad by the codec or an "
+                        "engine: the run is not valid (a bug: please report it)", r.msgs_bad);
         rc = 1;
     }
     if (o.lifestory && lifestory_close(&ls, &o, &g, &model, &r) < 0)
@@ -917,5 +941,31 @@ int main(int argc, char **argv)
     grid_free(&g);
     free(crashes);
     free_options(&o);
+    return rc;
+}
+
+/* With --json every failure is also one JSON object on stdout, as
+ * satin-submit's: {"error": {"code": "usage" or "failed", "message": ...}}. */
+int main(int argc, char **argv)
+{
+    int json = 0;
+    for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++)
+        json = json || strcmp(argv[i], "--json") == 0;
+    int rc = simulate(argc, argv);
+    if (rc != 0 && json && last_error[0]) {
+        satin_json j;
+        satin_json_init(&j);
+        satin_json_object_begin(&j);
+        satin_json_key(&j, "error");
+        satin_json_object_begin(&j);
+        satin_json_key(&j, "code");
+        satin_json_str(&j, rc == 2 ? "usage" : "failed");
+        satin_json_key(&j, "message");
+        satin_json_str(&j, last_error);
+        satin_json_object_end(&j);
+        satin_json_object_end(&j);
+        puts(satin_json_text(&j));
+        satin_json_free(&j);
+    }
     return rc;
 }

@@ -85,7 +85,11 @@ link usr/lib/libsatin.so.0 -> libsatin.so.0.1.0
 644 usr/lib/sysusers.d/satin.conf
 644 usr/lib/tmpfiles.d/satin.conf
 644 usr/share/bash-completion/completions/satin-grid
+644 usr/share/bash-completion/completions/satin-keygen
+644 usr/share/bash-completion/completions/satin-sim
+644 usr/share/bash-completion/completions/satin-slurm
 644 usr/share/bash-completion/completions/satin-submit
+644 usr/share/bash-completion/completions/satin-wanem
 644 usr/share/bash-completion/completions/satind
 644 usr/share/man/man1/satin-grid.1
 644 usr/share/man/man1/satin-keygen.1
