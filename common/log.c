@@ -16,6 +16,7 @@ static char log_path[512];            /* --log-file, "" for stderr as given */
 static char program[32] = "satind";
 static int journal;                   /* stderr is the systemd journal */
 static int to_syslog;                 /* satin_log_to_syslog() was called */
+static int tee_fd = -1;               /* satin_log_tee_errors() */
 static const char *const names[] = {"error", "warn", "info", "debug"};
 
 int satin_log_parse_level(const char *name)
@@ -73,6 +74,25 @@ void satin_log_to_syslog(void)
     to_syslog = 1;
 }
 
+void satin_log_tee_errors(int fd)
+{
+    if (tee_fd >= 0 && tee_fd != fd)
+        close(tee_fd);
+    tee_fd = fd;
+}
+
+/* An error line on the tee's terminal, as a program's message. */
+static void tee_error(satin_log_level level, const char *text)
+{
+    if (level != SATIN_LOG_ERROR || tee_fd < 0)
+        return;
+    char line[1100];
+    int n = snprintf(line, sizeof line, "%s: %s\n", program, text);
+    if (n > 0 && write(tee_fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0) {
+        /* The terminal is gone: nothing to do. */
+    }
+}
+
 int satin_log_reopen(void)
 {
     return log_path[0] ? satin_log_open(log_path) : 0;
@@ -88,6 +108,7 @@ static void vlog(satin_log_level level, const char *fmt, va_list ap)
         /* syslog adds the time, the program and the pid itself. */
         vsnprintf(line, sizeof line, fmt, ap);
         syslog(priority[level], "%s: %s", names[level], line);
+        tee_error(level, line);
         return;
     }
     if (journal && !log_path[0])
@@ -101,8 +122,10 @@ static void vlog(satin_log_level level, const char *fmt, va_list ap)
     off += strftime(line + off, sizeof line - off, "%Y-%m-%dT%H:%M:%S", &tm);
     off += (size_t)snprintf(line + off, sizeof line - off, ".%03ldZ %s[%d] %s: ",
                             ts.tv_nsec / 1000000, program, (int)getpid(), names[level]);
+    size_t text = off < sizeof line ? off : sizeof line - 1;
     if (off < sizeof line)
         vsnprintf(line + off, sizeof line - off, fmt, ap);
+    tee_error(level, line + text);
     /* One write per line so that lines from several threads never interleave. */
     size_t len = strnlen(line, sizeof line - 2);
     line[len++] = '\n';

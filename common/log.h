@@ -27,6 +27,11 @@ void satin_log_set_journal(int on);
  * reopen opens the same path again, after logrotate moved it: 0 or -1. */
 int satin_log_open(const char *path);
 int satin_log_reopen(void);
+/* Error lines also go to `fd` as "PROGRAM: text" (-1: no more; the fd
+ * given before is closed): the terminal a daemon started from, while its
+ * log is a file and it has not yet said it is ready, so that a refusal
+ * to start is seen where it was started. */
+void satin_log_tee_errors(int fd);
 /* From now on lines go to syslog (the journal under systemd), facility
  * daemon: for a daemon that left its terminal without a --log-file. */
 void satin_log_to_syslog(void);

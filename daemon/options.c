@@ -22,10 +22,14 @@ static void usage(FILE *out)
             "\n"
             "  -w, --workers N        worker threads (default: online CPUs)\n"
             "  -s, --socket ENDPOINT  client endpoint: ipc:///path, a bare path, or\n"
-            "                         tcp://host:port (default: %s,\n"
-            "                         with --node ID: satind-ID.sock there, unless the topology\n"
-            "                         gives the node a client: endpoint); a missing directory is\n"
-            "                         made only for the default\n"
+            "                         tcp://host:port.  Default: $SATIN_SOCKET, else\n"
+            "                         $XDG_RUNTIME_DIR/satin/satind.sock, else\n"
+            "                         /run/satin/satind.sock (root) or\n"
+            "                         /tmp/satin-UID/satind.sock (here and now:\n"
+            "                         %s);\n"
+            "                         with --node ID: satind-ID.sock in that directory, unless\n"
+            "                         the topology gives the node a client: endpoint; a missing\n"
+            "                         directory is made only for the default\n"
             "      --log-level LEVEL  error, warn, info (default) or debug\n"
             "      --log-file FILE    append the log to FILE (SIGHUP reopens it); default stderr,\n"
             "                         or syslog (the journal) once detached\n"
@@ -66,9 +70,10 @@ static void usage(FILE *out)
             "gracefully: it takes no new jobs or steals, lets running jobs finish (up to\n"
             "--stop-timeout; then its own end with an error result, and other nodes'\n"
             "records go back to them to run again), and exits 0.  SIGHUP\n"
-            "reopens the --log-file, logs a status line, and checks the --config file\n"
-            "again: it logs errors or membership changes (not applied: restart), and\n"
-            "applies a new failure_timeout when the membership is unchanged.\n",
+            "reopens the --log-file, logs a status line, and reads the --config file\n"
+            "again: it logs and refuses errors, and takes a changed membership and a new\n"
+            "failure_timeout.  A refusal to start is said on stderr (with --log-file, in the\n"
+            "log and on the terminal too); exit status 0 stopped, 1 could not start, 2 usage.\n",
             def, SATIN_MAX_RECORD_DEFAULT);
 }
 

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <string.h>
 #include <signal.h>
 #include <limits.h>
@@ -111,6 +112,23 @@ static int describe_topology(const satin_topology *t, const satind_options *opt,
     return 0;
 }
 
+/* A refusal to start: on stderr as "satind: ..."; with --log-file, into the
+ * log, and (satin_log_tee_errors) on the terminal satind was started from. */
+static void refuse(const satind_options *opt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void refuse(const satind_options *opt, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (opt->log_file[0])
+        log_error("%s", text);
+    else
+        fprintf(stderr, "satind: %s\n", text);
+}
+
 int main(int argc, char **argv)
 {
     satind_options opt;
@@ -121,6 +139,9 @@ int main(int argc, char **argv)
         return 2;
     satin_log_set_level((satin_log_level)opt.log_level);
     satin_log_set_journal(satin_service_stderr_is_journal());
+    /* Until it is ready, its errors reach the terminal too. */
+    if (opt.log_file[0])
+        satin_log_tee_errors(fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3));
     if (opt.log_file[0] && satin_log_open(opt.log_file) < 0) {
         fprintf(stderr, "satind: cannot open the log file %s: %s\n", opt.log_file,
                 strerror(errno));
@@ -135,7 +156,7 @@ int main(int argc, char **argv)
         topo = satin_topology_load(opt.config, err, sizeof err);
         if (!topo || satin_policy_configure(topo, opt.policy[0] ? opt.policy : NULL, &policy,
                                             note, sizeof note, err, sizeof err) < 0) {
-            fprintf(stderr, "satind: %s\n", err);
+            refuse(&opt, "%s", err);
             satin_topology_destroy(&topo);
             return 1;
         }
@@ -149,7 +170,7 @@ int main(int argc, char **argv)
         }
         const satin_node_def *node = satin_topology_node(topo, opt.node);
         if (!node) {
-            fprintf(stderr, "satind: %s has no node '%s'\n", opt.config, opt.node);
+            refuse(&opt, "%s has no node '%s'", opt.config, opt.node);
             satin_topology_destroy(&topo);
             return 1;
         }
@@ -169,7 +190,7 @@ int main(int argc, char **argv)
             char err2[256];
             if (satin_endpoint_normalise(node->client, opt.endpoint, sizeof opt.endpoint, err2,
                                          sizeof err2) < 0) {
-                fprintf(stderr, "satind: node %s: client endpoint: %s\n", node->id, err2);
+                refuse(&opt, "node %s: client endpoint: %s", node->id, err2);
                 satin_topology_destroy(&topo);
                 return 1;
             }
@@ -180,7 +201,7 @@ int main(int argc, char **argv)
     if (opt.pidfile[0] && (absolute_pidfile(&opt) < 0 ||
                            satind_pidfile_check(opt.pidfile, perr, sizeof perr) < 0)) {
         if (opt.pidfile[0] == '/')
-            fprintf(stderr, "satind: %s\n", perr);
+            refuse(&opt, "%s", perr);
         satin_topology_destroy(&topo);
         return 1;
     }
@@ -233,6 +254,7 @@ int main(int argc, char **argv)
         close(ready_fd);
         leave_terminal(&opt);
     }
+    satin_log_tee_errors(-1);
     int drained = satin_control_run(ctl, sfd);
     satin_control_destroy(&ctl);
     if (drained) {
