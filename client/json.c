@@ -206,3 +206,51 @@ void satin_json_null(satin_json *j)
     before_value(j);
     puts_(j, "null");
 }
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                  : -1;
+}
+
+void satin_json_params_text(satin_json *j, const char *text)
+{
+    if (!text) {
+        satin_json_null(j);
+        return;
+    }
+    satin_json_object_begin(j);
+    const char *p = text;
+    while (*p) {
+        if (*p == ' ') {
+            p++;
+            continue;
+        }
+        size_t wl = strcspn(p, " ");
+        const char *eq = memchr(p, '=', wl);
+        size_t kl = eq ? (size_t)(eq - p) : wl;
+        char *key = malloc(kl + 1), *val = malloc(wl + 1);
+        if (!key || !val)
+            abort();
+        memcpy(key, p, kl);
+        key[kl] = '\0';
+        size_t o = 0;
+        for (const char *v = eq ? eq + 1 : p + wl; v < p + wl; v++) {
+            int hi, lo;
+            if (*v == '%' && v + 2 < p + wl && (hi = hex_digit(v[1])) >= 0 &&
+                (lo = hex_digit(v[2])) >= 0) {
+                val[o++] = (char)(hi * 16 + lo);
+                v += 2;
+            } else
+                val[o++] = *v;
+        }
+        satin_json_key(j, key);
+        satin_json_strn(j, val, o);
+        free(key);
+        free(val);
+        p += wl;
+    }
+    satin_json_object_end(j);
+}

@@ -60,6 +60,12 @@ void satin_json_f64(satin_json *j, double v);
 void satin_json_bool(satin_json *j, int v);
 void satin_json_null(satin_json *j);
 
+/* A job's parameters as a JOBS reply gives them ("n=30 tree=T%203", pairs
+ * apart by one space, %XX in values: PROTOCOL.md 6.14) as one JSON object
+ * of strings, {"n":"30","tree":"T 3"}; NULL: null.  A word without '=' is
+ * a key with an empty value; a '%' not followed by two hex digits stays. */
+void satin_json_params_text(satin_json *j, const char *text);
+
 /* Formats a double the way satin_json_f64 does (without the null case:
  * "nan", "inf", "-inf" are written as such) into buf; returns buf.  Used
  * for human output too, so that both show the same digits. */

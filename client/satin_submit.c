@@ -534,6 +534,33 @@ static void json_values(satin_json *j, const satin_client_values *l)
     satin_json_object_end(j);
 }
 
+/* A job of --list as JSON: its values, with params as an object (as a
+ * submission's report has them; null when they are another's). */
+static void json_job(satin_json *j, const satin_client_values *l)
+{
+    satin_json_object_begin(j);
+    int params = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const satin_client_value *kv = &l->items[i];
+        satin_json_key(j, kv->name);
+        if (strcmp(kv->name, "params") == 0 && kv->type == SATIN_CLIENT_STR) {
+            satin_json_params_text(j, kv->str);
+            params = 1;
+            continue;
+        }
+        switch (kv->type) {
+        case SATIN_CLIENT_I64: satin_json_i64(j, kv->i64); break;
+        case SATIN_CLIENT_F64: satin_json_f64(j, kv->f64); break;
+        default: satin_json_str(j, kv->str); break;
+        }
+    }
+    if (!params) {
+        satin_json_key(j, "params");
+        satin_json_null(j);
+    }
+    satin_json_object_end(j);
+}
+
 static void print_json(satin_json *j)
 {
     puts(satin_json_text(j));
@@ -572,6 +599,9 @@ static void print_report_json(const satin_job_report *r, const char *const *para
     json_params(&j, params);
     satin_json_key(&j, "status");
     satin_json_str(&j, r->ok ? "ok" : "error");
+    /* The state --list gives a finished job, so that one schema reads both. */
+    satin_json_key(&j, "state");
+    satin_json_str(&j, r->ok ? "ok" : strncmp(r->error, "cancelled", 9) == 0 ? "cancelled" : "error");
     satin_json_key(&j, "result");
     json_values(&j, &r->result);
     satin_json_key(&j, "stats");
@@ -924,7 +954,7 @@ static int do_list(satin_client *c, const options *o)
         satin_json_key(&j, "jobs");
         satin_json_array_begin(&j);
         for (size_t i = 0; i < n; i++)
-            json_values(&j, &jobs[i]);
+            json_job(&j, &jobs[i]);
         satin_json_array_end(&j);
         satin_json_object_end(&j);
         print_json(&j);

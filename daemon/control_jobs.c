@@ -616,7 +616,7 @@ static void on_list(satin_control *ctl, const satin_principal *who, const unsign
             satin_kvlist_add_str(l, "node", control_node_id(ctl));
             satin_kvlist_add_str(l, "state", job_state(e));
             if (mine) {
-                char params[1024];
+                char params[8192];
                 satin_kvlist_pairs_text(&e->params, params, sizeof params);
                 satin_kvlist_add_str(l, "params", params);
             }

@@ -118,16 +118,41 @@ void satin_kvlist_copy(satin_kvlist *dst, const satin_kvlist *src)
     }
 }
 
+/* One pair's text at buf + o; the new end, or 0 when it does not fit. */
+static size_t put_pair(char *buf, size_t len, size_t o, const char *sep, const satin_kv *kv)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    int n = snprintf(buf + o, len - o, "%s%s=", sep, kv->name);
+    if (n < 0 || (size_t)n >= len - o)
+        return 0;
+    o += (size_t)n;
+    for (const unsigned char *v = (const unsigned char *)(kv->str ? kv->str : ""); *v; v++) {
+        int esc = *v == '%' || *v == ' ' || *v < 0x20 || *v == 0x7f;
+        if (o + (esc ? 3 : 1) >= len)
+            return 0;
+        if (esc) {
+            buf[o++] = '%';
+            buf[o++] = hex[*v >> 4];
+            buf[o++] = hex[*v & 15];
+        } else
+            buf[o++] = (char)*v;
+    }
+    buf[o] = '\0';
+    return o;
+}
+
 void satin_kvlist_pairs_text(const satin_kvlist *l, char *buf, size_t len)
 {
     size_t o = 0;
-    if (len)
-        buf[0] = '\0';
-    for (size_t i = 0; l && i < l->n && o < len; i++) {
-        int n = snprintf(buf + o, len - o, "%s%s=%s", i ? " " : "", l->items[i].name,
-                         l->items[i].str ? l->items[i].str : "");
-        if (n < 0)
+    if (!len)
+        return;
+    buf[0] = '\0';
+    for (size_t i = 0; l && i < l->n; i++) {
+        size_t end = put_pair(buf, len, o, i ? " " : "", &l->items[i]);
+        if (!end) {
+            buf[o] = '\0';   /* the last pair did not fit: whole pairs only */
             break;
-        o += (size_t)n;
+        }
+        o = end;
     }
 }

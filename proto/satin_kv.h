@@ -42,8 +42,11 @@ int satin_kvlist_i64(const satin_kvlist *l, const char *name, int64_t *out);
 int satin_kvlist_f64(const satin_kvlist *l, const char *name, double *out);
 const char *satin_kvlist_str(const satin_kvlist *l, const char *name);
 void satin_kvlist_copy(satin_kvlist *dst, const satin_kvlist *src);
-/* A list of text values as one line, "n=30 threshold=5", into buf (cut at
- * len - 1 bytes; "" for an empty list).  How a job's parameters are shown
+/* A list of text values as one line, "n=30 threshold=5", into buf: pairs
+ * apart by one space, and in a value '%', a space and the control
+ * characters as %XX (hex, upper case), so that the line splits back into
+ * exactly its pairs (PROTOCOL.md 6.14).  Only whole pairs that fit in
+ * len - 1 bytes ("" for an empty list).  How a job's parameters are shown
  * in one field (the accounting record's journal entry, a JOBS reply). */
 void satin_kvlist_pairs_text(const satin_kvlist *l, char *buf, size_t len);
 

@@ -59,7 +59,8 @@ listing() {   # listing [--all]: "JOB KIND STATE PARAMS" per job
     "$submit" --socket "$sock" --list "$@" --json |
         python3 -c 'import json, sys
 for j in json.load(sys.stdin)["jobs"]:
-    print(j["job"], j["kind"], j["state"], j["params"], j["run_s"] > 0, j["age_s"] > 0)'
+    print(j["job"], j["kind"], j["state"], " ".join("%s=%s" % kv for kv in j["params"].items()),
+          j["run_s"] > 0, j["age_s"] > 0)'
 }
 is "$("$submit" --socket "$sock" --list --json | python3 -c 'import json, sys
 print(" ".join(j["owner"] for j in json.load(sys.stdin)["jobs"]))')" "$(id -un) $(id -un) $(id -un)" \

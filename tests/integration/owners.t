@@ -48,7 +48,9 @@ is "$rc:$out" "0:2" "nobody submits job 2 through the same socket (group nogroup
 listing() {   # listing AS: "JOB OWNER STATE PARAMS" per job
     "$@" --list --json | python3 -c 'import json, sys
 for j in json.load(sys.stdin)["jobs"]:
-    print(j["job"], j["owner"], j["state"], j.get("params", "(hidden)"))'
+    p = j["params"]
+    print(j["job"], j["owner"], j["state"],
+          "(hidden)" if p is None else " ".join("%s=%s" % kv for kv in p.items()))'
 }
 is "$(listing as_nobody)" "1 root running (hidden)
 2 nobody running depth=1 fanout=1 dist=const mean_us=500000000" \

@@ -163,8 +163,33 @@ static void test_structure(void)
     is_str(satin_json_fmt_f64(buf, sizeof buf, 832040.0), "832040", "fmt_f64 for human output");
 }
 
+/* JOBS's parameter text back into an object: spaces and '%' escaped. */
+static void test_params_text(void)
+{
+    satin_json j;
+    satin_json_init(&j);
+    satin_json_params_text(&j, "n=30 tree=T%203 expr=a=b%25 flag e=");
+    is_str(satin_json_text(&j), "{\"n\":\"30\",\"tree\":\"T 3\",\"expr\":\"a=b%\",\"flag\":\"\",\"e\":\"\"}",
+           "params text: pairs, escapes decoded, '=' in a value kept, a bare word, an empty value");
+    satin_json_free(&j);
+    satin_json_init(&j);
+    satin_json_params_text(&j, "");
+    is_str(satin_json_text(&j), "{}", "no parameters: {}");
+    satin_json_free(&j);
+    satin_json_init(&j);
+    satin_json_params_text(&j, NULL);
+    is_str(satin_json_text(&j), "null", "parameters not shown: null");
+    satin_json_free(&j);
+    satin_json_init(&j);
+    satin_json_params_text(&j, "a=%4 b=%zz c=%");
+    is_str(satin_json_text(&j), "{\"a\":\"%4\",\"b\":\"%zz\",\"c\":\"%\"}",
+           "a percent sign without two hex digits stays as it is");
+    satin_json_free(&j);
+}
+
 int main(void)
 {
+    test_params_text();
     test_escaping();
     test_utf8();
     test_numbers();

@@ -1178,8 +1178,28 @@ static void test_fuzz(void)
     ok(accepted > 0 && accepted < runs, "the fuzzer reached both outcomes");
 }
 
+/* A job's parameters as one line: spaces, '%' and control characters
+ * escaped in values, whole pairs only when cut. */
+static void test_pairs_text(void)
+{
+    satin_kvlist l;
+    satin_kvlist_init(&l);
+    satin_kvlist_add_str(&l, "n", "30");
+    satin_kvlist_add_str(&l, "tree", "T 3%\n");
+    satin_kvlist_add_str(&l, "e", "");
+    char line[64];
+    satin_kvlist_pairs_text(&l, line, sizeof line);
+    is_str(line, "n=30 tree=T%203%25%0A e=", "pairs text: space, percent sign and newline escaped");
+    satin_kvlist_pairs_text(&l, line, 12);
+    is_str(line, "n=30", "cut: whole pairs only");
+    satin_kvlist_pairs_text(NULL, line, sizeof line);
+    is_str(line, "", "no list: empty");
+    satin_kvlist_free(&l);
+}
+
 int main(void)
 {
+    test_pairs_text();
     memset(name63, 'n', 63);
     memset(name64, 'l', 64);
     test_names();
