@@ -13,6 +13,8 @@
 #   $(UNITDIR)      satind.service, satind@.service
 #   $(PREFIX)/lib/sysusers.d/satin.conf, $(PREFIX)/lib/tmpfiles.d/satin.conf
 #   $(SYSCONFDIR)/satin/grid.yaml.example, $(SYSCONFDIR)/default/satind (kept if it exists)
+#   $(PYTHONDIR)/satin/   the Python client (client/python), with _installed.py naming
+#                   $(LIBDIR), where it loads libsatin.so.0 from
 #
 # Nothing here runs systemd-sysusers, systemd-tmpfiles, systemctl or ldconfig:
 # with a DESTDIR the target is not this machine.  deploy/README.md says what to run.
@@ -33,6 +35,14 @@ COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 UNITDIR      ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR  ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR  ?= $(PREFIX)/lib/tmpfiles.d
+# Where Debian's python3 looks: /usr/lib/python3/dist-packages for its own
+# packages, /usr/local/lib/python3.X/dist-packages for local ones.
+ifeq ($(PREFIX),/usr)
+  PYTHONDIR  ?= $(PREFIX)/lib/python3/dist-packages
+else
+  PYTHONDIR  ?= $(PREFIX)/lib/python$(shell /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)/dist-packages
+endif
+INSTALL_PYTHON := $(wildcard client/python/satin/*.py) client/python/satin/py.typed
 
 INSTALL_PROGRAMS := $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) deploy/satin-grid \
                     deploy/slurm/satin-slurm
@@ -93,6 +103,11 @@ install: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT) $(LIB_CLIEN
 	install -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/satin/keys
 	install -d $(DESTDIR)$(COMPLETIONDIR)
 	install -m 0644 $(INSTALL_COMPLETIONS) $(DESTDIR)$(COMPLETIONDIR)/
+	install -d $(DESTDIR)$(PYTHONDIR)/satin
+	install -m 0644 $(INSTALL_PYTHON) $(DESTDIR)$(PYTHONDIR)/satin/
+	printf '"""Written by make install: where libsatin was installed."""\nLIBDIR = "%s"\n' \
+	  '$(LIBDIR)' >$(DESTDIR)$(PYTHONDIR)/satin/_installed.py
+	chmod 0644 $(DESTDIR)$(PYTHONDIR)/satin/_installed.py
 
 # Leaves the configuration (/etc/default/satind, /etc/satin/grid.yaml, the
 # keys) and the directories that may hold it.
@@ -108,7 +123,9 @@ uninstall:
 	  $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(INSTALL_UNITS))) \
 	  $(DESTDIR)$(SYSUSERSDIR)/satin.conf $(DESTDIR)$(TMPFILESDIR)/satin.conf \
 	  $(DESTDIR)$(SYSCONFDIR)/satin/grid.yaml.example
-	rmdir $(DESTDIR)$(INCLUDEDIR)/satin 2>/dev/null || true
+	rm -f $(addprefix $(DESTDIR)$(PYTHONDIR)/satin/,$(notdir $(INSTALL_PYTHON)) _installed.py)
+	rm -rf $(DESTDIR)$(PYTHONDIR)/satin/__pycache__
+	rmdir $(DESTDIR)$(INCLUDEDIR)/satin $(DESTDIR)$(PYTHONDIR)/satin 2>/dev/null || true
 
 # tests/integration/*.t already runs every shell test there (INTEG_TESTS);
 # listing install.t again would run it twice.

@@ -80,6 +80,13 @@ link usr/lib/libsatin.so -> libsatin.so.0.1.0
 link usr/lib/libsatin.so.0 -> libsatin.so.0.1.0
 644 usr/lib/libsatin.so.0.1.0
 644 usr/lib/pkgconfig/satin.pc
+644 usr/lib/python3/dist-packages/satin/__init__.py
+644 usr/lib/python3/dist-packages/satin/_installed.py
+644 usr/lib/python3/dist-packages/satin/_native.py
+644 usr/lib/python3/dist-packages/satin/client.py
+644 usr/lib/python3/dist-packages/satin/errors.py
+644 usr/lib/python3/dist-packages/satin/profile.py
+644 usr/lib/python3/dist-packages/satin/py.typed
 644 usr/lib/systemd/system/satind.service
 644 usr/lib/systemd/system/satind@.service
 644 usr/lib/sysusers.d/satin.conf
@@ -275,6 +282,15 @@ libzmq" "readelf -d: it needs CZMQ and libzmq, not libsatin.so"
         ${flags/-lsatin/${static[*]}}
     like "$rc: $err" "undefined reference to \`zmq_" \
         "without --static the same link of libsatin.a fails on libzmq's functions"
+    # The Python client as installed: it loads the libsatin make install
+    # recorded (here under DESTDIR, so named by SATIN_LIBRARY) and runs a job.
+    is "$(sed -n 's/^LIBDIR = "\(.*\)"$/\1/p' "$root/usr/lib/python3/dist-packages/satin/_installed.py")" \
+        /usr/lib "the Python package records where libsatin is installed"
+    run env PYTHONPATH="$root/usr/lib/python3/dist-packages" SATIN_LIBRARY="$lib/libsatin.so.0" \
+        PYTHONDONTWRITEBYTECODE=1 timeout 60 /usr/bin/python3 -c "import satin, sys
+with satin.Client(sys.argv[1]) as c: print(c.run('fib', n=20).value, satin.__file__.startswith(sys.argv[2]))" \
+        "ipc://$sock" "$root/"
+    is "$rc: $out" "0: 6765 True" "the installed Python client runs fib n=20 through the installed libsatin"
     kill "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
     pid=""
@@ -387,8 +403,10 @@ is "$(grep -c '^EnvironmentFile=-/usr/local/etc/default/satind$' \
 ok=no
 [ -f "$tmpdir/local/usr/local/etc/satin/grid.yaml.example" ] &&
     [ -f "$tmpdir/local/usr/local/lib/pkgconfig/satin.pc" ] &&
-    [ "$(readlink "$tmpdir/local/usr/local/lib/libsatin.so.0")" = libsatin.so.0.1.0 ] && ok=yes
-is "$ok" yes "PREFIX=/usr/local: the example under /usr/local/etc, the .pc and libsatin.so.0 under /usr/local/lib"
+    [ "$(readlink "$tmpdir/local/usr/local/lib/libsatin.so.0")" = libsatin.so.0.1.0 ] &&
+    [ -f "$tmpdir/local/usr/local/lib/python$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages/satin/client.py" ] &&
+    ok=yes
+is "$ok" yes "PREFIX=/usr/local: the example under /usr/local/etc, the .pc, libsatin.so.0 and the Python client under /usr/local/lib"
 
 run mk uninstall PREFIX=/usr DESTDIR="$root"
 is "$rc" 0 "make uninstall exits 0"

@@ -1,0 +1,207 @@
+"""The Python client against real daemons: a 2x2 grid for most tests,
+standalone daemons where a node is killed."""
+import asyncio
+import concurrent.futures
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import pytest
+
+import satin
+from conftest import BUILD
+
+SUBMIT = os.path.join(BUILD, "satin-submit")
+
+
+def test_a_job_exact(grid):
+    with satin.Client(grid["endpoints"]["a0"]) as c:
+        job = c.submit("fib", n=30, threshold=10)
+        assert isinstance(job, concurrent.futures.Future)
+        rep = job.result(60)
+        assert rep.ok and rep.state == "ok" and rep.error == ""
+        assert rep.result == {"value": 832040}
+        assert rep.kind == "fib" and rep.params == {"n": "30", "threshold": "10"}
+        assert isinstance(rep.stats["wall_s"], float) and rep.stats["jobs_run"] > 0
+        # uts: the tree has one right size
+        assert c.run("uts", tree="seed-T1", timeout=120).result["nodes"] == 50045
+
+
+def test_refused_parameters_and_kinds(grid):
+    with satin.Client(grid["endpoints"]["b1"]) as c:
+        with pytest.raises(satin.BadParameters) as e:
+            c.submit("fib", n="0x10")
+        assert e.value.code == 3 and "n=0x10" in str(e.value)
+        assert isinstance(e.value, satin.Rejected) and e.value.rc == "rejected"
+        with pytest.raises(satin.BadParameters):
+            c.submit("fib", n=30, nosuch=1)
+        with pytest.raises(satin.UnknownKind) as e:
+            c.submit("no-such-kind")
+        assert e.value.code == 2
+        with pytest.raises(satin.InvalidArgument):
+            c.submit("fib", **{"": 1})
+        with pytest.raises(satin.UnknownJob):
+            c.cancel(987654)
+
+
+def test_cancel(grid):
+    with satin.Client(grid["endpoints"]["a1"]) as c:
+        job = c.submit("synthetic", depth=1, fanout=1, dist="const", mean_us=600000000)
+        deadline = time.monotonic() + 20
+        while not any(j["job"] == job.job_id and j["state"] == "running" for j in c.list()):
+            assert time.monotonic() < deadline, "the job never ran"
+            time.sleep(0.05)
+        assert job.cancel() is True
+        assert job.cancelled()
+        with pytest.raises(concurrent.futures.CancelledError):
+            job.result(5)
+        # the daemon ended it: cancelled, as --list says
+        deadline = time.monotonic() + 20
+        while True:
+            mine = [j for j in c.list(all=True) if j["job"] == job.job_id]
+            if mine and mine[0]["state"] == "cancelled":
+                break
+            assert time.monotonic() < deadline, mine
+            time.sleep(0.05)
+        # a finished job is not cancelled again: its result stays
+        done = c.submit("fib", n=10)
+        assert done.result(30).value == 55
+        assert c.cancel(done.job_id) == satin.CancelState.FINISHED
+        assert done.cancel() is False
+
+
+def test_cancelled_by_another_raises_cancelled(grid):
+    ep = grid["endpoints"]["b0"]
+    with satin.Client(ep) as c:
+        job = c.submit("synthetic", depth=1, fanout=1, dist="const", mean_us=600000000)
+        subprocess.run([SUBMIT, "--socket", ep, "--cancel", str(job.job_id)], check=True,
+                       stdout=subprocess.DEVNULL)
+        with pytest.raises(satin.Cancelled) as e:
+            job.result(30)
+        assert e.value.report is not None and e.value.report.state == "cancelled"
+
+
+def test_many_concurrent_futures(grid):
+    with satin.Client(grid["endpoints"]["a0"]) as c:
+        fib = [0, 1]
+        while len(fib) < 30:
+            fib.append(fib[-1] + fib[-2])
+        jobs = [c.submit("fib", n=10 + i % 15) for i in range(200)]
+        got = {j.job_id: j.result(120).value for j in concurrent.futures.as_completed(jobs, 180)}
+        assert len(got) == 200
+        assert all(got[j.job_id] == fib[10 + i % 15] for i, j in enumerate(jobs))
+
+        # and from several threads at once, through one client
+        def worker(k):
+            return [c.submit("fib", n=k + m).result(120).value for m in range(10)]
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            res = list(pool.map(worker, range(8)))
+        assert res == [[fib[k + m] for m in range(10)] for k in range(8)]
+
+
+def test_asyncio(grid):
+    async def main():
+        with satin.Client(grid["endpoints"]["b1"]) as c:
+            reports = await asyncio.gather(*(c.submit("nqueens", n=k) for k in (6, 7, 8)))
+            return [r.result["solutions"] for r in reports]
+    assert asyncio.run(main()) == [4, 40, 92]
+
+
+def test_status_grid_kinds_list(grid):
+    with satin.Client(grid["endpoints"]["a0"]) as c:
+        st = c.status()
+        assert st["grid_nodes"] == 4 and st["workers"] == 1
+        nodes = c.grid_status()
+        assert [(x["node"], x["cluster"], x["state"]) for x in nodes] == \
+            [("a0", "A", "alive"), ("a1", "A", "alive"), ("b0", "B", "alive"), ("b1", "B", "alive")]
+        assert all(x["workers"] == 1 for x in nodes)
+        kinds = {k.name: k for k in c.kinds()}
+        assert "fib" in kinds and "uts" in kinds
+        n = [p for p in kinds["fib"].params if p.name == "n"][0]
+        assert n.required and n.default is None
+        job = c.submit("fib", n=20)
+        job.result(30)
+        mine = [j for j in c.list(all=True) if j["job"] == job.job_id][0]
+        assert mine["kind"] == "fib" and mine["state"] == "ok" and mine["node"] == "a0"
+        assert mine["params"] == {"n": "20"}
+
+
+def test_wait_for_a_job_submitted_elsewhere(grid):
+    ep = grid["endpoints"]["a1"]
+    out = subprocess.run([SUBMIT, "--socket", ep, "--no-wait", "--parsable", "fib", "n=27"],
+                         check=True, capture_output=True, text=True).stdout
+    with satin.Client(ep) as c:
+        rep = c.wait(int(out))
+        assert rep.value == 196418
+        with pytest.raises(satin.UnknownJob):
+            c.wait(999999)
+
+
+def test_profile(grid):
+    with satin.Client(grid["endpoints"]["a0"]) as c:
+        rep = c.submit_with("fib", {"n": 32, "threshold": 12}, profile=True).result(120)
+        p = rep.profile
+        assert p is not None and p.wall_ns > 0 and not p.bad
+        assert sorted(x.node for x in p.nodes) == ["a0", "a1", "b0", "b1"]
+        a0 = [x for x in p.nodes if x.node == "a0"][0]
+        assert a0.workers == 1 and a0.busy_ns() > 0
+        assert all(iv.end_ns <= p.wall_ns for iv in a0.busy()[0])
+        assert not any(k.startswith("profile.") for k in rep.stats)
+
+
+def test_dead_node_fails_over(daemons):
+    tmp = daemons.tmp
+    eps = ["ipc://%s/x.sock" % tmp, "ipc://%s/y.sock" % tmp]
+    daemons.start("x", "--workers", "1", "--socket", eps[0])
+    daemons.start("y", "--workers", "1", "--socket", eps[1])
+    daemons.wait_sockets(eps)
+    moves = []
+    with satin.Client(eps, on_failover=lambda *a: moves.append(a)) as c:
+        assert c.endpoint == eps[0]
+        job = c.submit("synthetic", depth=2, fanout=2, dist="const", mean_us=400000)
+        with satin.Client(eps[0]) as x:     # until it runs there
+            deadline = time.monotonic() + 20
+            while not any(j["state"] == "running" for j in x.list()):
+                assert time.monotonic() < deadline, "the job never ran on x"
+                time.sleep(0.02)
+        daemons.kill("x")
+        rep = job.result(60)
+        assert rep.ok and rep.result["leaves"] == 4
+        assert moves == [(job.job_id, eps[0], "connection lost", eps[1])]
+        assert c.endpoint == eps[1]
+        daemons.kill("y")
+        with pytest.raises(satin.Unreachable) as e:
+            c.submit("fib", n=5).result(30)
+        assert "every endpoint failed" in str(e.value)
+
+
+def test_unreachable():
+    with pytest.raises(satin.Unreachable):
+        satin.Client("ipc:///nonexistent/dir/s.sock")
+    with pytest.raises(satin.InvalidArgument):
+        satin.Client("http://nowhere")
+
+
+def test_pip_installs_from_the_tree(tmp_path):
+    """pip installs the package offline (Debian's setuptools, no index)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # A copy: setuptools writes build/ and *.egg-info where it builds.
+    src = tmp_path / "src"
+    shutil.copytree(here, src, ignore=shutil.ignore_patterns("tests", "__pycache__", "build",
+                                                             "*.egg-info"))
+    here = str(src)
+    target = tmp_path / "site"
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-index",
+                        "--no-build-isolation", "--no-deps", "--target", str(target), here],
+                       capture_output=True, text=True,
+                       env=dict(os.environ, PIP_NO_CACHE_DIR="1", PIP_DISABLE_PIP_VERSION_CHECK="1"))
+    assert r.returncode == 0, r.stderr
+    out = subprocess.run([sys.executable, "-c", "import satin, os; print(satin.__version__, "
+                          "os.path.dirname(satin.__file__))"], capture_output=True, text=True,
+                         cwd=str(tmp_path), env=dict(os.environ, PYTHONPATH=str(target)))
+    assert out.stdout.split() == ["0.1.0", str(target / "satin")], out.stderr
+    assert (target / "satin" / "py.typed").exists()
