@@ -109,6 +109,11 @@ $(BUILD)/obj/sim/%.o:            CFLAGS_INC := -Isim -Idaemon/engine -Idaemon/po
                                                -Idaemon -Idaemon/runtime -Icommon -Iproto -Iclient
 $(BUILD)/obj/tests/unit/test_sim.o: CFLAGS_INC := $(INC_ALL) -Isim
 
+# The dashboard's files, compiled into satind's core (mk/dashboard.mk); its
+# rules come before `all`, which stays the default goal.
+.DEFAULT_GOAL := all
+include mk/dashboard.mk
+
 LIB_PROTO   := $(BUILD)/libsatinproto.a
 LIB_COMMON  := $(BUILD)/libsatincommon.a
 LIB_CORE    := $(BUILD)/libsatincore.a
@@ -137,7 +142,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(LIB_PROTO): $(call obj,$(PROTO_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
-$(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(APPS_SRC) $(DAEMON_SRC) $(COMMON_SRC))
+$(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(APPS_SRC) $(DAEMON_SRC) $(COMMON_SRC)) $(DASHBOARD_OBJ)
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 $(LIB_COMMON): $(call obj,$(COMMON_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^

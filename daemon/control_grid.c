@@ -157,7 +157,10 @@ static void answer(satin_control *ctl, const grid_query *q)
         add_summary(entry, &list);
         satin_kvlist_free(&list);
     }
-    control_send_to(ctl, q->rid, q->rid_len, r);
+    if (q->rid_len)
+        control_send_to(ctl, q->rid, q->rid_len, r);
+    else
+        control_dashboard_grid(ctl, r);   /* our own view, for the dashboard */
     satin_msg_destroy(&r);
 }
 
@@ -165,7 +168,8 @@ void control_on_grid_status(satin_control *ctl, const unsigned char *rid, size_t
                             const satin_msg *m)
 {
     grid_query q = {.id = ++ctl->grid_query_seq, .request_id = m->request_id, .rid_len = rid_len};
-    memcpy(q.rid, rid, rid_len);
+    if (rid_len)
+        memcpy(q.rid, rid, rid_len);
     if (!ctl->grid) {
         answer(ctl, &q);
         return;
@@ -173,6 +177,10 @@ void control_on_grid_status(satin_control *ctl, const unsigned char *rid, size_t
     /* One query at a time per client is plenty; a flood of them costs each
      * peer one small reply per query, and this node one entry each. */
     if (ctl->ngrid_queries >= GRID_QUERIES_MAX) {
+        if (!rid_len) {
+            ctl->dashboard_query = 0;   /* the dashboard's: asked again in a second */
+            return;
+        }
         control_send_error(ctl, rid, rid_len, m->request_id, 0, SATIN_PROTO_LIMIT_REACHED,
                            "%d views of the grid are being gathered already; try again in a "
                            "second", GRID_QUERIES_MAX);

@@ -146,6 +146,7 @@ struct satin_control {
     uint64_t client_pauses;
     struct satin_metrics *metrics; /* --metrics, or NULL */
     int64_t next_metrics;          /* when the next periodic publication is due */
+    int dashboard_query;           /* a view of the grid for the dashboard is being gathered */
 };
 
 /* control_jobs.c */
@@ -164,11 +165,20 @@ void control_fail_pending(satin_control *ctl, const char *why);
 const char *control_node_id(const satin_control *ctl);
 /* What STATUS answers: this node's figures and, in a grid, its counters. */
 void control_status_info(satin_control *ctl, satin_kvlist *out);
+/* What LIST answers `who`: one kvlist per job added to r (JOBS), the
+ * unfinished ones first, then with `all` the finished ones kept. */
+void control_list_jobs(satin_control *ctl, const satin_principal *who, int all, satin_msg *r);
 
 /* control_metrics.c: --metrics.  Publishes the status as Prometheus text
  * (a no-op without --metrics); `now` 0: at once, else when a second passed. */
 int control_start_metrics(satin_control *ctl);
 void control_publish_metrics(satin_control *ctl, int64_t now);
+
+/* control_dashboard.c: the dashboard's data under /api/ (with --metrics):
+ * published with the metrics while someone has asked for it lately; the
+ * grid's view (a GRID_STATUS of our own, rid_len 0) when it is in. */
+void control_publish_dashboard(satin_control *ctl);
+void control_dashboard_grid(satin_control *ctl, const satin_msg *grid);
 
 /* control_collect.c: finished jobs whose grid counters are in (or overdue)
  * are delivered; ctl->next_collect says when the next falls overdue. */

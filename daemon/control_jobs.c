@@ -590,15 +590,12 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
 
 /* LIST: one kvlist per job, unfinished ones first as they came, then
  * (SATIN_LIST_ALL) the finished ones still kept (PROTOCOL.md 6.13-6.14). */
-static void on_list(satin_control *ctl, const satin_principal *who, const unsigned char *rid,
-                      size_t rid_len, const satin_msg *m)
+void control_list_jobs(satin_control *ctl, const satin_principal *who, int all, satin_msg *r)
 {
-    satin_msg *r = satin_msg_new(SATIN_MSG_JOBS);
-    r->request_id = m->request_id;
     int64_t now = satin_now_ns();
     uint64_t run_now = satin_pool_jobs_run(ctl->pool);
     for (int finished = 0; finished < 2; finished++) {
-        if (finished && !(m->flags & SATIN_LIST_ALL))
+        if (finished && !all)
             break;
         for (size_t i = 0; i < ctl->njobs; i++) {
             const job_entry *e = ctl->jobs[i];
@@ -634,6 +631,14 @@ static void on_list(satin_control *ctl, const satin_principal *who, const unsign
                 satin_kvlist_add_str(l, "error", e->result->error);
         }
     }
+}
+
+static void on_list(satin_control *ctl, const satin_principal *who, const unsigned char *rid,
+                    size_t rid_len, const satin_msg *m)
+{
+    satin_msg *r = satin_msg_new(SATIN_MSG_JOBS);
+    r->request_id = m->request_id;
+    control_list_jobs(ctl, who, (m->flags & SATIN_LIST_ALL) != 0, r);
     control_send_to(ctl, rid, rid_len, r);
     satin_msg_destroy(&r);
 }

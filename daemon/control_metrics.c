@@ -18,7 +18,7 @@ int control_start_metrics(satin_control *ctl)
     if (!ctl->opt->metrics[0])
         return 0;
     char err[512];
-    ctl->metrics = satin_metrics_new(ctl->opt->metrics, err, sizeof err);
+    ctl->metrics = satin_metrics_new(ctl->opt->metrics, ctl->opt->dashboard_token, err, sizeof err);
     if (!ctl->metrics) {
         log_error("%s", err);
         return -1;
@@ -26,6 +26,8 @@ int control_start_metrics(satin_control *ctl)
     control_publish_metrics(ctl, 0);
     log_info("serving Prometheus metrics at http://%s/metrics",
              satin_metrics_endpoint(ctl->metrics) + 6);
+    log_info("serving the dashboard at http://%s/%s", satin_metrics_endpoint(ctl->metrics) + 6,
+             ctl->opt->dashboard_token[0] ? " (with its token: ?token=...)" : "");
     return 0;
 }
 
@@ -42,5 +44,6 @@ void control_publish_metrics(satin_control *ctl, int64_t now)
     satin_metrics_publish(ctl->metrics, text, len);
     free(text);
     satin_kvlist_free(&status);
+    control_publish_dashboard(ctl);
     ctl->next_metrics = satin_now_ns() + METRICS_INTERVAL_NS;
 }

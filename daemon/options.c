@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void usage(FILE *out)
 {
@@ -37,7 +38,11 @@ static void usage(FILE *out)
             "                         also sent to the journal with SATIN_* fields)\n"
             "      --metrics ADDR     serve Prometheus metrics over HTTP at ADDR/metrics:\n"
             "                         tcp://127.0.0.1:PORT, tcp://[::1]:PORT, tcp://*:PORT\n"
-            "                         (every interface), or PORT (on 127.0.0.1); default off\n"
+            "                         (every interface), or PORT (on 127.0.0.1); default off;\n"
+            "                         the dashboard at ADDR/, its data under ADDR/api/\n"
+            "      --dashboard-token FILE  the token (FILE's first line, 16 bytes or more, mode\n"
+            "                         0600) every request to --metrics must carry (Bearer, or\n"
+            "                         ?token=); without it, off loopback only /metrics is served\n"
             "  -f, --foreground       stay in the foreground (for systemd and tests)\n"
             "      --pidfile FILE     write the daemon's pid to FILE (after detaching), remove\n"
             "                         it at exit; refuse to start if FILE names a running satind\n"
@@ -75,6 +80,39 @@ static void usage(FILE *out)
             "failure_timeout.  A refusal to start is said on stderr (with --log-file, in the\n"
             "log and on the terminal too); exit status 0 stopped, 1 could not start, 2 usage.\n",
             def, SATIN_MAX_RECORD_DEFAULT);
+}
+
+/* --dashboard-token FILE: its first line, which must be 16..255 bytes, in a
+ * file others may not read (as a key file). */
+static int read_token(const char *path, char *out, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "satind: --dashboard-token %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0077)) {
+        fprintf(stderr, "satind: --dashboard-token %s: mode %03o lets others read it (chmod 600)\n",
+                path, (unsigned)(st.st_mode & 0777));
+        fclose(f);
+        return -1;
+    }
+    char line[512] = "";
+    if (!fgets(line, sizeof line, f))
+        line[0] = '\0';
+    fclose(f);
+    size_t n = strcspn(line, "\r\n");
+    while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+        n--;
+    line[n] = '\0';
+    if (n < 16 || n >= cap) {
+        fprintf(stderr, "satind: --dashboard-token %s: the token (its first line) must be 16 to "
+                        "%zu bytes, not %zu\n", path, cap - 1, n);
+        return -1;
+    }
+    memcpy(out, line, n + 1);
+    return 0;
 }
 
 static int parse_count(const char *opt, const char *s, long min, long max, long *out)
@@ -115,6 +153,7 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
         {"stop-timeout", required_argument, NULL, 'S'},
         {"log-file", required_argument, NULL, 'l'},
         {"metrics", required_argument, NULL, 'm'},
+        {"dashboard-token", required_argument, NULL, 'D'},
         {"pidfile", required_argument, NULL, 'F'},
         {"accounting", required_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
@@ -197,6 +236,10 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
                 return 2;
             }
             snprintf(o->metrics, sizeof o->metrics, "%s", optarg);
+            break;
+        case 'D':
+            if (read_token(optarg, o->dashboard_token, sizeof o->dashboard_token) < 0)
+                return 2;
             break;
         case 'A':
             if (!*optarg || snprintf(o->accounting, sizeof o->accounting, "%s", optarg) >=
@@ -292,6 +335,10 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
     }
     if (o->config[0] && !o->node[0] && !o->check_config && !o->list_nodes) {
         fprintf(stderr, "satind: --config needs --node ID (which node of the grid this is)\n");
+        return 2;
+    }
+    if (o->dashboard_token[0] && !o->metrics[0]) {
+        fprintf(stderr, "satind: --dashboard-token goes with --metrics ADDR\n");
         return 2;
     }
     if (optind < argc) {

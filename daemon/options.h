@@ -28,6 +28,7 @@ typedef struct satind_options {
     char log_file[512];       /* --log-file ("" = stderr, or syslog once detached) */
     char pidfile[512];        /* --pidfile ("" = none); made absolute before detaching */
     char metrics[128];        /* --metrics: the Prometheus endpoint ("" = off) */
+    char dashboard_token[256]; /* --dashboard-token FILE's token ("" = none) */
     char accounting[512];     /* --accounting: JSON lines of finished jobs ("" = journal only) */
 } satind_options;
 
