@@ -801,13 +801,37 @@ static int build_submit(satin_msg *m, const char *kind, const char *const *param
     return SATIN_CLIENT_OK;
 }
 
+/* A job's name: 0..63 bytes of UTF-8 without control characters. */
+static int check_job_name(const char *name, satin_client_error *err)
+{
+    if (strlen(name) > SATIN_PROTO_NAME_MAX)
+        return client_fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                           "job name must be at most %d bytes long", SATIN_PROTO_NAME_MAX);
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            return client_fail(err, SATIN_CLIENT_INVALID, SATIN_PROTO_BAD_PARAMS,
+                               "job name has a control character (byte 0x%02x)", *c);
+    return check_text(name, "job name", name, err);
+}
+
 int satin_client_submit(satin_client *self, const char *kind, const char *const *params,
                         unsigned flags, uint64_t *job_id, satin_client_error *err)
+{
+    return satin_client_submit_named(self, kind, params, flags, NULL, job_id, err);
+}
+
+int satin_client_submit_named(satin_client *self, const char *kind, const char *const *params,
+                              unsigned flags, const char *name, uint64_t *job_id,
+                              satin_client_error *err)
 {
     satin_msg *m = satin_msg_new(SATIN_MSG_SUBMIT), *reply;
     client_clear_error(err);
     *job_id = 0;
-    int rc = build_submit(m, kind, params, flags, err);
+    int rc = name && *name ? check_job_name(name, err) : SATIN_CLIENT_OK;
+    if (rc == SATIN_CLIENT_OK)
+        rc = build_submit(m, kind, params, flags, err);
+    if (rc == SATIN_CLIENT_OK)
+        satin_msg_set_job_name(m, name);
     if (rc != SATIN_CLIENT_OK) {
         satin_msg_destroy(&m);
         return rc;
@@ -1153,14 +1177,14 @@ int satin_client_cancel_job(satin_client *self, uint64_t job_id, int *state,
     return SATIN_CLIENT_OK;
 }
 
-int satin_client_list(satin_client *self, int all, satin_client_values **jobs, size_t *njobs,
-                      satin_client_error *err)
+static int list_jobs(satin_client *self, unsigned flags, satin_client_values **jobs,
+                     size_t *njobs, satin_client_error *err)
 {
     satin_msg *reply, *m = satin_msg_new(SATIN_MSG_LIST);
     client_clear_error(err);
     *jobs = NULL;
     *njobs = 0;
-    m->flags = all ? SATIN_LIST_ALL : 0;
+    m->flags = flags;
     int rc = request(self, m, &reply, err);
     if (rc != SATIN_CLIENT_OK)
         return rc;
@@ -1172,6 +1196,18 @@ int satin_client_list(satin_client *self, int all, satin_client_values **jobs, s
     *njobs = reply->njobs;
     satin_msg_destroy(&reply);
     return SATIN_CLIENT_OK;
+}
+
+int satin_client_list(satin_client *self, int all, satin_client_values **jobs, size_t *njobs,
+                      satin_client_error *err)
+{
+    return list_jobs(self, all ? SATIN_LIST_ALL : 0, jobs, njobs, err);
+}
+
+int satin_client_list_grid(satin_client *self, int all, satin_client_values **jobs,
+                           size_t *njobs, satin_client_error *err)
+{
+    return list_jobs(self, SATIN_LIST_GRID | (all ? SATIN_LIST_ALL : 0), jobs, njobs, err);
 }
 
 void satin_client_jobs_free(satin_client_values *jobs, size_t njobs)

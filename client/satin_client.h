@@ -308,6 +308,15 @@ void satin_client_set_request_timeout(satin_client *self, int ms);
 int satin_client_submit(satin_client *self, const char *kind, const char *const *params,
                         unsigned flags, uint64_t *job_id, satin_client_error *err);
 
+/* satin_client_submit with a name for the job (NULL or "": none): 0..63
+ * bytes of UTF-8 without control characters (SATIN_CLIENT_INVALID
+ * otherwise), shown wherever the job is (satin_client_list's `name`, the
+ * report's stats `job_name`, the accounting record).  Names need not be
+ * unique.  A failover client submits the name again with the job. */
+int satin_client_submit_named(satin_client *self, const char *kind, const char *const *params,
+                              unsigned flags, const char *name, uint64_t *job_id,
+                              satin_client_error *err);
+
 /* Waits for job `job_id` to finish and fills *report (free it with
  * satin_job_report_free()).  A job submitted through this client is waited
  * for on its own conversation; any other job is attached to with a WAIT
@@ -344,12 +353,23 @@ int satin_client_cancel_job(satin_client *self, uint64_t job_id, int *state,
 
 /* The daemon's jobs (LIST): unfinished ones in the order they came, then
  * with `all` the finished ones it still keeps.  Each job's values: job,
- * kind, state (pending, running, ok, error, cancelled), params ("k=v ..."),
+ * name ("" for none), kind, owner, node, state (pending, running, ok,
+ * error, cancelled), params ("k=v ...", with %, spaces and control
+ * characters of a value as %XX: PROTOCOL.md 6.14),
  * age_s, run_s, invocations, and error when it failed.  *jobs is an array of
  * *njobs, freed with satin_client_jobs_free(). */
 int satin_client_list(satin_client *self, int all, satin_client_values **jobs, size_t *njobs,
                       satin_client_error *err);
 void satin_client_jobs_free(satin_client_values *jobs, size_t njobs);
+
+/* satin_client_list for the whole grid: the daemon's jobs, then those of
+ * every other live node of its grid in topology order, each with its
+ * `node`, as each node shows them to this client (another's parameters
+ * left out; the daemon waits about a second at most for the others).  A
+ * node that did not answer is one entry with only `node` and `unanswered`
+ * (1).  A daemon without a topology lists its own. */
+int satin_client_list_grid(satin_client *self, int all, satin_client_values **jobs,
+                           size_t *njobs, satin_client_error *err);
 
 /* The daemon's state and counters.  *out is overwritten (not freed first);
  * free it with satin_client_values_free().  Left empty on failure. */

@@ -70,6 +70,7 @@ typedef struct options {
     uint64_t job_id;           /* --wait, --cancel */
     int no_wait, parsable, json, stats;
     const char *profile;       /* --profile FILE (.csv or .png) */
+    const char *name;          /* --name NAME: the job's name */
     int timeout_ms;            /* -1: none given */
     double timeout_s;
     int64_t deadline_ms;       /* run(): when --timeout runs out (monotonic clock) */
@@ -91,14 +92,16 @@ static void usage(FILE *f)
         "       %s [OPTIONS] --status --grid       every node of the daemon's grid, as the\n"
         "                                          daemon sees it: one row a node\n"
         "       %s [OPTIONS] --list-kinds          list job kinds and their parameters\n"
-        "       %s [OPTIONS] --list [--all]        list the daemon's jobs (--all: with the\n"
-        "                                          finished ones it still keeps)\n"
+        "       %s [OPTIONS] --list [--all] [--grid]  list the daemon's jobs (--all: with the\n"
+        "                                          finished ones it still keeps; --grid: the\n"
+        "                                          jobs of every live node of its grid)\n"
         "\n"
         "Modes (one at most; none: submit KIND):\n"
         "  --wait JOBID       wait for a job submitted earlier and print its result\n"
         "  --cancel JOBID     cancel a job\n"
         "  --status           the daemon's state and counters\n"
-        "  --list             the daemon's jobs; --all: with the finished ones kept\n"
+        "  --list             the daemon's jobs; --all: with the finished ones kept;\n"
+        "                     --grid: every live node's, each with its node\n"
         "  --all              with --list\n"
         "  --list-kinds       the job kinds and their parameters\n"
         "\n"
@@ -121,11 +124,14 @@ static void usage(FILE *f)
         "  --parsable         with --no-wait: print only the job id\n"
         "  --json             print one JSON object instead of text\n"
         "  --stats            also print the job's statistics as a table\n"
-        "  --grid             with --status: the whole grid as the daemon sees it (state\n"
+        "  --grid             with --list: every live node's jobs; with --status: the\n"
+        "                     whole grid as the daemon sees it (state\n"
         "                     of each node: alive, suspected, dead, leaving or left;\n"
         "                     workers, jobs, queues, steals, wide-area traffic); a node\n"
         "                     that does not answer within about 1 s is listed with what\n"
         "                     the daemon knows of it\n"
+        "  --name NAME        name the job (up to 63 bytes; shown by --list, in its result\n"
+        "                     and accounting record)\n"
         "  --profile FILE     record what every node's workers did while the job ran\n"
         "                     (computing, waiting for a steal in the cluster or across,\n"
         "                     idle): FILE.csv, or FILE.png drawn by gnuplot\n"
@@ -215,7 +221,7 @@ static void set_mode(options *o, mode m)
 
 enum { OPT_SOCKET = 256, OPT_NODE, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
        OPT_JSON, OPT_STATS, OPT_TIMEOUT, OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS,
-       OPT_LIST, OPT_ALL, OPT_GRID, OPT_PROFILE };
+       OPT_LIST, OPT_ALL, OPT_GRID, OPT_PROFILE, OPT_NAME };
 
 /* --topology FILE: its nodes' client endpoints join the list (with their
  * public keys when this client has a key: --key). */
@@ -251,6 +257,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"json", no_argument, NULL, OPT_JSON},
         {"stats", no_argument, NULL, OPT_STATS},
         {"profile", required_argument, NULL, OPT_PROFILE},
+        {"name", required_argument, NULL, OPT_NAME},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"list-kinds", no_argument, NULL, OPT_LIST_KINDS},
         {"wait", required_argument, NULL, OPT_WAIT},
@@ -290,6 +297,7 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_PARSABLE: o->parsable = 1; break;
         case OPT_JSON: o->json = json_errors = 1; break;
         case OPT_STATS: o->stats = 1; break;
+        case OPT_NAME: o->name = optarg; break;
         case OPT_PROFILE:
             if (!submit_profile_path_ok(optarg))
                 return usage_error("--profile writes a .csv or a .png file, not '%s'", optarg);
@@ -362,8 +370,8 @@ static int check_args(const options *o)
         return usage_error("--wait, --cancel, --status, --list and --list-kinds exclude each other");
     if (o->all && o->mode != MODE_LIST)
         return usage_error("--all only goes with --list");
-    if (o->grid && o->mode != MODE_STATUS)
-        return usage_error("--grid only goes with --status");
+    if (o->grid && o->mode != MODE_STATUS && o->mode != MODE_LIST)
+        return usage_error("--grid only goes with --status or --list");
     if (o->failover && o->mode == MODE_LIST)
         return usage_error("--list takes a single endpoint: it lists one daemon's jobs");
     if (o->mode == MODE_SUBMIT && !o->kind)
@@ -376,6 +384,8 @@ static int check_args(const options *o)
         return usage_error("--parsable only goes with --no-wait");
     if (o->stats && (o->no_wait || (o->mode != MODE_SUBMIT && o->mode != MODE_WAIT)))
         return usage_error("--stats only goes with waiting for a job");
+    if (o->name && o->mode != MODE_SUBMIT)
+        return usage_error("--name only goes with submitting a job");
     if (o->profile && (o->no_wait || o->mode != MODE_SUBMIT))
         return usage_error("--profile only goes with submitting a job and waiting for it");
     return 0;
@@ -589,10 +599,13 @@ static void json_params(satin_json *j, const char *const *params)
 static void print_report_json(const satin_job_report *r, const char *const *params)
 {
     satin_json j;
+    const char *name = satin_client_values_str(&r->stats, "job_name");
     satin_json_init(&j);
     satin_json_object_begin(&j);
     satin_json_key(&j, "job");
     satin_json_u64(&j, r->job_id);
+    satin_json_key(&j, "name");
+    satin_json_str(&j, name ? name : "");
     satin_json_key(&j, "kind");
     satin_json_str(&j, r->kind);
     satin_json_key(&j, "params");
@@ -619,7 +632,10 @@ static void print_summary(const satin_job_report *r, const char *const *params)
 {
     double wall, rate;
     int64_t nodes, leaves, depth;
+    const char *name = satin_client_values_str(&r->stats, "job_name");
     printf("%s job %" PRIu64, r->kind, r->job_id);
+    if (name)
+        printf(" '%s'", name);
     if (params && *params) {
         for (const char *const *p = params; *p; p++)
             printf("%s%s", p == params ? " (" : " ", *p);
@@ -823,7 +839,7 @@ static int do_submit(satin_client *c, const options *o, progress_line *pl)
         flags |= SATIN_CLIENT_PROFILE;
     if (o->timeout_ms > 0 && remaining_ms(o) < SATIN_CLIENT_DEFAULT_TIMEOUT_MS)
         satin_client_set_request_timeout(c, remaining_ms(o));
-    int rc = satin_client_submit(c, o->kind, o->params, flags, &job_id, &err);
+    int rc = satin_client_submit_named(c, o->kind, o->params, flags, o->name, &job_id, &err);
     if (rc != SATIN_CLIENT_OK)
         return report_error(rc, &err);
     if (!o->no_wait)
@@ -836,6 +852,8 @@ static int do_submit(satin_client *c, const options *o, progress_line *pl)
         satin_json_object_begin(&j);
         satin_json_key(&j, "job");
         satin_json_u64(&j, job_id);
+        satin_json_key(&j, "name");
+        satin_json_str(&j, o->name ? o->name : "");
         satin_json_key(&j, "kind");
         satin_json_str(&j, o->kind);
         satin_json_key(&j, "params");
@@ -844,7 +862,9 @@ static int do_submit(satin_client *c, const options *o, progress_line *pl)
         satin_json_str(&j, "submitted");
         satin_json_object_end(&j);
         print_json(&j);
-    } else
+    } else if (o->name)
+        printf("%s job %" PRIu64 " '%s' submitted\n", o->kind, job_id, o->name);
+    else
         printf("%s job %" PRIu64 " submitted\n", o->kind, job_id);
     return 0;
 }
@@ -944,24 +964,55 @@ static int do_list(satin_client *c, const options *o)
     satin_client_error err;
     satin_client_values *jobs;
     size_t n;
-    int rc = satin_client_list(c, o->all, &jobs, &n, &err);
+    int rc = o->grid ? satin_client_list_grid(c, o->all, &jobs, &n, &err)
+                     : satin_client_list(c, o->all, &jobs, &n, &err);
     if (rc != SATIN_CLIENT_OK)
         return report_error(rc, &err);
+    /* Nodes that did not answer: said on stderr, and as "unanswered" in JSON. */
+    size_t kept = 0;
+    char unanswered[1024] = "";
+    for (size_t i = 0; i < n; i++) {
+        int64_t un = 0;
+        if (satin_client_values_i64(&jobs[i], "unanswered", &un) == 0 && un) {
+            const char *node = satin_client_values_str(&jobs[i], "node");
+            size_t len = strlen(unanswered);
+            snprintf(unanswered + len, sizeof unanswered - len, "%s%s", len ? ", " : "",
+                     node ? node : "?");
+            satin_client_values_free(&jobs[i]);
+            continue;
+        }
+        jobs[kept++] = jobs[i];
+    }
+    if (unanswered[0])
+        fprintf(stderr, "%s: no list from %s (dead, or no answer within a second)\n", prog,
+                unanswered);
     if (o->json) {
         satin_json j;
         satin_json_init(&j);
         satin_json_object_begin(&j);
         satin_json_key(&j, "jobs");
         satin_json_array_begin(&j);
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < kept; i++)
             json_job(&j, &jobs[i]);
         satin_json_array_end(&j);
+        if (o->grid) {
+            satin_json_key(&j, "unanswered");
+            satin_json_array_begin(&j);
+            for (const char *p = unanswered; *p;) {
+                size_t len = strcspn(p, ",");
+                satin_json_strn(&j, p, len);
+                p += len;
+                while (*p == ',' || *p == ' ')
+                    p++;
+            }
+            satin_json_array_end(&j);
+        }
         satin_json_object_end(&j);
         print_json(&j);
     } else {
-        printf("%6s  %-12s %-9s %-14s %-8s %9s %9s %12s  %s\n", "JOB", "KIND", "STATE", "OWNER",
-               "NODE", "AGE_S", "RUN_S", "INVOCATIONS", "PARAMS");
-        for (size_t i = 0; i < n; i++) {
+        printf("%6s  %-16s %-12s %-9s %-14s %-8s %9s %9s %12s  %s\n", "JOB", "NAME", "KIND",
+               "STATE", "OWNER", "NODE", "AGE_S", "RUN_S", "INVOCATIONS", "PARAMS");
+        for (size_t i = 0; i < kept; i++) {
             const satin_client_values *v = &jobs[i];
             int64_t id = 0, inv = 0;
             double age = 0, run = 0;
@@ -973,14 +1024,16 @@ static int do_list(satin_client *c, const options *o)
                        *state = satin_client_values_str(v, "state"),
                        *owner = satin_client_values_str(v, "owner"),
                        *node = satin_client_values_str(v, "node"),
-                       *params = satin_client_values_str(v, "params");
+                       *params = satin_client_values_str(v, "params"),
+                       *name = satin_client_values_str(v, "name");
             /* Another's parameters are not shown to us: "-". */
-            printf("%6" PRId64 "  %-12s %-9s %-14s %-8s %9.1f %9.1f %12" PRId64 "  %s\n", id,
-                   kind ? kind : "?", state ? state : "?", owner ? owner : "?",
-                   node && *node ? node : "-", age, run, inv, params ? params : "-");
+            printf("%6" PRId64 "  %-16s %-12s %-9s %-14s %-8s %9.1f %9.1f %12" PRId64 "  %s\n", id,
+                   name && *name ? name : "-", kind ? kind : "?", state ? state : "?",
+                   owner ? owner : "?", node && *node ? node : "-", age, run, inv,
+                   params ? params : "-");
         }
     }
-    satin_client_jobs_free(jobs, n);
+    satin_client_jobs_free(jobs, kept);
     return 0;
 }
 

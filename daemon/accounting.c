@@ -63,6 +63,8 @@ char *satin_account_json(const satin_job_account *a)
     satin_json_object_begin(&j);
     satin_json_key(&j, "job");
     satin_json_u64(&j, a->job_id);
+    satin_json_key(&j, "name");
+    satin_json_str(&j, a->name ? a->name : "");
     satin_json_key(&j, "node");
     satin_json_str(&j, a->node);
     satin_json_key(&j, "owner");
@@ -120,7 +122,8 @@ int satin_account_write(const satin_job_account *a, const char *file)
     sd_journal_send("MESSAGE=job %" PRIu64 " (%s) %s", a->job_id, a->kind, a->status,
                     "PRIORITY=6", "SYSLOG_IDENTIFIER=satind", "SATIN_JOB_ID=%" PRIu64, a->job_id,
                     "SATIN_NODE=%s", a->node, "SATIN_OWNER=%s", a->owner ? a->owner : "",
-                    "SATIN_OWNER_UID=%s", uid, "SATIN_KIND=%s", a->kind, "SATIN_PARAMS=%s", params,
+                    "SATIN_OWNER_UID=%s", uid, "SATIN_KIND=%s", a->kind, "SATIN_JOB_NAME=%s", a->name ? a->name : "",
+                    "SATIN_PARAMS=%s", params,
                     "SATIN_STATUS=%s", a->status, "SATIN_ERROR=%s", a->error ? a->error : "",
                     "SATIN_SUBMITTED=%s", submitted, "SATIN_RUN_S=%s", run, NULL);
     if (!file || !*file)

@@ -17,6 +17,7 @@ typedef struct satin_job_account {
     const char *owner;         /* who submitted it (principal.h's name) */
     long long owner_uid;       /* an ipc:// client's uid, -1 otherwise */
     const char *kind;
+    const char *name;          /* the job's name, "" (or NULL) for none */
     const satin_kvlist *params; /* the SUBMIT's key=value pairs, as strings */
     const char *status;        /* "ok", "error", "cancelled", "not_started" */
     const char *error;         /* "" when ok */

@@ -203,7 +203,7 @@ static int is_request(int type)
 {
     return type == SATIN_MSG_HELLO || type == SATIN_MSG_STEAL || type == SATIN_MSG_LOAD ||
            type == SATIN_MSG_STATS_REQUEST || type == SATIN_MSG_STEAL_CANCEL ||
-           type == SATIN_MSG_HEARTBEAT;
+           type == SATIN_MSG_HEARTBEAT || type == SATIN_MSG_JOBS_REQUEST;
 }
 
 static int take_token(satin_admission *a, int node, int64_t now)

@@ -97,6 +97,7 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
             return NULL;
         }
         control_grid_init(ctl);
+        control_jobs_grid_init(ctl);
     }
     if (control_start_metrics(ctl) < 0) {
         satin_control_destroy(&ctl);
@@ -466,6 +467,7 @@ void satin_control_destroy(satin_control **self)
             control_entry_free(ctl->jobs[i]);
     free(ctl->jobs);
     free(ctl->grid_queries);
+    control_jobs_grid_free(ctl);
     satin_mailbox_destroy(&ctl->mailbox);
     free(ctl);
     *self = NULL;

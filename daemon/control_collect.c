@@ -147,6 +147,9 @@ void control_complete_collections(satin_control *ctl)
     int64_t views = control_complete_grid_queries(ctl, 0);
     if (views < ctl->next_collect)
         ctl->next_collect = views;
+    int64_t lists = control_complete_jobs_queries(ctl, 0);
+    if (lists < ctl->next_collect)
+        ctl->next_collect = lists;
 }
 
 void control_flush_collections(satin_control *ctl)
@@ -156,5 +159,6 @@ void control_flush_collections(satin_control *ctl)
         if (ctl->jobs[i]->collecting)
             try_complete_collection(ctl, ctl->jobs[i], now, 1);
     control_complete_grid_queries(ctl, 1);
+    control_complete_jobs_queries(ctl, 1);
 }
 

@@ -8,10 +8,11 @@
  *                  --grid --json prints ({"NODE": {...}, ...}); gathered by a
  *                  GRID_STATUS of this node's own (control_grid.c), at most
  *                  one at a time
- *   /api/jobs      this node's jobs, what satin-submit --list --all --json
- *                  prints ({"jobs": [...]}, params an object), as an
- *                  anonymous client sees them: another's parameters are not
- *                  shown (PROTOCOL.md 6.17)
+ *   /api/jobs      the grid's jobs, what satin-submit --list --grid --all
+ *                  --json prints ({"jobs": [...], "unanswered": [...]},
+ *                  params an object), as an anonymous client sees them:
+ *                  another's parameters are not shown (PROTOCOL.md 6.17);
+ *                  gathered by a LIST of this node's own (control_jobs_grid.c)
  *   /api/node      this node's STATUS
  *   /api/profiles  the profiles of the last PROFILES_KEPT profiled jobs that
  *                  finished here: each node's text as the RESULT has it
@@ -66,13 +67,12 @@ void control_dashboard_grid(satin_control *ctl, const satin_msg *grid)
     publish(ctl, "/api/status", &j);
 }
 
-/* {"jobs": [...]}: satin-submit --list --json's schema. */
-static void publish_jobs(satin_control *ctl)
+/* {"jobs": [...], "unanswered": [...]}: satin-submit --list --grid --json's schema. */
+void control_dashboard_jobs(satin_control *ctl, const satin_msg *r)
 {
-    satin_principal viewer;
-    satin_principal_anonymous(&viewer);
-    satin_msg *r = satin_msg_new(SATIN_MSG_JOBS);
-    control_list_jobs(ctl, &viewer, 1, r);
+    ctl->dashboard_jobs_query = 0;
+    if (!ctl->metrics)
+        return;
     satin_json j;
     satin_json_init(&j);
     satin_json_object_begin(&j);
@@ -80,6 +80,8 @@ static void publish_jobs(satin_control *ctl)
     satin_json_array_begin(&j);
     for (size_t i = 0; i < r->njobs; i++) {
         const satin_kvlist *l = &r->jobs[i];
+        if (satin_kvlist_find(l, "unanswered"))
+            continue;
         satin_json_object_begin(&j);
         for (size_t k = 0; k < l->n; k++) {
             const satin_kv *kv = &l->items[k];
@@ -96,8 +98,13 @@ static void publish_jobs(satin_control *ctl)
         satin_json_object_end(&j);
     }
     satin_json_array_end(&j);
+    satin_json_key(&j, "unanswered");
+    satin_json_array_begin(&j);
+    for (size_t i = 0; i < r->njobs; i++)
+        if (satin_kvlist_find(&r->jobs[i], "unanswered"))
+            satin_json_str(&j, satin_kvlist_str(&r->jobs[i], "node"));
+    satin_json_array_end(&j);
     satin_json_object_end(&j);
-    satin_msg_destroy(&r);
     publish(ctl, "/api/jobs", &j);
 }
 
@@ -173,8 +180,15 @@ void control_publish_dashboard(satin_control *ctl)
     if (!asked || satin_now_ns() - asked > DASHBOARD_WATCH_NS)
         return;
     publish_node(ctl);
-    publish_jobs(ctl);
     publish_profiles(ctl);
+    if (!ctl->dashboard_jobs_query) {
+        /* The grid's jobs as an anonymous client sees them (rid_len 0: ours). */
+        satin_principal viewer;
+        satin_principal_anonymous(&viewer);
+        satin_msg ask = {.type = SATIN_MSG_LIST, .flags = SATIN_LIST_GRID | SATIN_LIST_ALL};
+        ctl->dashboard_jobs_query = 1;
+        control_list_grid(ctl, &viewer, NULL, 0, &ask);
+    }
     if (ctl->dashboard_query)
         return;
     /* A view of our own, answered to no client (rid_len 0). */

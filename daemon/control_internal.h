@@ -52,6 +52,8 @@ typedef struct grid_query {
     int64_t deadline;
 } grid_query;
 
+typedef struct jobs_query jobs_query;   /* control_jobs_grid.c */
+
 typedef struct job_entry {
     satin_mailbox_item item;      /* first: the mailbox hands back this pointer */
     satin_control *ctl;
@@ -63,6 +65,7 @@ typedef struct job_entry {
     int64_t finished_ns;          /* 0 until it ends */
     int64_t submitted_real_ns, started_real_ns; /* CLOCK_REALTIME, for its accounting record */
     satin_kvlist params;          /* the SUBMIT's key=value pairs, for the same */
+    char name[SATIN_PROTO_NAME_MAX + 1]; /* the SUBMIT's job name ("" for none) */
     int pending;                  /* accepted over --max-jobs: waits for a slot */
     uint64_t run_at_start;
     waiter *waiters;
@@ -125,6 +128,9 @@ struct satin_control {
     grid_query *grid_queries;     /* GRID_STATUS requests being gathered */
     size_t ngrid_queries;
     uint64_t grid_query_seq;
+    struct jobs_query **jobs_queries; /* LIST --grid requests being gathered */
+    size_t njobs_queries;
+    uint64_t jobs_query_seq;
     int drained;                  /* the loop ended with every job done */
     satin_loop loop;
     satin_watch client_w, mail_w, signal_w, security_w, monitor_w, peer_w, hungry_w;
@@ -147,6 +153,7 @@ struct satin_control {
     struct satin_metrics *metrics; /* --metrics, or NULL */
     int64_t next_metrics;          /* when the next periodic publication is due */
     int dashboard_query;           /* a view of the grid for the dashboard is being gathered */
+    int dashboard_jobs_query;      /* and the grid's jobs */
 };
 
 /* control_jobs.c */
@@ -179,6 +186,7 @@ void control_publish_metrics(satin_control *ctl, int64_t now);
  * grid's view (a GRID_STATUS of our own, rid_len 0) when it is in. */
 void control_publish_dashboard(satin_control *ctl);
 void control_dashboard_grid(satin_control *ctl, const satin_msg *grid);
+void control_dashboard_jobs(satin_control *ctl, const satin_msg *jobs);
 
 /* control_collect.c: finished jobs whose grid counters are in (or overdue)
  * are delivered; ctl->next_collect says when the next falls overdue. */
@@ -194,6 +202,16 @@ void control_on_grid_status(satin_control *ctl, const unsigned char *rid, size_t
 /* Answers the views whose nodes have all answered, or whose wait is over
  * (all of them when `stopping`); returns the next deadline (INT64_MAX: none). */
 int64_t control_complete_grid_queries(satin_control *ctl, int stopping);
+
+/* control_jobs_grid.c: LIST with the GRID flag, every live node's jobs;
+ * peers' JOBS_REQUEST answered (init, once the grid is made); the lists
+ * whose nodes have all answered, or whose wait is over (all when
+ * `stopping`), answered: returns the next deadline (INT64_MAX: none). */
+void control_jobs_grid_init(satin_control *ctl);
+void control_list_grid(satin_control *ctl, const satin_principal *who, const unsigned char *rid,
+                       size_t rid_len, const satin_msg *m);
+int64_t control_complete_jobs_queries(satin_control *ctl, int stopping);
+void control_jobs_grid_free(satin_control *ctl);
 
 /* control_profile.c: a job's profile (SUBMIT flag 0x2).  begin when it
  * starts, job_done when it ended (before its job is destroyed), collect

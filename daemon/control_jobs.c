@@ -164,6 +164,7 @@ static void account(satin_control *ctl, job_entry *e)
         .owner = e->submitter.name,
         .owner_uid = e->submitter.kind == SATIN_PRINCIPAL_UID ? (long long)e->submitter.uid : -1,
         .kind = e->kind->name,
+        .name = e->name,
         .params = &e->params,
         .status = job_state(e),
         .error = r->error,
@@ -209,6 +210,8 @@ void control_finish_entry(satin_control *ctl, job_entry *e)
     m->status = failed ? SATIN_STATUS_ERROR : SATIN_STATUS_OK;
     satin_msg_set_error(m, failed ? satin_job_error(e->job) : "");
     satin_kind_format(e->job, &m->result, &m->stats);
+    if (e->name[0])
+        satin_kvlist_add_str(&m->stats, "job_name", e->name);
     e->result = m;
     if (e->profile)
         control_profile_job_done(ctl, e);
@@ -303,6 +306,12 @@ static const satin_kind *check_submit(satin_control *ctl, const unsigned char *r
                            "satind is shutting down and takes no new jobs");
         return NULL;
     }
+    for (const unsigned char *c = (const unsigned char *)(m->job_name ? m->job_name : ""); *c; c++)
+        if (*c < 0x20 || *c == 0x7f) {
+            control_send_error(ctl, rid, rid_len, m->request_id, 0, SATIN_PROTO_BAD_PARAMS,
+                               "the job name has a control character (byte 0x%02x)", *c);
+            return NULL;
+        }
     const satin_kind *kind = satin_kinds_find(ctl->kinds, m->kind);
     if (!kind) {
         char known[256];
@@ -355,6 +364,7 @@ static job_entry *add_entry(satin_control *ctl, const satin_kind *kind, const sa
     e->submitted_real_ns = realtime_ns();
     for (size_t i = 0; i < m->nparams; i++)
         satin_kvlist_add_str(&e->params, m->params[i].key, m->params[i].value);
+    snprintf(e->name, sizeof e->name, "%s", m->job_name ? m->job_name : "");
     add_waiter(e, rid, rid_len, m->request_id, (m->flags & SATIN_FLAG_PROGRESS) != 0);
     e->profile = (m->flags & SATIN_FLAG_PROFILE) != 0;
     memcpy(e->owner, rid, rid_len);
@@ -413,6 +423,8 @@ static void finish_unstarted(satin_control *ctl, job_entry *e, const char *why)
     satin_msg_set_kind(m, e->kind->name);
     m->status = SATIN_STATUS_ERROR;
     satin_msg_set_error(m, why);
+    if (e->name[0])
+        satin_kvlist_add_str(&m->stats, "job_name", e->name);
     e->result = m;
     e->pending = 0;
     ctl->pending_jobs--;
@@ -455,8 +467,8 @@ static void on_submit(satin_control *ctl, const satin_principal *who, const unsi
     control_send_to(ctl, rid, rid_len, ack);
     satin_msg_destroy(&ack);
     if (ctl->running_jobs < ctl->opt->max_jobs) {
-        log_info("job %" PRIu64 " (%s, %zu parameters) accepted from %s", e->id, kind->name,
-                 m->nparams, who->name);
+        log_info("job %" PRIu64 " (%s%s%s, %zu parameters) accepted from %s", e->id, kind->name,
+                 e->name[0] ? " " : "", e->name, m->nparams, who->name);
         start_entry(ctl, e);
         return;
     }
@@ -608,6 +620,7 @@ void control_list_jobs(satin_control *ctl, const satin_principal *who, int all, 
              * error only to its owner and admins. */
             int mine = satin_principal_may_act(who, &e->submitter);
             satin_kvlist_add_i64(l, "job", (int64_t)e->id);
+            satin_kvlist_add_str(l, "name", e->name);
             satin_kvlist_add_str(l, "kind", e->kind->name);
             satin_kvlist_add_str(l, "owner", e->submitter.name);
             satin_kvlist_add_str(l, "node", control_node_id(ctl));
@@ -636,6 +649,10 @@ void control_list_jobs(satin_control *ctl, const satin_principal *who, int all, 
 static void on_list(satin_control *ctl, const satin_principal *who, const unsigned char *rid,
                     size_t rid_len, const satin_msg *m)
 {
+    if (m->flags & SATIN_LIST_GRID) {
+        control_list_grid(ctl, who, rid, rid_len, m);
+        return;
+    }
     satin_msg *r = satin_msg_new(SATIN_MSG_JOBS);
     r->request_id = m->request_id;
     control_list_jobs(ctl, who, (m->flags & SATIN_LIST_ALL) != 0, r);

@@ -45,6 +45,8 @@ struct satin_grid {
     uint64_t run;                 /* this run of the node, in its jobs' root places */
     satin_grid_status_fn *status_fn;  /* what a peer asking for our status gets */
     void *status_arg;
+    satin_grid_jobs_fn *jobs_fn;      /* JOBS_REQUEST and JOBS_REPLY: the control thread's */
+    void *jobs_arg;
     /* The control thread's own share of a steal's round trip: from reading
      * a steal request to its reply sent (policy, taking records, encoding,
      * handing it to ZeroMQ), and from reading a reply to its records
@@ -102,7 +104,8 @@ static void env_send(void *ctx, int to, const satin_msg *m)
 {
     satin_grid *g = ctx;
     /* Remember the oldest request the peer has not answered since. */
-    if (m->type == SATIN_MSG_STEAL || m->type == SATIN_MSG_STATS_REQUEST) {
+    if (m->type == SATIN_MSG_STEAL || m->type == SATIN_MSG_STATS_REQUEST ||
+        m->type == SATIN_MSG_JOBS_REQUEST) {
         int64_t now = satin_now_ns();
         if (g->asked[to] <= satin_peers_last_heard(g->peers, to))
             g->asked[to] = now;
@@ -403,6 +406,12 @@ int satin_grid_on_readable(satin_grid *g)
             return errno == EAGAIN ? 0 : 1;
         if (m->type == SATIN_MSG_STEAL_REPLY && satin_pool_profiling(g->pool))
             satin_pool_profile_answered(g->pool, m->request_id);
+        if (m->type == SATIN_MSG_JOBS_REQUEST || m->type == SATIN_MSG_JOBS_REPLY) {
+            if (g->jobs_fn)
+                g->jobs_fn(g->jobs_arg, (int)m->sender, m);
+            satin_msg_destroy(&m);
+            continue;
+        }
         int64_t t0 = satin_now_ns();
         /* A steal request's serving, in CPU time too, to tell its own work
          * from waiting for a CPU.  The thread's CPU clock is a system call
@@ -552,6 +561,17 @@ void satin_grid_peers_status(const satin_grid *g, satin_kvlist *out)
             snprintf(value, sizeof value, "%s (never heard)%s", satin_peer_state_name(st), ties);
         satin_kvlist_add_str(out, key, value);
     }
+}
+
+void satin_grid_set_jobs_handler(satin_grid *g, satin_grid_jobs_fn *fn, void *arg)
+{
+    g->jobs_fn = fn;
+    g->jobs_arg = arg;
+}
+
+void satin_grid_send_jobs(satin_grid *g, int node, satin_msg *m)
+{
+    env_send(g, node, m);
 }
 
 void satin_grid_set_status_source(satin_grid *g, satin_grid_status_fn *fn, void *arg)

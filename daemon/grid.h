@@ -114,6 +114,13 @@ void satin_grid_request_status(satin_grid *self, uint64_t query);
 /* The status `node` answered to `query`, appended to out (NULL: only
  * whether it did): 1, else 0. */
 int satin_grid_peer_status(const satin_grid *self, int node, uint64_t query, satin_kvlist *out);
+/* The grid's jobs at once (LIST's GRID flag): JOBS_REQUEST and JOBS_REPLY
+ * bypass the engine, which has no part in them; fn(arg, node, m) gets each
+ * (node: the sender's number, as above).  satin_grid_send_jobs sends one to
+ * `node` (a JOBS_REQUEST is watched for its answer as a steal is). */
+typedef void satin_grid_jobs_fn(void *arg, int node, const satin_msg *m);
+void satin_grid_set_jobs_handler(satin_grid *self, satin_grid_jobs_fn *fn, void *arg);
+void satin_grid_send_jobs(satin_grid *self, int node, satin_msg *m);
 /* The node number (as above) of the topology's node `index`; -1 if none. */
 int satin_grid_slot(const satin_grid *self, int index);
 /* What this node thinks of peer `node`. */

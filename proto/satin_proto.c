@@ -44,6 +44,8 @@ static const char *const type_names[] = {
     [SATIN_MSG_STATS_REPLY] = "STATS_REPLY",
     [SATIN_MSG_HEARTBEAT] = "HEARTBEAT",
     [SATIN_MSG_ORPHAN] = "ORPHAN",
+    [SATIN_MSG_JOBS_REQUEST] = "JOBS_REQUEST",
+    [SATIN_MSG_JOBS_REPLY] = "JOBS_REPLY",
 };
 #define NTYPES (sizeof type_names / sizeof type_names[0])
 
@@ -61,7 +63,7 @@ int satin_msg_is_request(int type)
 
 int satin_msg_is_peer(int type)
 {
-    return type >= SATIN_MSG_HELLO && type <= SATIN_MSG_ORPHAN;
+    return type >= SATIN_MSG_HELLO && type <= SATIN_MSG_JOBS_REPLY;
 }
 
 const char *satin_msg_type_name(int type)
@@ -143,6 +145,8 @@ void satin_msg_destroy(satin_msg **self)
         return;
     satin_msg *m = *self;
     free(m->kind);
+    free(m->job_name);
+    free(m->asker_key);
     free(m->error);
     for (size_t i = 0; i < m->nparams; i++) {
         free(m->params[i].key);
@@ -179,6 +183,12 @@ void satin_msg_set_kind(satin_msg *self, const char *kind)
 {
     free(self->kind);
     self->kind = xstrdup(kind);
+}
+
+void satin_msg_set_job_name(satin_msg *self, const char *name)
+{
+    free(self->job_name);
+    self->job_name = name && *name ? xstrdup(name) : NULL;
 }
 
 /* Makes human text always sendable: invalid UTF-8 bytes become '?' (an
@@ -248,7 +258,7 @@ const char *satin_msg_param_value(const satin_msg *self, const char *key)
 /* Entries of a JOBS or GRID message, at most. */
 static size_t max_entries(int type)
 {
-    return type == SATIN_MSG_GRID ? SATIN_PROTO_MAX_GRID_NODES : SATIN_PROTO_MAX_LISTED;
+    return type == SATIN_MSG_GRID ? SATIN_PROTO_MAX_GRID_NODES : SATIN_PROTO_MAX_LISTED;   /* JOBS, JOBS_REPLY */
 }
 
 satin_kvlist *satin_msg_add_job(satin_msg *m)
@@ -680,6 +690,35 @@ static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
         }
         satin_wire_put_bytes(w, m->data, m->data_len, "result");
         break;
+    case SATIN_MSG_JOBS_REQUEST: {
+        satin_wire_put_u64(w, m->job_id);
+        satin_wire_put_u32(w, m->flags);
+        if (m->asker_kind > SATIN_ASKER_KEY || m->asker_admin > 1)
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "JOBS_REQUEST: asker kind %u, admin %u",
+                             (unsigned)m->asker_kind, (unsigned)m->asker_admin);
+        satin_wire_put_u8(w, m->asker_kind);
+        satin_wire_put_u32(w, m->asker_uid);
+        const char *key = m->asker_key ? m->asker_key : "";
+        if ((m->asker_kind == SATIN_ASKER_KEY) != (strlen(key) == SATIN_PROTO_KEY_LEN) ||
+            (m->asker_kind != SATIN_ASKER_KEY && *key))
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE,
+                             "JOBS_REQUEST: a key of %zu bytes for asker kind %u", strlen(key),
+                             (unsigned)m->asker_kind);
+        satin_wire_put_str(w, key, 0, SATIN_PROTO_KEY_LEN, SATIN_PROTO_BAD_MESSAGE, "asker key");
+        satin_wire_put_u8(w, m->asker_admin);
+        break;
+    }
+    case SATIN_MSG_JOBS_REPLY:
+        satin_wire_put_u64(w, m->job_id);
+        if (satin_wire_put_count(w, m->njobs, SATIN_PROTO_MAX_LISTED, SATIN_PROTO_TOO_LARGE,
+                                 "njobs") < 0)
+            return;
+        for (size_t i = 0; i < m->njobs && !w->failed; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "jobs[%zu]", i);
+            enc_kvlist(w, &m->jobs[i], name);
+        }
+        break;
     }
 }
 
@@ -705,6 +744,8 @@ static void enc_body(satin_wire_wr *w, const satin_msg *m)
             satin_wire_put_str(w, m->params[i].value, 0, SATIN_PROTO_STR_MAX,
                                SATIN_PROTO_TOO_LARGE, "params[%zu].value", i);
         }
+        satin_wire_put_str(w, m->job_name ? m->job_name : "", 0, SATIN_PROTO_NAME_MAX,
+                           SATIN_PROTO_BAD_PARAMS, "job name");
         break;
     case SATIN_MSG_ACCEPTED:
     case SATIN_MSG_CANCEL:
@@ -975,10 +1016,10 @@ static int dec_submit(satin_wire_rd *r, satin_msg *m)
         satin_wire_count(r, &n, SATIN_PROTO_MAX_PARAMS, MIN_PARAM, SATIN_PROTO_BAD_PARAMS,
                          "nparams") < 0)
         return -1;
-    if (n == 0)
-        return 0;
-    m->params = xcalloc(n, sizeof *m->params);   /* n <= 64, checked */
-    m->nparams = n;
+    if (n) {
+        m->params = xcalloc(n, sizeof *m->params);   /* n <= 64, checked */
+        m->nparams = n;
+    }
     for (size_t i = 0; i < n; i++) {
         if (satin_wire_str(r, &m->params[i].key, 1, SATIN_PROTO_NAME_MAX,
                            SATIN_PROTO_BAD_PARAMS, "params[%zu].key", i) < 0)
@@ -990,7 +1031,8 @@ static int dec_submit(satin_wire_rd *r, satin_msg *m)
                            SATIN_PROTO_TOO_LARGE, "params[%zu].value", i) < 0)
             return -1;
     }
-    return 0;
+    return satin_wire_str(r, &m->job_name, 0, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_PARAMS,
+                          "job name");
 }
 
 /* A count, then that many kvlists (JOBS' jobs, GRID's nodes): each at
@@ -1279,6 +1321,34 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
         m->data_borrowed = (uint8_t)r->borrow;
         return 0;
     }
+    case SATIN_MSG_JOBS_REQUEST:
+        if (satin_wire_u64(r, &m->job_id, "query") < 0 ||
+            satin_wire_u32(r, &m->flags, "flags") < 0 ||
+            satin_wire_u8(r, &m->asker_kind, "asker kind") < 0)
+            return -1;
+        if (m->asker_kind > SATIN_ASKER_KEY)
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                   "JOBS_REQUEST: asker kind %u is not 0, 1 or 2",
+                                   (unsigned)m->asker_kind);
+        if (satin_wire_u32(r, &m->asker_uid, "asker uid") < 0 ||
+            satin_wire_str(r, &m->asker_key, 0, SATIN_PROTO_KEY_LEN, SATIN_PROTO_BAD_MESSAGE,
+                           "asker key") < 0)
+            return -1;
+        if ((m->asker_kind == SATIN_ASKER_KEY) != (strlen(m->asker_key) == SATIN_PROTO_KEY_LEN) ||
+            (m->asker_kind != SATIN_ASKER_KEY && m->asker_key[0]))
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                   "JOBS_REQUEST: a key of %zu bytes for asker kind %u",
+                                   strlen(m->asker_key), (unsigned)m->asker_kind);
+        if (satin_wire_u8(r, &m->asker_admin, "admin") < 0)
+            return -1;
+        if (m->asker_admin > 1)
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                   "JOBS_REQUEST: admin %u is not 0 or 1", (unsigned)m->asker_admin);
+        return 0;
+    case SATIN_MSG_JOBS_REPLY:
+        if (satin_wire_u64(r, &m->job_id, "query") < 0)
+            return -1;
+        return dec_kvlists(r, m, SATIN_PROTO_MAX_LISTED, "njobs", "jobs");
     }
     return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d", m->type);
 }
@@ -1398,7 +1468,7 @@ static satin_msg *decode(const void *hdr, size_t hlen, const void *body, size_t 
             satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE,
                             "unknown message type %u (peer range %d..%d, this end knows %d..%d)",
                             (unsigned)type, SATIN_MSG_PEER_FIRST, SATIN_MSG_PEER_LAST,
-                            SATIN_MSG_HELLO, SATIN_MSG_ORPHAN);
+                            SATIN_MSG_HELLO, SATIN_MSG_JOBS_REPLY);
         else
             satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %u",
                             (unsigned)type);

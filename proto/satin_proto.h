@@ -39,7 +39,7 @@
 
 /* Limits (PROTOCOL.md, "Limits").  Encoders refuse to produce, and decoders
  * reject, anything beyond them. */
-#define SATIN_PROTO_NAME_MAX         63        /* kv names, param keys, kind names */
+#define SATIN_PROTO_NAME_MAX         63        /* kv names, param keys, kind names, job names */
 #define SATIN_PROTO_STR_MAX          65535     /* any str: u16 length */
 #define SATIN_PROTO_MAX_PARAMS       64        /* SUBMIT parameters */
 #define SATIN_PROTO_MAX_KV           1024      /* items of one kvlist */
@@ -88,8 +88,14 @@ typedef enum {
     SATIN_MSG_STATS_REPLY  = 42,  /* d->d: a node's counters for that job */
     SATIN_MSG_HEARTBEAT    = 43,  /* d->d: "still here", on a link that was quiet */
     SATIN_MSG_ORPHAN       = 44,  /* d->d: a result whose owner died, for whoever runs it again */
+    SATIN_MSG_JOBS_REQUEST = 45,  /* d->d: the jobs of the node asked, for LIST's GRID flag */
+    SATIN_MSG_JOBS_REPLY   = 46,  /* d->d: its jobs, as it would answer the asker's LIST */
     SATIN_MSG_PEER_LAST    = 63,
 } satin_msg_type;
+
+/* JOBS_REQUEST: the client whose LIST the asking node serves (PROTOCOL.md 6.17). */
+enum { SATIN_ASKER_ANONYMOUS = 0, SATIN_ASKER_UID = 1, SATIN_ASKER_KEY = 2 };
+#define SATIN_PROTO_KEY_LEN 40   /* a CURVE public key in Z85 */
 
 /* Error codes: carried by ERROR messages, and reported by the decoder. */
 typedef enum {
@@ -135,6 +141,7 @@ static inline int satin_stats_phase_valid(unsigned phase)
 }
 /* LIST flags. */
 #define SATIN_LIST_ALL 0x1u   /* finished jobs still kept too */
+#define SATIN_LIST_GRID 0x2u  /* every live node's jobs, not only the daemon's */
 /* RESULT and JOB_RESULT status. */
 #define SATIN_STATUS_OK     0
 #define SATIN_STATUS_ERROR  1
@@ -229,6 +236,7 @@ typedef struct satin_msg {
     char *error;            /* RESULT JOB_RESULT: the error ("" when ok); ERROR: the message */
     size_t nparams;         /* SUBMIT */
     satin_msg_param *params;
+    char *job_name;         /* SUBMIT: the job's name, 0..63 bytes ("" or NULL: none) */
     satin_kvlist result;    /* RESULT */
     satin_kvlist stats;     /* RESULT JOB_RESULT STATS_REPLY (the counters) */
     satin_kvlist info;      /* STATUS_REPLY */
@@ -258,6 +266,10 @@ typedef struct satin_msg {
     unsigned char *data;    /* JOB_RESULT ORPHAN: the result bytes; non-NULL once set */
     size_t data_len;        /*   or decoded, even when data_len is 0 */
     uint8_t data_borrowed;  /* 1: data is not the message's (as arg_borrowed) */
+    uint8_t asker_kind;     /* JOBS_REQUEST: who asks, SATIN_ASKER_* */
+    uint8_t asker_admin;    /* JOBS_REQUEST: 1 when the asking node takes them for an admin */
+    uint32_t asker_uid;     /* JOBS_REQUEST: their uid (SATIN_ASKER_UID) */
+    char *asker_key;        /* JOBS_REQUEST: their public key, 40 Z85 characters (SATIN_ASKER_KEY) */
     size_t nrecord_ids;     /* JOB_CANCEL: 0..1024 */
     uint64_t *record_ids;
 
@@ -280,6 +292,8 @@ void satin_msg_destroy(satin_msg **self);
 
 /* Setters copy their strings.  NULL is stored as "". */
 void satin_msg_set_kind(satin_msg *self, const char *kind);
+/* SUBMIT's job name (copied; NULL or "": none). */
+void satin_msg_set_job_name(satin_msg *self, const char *name);
 /* RESULT error / ERROR message.  Bytes that are not UTF-8 become '?' and
  * text longer than a str can carry is cut at a character boundary, so an
  * error report can always be encoded. */

@@ -260,7 +260,11 @@ async function refresh() {
       document.title = "Satin grid" + (node.grid ? " \u00b7 " + node.grid : "");
       $("live").title = "refreshed every second; satind " + node.version + (node.policy ? ", policy " + node.policy : "");
     }
-    if (jobs) renderJobs(jobs.jobs);
+    if (jobs) {
+      renderJobs(jobs.jobs);
+      $("jobs-hint").textContent = "every live node's" +
+        (jobs.unanswered && jobs.unanswered.length ? "; no list from " + jobs.unanswered.join(", ") : "");
+    }
     if (prof) renderProfiles(prof.profiles);
     if (status) {
       const now = Date.now();

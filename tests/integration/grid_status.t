@@ -9,7 +9,7 @@
 # frozen for a moment is listed without figures and comes back, b0
 # stopped with SIGTERM shows that it left; satin-grid status shows the
 # view; a daemon without a topology is a grid of one; --grid without
-# --status is a usage error (exit 2).  Bounded waits,
+# --status or --list is a usage error (exit 2).  Bounded waits,
 # never timing assertions.
 set -u
 . "$(dirname "$0")/grid_kit.sh" grid-status
@@ -182,12 +182,12 @@ is "$(json_get 'list(d) == [__import__("socket").gethostname()],
 
 # Bad usage.
 run "$submit" --socket "$a0" --grid
-is "$rc" 2 "--grid without --status: exit 2"
-is "$err" "satin-submit: --grid only goes with --status
+is "$rc" 2 "--grid without --status or --list: exit 2"
+is "$err" "satin-submit: --grid only goes with --status or --list
 Try 'satin-submit --help'." "and a clear message"
-run "$submit" --socket "$a0" --list --grid --json
+run "$submit" --socket "$a0" --cancel 1 --grid --json
 is "$rc $(json_get 'd["error"]["code"], d["error"]["message"]')" \
-    "2 usage --grid only goes with --status" "--list --grid --json: the usage error as JSON"
+    "2 usage --grid only goes with --status or --list" "--cancel --grid --json: the usage error as JSON"
 
 echo "1..$n"
 [ "$failures" -eq 0 ]

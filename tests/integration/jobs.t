@@ -70,7 +70,7 @@ is "$(listing)" "1 synthetic running depth=1 fanout=1 dist=const mean_us=6000000
 3 synthetic pending depth=1 fanout=1 dist=const mean_us=1000 False True" \
     "--list: job 1 running, jobs 2 and 3 pending, with their parameters"
 run "$submit" --socket "$sock" --list
-like "$out" "  1  synthetic    running" "--list as a table"
+like "$out" "  1  -                synthetic    running" "--list as a table (no name: -)"
 run "$submit" --socket "$sock" --cancel 3
 is "$rc:$out" "0:job 3 cancelled before it started" "job 3 cancelled while it waits: the daemon says it never started"
 run "$submit" --socket "$sock" --wait 3

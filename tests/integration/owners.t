@@ -59,7 +59,7 @@ is "$(listing as_root)" "1 root running depth=1 fanout=1 dist=const mean_us=6000
 2 nobody running depth=1 fanout=1 dist=const mean_us=500000000" \
     "root's --list: every job whole (root is an admin)"
 run as_nobody --list
-like "$out" "     1  synthetic    running   root" "the table has an OWNER column"
+like "$out" "     1  -                synthetic    running   root" "the table has an OWNER column"
 like "$out" "  -" "and a dash for parameters it may not see"
 
 run as_nobody --cancel 1

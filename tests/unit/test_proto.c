@@ -165,7 +165,7 @@ static void test_golden(void)
 
     /* SUBMIT progress, kind "fib", n=30: the example in PROTOCOL.md */
     static const unsigned char want_s[] = {0, 0, 0, 1, 0, 3, 'f', 'i', 'b', 0, 1,
-                                           0, 1, 'n', 0, 2, '3', '0'};
+                                           0, 1, 'n', 0, 2, '3', '0', 0, 0};
     m = satin_msg_new(SATIN_MSG_SUBMIT);
     m->flags = SATIN_FLAG_PROGRESS;
     m->request_id = 1;
@@ -246,7 +246,25 @@ static void test_roundtrip_submit(void)
     satin_msg_set_kind(m, "fib");
     d = roundtrip(m, "SUBMIT no params");
     ok(d && d->nparams == 0 && d->params == NULL && d->flags == 0, "SUBMIT no params: fields");
+    ok(d && d->job_name && d->job_name[0] == '\0', "SUBMIT without a name: an empty one");
     satin_msg_destroy(&d);
+    satin_msg_set_job_name(m, "nightly run \xc3\xa9");
+    d = roundtrip(m, "SUBMIT with a job name");
+    is_str(d ? d->job_name : NULL, "nightly run \xc3\xa9", "SUBMIT: the job name survives, UTF-8");
+    satin_msg_destroy(&d);
+    char long_name[80];
+    memset(long_name, 'x', 64);
+    long_name[64] = '\0';
+    satin_msg_set_job_name(m, long_name);
+    unsigned char *h2 = NULL, *b2 = NULL;
+    size_t hl2 = 0, bl2 = 0;
+    satin_proto_error e2;
+    ok(satin_msg_encode(m, &h2, &hl2, &b2, &bl2) < 0 && satin_msg_check(m, &e2) < 0 &&
+           e2.code == SATIN_PROTO_BAD_PARAMS,
+       "SUBMIT: a 64-byte job name does not encode (bad parameters)");
+    free(h2);
+    free(b2);
+    satin_msg_set_job_name(m, NULL);
     /* flag bits this release does not know travel unchanged */
     m->flags = 0xFFFFFFFFu;
     d = roundtrip(m, "SUBMIT all flag bits");
@@ -771,8 +789,32 @@ static void test_body_rejections(void)
     reject(0, SATIN_PROTO_BAD_PARAMS, "repeated param key");
     submit_start("fib", 1);
     b_str(&B, name63); b_str(&B, "v");
+    b_str(&B, "");
     d = accept(0, "63-byte param key");
     satin_msg_destroy(&d);
+
+    /* the job's name: 0..63 bytes, after the parameters */
+    submit_start("fib", 1);
+    b_str(&B, "n"); b_str(&B, "1");
+    b_str(&B, name63);
+    d = accept(0, "a 63-byte job name");
+    ok(d && d->job_name && strcmp(d->job_name, name63) == 0, "a 63-byte job name: decoded");
+    satin_msg_destroy(&d);
+    submit_start("fib", 0);
+    b_str(&B, name64);
+    reject(0, SATIN_PROTO_BAD_PARAMS, "a 64-byte job name");
+    submit_start("fib", 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "SUBMIT without its job name");
+    submit_start("fib", 0);
+    b_rawstr(&B, 3, "a\0b", 3);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "a NUL in the job name");
+    submit_start("fib", 0);
+    b_rawstr(&B, 2, "\xc3(", 2);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "a job name that is not UTF-8");
+    submit_start("fib", 0);
+    b_str(&B, "x");
+    b_u8(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "a byte after the job name");
 
     /* names */
     submit_start("", 0);

@@ -171,15 +171,18 @@ static void test_names(void)
     static const char *const names[] = {
         "HELLO", "STEAL", "STEAL_REPLY", "PUSH", "PUSH_ACK", "JOB_RESULT", "LOAD",
         "STEAL_CANCEL", "JOB_CANCEL", "STATS_REQUEST", "STATS_REPLY", "HEARTBEAT", "ORPHAN",
+        "JOBS_REQUEST", "JOBS_REPLY",
     };
-    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_ORPHAN; t++)
+    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_JOBS_REPLY; t++)
         is_str(satin_msg_type_name(t), names[t - SATIN_MSG_HELLO], "type %d is %s", t,
                names[t - SATIN_MSG_HELLO]);
     is_i64(SATIN_MSG_HELLO, 32, "HELLO is 32");
     is_i64(SATIN_MSG_STATS_REPLY, 42, "STATS_REPLY is 42");
     is_i64(SATIN_MSG_HEARTBEAT, 43, "HEARTBEAT is 43");
     is_i64(SATIN_MSG_ORPHAN, 44, "ORPHAN is 44");
-    is_str(satin_msg_type_name(45), "UNKNOWN", "type 45 unknown");
+    is_i64(SATIN_MSG_JOBS_REQUEST, 45, "JOBS_REQUEST is 45");
+    is_i64(SATIN_MSG_JOBS_REPLY, 46, "JOBS_REPLY is 46");
+    is_str(satin_msg_type_name(47), "UNKNOWN", "type 47 unknown");
     is_str(satin_msg_type_name(63), "UNKNOWN", "type 63 unknown");
 
     int peers = 0, requests = 0, all_new = 1, none_new = 1;
@@ -189,22 +192,22 @@ static void test_names(void)
         if (satin_msg_is_request(t) && satin_msg_is_peer(t))
             requests = 1000;
     }
-    is_i64(peers, 13, "thirteen peer types");
-    ok(satin_msg_is_peer(32) && satin_msg_is_peer(44) && !satin_msg_is_peer(31) &&
-       !satin_msg_is_peer(45) && !satin_msg_is_peer(SATIN_MSG_SUBMIT), "peer range is 32..44");
+    is_i64(peers, 15, "fifteen peer types");
+    ok(satin_msg_is_peer(32) && satin_msg_is_peer(46) && !satin_msg_is_peer(31) &&
+       !satin_msg_is_peer(47) && !satin_msg_is_peer(SATIN_MSG_SUBMIT), "peer range is 32..46");
     is_i64(requests, 7, "still seven client request types, none of them a peer type");
-    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_ORPHAN; t++) {
+    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_JOBS_REPLY; t++) {
         satin_msg *m = satin_msg_new(t);
         all_new &= m != NULL && m->type == t;
         satin_msg_destroy(&m);
     }
-    for (int t = 45; t <= 64; t++) {
+    for (int t = 47; t <= 64; t++) {
         satin_msg *m = satin_msg_new(t);
         none_new &= m == NULL;
         satin_msg_destroy(&m);
     }
     ok(all_new, "every peer type can be made");
-    ok(none_new, "no message of types 45..64");
+    ok(none_new, "no message of types 47..64");
 }
 
 /* ---- the examples of PROTOCOL.md, byte for byte ----------------------------- */
@@ -905,7 +908,7 @@ static void test_rejections(void)
 
     /* unknown peer types: code 1, called unknown, header reported */
     int unknown_ok = 1;
-    for (unsigned t = 45; t <= 63; t++) {
+    for (unsigned t = 47; t <= 63; t++) {
         b_header(&H, t, 1, 99);
         B.n = 0;
         d = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
@@ -916,7 +919,45 @@ static void test_rejections(void)
         }
         satin_msg_destroy(&d);
     }
-    ok(unknown_ok, "types 45..63: code 1, called unknown, header reported");
+    ok(unknown_ok, "types 47..63: code 1, called unknown, header reported");
+
+    /* JOBS_REQUEST: the asker's kind, its key's length, admin */
+    b_header(&H, SATIN_MSG_JOBS_REQUEST, 1, 5);
+    B.n = 0;
+    b_u64(&B, 7); b_u32(&B, 1); b_u8(&B, 3); b_u32(&B, 0); b_str(&B, ""); b_u8(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "JOBS_REQUEST asker kind 3");
+    B.n = 0;
+    b_u64(&B, 7); b_u32(&B, 1); b_u8(&B, SATIN_ASKER_KEY); b_u32(&B, 0); b_str(&B, "short");
+    b_u8(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "JOBS_REQUEST a key of 5 characters");
+    B.n = 0;
+    b_u64(&B, 7); b_u32(&B, 1); b_u8(&B, SATIN_ASKER_UID); b_u32(&B, 1000);
+    b_str(&B, "rq2bLPvGRK39:xvE^+Q(P5xrIZ%b3Rr*c+Z9<9m0"); b_u8(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "JOBS_REQUEST a key with a uid asker");
+    B.n = 0;
+    b_u64(&B, 7); b_u32(&B, 1); b_u8(&B, SATIN_ASKER_UID); b_u32(&B, 1000); b_str(&B, "");
+    b_u8(&B, 2);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "JOBS_REQUEST admin 2");
+    B.n = 0;
+    b_u64(&B, 7); b_u32(&B, 1); b_u8(&B, SATIN_ASKER_UID); b_u32(&B, 1000); b_str(&B, "");
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "JOBS_REQUEST without its admin byte");
+    b_u8(&B, 1);
+    d = accept(0, "JOBS_REQUEST of uid 1000, an admin");
+    ok(d && d->job_id == 7 && d->flags == 1 && d->asker_kind == SATIN_ASKER_UID &&
+           d->asker_uid == 1000 && d->asker_admin == 1 && d->asker_key && !d->asker_key[0],
+       "JOBS_REQUEST: its fields");
+    satin_msg_destroy(&d);
+    b_u8(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "JOBS_REQUEST with a trailing byte");
+
+    /* JOBS_REPLY: a count that lies, one past the limit */
+    b_header(&H, SATIN_MSG_JOBS_REPLY, 1, 5);
+    B.n = 0;
+    b_u64(&B, 7); b_u16(&B, 3); b_u16(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "JOBS_REPLY: 3 jobs, 1 there");
+    B.n = 0;
+    b_u64(&B, 7); b_u16(&B, 1); b_u16(&B, 1); b_str(&B, "job"); b_u8(&B, 1);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "JOBS_REPLY: a job's value cut short");
     b_header(&H, 50, 1, 99);
     b_u64(&B, 1);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "peer type 50");
@@ -1408,8 +1449,56 @@ static void test_borrowed(void)
     satin_msg_destroy(&lent);
 }
 
+/* JOBS_REQUEST and JOBS_REPLY: a node's jobs for another's LIST (GRID flag). */
+static void test_jobs_messages(void)
+{
+    static const char key[] = "rq2bLPvGRK39:xvE^+Q(P5xrIZ%b3Rr*c+Z9<9m0";
+    satin_msg *m = satin_msg_new(SATIN_MSG_JOBS_REQUEST);
+    m->sender = 3;
+    m->job_id = 42;
+    m->flags = 1;
+    m->asker_kind = SATIN_ASKER_KEY;
+    m->asker_key = strdup(key);
+    satin_msg *d = roundtrip(m, "JOBS_REQUEST of a key");
+    ok(d && d->job_id == 42 && d->flags == 1 && d->asker_kind == SATIN_ASKER_KEY &&
+           strcmp(d->asker_key, key) == 0 && d->asker_admin == 0,
+       "JOBS_REQUEST: query, flags and the asker's key survive");
+    satin_msg_destroy(&d);
+    free(m->asker_key);
+    m->asker_key = NULL;
+    m->asker_kind = SATIN_ASKER_ANONYMOUS;
+    m->asker_admin = 1;
+    d = roundtrip(m, "JOBS_REQUEST anonymous admin");
+    ok(d && d->asker_kind == SATIN_ASKER_ANONYMOUS && d->asker_admin == 1 && !d->asker_key[0],
+       "JOBS_REQUEST: an anonymous asker, an empty key");
+    satin_msg_destroy(&d);
+    m->asker_kind = SATIN_ASKER_KEY;   /* a key asker without a key */
+    unsigned char *h = NULL, *b = NULL;
+    size_t hl, bl;
+    ok(satin_msg_encode(m, &h, &hl, &b, &bl) < 0, "JOBS_REQUEST: a key asker without a key does not encode");
+    free(h);
+    free(b);
+    satin_msg_destroy(&m);
+
+    m = satin_msg_new(SATIN_MSG_JOBS_REPLY);
+    m->sender = 2;
+    m->job_id = 42;
+    satin_kvlist *j = satin_msg_add_job(m);
+    satin_kvlist_add_i64(j, "job", 7);
+    satin_kvlist_add_str(j, "name", "nightly");
+    satin_kvlist_add_str(j, "node", "b1");
+    satin_msg_add_job(m);
+    d = roundtrip(m, "JOBS_REPLY of two jobs");
+    ok(d && d->job_id == 42 && d->njobs == 2 && d->jobs[0].n == 3 && d->jobs[1].n == 0 &&
+           strcmp(satin_kvlist_str(&d->jobs[0], "name"), "nightly") == 0,
+       "JOBS_REPLY: the query and each job's values survive");
+    satin_msg_destroy(&d);
+    satin_msg_destroy(&m);
+}
+
 int main(void)
 {
+    test_jobs_messages();
     test_borrowed();
     memset(name63, 'n', 63);
     test_each_node();

@@ -77,6 +77,12 @@ class Kind:
     params: List[KindParam] = field(default_factory=list)
 
 
+class JobList(list):
+    """:meth:`Client.list`'s jobs (dicts); ``unanswered``: with ``grid``, the
+    nodes whose list did not come."""
+    unanswered: List[str] = []
+
+
 class CancelState:
     """What :meth:`Client.cancel` found (the daemon's OK, PROTOCOL.md 6.8)."""
     STOPPING = "stopping"        # it was running: it is being stopped
@@ -290,24 +296,15 @@ class Client:
         err = n.Error()
         with self._lock:
             self._check_open()
-            if name:
-                rc = self._submit_named(kind, words, flags, name, job_id, err)
-            else:
-                rc = self._lib.satin_client_submit(self._c, kind.encode(), n.strv(words), flags,
-                                                   ctypes.byref(job_id), ctypes.byref(err))
+            rc = self._lib.satin_client_submit_named(self._c, kind.encode(), n.strv(words), flags,
+                                                     name.encode() if name else None,
+                                                     ctypes.byref(job_id), ctypes.byref(err))
             if rc != n.OK:
                 raise from_rc(rc, err)
             job = Job(self, job_id.value, kind, texts, name)
             self._jobs[job.job_id] = job
             self._wake.notify_all()
         return job
-
-    def _submit_named(self, kind, words, flags, name, job_id, err) -> int:
-        fn = getattr(self._lib, "satin_client_submit_named", None)
-        if fn is None:
-            raise InvalidArgument("this libsatin cannot name jobs")
-        return fn(self._c, kind.encode(), n.strv(words), flags, name.encode(), ctypes.byref(job_id),
-                  ctypes.byref(err))
 
     def run(self, kind: str, /, timeout: Optional[float] = None, **params: Any) -> JobReport:
         """Submits a job and waits for its report (raises
@@ -351,24 +348,22 @@ class Client:
             raise from_rc(rc, err)
         return _CANCEL_STATES.get(state.value, CancelState.STOPPING)
 
-    def list(self, all: bool = False, grid: bool = False) -> List[Dict[str, Value]]:
+    def list(self, all: bool = False, grid: bool = False) -> "JobList":
         """The daemon's jobs: unfinished ones as they came, then with ``all``
         the finished ones it keeps; with ``grid`` those of every live node of
         the grid.  Each job is a dict with the keys ``satin-submit --list
         --json`` gives (``job``, ``name``, ``kind``, ``owner``, ``node``,
         ``state``, ``params`` as a dict or None when another's, ``age_s``,
-        ``run_s``, ``invocations``, ``error``)."""
+        ``run_s``, ``invocations``, ``error``).  With ``grid``, the ids of the
+        nodes that did not answer within a second are the list's ``unanswered``."""
         arr = ctypes.POINTER(n.Values)()
         count = ctypes.c_size_t()
         err = n.Error()
         with self._lock:
             self._check_open()
             if grid:
-                fn = getattr(self._lib, "satin_client_list_grid", None)
-                if fn is None:
-                    raise InvalidArgument("this libsatin cannot list the grid's jobs")
-                rc = fn(self._c, int(all), ctypes.byref(arr), ctypes.byref(count),
-                        ctypes.byref(err))
+                rc = self._lib.satin_client_list_grid(self._c, int(all), ctypes.byref(arr),
+                                                      ctypes.byref(count), ctypes.byref(err))
             else:
                 rc = self._lib.satin_client_list(self._c, int(all), ctypes.byref(arr),
                                                  ctypes.byref(count), ctypes.byref(err))
@@ -376,10 +371,12 @@ class Client:
                 raise from_rc(rc, err)
             jobs = [n.values(arr[i]) for i in range(count.value)]
             self._lib.satin_client_jobs_free(arr, count)
-        for j in jobs:
+        out = JobList(j for j in jobs if not j.get("unanswered"))
+        out.unanswered = [str(j["node"]) for j in jobs if j.get("unanswered")]
+        for j in out:
             j["params"] = params_from_text(j.get("params"))  # type: ignore[arg-type]
             j.setdefault("name", "")
-        return jobs
+        return out
 
     def status(self) -> Dict[str, Value]:
         """The daemon's state and counters (what ``satin-submit --status`` shows)."""
@@ -452,7 +449,7 @@ class Client:
             stats = {k: v for k, v in stats.items() if not k.startswith("profile.")}
         return JobReport(int(rep.job_id), n.text(rep.kind) or "", bool(rep.ok),
                          n.text(rep.error) or "", n.values(rep.result), stats,
-                         name=job.name if job else str(stats.get("name", "")),
+                         name=job.name if job else str(stats.get("job_name", "")),
                          params=dict(job.params) if job else None, profile=profile)
 
     def _progress_event(self, job_id, elapsed_ms, jobs_run, _arg) -> None:

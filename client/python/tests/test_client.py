@@ -130,6 +130,36 @@ def test_status_grid_kinds_list(grid):
         assert mine["params"] == {"n": "20"}
 
 
+def test_names_and_the_grids_jobs(grid):
+    eps = grid["endpoints"]
+    with satin.Client(eps["b1"]) as b1, satin.Client(eps["a0"]) as a0:
+        long = b1.submit_with("synthetic", {"depth": 1, "fanout": 1, "dist": "const",
+                                            "mean_us": 600000000}, name="long on b1")
+        assert long.name == "long on b1"
+        done = a0.submit_with("fib", {"n": 21}, name="fib \u00e9t\u00e9").result(30)
+        assert done.name == "fib \u00e9t\u00e9" and done.stats["job_name"] == "fib \u00e9t\u00e9"
+        deadline = time.monotonic() + 20
+        while True:
+            jobs = a0.list(all=True, grid=True)
+            mine = [j for j in jobs if j["node"] == "b1" and j["job"] == long.job_id]
+            if mine and mine[0]["state"] == "running":
+                break
+            assert time.monotonic() < deadline, jobs
+            time.sleep(0.05)
+        assert mine[0]["name"] == "long on b1" and mine[0]["params"]["mean_us"] == "600000000"
+        assert jobs.unanswered == []
+        ours = [j for j in jobs if j["node"] == "a0" and j["name"] == "fib \u00e9t\u00e9"]
+        assert len(ours) == 1 and ours[0]["state"] == "ok"
+        # this node alone, without grid
+        assert not any(j["node"] == "b1" for j in a0.list(all=True))
+        # a job named with a control character, or 64 bytes, is refused before it is sent
+        with pytest.raises(satin.InvalidArgument):
+            a0.submit_with("fib", {"n": 1}, name="a\tb")
+        with pytest.raises(satin.InvalidArgument):
+            a0.submit_with("fib", {"n": 1}, name="x" * 64)
+        assert long.cancel()
+
+
 def test_wait_for_a_job_submitted_elsewhere(grid):
     ep = grid["endpoints"]["a1"]
     out = subprocess.run([SUBMIT, "--socket", ep, "--no-wait", "--parsable", "fib", "n=27"],
