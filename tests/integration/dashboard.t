@@ -3,10 +3,11 @@
 # serving it on loopback.  curl: the page and its files come from satind
 # (a Content-Security-Policy of 'self', no address of elsewhere in them);
 # /api/status has satin-submit --status --grid --json's schema, /api/jobs
-# --list --all --json's, and another's parameters are not shown.  A real
+# --list --grid --all --json's (every node's jobs), and another's parameters
+# are not shown.  A real
 # browser (Debian's chromium, headless) opens the page: the live table has
 # the four nodes, alive, and after a submission the job's row; a screenshot
-# is kept ($SATIN_BUILD/dashboard.png).  Off loopback (tcp://*:PORT) only
+# is kept ($SATIN_BUILD/dashboard.png), with a profiled job's lifestory.  Off loopback (tcp://*:PORT) only
 # /metrics is served without a token; with --dashboard-token every path
 # needs it (Bearer or ?token=), and a token file others may read is refused.
 set -u
@@ -89,26 +90,35 @@ PY
 is "$out" "['a0', 'a1', 'b0', 'b1'] ['alive', 'alive', 'alive', 'alive']
 True" "/api/status: the four nodes alive, with satin-submit --status --grid --json's keys"
 
+# A profiled job first, for the page to draw its lifestory.
+run "$submit" --socket "$a0" --profile "$tmpdir/p.csv" uts tree=T3
+like "$out" "4112897 nodes" "a profiled job: uts T3, exact"
 run "$submit" --socket "$a0" --no-wait --parsable synthetic depth=1 fanout=1 dist=const mean_us=600000000
 job=$out
+run "$submit" --socket "ipc://$tmpdir/g/b1.sock" --no-wait --parsable --name "on b1" \
+    synthetic depth=1 fanout=1 dist=const mean_us=600000000
+b1job=$out
 for _ in $(seq 100); do
     api jobs jobs.json >/dev/null
-    grep -q "\"job\":$job,.*\"state\":\"running\"" "$tmpdir/jobs.json" && break
+    grep -q "\"job\":$job,.*\"state\":\"running\"" "$tmpdir/jobs.json" &&
+        grep -q "\"name\":\"on b1\".*\"node\":\"b1\",\"state\":\"running\"" "$tmpdir/jobs.json" && break
     sleep 0.1
 done
-"$submit" --socket "$a0" --list --all --json >"$tmpdir/list.json"
+"$submit" --socket "$a0" --list --grid --all --json >"$tmpdir/list.json"
 out=$(python3 - "$tmpdir/jobs.json" "$tmpdir/list.json" "$job" <<'PY'
 import json, sys
 api, cli = (json.load(open(p))["jobs"] for p in sys.argv[1:3])
 job = int(sys.argv[3])
-a = [j for j in api if j["job"] == job][0]
-c = [j for j in cli if j["job"] == job][0]
+a = [j for j in api if j["job"] == job and j["node"] == "a0"][0]
+c = [j for j in cli if j["job"] == job and j["node"] == "a0"][0]
 print(a["kind"], a["node"], a["state"], a["params"], c["params"]["mean_us"])
 print(sorted(a) == sorted(c))
+print([(j["name"], j["node"], j["state"]) for j in api if j["node"] == "b1"])
 PY
 )
 is "$out" "synthetic a0 running None 600000000
-True" "/api/jobs: the job running on a0, with --list --json's keys; its parameters not shown to the page (another's)"
+True
+[('on b1', 'b1', 'running')]" "/api/jobs: the job running on a0, with --list --grid --json's keys, its parameters not shown to the page (another's); b1's named job"
 
 # A real browser: the live table, then a job's row.
 chrome=$(command -v chromium || command -v chromium-browser || true)
@@ -127,8 +137,12 @@ if [ -n "$chrome" ]; then
     is "$(grep -o '<tr class="node-row[^"]*" data-node="[a-z0-9]*" data-state="alive"' "$tmpdir/dom.html" |
           sed 's/.*data-node="\([a-z0-9]*\)".*/\1/' | tr '\n' ' ')" "a0 a1 b0 b1 " \
         "chromium: the live table has the four nodes, alive"
-    like "$(grep -o "<tr class=\"job-row\" data-job=\"$job\"[^>]*>" "$tmpdir/dom.html")" \
-        "data-node=\"a0\" data-state=\"running\"" "chromium: the submitted job's row, running on a0"
+    like "$(grep -o "<tr class=\"job-row\" data-job=\"$job\" data-node=\"a0\"[^>]*>" "$tmpdir/dom.html")" \
+        "data-state=\"running\"" "chromium: the submitted job's row, running on a0"
+    like "$(grep -o "<tr class=\"job-row\" data-job=\"$b1job\" data-node=\"b1\"[^>]*>.*" "$tmpdir/dom.html" | head -c 400)" \
+        "on b1" "chromium: and the job named 'on b1', from b1: the grid's jobs"
+    like "$(grep -o '<select id="profile-pick"[^>]*>.*</select>' "$tmpdir/dom.html")" \
+        "uts job 1</option>" "chromium: the profiled job offered for its lifestory"
     browse shot.out --screenshot="$tmpdir/dashboard.png"
     if [ -s "$tmpdir/dashboard.png" ]; then
         cp "$tmpdir/dashboard.png" "$build/dashboard.png"
@@ -137,9 +151,10 @@ if [ -n "$chrome" ]; then
         fail "chromium: a screenshot of the page"; sed 's/^/# /' "$tmpdir/chrome.log" | tail -5
     fi
 else
-    for _ in 1 2 3 4; do skip "chromium is not installed (make check installs Debian's)"; done
+    for _ in 1 2 3 4 5 6; do skip "chromium is not installed (make check installs Debian's)"; done
 fi
 "$submit" --socket "$a0" --cancel "$job" >/dev/null
+"$submit" --socket "ipc://$tmpdir/g/b1.sock" --cancel "$b1job" >/dev/null
 
 # Off loopback: without a token /metrics only; with one, everything needs it.
 start_standalone() {   # start_standalone NAME ARGS...: its port in $p
