@@ -1,5 +1,6 @@
 /* json.c - a tiny JSON writer; see json.h for the rules. */
 #include "json.h"
+#include "satin_kv.h"
 #include "satin_wire.h"   /* the codec's UTF-8 check, so both ends agree on "valid" */
 
 #include <inttypes.h>
@@ -253,4 +254,15 @@ void satin_json_params_text(satin_json *j, const char *text)
         p += wl;
     }
     satin_json_object_end(j);
+}
+
+void satin_json_kv(satin_json *j, const satin_kv *kv)
+{
+    satin_json_key(j, kv->name);
+    if (kv->type == SATIN_KV_I64)
+        satin_json_i64(j, kv->i64);
+    else if (kv->type == SATIN_KV_F64)
+        satin_json_f64(j, kv->f64);
+    else
+        satin_json_str(j, kv->str);
 }

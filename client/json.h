@@ -60,6 +60,11 @@ void satin_json_f64(satin_json *j, double v);
 void satin_json_bool(satin_json *j, int v);
 void satin_json_null(satin_json *j);
 
+/* One typed value of a key/value list (proto/satin_kv.h) as the member
+ * "NAME": VALUE of the object being written. */
+struct satin_kv;
+void satin_json_kv(satin_json *j, const struct satin_kv *kv);
+
 /* A job's parameters as a JOBS reply gives them ("n=30 tree=T%203", pairs
  * apart by one space, %XX in values: PROTOCOL.md 6.14) as one JSON object
  * of strings, {"n":"30","tree":"T 3"}; NULL: null.  A word without '=' is

@@ -43,16 +43,8 @@ static void kv_object(satin_json *j, const char *key, const satin_kvlist *l)
 {
     satin_json_key(j, key);
     satin_json_object_begin(j);
-    for (size_t i = 0; l && i < l->n; i++) {
-        const satin_kv *kv = &l->items[i];
-        satin_json_key(j, kv->name);
-        if (kv->type == SATIN_KV_I64)
-            satin_json_i64(j, kv->i64);
-        else if (kv->type == SATIN_KV_F64)
-            satin_json_f64(j, kv->f64);
-        else
-            satin_json_str(j, kv->str);
-    }
+    for (size_t i = 0; l && i < l->n; i++)
+        satin_json_kv(j, &l->items[i]);
     satin_json_object_end(j);
 }
 

@@ -28,17 +28,6 @@
 #define PROFILES_KEPT 4
 #define JSON_TYPE "application/json"
 
-static void json_kv(satin_json *j, const satin_kv *kv)
-{
-    satin_json_key(j, kv->name);
-    if (kv->type == SATIN_KV_I64)
-        satin_json_i64(j, kv->i64);
-    else if (kv->type == SATIN_KV_F64)
-        satin_json_f64(j, kv->f64);
-    else
-        satin_json_str(j, kv->str);
-}
-
 static void publish(satin_control *ctl, const char *path, satin_json *j)
 {
     const char *text = satin_json_text(j);
@@ -60,7 +49,7 @@ void control_dashboard_grid(satin_control *ctl, const satin_msg *grid)
         satin_json_key(&j, id ? id : "");
         satin_json_object_begin(&j);
         for (size_t k = 0; k < node->n; k++)
-            json_kv(&j, &node->items[k]);
+            satin_json_kv(&j, &node->items[k]);
         satin_json_object_end(&j);
     }
     satin_json_object_end(&j);
@@ -89,7 +78,7 @@ void control_dashboard_jobs(satin_control *ctl, const satin_msg *r)
                 satin_json_key(&j, "params");
                 satin_json_params_text(&j, kv->str);
             } else
-                json_kv(&j, kv);
+                satin_json_kv(&j, kv);
         }
         if (!satin_kvlist_find(l, "params")) {
             satin_json_key(&j, "params");
@@ -117,7 +106,7 @@ static void publish_node(satin_control *ctl)
     satin_json_init(&j);
     satin_json_object_begin(&j);
     for (size_t k = 0; k < st.n; k++)
-        json_kv(&j, &st.items[k]);
+        satin_json_kv(&j, &st.items[k]);
     if (ctl->topo) {
         satin_json_key(&j, "grid");
         satin_json_str(&j, ctl->topo->name);

@@ -122,13 +122,13 @@ run "$submit" "${A[@]}" --key "$tmpdir/keys/alice.key" --no-wait --parsable synt
 is "$rc" 0 "alice submits a long job over CURVE"
 alice_job=$out
 run "$submit" "${A[@]}" --key "$tmpdir/keys/bob.key" --list --json
-is "$(json_get '[(j["job"], j["owner"], j["node"], "params" in j) for j in d["jobs"]]')" \
+is "$(json_get '[(j["job"], j["owner"], j["node"], j["params"] is not None) for j in d["jobs"]]')" \
     "[($alice_job, 'key:alice', 'n0', False)]" "bob's --list: alice's job on n0, owned by key:alice, without its parameters"
 run "$submit" "${A[@]}" --key "$tmpdir/keys/bob.key" --cancel "$alice_job"
 is "$rc" 77 "bob may not cancel it (exit 77)"
 like "$err" "job $alice_job belongs to key:alice: only its owner or an admin may cancel it" "naming its owner"
 run "$submit" "${A[@]}" --key "$tmpdir/keys/ops.key" --list --json
-is "$(json_get '[j.get("params") for j in d["jobs"]]')" "['depth=1 fanout=1 dist=const mean_us=600000000']" \
+is "$(json_get '[" ".join("%s=%s" % kv for kv in j["params"].items()) for j in d["jobs"]]')" "['depth=1 fanout=1 dist=const mean_us=600000000']" \
     "ops, an admin key, sees its parameters"
 run "$submit" "${A[@]}" --key "$tmpdir/keys/ops.key" --cancel "$alice_job"
 is "$rc" 0 "and cancels it"

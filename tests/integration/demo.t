@@ -24,7 +24,7 @@ is "$rc" 0 "the demo exits 0"
 like "$out" "nodes: 5529089" "UTS seed-T3 has its exact size"
 like "$out" "value: 2178309" "fib 32 its exact value"
 like "$out" "== satin-submit --list --all" "the job list is shown"
-is "$(printf '%s\n' "$out" | awk '$1 == 1 && $2 == "uts" {print $3}')" ok "with a0's uts job, ok"
+is "$(printf '%s\n' "$out" | awk '$1 == 1 && $3 == "uts" {print $4}')" ok "with a0's uts job, ok"
 is "$(printf '%s\n' "$out" | awk '$1 ~ /^[ab][01]$/ && $2 ~ /^[AB]$/ {printf "%s:%s ", $1, $3}')" \
     "a0:alive a1:alive b0:alive b1:alive " "the grid's status lists the four nodes, alive"
 like "$out" "== satin-grid down" "and the grid is brought down"

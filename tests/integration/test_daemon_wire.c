@@ -231,7 +231,7 @@ int main(void)
     satin_msg_destroy(&m);
     expect_error(SATIN_PROTO_TOO_LARGE, "", "a 120 KB record to a daemon with a 64 KiB limit");
 
-    unsigned char hdr[16] = {0x53, 0x54, 1, 20};
+    unsigned char hdr[16] = {0x53, 0x54, SATIN_PROTO_VERSION, 20};
     send_frames((const void *[]){hdr, ""}, (size_t[]){16, 0}, 2);
     sent_bad++;
     expect_error(SATIN_PROTO_BAD_MESSAGE, "", "unknown message type 20");
