@@ -78,6 +78,7 @@ static const satin_metric_name names[] = {
     /* failures */
     {"peers_dead", "peers_dead", C, "Times a peer was taken for dead."},
     {"peers_back", "peers_back", C, "Times a dead peer was heard again."},
+    {"stalls", "stalls", C, "Times this node found it had not run for over a quarter of its shorter failure time-out."},
     {"heartbeats_sent", "heartbeats_sent", C, "HEARTBEAT messages sent on quiet links."},
     {"steals_to_dead", "steals_to_dead", C, "Steal requests ended at once because their victim was dead or leaving."},
     {"records_redone", "records_redone", C, "Records given away that ran again here because their holder died."},
@@ -116,7 +117,8 @@ static const satin_metric_name names[] = {
     {"out_of_order_dropped", "peer_out_of_order_dropped", C, "Peer messages dropped for coming past a gap."},
     {"peer_restarts", "peer_restarts", C, "Peers seen to start a new run (a new delivery epoch)."},
     {"unacked_max", "peer_unacknowledged_max", G, "Most peer messages waiting for an acknowledgement at once."},
-    {"bad_peer_messages", "peer_messages_bad", C, "Peer messages rejected, but for the rate limit."},
+    {"bad_peer_messages", "peer_messages_bad", C, "Peer messages rejected as malformed, forged or senseless."},
+    {"peer_messages_refused", "peer_messages_refused", C, "Peer messages refused for what restarts and topology reloads cause."},
     {"peers_heard", "peers_heard", G, "Peers heard from since start."},
     {"peer_requests_dropped", "peer_requests_dropped", C, "Peer requests dropped by the --peer-rate limit."},
     {"connections_refused", "peer_connections_refused", C, "Connections whose CURVE key is not in the topology."},
