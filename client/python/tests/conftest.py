@@ -4,6 +4,7 @@ build directory (default: ../../../build from here); SATIN_LIBRARY the
 libsatin to load (default: the build's)."""
 import os
 import random
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -100,6 +101,7 @@ def grid():
         yield {"endpoints": socks, "daemons": d, "dir": tmp}
     finally:
         d.stop_all()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 @pytest.fixture
@@ -112,3 +114,4 @@ def daemons():
         yield d
     finally:
         d.stop_all()
+        shutil.rmtree(tmp, ignore_errors=True)
