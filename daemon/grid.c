@@ -52,6 +52,8 @@ struct satin_grid {
      * handing it to ZeroMQ), and from reading a reply to its records
      * started; bench/steal-latency sets them beside the wire's. */
     uint64_t steals_served, replies_taken;
+    uint64_t records_refused;   /* records of other nodes whose kind refused their argument */
+    satin_log_limit refuse_log_limit;
     int64_t serve_ns, take_ns;
     int64_t serve_cpu_ns;         /* of serve_ns, the control thread's CPU time */
     /* Each synchronous steal's round trip, inside the cluster and across
@@ -204,6 +206,22 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
                  jr->kind);
         return NULL;
     }
+    /* Argument bytes from another node run only once their kind accepts
+     * them: a kind trusts what it checked, not what a peer sent. */
+    satin_err why = {""};
+    if (!kind->check ||
+        kind->check(jr->arg, jr->arg_len, satin_pool_max_record(g->pool), &why) < 0) {
+        const char *reason = kind->check ? why.msg : "its kind has no argument check";
+        g->records_refused++;
+        /* At most one line a second: a peer that sends such records
+         * cannot flood the log (the counter has them all). */
+        satin_log_limited(&g->refuse_log_limit, 1.0, SATIN_LOG_WARN,
+                          "refused a %s record of node %s (%zu argument bytes): %s", jr->kind,
+                          satin_roster_name(g->roster, (int)jr->owner), jr->arg_len, reason);
+        snprintf(err, errlen, "node %s refused a %s record: %s",
+                 satin_roster_name(g->roster, g->self), jr->kind, reason);
+        return NULL;
+    }
     standin *s = calloc(1, sizeof *s);
     if (!s)
         abort();
@@ -312,6 +330,7 @@ static void env_counters(void *ctx, satin_kvlist *out)
     satin_kvlist_add_f64(out, "steal_serve_s", (double)g->serve_ns * 1e-9);
     satin_kvlist_add_f64(out, "steal_serve_cpu_s", (double)g->serve_cpu_ns * 1e-9);
     satin_kvlist_add_i64(out, "steal_replies_read", (int64_t)g->replies_taken);
+    satin_kvlist_add_i64(out, "records_refused", (int64_t)g->records_refused);
     satin_kvlist_add_f64(out, "steal_reply_take_s", (double)g->take_ns * 1e-9);
     satin_kvlist_add_i64(out, "profile_events", (int64_t)satin_pool_profile_events(g->pool));
     satin_latency_hist_counters(&g->lan_waits, SATIN_GRID_LAN_WAIT_HIST, out);

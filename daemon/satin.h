@@ -136,6 +136,24 @@ struct satin_kind {
      * NULL: the bytes passed are the data. */
     void (*data_size)(const void *arg, size_t len, size_t result_len, uint64_t *arg_bytes,
                       uint64_t *result_bytes);
+    /* Required: whether argument bytes that came from another node may be
+     * run: 0 when run() may be given them, -1 with err set (a message for
+     * the user that starts "KIND:" and says what is wrong) when not.  Bytes
+     * that pass keep run() within the bounds parse() sets and the kind's
+     * own spawns keep: it neither crashes nor overflows, nor recurses, loops
+     * or allocates past what those bounds allow, nor reads beyond the
+     * argument.  It accepts whatever parse() makes and every argument the
+     * kind spawns.  satind calls it on its control thread, once, before a
+     * record of another node runs there (and before a record of its own
+     * runs again after the node holding it died); a record that fails is
+     * refused (its result message carries err) and counted
+     * (records_refused).  So it is cheap (the length, then a function of the
+     * decoded argument), does no I/O and keeps no state.  Spawns of this
+     * node and parse's own output are not checked again.  `max_record` is
+     * the checking node's record limit (satind --max-record), the one
+     * satin_bytes_limit() gives parse(): a kind whose bounds depend on it
+     * (records that carry data) holds them to this node's. */
+    int (*check)(const void *arg, size_t len, size_t max_record, satin_err *err);
 };
 
 /* ---- the inline part of spawn/sync --------------------------------------

@@ -1041,7 +1041,7 @@ static int dec_kvlists(satin_wire_rd *r, satin_msg *m, size_t max, const char *c
                        const char *item)
 {
     size_t n;
-    if (satin_wire_count(r, &n, max, 2, SATIN_PROTO_TOO_LARGE, count_name) < 0)
+    if (satin_wire_count(r, &n, max, 2, SATIN_PROTO_TOO_LARGE, "%s", count_name) < 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
         char name[32];

@@ -22,6 +22,7 @@
  * and how many there were.
  */
 #include "apps.h"
+#include "kind_shared.h"
 #include "splitmix.h"
 
 #include <inttypes.h>
@@ -169,6 +170,39 @@ static int array_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     return satin_bytes_put(arg, &a, sizeof a, err);
 }
 
+/* What parse allows and the splits keep: a range of elements of the array,
+ * leaf and carry within parse's bounds, and elements only in a record of
+ * at most half a carry (a half of the first range that fits). */
+static int array_valid(const array_arg *a, satin_err *err)
+{
+    if (!(a->lo < a->hi && a->hi <= (uint64_t)ARRAY_MAX_N))
+        return satin_err_set(err, "array: range [%" PRIu64 ", %" PRIu64 ") is not within "
+                                  "[0, %" PRId64 ")",
+                             a->lo, a->hi, ARRAY_MAX_N);
+    if (satin_arg_range("array", "carry", a->carry, 1, ARRAY_MAX_CARRY, err) < 0 ||
+        satin_arg_range("array", "leaf", a->leaf, 1, a->carry, err) < 0 ||
+        satin_arg_range("array", "work", a->work, 0, ARRAY_MAX_WORK, err) < 0 ||
+        satin_arg_range("array", "has_data", a->has_data, 0, 1, err) < 0)
+        return -1;
+    if (a->seed > (uint64_t)INT64_MAX)
+        return satin_err_set(err, "array: seed=%" PRIu64 " is out of range 0..2^63-1", a->seed);
+    if (a->has_data && a->hi - a->lo > (a->carry + UINT64_C(1)) / 2)
+        return satin_err_set(err, "array: a record with %" PRIu64 " elements, more than half of "
+                                  "carry=%u",
+                             a->hi - a->lo, (unsigned)a->carry);
+    return 0;
+}
+
+static int array_check(const void *arg, size_t len, size_t max_record, satin_err *err)
+{
+    (void)max_record;
+    array_arg a;
+    if (satin_arg_head("array", arg, len, &a, sizeof a, err) < 0 || array_valid(&a, err) < 0)
+        return -1;
+    return satin_arg_tail("array", len, sizeof a, a.has_data ? a.hi - a.lo : 0, sizeof(uint64_t),
+                          "elements", err);
+}
+
 static void array_format(const void *res, size_t len, double wall_s, satin_result *result,
                          satin_result *stats)
 {
@@ -205,4 +239,5 @@ const satin_kind satin_kind_array = {
     .run = array_run,
     .result_size = sizeof(array_sum),
     .format = array_format,
+    .check = array_check,
 };

@@ -4,9 +4,13 @@
  * "fib with spawn threshold".
  */
 #include "apps.h"
+#include "kind_shared.h"
 
 #include <stdint.h>
 #include <string.h>
+
+/* fib(92) is the largest that fits in 64 bits. */
+#define FIB_MAX_N 92
 
 typedef struct fib_arg {
     int64_t n;
@@ -82,23 +86,24 @@ size_t satin_fib_arg_write(int64_t n, int64_t threshold, void *out, size_t cap)
 static int fib_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
 {
     fib_arg a;
-    /* fib(92) is the largest that fits in 64 bits. */
-    if (satin_param_i64(p, "n", 0, 92, &a.n, err) < 0 ||
-        satin_param_i64(p, "threshold", 0, 92, &a.threshold, err) < 0)
+    if (satin_param_i64(p, "n", 0, FIB_MAX_N, &a.n, err) < 0 ||
+        satin_param_i64(p, "threshold", 0, FIB_MAX_N, &a.threshold, err) < 0)
         return -1;
     return satin_bytes_put(arg, &a, sizeof a, err);
 }
 
-static void fib_format(const void *res, size_t len, double wall_s,
-                       satin_result *result, satin_result *stats)
+/* What parse allows; a child's n is its parent's less 1 or 2 and >= 0, its
+ * threshold its parent's.  Within these the sequential recursion is at
+ * most 92 deep and no sum overflows. */
+static int fib_valid(const fib_arg *a, satin_err *err)
 {
-    (void)wall_s;
-    (void)stats;
-    int64_t v = 0;
-    if (len == sizeof v)
-        memcpy(&v, res, sizeof v);
-    satin_result_i64(result, "value", v);
+    if (satin_arg_range("fib", "n", a->n, 0, FIB_MAX_N, err) < 0 ||
+        satin_arg_range("fib", "threshold", a->threshold, 0, FIB_MAX_N, err) < 0)
+        return -1;
+    return 0;
 }
+
+SATIN_ARG_CHECK(fib_check, "fib", fib_arg, fib_valid)
 
 static const satin_param_def fib_params[] = {
     {"n", NULL, 1, "which Fibonacci number, 0..92"},
@@ -113,5 +118,6 @@ const satin_kind satin_kind_fib = {
     .parse = fib_parse,
     .run = fib_run,
     .result_size = sizeof(int64_t),
-    .format = fib_format,
+    .format = satin_format_value,
+    .check = fib_check,
 };

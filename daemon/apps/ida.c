@@ -36,6 +36,7 @@
  * max_moves; hard instances (optimal length 50..80) take hours anyway.
  */
 #include "apps.h"
+#include "kind_shared.h"
 #include "splitmix.h"
 
 #include <limits.h>
@@ -335,6 +336,35 @@ static void ida_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     satin_return(out, &r, sizeof r);
 }
 
+/* What parse makes and the searches spawn: a solvable board; the root
+ * (bound -1) at g 0 with no move behind it; a search job within its bound
+ * (0..max_moves), g moves from the start with the move that led here a
+ * legal one (none only at g 0). */
+static int ida_valid(const ida_arg *a, satin_err *err)
+{
+    uint8_t b[IDA_CELLS];
+    int solvable = 0;
+    ida_unpack(a->tiles, b);
+    if (!ida_check(b, &solvable))
+        return satin_err_set(err, "ida: the board does not hold each tile 0..15 once");
+    if (!solvable)
+        return satin_err_set(err, "ida: the board is unsolvable");
+    if (satin_arg_range("ida", "max_moves", a->max_moves, 0, IDA_MAX_MOVES_LIMIT, err) < 0 ||
+        satin_arg_range("ida", "split", a->split, 0, IDA_MAX_SPLIT, err) < 0 ||
+        satin_arg_range("ida", "bound", a->bound, -1, a->max_moves, err) < 0 ||
+        satin_arg_range("ida", "g", a->g, 0, a->bound < 0 ? 0 : a->bound, err) < 0 ||
+        satin_arg_range("ida", "prev", a->prev, a->g ? 0 : -1, a->g ? 3 : -1, err) < 0 ||
+        satin_arg_range("ida", "reserved", a->reserved, 0, 0, err) < 0)
+        return -1;
+    /* The blank came here by move prev: undoing it is a legal move. */
+    if (a->prev >= 0 && !ida_legal(ida_blank(b), a->prev ^ 1))
+        return satin_err_set(err, "ida: move %d cannot have brought the blank to %d",
+                             (int)a->prev, ida_blank(b));
+    return 0;
+}
+
+SATIN_ARG_CHECK(ida_check_arg, "ida", ida_arg, ida_valid)
+
 /* ---- parameters --------------------------------------------------------- */
 
 static void ida_walk(int64_t moves, uint64_t seed, uint8_t b[IDA_CELLS])
@@ -475,4 +505,5 @@ const satin_kind satin_kind_ida = {
     .run = ida_run,
     .result_size = sizeof(ida_root_res),
     .format = ida_format,
+    .check = ida_check_arg,
 };

@@ -35,6 +35,7 @@
  * scheduled.
  */
 #include "apps.h"
+#include "kind_shared.h"
 
 #include <float.h>
 #include <math.h>
@@ -258,6 +259,32 @@ static int ig_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     return satin_bytes_put(arg, &r, sizeof r, err);
 }
 
+/* What parse allows and the halving keeps: the interval within the bounds
+ * and the function's domain, f's values and the estimate finite, a depth
+ * of at most max_depth and a tolerance of at least the root's smallest
+ * halved once a level (less a margin for the rounding of subnormal halves). */
+static int ig_valid(const ig_arg *a, satin_err *err)
+{
+    if (satin_arg_range("integrate", "fn", a->fn, 0, IG_NFUNCS - 1, err) < 0 ||
+        satin_arg_range("integrate", "max_depth", a->max_depth, 0, IG_MAX_DEPTH_LIMIT, err) < 0 ||
+        satin_arg_range("integrate", "depth", a->depth, 0, a->max_depth, err) < 0 ||
+        satin_arg_range("integrate", "reserved", a->reserved, 0, 0, err) < 0)
+        return -1;
+    if (!(fabs(a->a) <= IG_BOUND && fabs(a->b) <= IG_BOUND))
+        return satin_err_set(err, "integrate: interval [%g, %g] beyond |x| <= %g", a->a, a->b,
+                             IG_BOUND);
+    if (ig_check_domain(ig_funcs[a->fn].name, a->a, a->b, err) < 0)
+        return -1;
+    if (!(a->eps <= DBL_MAX && ldexp(a->eps, a->depth) >= IG_MIN_EPS / 2))
+        return satin_err_set(err, "integrate: eps=%g at depth %d is out of range", a->eps,
+                             (int)a->depth);
+    if (!isfinite(a->fa) || !isfinite(a->fm) || !isfinite(a->fb) || !isfinite(a->whole))
+        return satin_err_set(err, "integrate: f's values or the estimate are not finite");
+    return 0;
+}
+
+SATIN_ARG_CHECK(ig_check, "integrate", ig_arg, ig_valid)
+
 static void ig_format(const void *res, size_t len, double wall_s,
                       satin_result *result, satin_result *stats)
 {
@@ -290,4 +317,5 @@ const satin_kind satin_kind_integrate = {
     .run = ig_run,
     .result_size = sizeof(ig_res),
     .format = ig_format,
+    .check = ig_check,
 };

@@ -50,6 +50,7 @@
  * 0.2-3% of the work.
  */
 #include "apps.h"
+#include "kind_shared.h"
 #include "splitmix.h"
 
 #include <stdint.h>
@@ -57,6 +58,7 @@
 
 #define KS_MAX_N 1000
 #define KS_MAX_WEIGHT 1000
+#define KS_MAX_VALUE (KS_MAX_WEIGHT + 100)   /* strong: w + 100; weak: at most w + 100 */
 #define KS_MAX_CAPACITY (INT64_C(1) << 40)
 #define KS_DEFAULT_THRESHOLD "30"
 /* The sequential search looks at the cancel flag once per this many nodes. */
@@ -181,7 +183,7 @@ static void ks_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
                   j.h.probe < 0;
     for (int32_t i = 0; i < j.h.n && !corrupt; i++)
         corrupt = j.it[i].w < 1 || j.it[i].w > KS_MAX_WEIGHT || j.it[i].v < 1 ||
-                  j.it[i].v > KS_MAX_WEIGHT + 100;
+                  j.it[i].v > KS_MAX_VALUE;
     if (corrupt) {
         satin_fail(out, "knapsack: corrupt argument (room=%lld, value=%lld)",
                    (long long)j.h.room, (long long)j.h.value);
@@ -297,16 +299,36 @@ static int ks_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
                            sizeof local.h + (size_t)local.h.n * sizeof(ks_item), err);
 }
 
-static void ks_format(const void *res, size_t len, double wall_s,
-                      satin_result *result, satin_result *stats)
+/* What parse makes and the spawns keep: at most KS_MAX_N items in all,
+ * `depth` decided and `n` still to decide, each within the generator's
+ * weights and values and in the order parse sorted them; the value taken
+ * and lb at most what the decided (all) items can be worth, so that no sum
+ * overflows. */
+static int ks_valid(const ks_head *h, const unsigned char *item_bytes, satin_err *err)
 {
-    (void)wall_s;
-    (void)stats;
-    int64_t v = 0;
-    if (len == sizeof v)
-        memcpy(&v, res, sizeof v);
-    satin_result_i64(result, "value", v);
+    ks_item it[KS_MAX_N];
+    memcpy(it, item_bytes, (size_t)h->n * sizeof(ks_item));
+    if (satin_arg_range("knapsack", "depth", h->depth, 0, KS_MAX_N - h->n, err) < 0 ||
+        satin_arg_range("knapsack", "threshold", h->threshold, 0, KS_MAX_N, err) < 0 ||
+        satin_arg_range("knapsack", "reserved", h->reserved, 0, 0, err) < 0 ||
+        satin_arg_range("knapsack", "room", h->room, 0, KS_MAX_CAPACITY, err) < 0 ||
+        satin_arg_range("knapsack", "value", h->value, 0, (int64_t)h->depth * KS_MAX_VALUE,
+                        err) < 0 ||
+        satin_arg_range("knapsack", "lb", h->lb, 0, (int64_t)KS_MAX_N * KS_MAX_VALUE, err) < 0 ||
+        satin_arg_range("knapsack", "probe", h->probe, 0, KS_MAX_PROBE, err) < 0)
+        return -1;
+    for (int32_t i = 0; i < h->n; i++) {
+        if (it[i].w < 1 || it[i].w > KS_MAX_WEIGHT || it[i].v < 1 || it[i].v > KS_MAX_VALUE)
+            return satin_err_set(err, "knapsack: item %d (weight %d, value %d) is out of range",
+                                 (int)i, (int)it[i].w, (int)it[i].v);
+        if (i > 0 && (int64_t)it[i].v * it[i - 1].w > (int64_t)it[i - 1].v * it[i].w)
+            return satin_err_set(err, "knapsack: item %d is not in value/weight order", (int)i);
+    }
+    return 0;
 }
+
+SATIN_ARG_CHECK_ITEMS(ks_check, "knapsack", ks_head, n, 0, KS_MAX_N, sizeof(ks_item), "items",
+                      ks_valid)
 
 static const satin_param_def ks_params[] = {
     {"n", NULL, 1, "number of items, 1..1000"},
@@ -330,5 +352,6 @@ const satin_kind satin_kind_knapsack = {
     .parse = ks_parse,
     .run = ks_run,
     .result_size = sizeof(int64_t),
-    .format = ks_format,
+    .format = satin_format_value,
+    .check = ks_check,
 };

@@ -42,6 +42,7 @@
  * submitted to (--max-record, 1 MiB by default; mm_largest_carried).
  */
 #include "apps.h"
+#include "kind_shared.h"
 #include "splitmix.h"
 
 #include <stdint.h>
@@ -474,6 +475,56 @@ static int mm_largest_carried(int32_t n, int32_t leaf, uint64_t carry, uint64_t 
     return 0;
 }
 
+/* What parse allows and the splits keep: a block of the n x n product, and
+ * with a carry the blocks of A and B in the record only when they fit it,
+ * and a carry parse would take here: one whose records and results fit
+ * this node's record limit, which bounds what a job allocates (the first
+ * to fit, its blocks and theirs of C, is about eight records' worth). */
+static int mm_valid(const mm_arg *a, const mm_carry *k, size_t max_record, satin_err *err)
+{
+    if (satin_arg_range("matmul", "n", a->n, 1, MM_MAX_N, err) < 0 ||
+        satin_arg_range("matmul", "leaf", a->leaf, 1, MM_MAX_LEAF, err) < 0 ||
+        satin_arg_range("matmul", "i0", a->i0, 0, a->n - 1, err) < 0 ||
+        satin_arg_range("matmul", "j0", a->j0, 0, a->n - 1, err) < 0 ||
+        satin_arg_range("matmul", "k0", a->k0, 0, a->n - 1, err) < 0 ||
+        satin_arg_range("matmul", "ni", a->ni, 1, a->n - a->i0, err) < 0 ||
+        satin_arg_range("matmul", "nj", a->nj, 1, a->n - a->j0, err) < 0 ||
+        satin_arg_range("matmul", "nk", a->nk, 1, a->n - a->k0, err) < 0)
+        return -1;
+    if (a->seed > (uint64_t)INT64_MAX)
+        return satin_err_set(err, "matmul: seed=%llu is out of range 0..2^63-1",
+                             (unsigned long long)a->seed);
+    if (!k)
+        return 0;
+    if (satin_arg_range("matmul", "carry", k->carry, 1, MM_MAX_CARRY, err) < 0 ||
+        satin_arg_range("matmul", "has_data", k->has_data, 0, 1, err) < 0)
+        return -1;
+    if (k->has_data && mm_operands(a->ni, a->nj, a->nk) > k->carry)
+        return satin_err_set(err, "matmul: a %dx%dx%d block product carries more than carry=%u "
+                                  "elements",
+                             (int)a->ni, (int)a->nj, (int)a->nk, (unsigned)k->carry);
+    uint64_t arg_max, res_max;
+    mm_shape big;
+    if (mm_largest_carried(a->n, a->leaf, k->carry, &arg_max, &res_max, &big) < 0 ||
+        arg_max > max_record || res_max > max_record)
+        return satin_err_set(err, "matmul: n=%d leaf=%d carry=%u gives records or results "
+                                  "over this node's record limit (%zu bytes)",
+                             (int)a->n, (int)a->leaf, (unsigned)k->carry, max_record);
+    return 0;
+}
+
+static int mm_check(const void *arg, size_t len, size_t max_record, satin_err *err)
+{
+    mm_arg a;
+    mm_carry k;
+    int carry = satin_arg_read_ext("matmul", arg, len, &a, sizeof a, &k, sizeof k, 1, err);
+    if (carry < 0 || mm_valid(&a, carry ? &k : NULL, max_record, err) < 0)
+        return -1;
+    return satin_arg_tail("matmul", len, carry ? sizeof a + sizeof k : sizeof a,
+                          carry && k.has_data ? mm_operands(a.ni, a.nj, a.nk) : 0,
+                          sizeof(uint64_t), "elements", err);
+}
+
 static int mm_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
 {
     int64_t n, seed, leaf, carry;
@@ -565,4 +616,5 @@ const satin_kind satin_kind_matmul = {
     .result_size = sizeof(uint64_t),
     .format = mm_format,
     .data_size = mm_data_size,
+    .check = mm_check,
 };

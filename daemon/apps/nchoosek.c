@@ -16,6 +16,7 @@
  * few seconds on one core, n = 34, k = 17 about four times as long.
  */
 #include "apps.h"
+#include "kind_shared.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -71,24 +72,32 @@ static void nck_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     satin_return(out, &r, sizeof r);
 }
 
-/* C(n, k) from one row of Pascal's triangle at a time, saturating at
- * INT64_MAX + 1 (so "too large" is seen exactly).  O(n * k), k <= n/2. */
-static uint64_t nck_exact_or_saturated(int32_t n, int32_t k)
+static int64_t nck_gcd(int64_t a, int64_t b)
 {
-    const uint64_t cap = (uint64_t)INT64_MAX + 1;
-    uint64_t row[NCK_MAX_N / 2 + 1];
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* 1 when C(n, k) <= 2^63 - 1 (0 <= k <= n).  C(n, j) for j = 1..min(k, n-k)
+ * is C(n, j-1) (n-j+1) / j, which grows with j; each step is exact (j
+ * divides the product, and with g = gcd(C(n, j-1), j) the quotient j / g
+ * divides n-j+1), so the first product that overflows says no.  At most a
+ * few dozen steps before one does: cheap enough for every record checked. */
+static int nck_fits(int32_t n, int32_t k)
+{
     if (k > n - k)
         k = n - k;
-    memset(row, 0, sizeof row);
-    row[0] = 1;
-    for (int32_t i = 1; i <= n; i++) {
-        int32_t top = i < k ? i : k;
-        for (int32_t j = top; j >= 1; j--) {
-            /* Both terms are <= cap = 2^63; their sum could wrap. */
-            row[j] = row[j] > cap - row[j - 1] ? cap : row[j] + row[j - 1];
-        }
+    int64_t c = 1;
+    for (int32_t j = 1; j <= k; j++) {
+        int64_t g = nck_gcd(c, j);
+        if (__builtin_mul_overflow(c / g, (n - j + 1) / (j / g), &c))
+            return 0;
     }
-    return row[k];
+    return 1;
 }
 
 static int nck_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
@@ -101,7 +110,7 @@ static int nck_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     if (k > n)
         return satin_err_set(err, "nchoosek: k=%lld must not exceed n=%lld", (long long)k,
                              (long long)n);
-    if (nck_exact_or_saturated((int32_t)n, (int32_t)k) > (uint64_t)INT64_MAX)
+    if (!nck_fits((int32_t)n, (int32_t)k))
         return satin_err_set(err,
                              "nchoosek: C(%lld, %lld) does not fit in a signed 64-bit "
                              "integer (at most 2^63-1)",
@@ -114,16 +123,22 @@ static int nck_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     return satin_bytes_put(arg, &a, sizeof a, err);
 }
 
-static void nck_format(const void *res, size_t len, double wall_s,
-                       satin_result *result, satin_result *stats)
+/* What parse allows; a child's C(n-1, k-1) and C(n-1, k) are at most its
+ * parent's, so they fit too. */
+static int nck_valid(const nck_arg *a, satin_err *err)
 {
-    (void)wall_s;
-    (void)stats;
-    int64_t v = 0;
-    if (len == sizeof v)
-        memcpy(&v, res, sizeof v);
-    satin_result_i64(result, "value", v);
+    if (satin_arg_range("nchoosek", "n", a->n, 0, NCK_MAX_N, err) < 0 ||
+        satin_arg_range("nchoosek", "k", a->k, 0, a->n, err) < 0 ||
+        satin_arg_range("nchoosek", "threshold", a->threshold, 0, NCK_MAX_N + 1, err) < 0 ||
+        satin_arg_range("nchoosek", "reserved", a->reserved, 0, 0, err) < 0)
+        return -1;
+    if (!nck_fits(a->n, a->k))
+        return satin_err_set(err, "nchoosek: C(%d, %d) does not fit in a signed 64-bit integer",
+                             (int)a->n, (int)a->k);
+    return 0;
 }
+
+SATIN_ARG_CHECK(nck_check, "nchoosek", nck_arg, nck_valid)
 
 static const satin_param_def nck_params[] = {
     {"n", NULL, 1, "set size, 0..1000"},
@@ -141,5 +156,6 @@ const satin_kind satin_kind_nchoosek = {
     .parse = nck_parse,
     .run = nck_run,
     .result_size = sizeof(int64_t),
-    .format = nck_format,
+    .format = satin_format_value,
+    .check = nck_check,
 };

@@ -11,6 +11,7 @@
  * while each leaf still searches n-4 rows, so spawn overhead stays small.
  */
 #include "apps.h"
+#include "kind_shared.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -118,15 +119,32 @@ static int nq_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     return satin_bytes_put(arg, &a, sizeof a, err);
 }
 
+/* What parse makes and its spawns keep: `row` queens placed, one per
+ * column taken, and masks within the board. */
+static int nq_valid(const nq_arg *a, satin_err *err)
+{
+    if (satin_arg_range("nqueens", "n", a->n, 1, NQ_MAX_N, err) < 0 ||
+        satin_arg_range("nqueens", "row", a->row, 0, a->n, err) < 0 ||
+        satin_arg_range("nqueens", "threshold", a->threshold, 0, NQ_MAX_N, err) < 0)
+        return -1;
+    uint32_t outside = ~nq_board_mask(a->n);
+    if ((a->cols | a->ldiag | a->rdiag) & outside)
+        return satin_err_set(err, "nqueens: masks with squares outside a board of %d",
+                             (int)a->n);
+    if (__builtin_popcount(a->cols) != a->row)
+        return satin_err_set(err, "nqueens: %d columns taken by %d queens",
+                             __builtin_popcount(a->cols), (int)a->row);
+    return 0;
+}
+
+SATIN_ARG_CHECK(nq_check, "nqueens", nq_arg, nq_valid)
+
 static void nq_format(const void *res, size_t len, double wall_s,
                       satin_result *result, satin_result *stats)
 {
     (void)wall_s;
     (void)stats;
-    int64_t v = 0;
-    if (len == sizeof v)
-        memcpy(&v, res, sizeof v);
-    satin_result_i64(result, "solutions", v);
+    satin_result_i64(result, "solutions", satin_result_as_i64(res, len));
 }
 
 static const satin_param_def nq_params[] = {
@@ -145,4 +163,5 @@ const satin_kind satin_kind_nqueens = {
     .run = nq_run,
     .result_size = sizeof(int64_t),
     .format = nq_format,
+    .check = nq_check,
 };

@@ -22,6 +22,7 @@
  * irregular work.
  */
 #include "apps.h"
+#include "kind_shared.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -139,6 +140,19 @@ static int pf_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     return satin_bytes_put(arg, &a, sizeof a, err);
 }
 
+/* What parse allows; the halves of a range stay within it. */
+static int pf_valid(const pf_arg *a, satin_err *err)
+{
+    if (satin_arg_range("primefactors", "lo", a->lo, 1, PF_MAX_HI, err) < 0 ||
+        satin_arg_range("primefactors", "hi", a->hi, a->lo, PF_MAX_HI, err) < 0 ||
+        satin_arg_range("primefactors", "hi - lo", a->hi - a->lo, 0, PF_MAX_COUNT - 1, err) < 0 ||
+        satin_arg_range("primefactors", "threshold", a->threshold, 1, PF_MAX_COUNT, err) < 0)
+        return -1;
+    return 0;
+}
+
+SATIN_ARG_CHECK(pf_check, "primefactors", pf_arg, pf_valid)
+
 static void pf_format(const void *res, size_t len, double wall_s,
                       satin_result *result, satin_result *stats)
 {
@@ -169,4 +183,5 @@ const satin_kind satin_kind_primefactors = {
     .run = pf_run,
     .result_size = sizeof(pf_res),
     .format = pf_format,
+    .check = pf_check,
 };

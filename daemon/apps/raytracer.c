@@ -39,6 +39,7 @@
  * travel back to the client as the root's result, which is a small slot.
  */
 #include "apps.h"
+#include "kind_shared.h"
 #include "raytracer.h"
 #include "splitmix.h"
 
@@ -479,6 +480,50 @@ static int rt_largest_carried(const rt_arg *root, uint64_t carry, uint64_t *res_
     return 0;
 }
 
+/* What parse allows and the halves keep: a rectangle of the image, and
+ * with a carry pixels returned only by a region that fits it, and a carry
+ * parse would take here: one whose returned regions fit this node's record
+ * limit, which bounds what a job allocates (its pixels and its halves'). */
+static int rt_valid(const rt_arg *a, const rt_carry *k, size_t max_record, satin_err *err)
+{
+    if (satin_arg_range("raytracer", "width", a->width, 1, SATIN_RT_MAX_SIZE, err) < 0 ||
+        satin_arg_range("raytracer", "height", a->height, 1, SATIN_RT_MAX_SIZE, err) < 0 ||
+        satin_arg_range("raytracer", "depth", a->depth, 0, SATIN_RT_MAX_DEPTH, err) < 0 ||
+        satin_arg_range("raytracer", "tile", a->tile, 1, RT_MAX_TILE, err) < 0 ||
+        satin_arg_range("raytracer", "x0", a->x0, 0, a->width - 1, err) < 0 ||
+        satin_arg_range("raytracer", "y0", a->y0, 0, a->height - 1, err) < 0 ||
+        satin_arg_range("raytracer", "w", a->w, 1, a->width - a->x0, err) < 0 ||
+        satin_arg_range("raytracer", "h", a->h, 1, a->height - a->y0, err) < 0)
+        return -1;
+    if (!k)
+        return 0;
+    if (satin_arg_range("raytracer", "carry", k->carry, 1, RT_MAX_CARRY, err) < 0 ||
+        satin_arg_range("raytracer", "pixels", k->pixels, 0, 1, err) < 0)
+        return -1;
+    if (k->pixels && (int64_t)a->w * a->h > (int64_t)k->carry)
+        return satin_err_set(err, "raytracer: a %dx%d region returns more pixels than carry=%u",
+                             (int)a->w, (int)a->h, (unsigned)k->carry);
+    rt_arg root = *a;
+    root.x0 = root.y0 = 0;
+    root.w = a->width;
+    root.h = a->height;
+    uint64_t res_max;
+    rt_shape big;
+    if (rt_largest_carried(&root, k->carry, &res_max, &big) < 0 || res_max > max_record)
+        return satin_err_set(err, "raytracer: %dx%d with carry=%u returns regions over this "
+                                  "node's record limit (%zu bytes)",
+                             (int)a->width, (int)a->height, (unsigned)k->carry, max_record);
+    return 0;
+}
+
+static int rt_check(const void *arg, size_t len, size_t max_record, satin_err *err)
+{
+    rt_arg a;
+    rt_carry k;
+    int carry = satin_arg_read_ext("raytracer", arg, len, &a, sizeof a, &k, sizeof k, 0, err);
+    return carry < 0 ? -1 : rt_valid(&a, carry ? &k : NULL, max_record, err);
+}
+
 static int rt_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
 {
     int64_t width, height, depth, tile, carry;
@@ -571,4 +616,5 @@ const satin_kind satin_kind_raytracer = {
     .result_size = sizeof(rt_res),
     .format = rt_format,
     .data_size = rt_data_size,
+    .check = rt_check,
 };

@@ -20,9 +20,11 @@
  * parallelism = total waiting time / wall time, as synthetic's.
  */
 #include "apps.h"
+#include "kind_shared.h"
 #include "leaf_wait.h"
 #include "replay_cache.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +84,14 @@ static void rp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
                    (long long)t->nnodes);
         return;
     }
+    /* parse kept the scaled waits of the whole tree within REPLAY_MAX_TOTAL_US;
+     * a scale from elsewhere is held to a bound of that sum (each wait is
+     * rounded up by at most 1/2) far below where the int64 sums overflow. */
+    if ((double)t->total_us * a.scale + 0.5 * (double)t->nnodes > 0x1p62) {
+        satin_fail(out, "replay: scale=%g makes the waits of %s longer than %" PRId64 " us",
+                   a.scale, path, REPLAY_MAX_TOTAL_US);
+        return;
+    }
     uint32_t nk = t->nkids[a.node], first = t->first_kid[a.node];
     rp_res inline_sub[RP_INLINE_KIDS];
     rp_res *sub = nk > RP_INLINE_KIDS ? calloc(nk, sizeof *sub) : inline_sub;
@@ -111,6 +121,22 @@ static void rp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     satin_leaf_wait(c, wait);
     satin_return(out, &r, sizeof r);
 }
+
+/* What parse makes and the spawns keep (the path, scale and checksum
+ * travel unchanged); whether the file holds node `node`, and holds that
+ * content, only the run can tell: it reads the file. */
+static int rp_valid(const rp_arg *a, const unsigned char *path, satin_err *err)
+{
+    if (!(a->scale >= RP_MIN_SCALE && a->scale <= RP_MAX_SCALE))
+        return satin_err_set(err, "replay: scale=%g is out of range %g..%g", a->scale,
+                             RP_MIN_SCALE, RP_MAX_SCALE);
+    if (memchr(path, '\0', a->path_len))
+        return satin_err_set(err, "replay: a NUL in the path");
+    return satin_arg_range("replay", "node", a->node, 0, REPLAY_MAX_NODES - 1, err);
+}
+
+SATIN_ARG_CHECK_ITEMS(rp_check, "replay", rp_arg, path_len, 1, RP_MAX_PATH, 1, "path bytes",
+                      rp_valid)
 
 int satin_replay_arg_read(const void *arg, size_t len, char *path, size_t pathcap,
                           uint64_t *checksum, double *scale, uint32_t *node)
@@ -200,4 +226,5 @@ const satin_kind satin_kind_replay = {
     .run = rp_run,
     .result_size = sizeof(rp_res),
     .format = rp_format,
+    .check = rp_check,
 };

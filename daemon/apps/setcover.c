@@ -55,6 +55,7 @@
  * bitmask of the chosen sets (bit j = set j).
  */
 #include "apps.h"
+#include "kind_shared.h"
 #include "splitmix.h"
 
 #include <stdint.h>
@@ -504,6 +505,49 @@ static int sc_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     return satin_bytes_put(arg, &j, sizeof j.h + (size_t)j.h.m * sizeof(sc_bits), err);
 }
 
+/* What parse makes and the spawns keep: an instance whose sets cover the
+ * universe and hold nothing outside it, decisions on sets that exist
+ * (each made once, one per level), the chosen sets' union as `covered`,
+ * and ub and probe within parse's bounds. */
+static int sc_valid(const sc_head *h, const unsigned char *set_bytes, satin_err *err)
+{
+    sc_bits sets[SC_MAX];
+    memcpy(sets, set_bytes, (size_t)h->m * sizeof(sc_bits));
+    sc_bits all = sc_first(h->n), allsets = sc_first(h->m), u, cov;
+    if (satin_arg_range("setcover", "n", h->n, 1, SC_MAX, err) < 0 ||
+        satin_arg_range("setcover", "threshold", h->threshold, 0, SC_MAX, err) < 0 ||
+        satin_arg_range("setcover", "ub", h->ub, 0, h->m + 1, err) < 0 ||
+        satin_arg_range("setcover", "probe", h->probe, 0, SC_MAX_PROBE, err) < 0)
+        return -1;
+    memset(&u, 0, sizeof u);
+    memset(&cov, 0, sizeof cov);
+    for (int32_t j = 0; j < h->m; j++) {
+        sc_bits out = sc_andnot(&sets[j], &all);
+        if (!sc_empty(&out))
+            return satin_err_set(err, "setcover: set %d holds elements beyond n=%d", (int)j,
+                                 (int)h->n);
+        sc_or_into(&u, &sets[j]);
+        if (sc_has(&h->chosen, j))
+            sc_or_into(&cov, &sets[j]);
+    }
+    sc_bits missing = sc_andnot(&all, &u), outside = sc_andnot(&h->chosen, &allsets);
+    sc_bits outside_ex = sc_andnot(&h->excluded, &allsets), both = sc_and(&h->chosen, &h->excluded);
+    if (!sc_empty(&missing))
+        return satin_err_set(err, "setcover: the sets do not cover the universe");
+    if (!sc_empty(&outside) || !sc_empty(&outside_ex) || !sc_empty(&both))
+        return satin_err_set(err, "setcover: decisions on sets beyond m=%d or both ways",
+                             (int)h->m);
+    if (h->depth != sc_count(&h->chosen) + sc_count(&h->excluded))
+        return satin_err_set(err, "setcover: depth=%d but %d sets decided", (int)h->depth,
+                             sc_count(&h->chosen) + sc_count(&h->excluded));
+    if (memcmp(&cov, &h->covered, sizeof cov) != 0)
+        return satin_err_set(err, "setcover: 'covered' is not the union of the chosen sets");
+    return 0;
+}
+
+SATIN_ARG_CHECK_ITEMS(sc_check, "setcover", sc_head, m, 1, SC_MAX, sizeof(sc_bits), "sets",
+                      sc_valid)
+
 static void sc_format(const void *res, size_t len, double wall_s,
                       satin_result *result, satin_result *stats)
 {
@@ -548,4 +592,5 @@ const satin_kind satin_kind_setcover = {
     .run = sc_run,
     .result_size = sizeof(sc_res),
     .format = sc_format,
+    .check = sc_check,
 };

@@ -20,6 +20,7 @@
  * once (at most the number of workers on the grid).
  */
 #include "apps.h"
+#include "kind_shared.h"
 #include "leaf_wait.h"
 #include "synthetic_draw.h"
 
@@ -103,6 +104,34 @@ static void syn_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     }
     satin_return(out, &r, sizeof r);
 }
+
+/* What parse allows and the spawns keep: the tree's parameters in range
+ * and the subtree a whole one of a tree of at most SYN_MAX_LEAVES leaves
+ * (its fanout^depth leaves numbered from a multiple of their count), so
+ * that the waits add up within an int64. */
+static int syn_valid(const syn_arg *a, satin_err *err)
+{
+    if (!syn_arg_ok(a))
+        return satin_err_set(err, "synthetic: depth=%d, fanout=%d, dist=%d, mean_us=%lld or "
+                                  "shape=%g is out of range",
+                             (int)a->depth, (int)a->fanout, (int)a->dist,
+                             (long long)a->mean_us, a->shape);
+    if (a->reserved || a->seed > (uint64_t)INT64_MAX)
+        return satin_err_set(err, "synthetic: seed above 2^63-1 or reserved not zero");
+    uint64_t leaves = 1;
+    for (int32_t i = 0; i < a->depth; i++) {
+        leaves *= (uint64_t)a->fanout;
+        if (leaves > (uint64_t)SYN_MAX_LEAVES)
+            return satin_err_set(err, "synthetic: fanout^depth = %d^%d leaves is more than %lld",
+                                 (int)a->fanout, (int)a->depth, (long long)SYN_MAX_LEAVES);
+    }
+    if (a->first_leaf % leaves || a->first_leaf > (uint64_t)SYN_MAX_LEAVES - leaves)
+        return satin_err_set(err, "synthetic: a subtree of %llu leaves cannot start at leaf %llu",
+                             (unsigned long long)leaves, (unsigned long long)a->first_leaf);
+    return 0;
+}
+
+SATIN_ARG_CHECK(syn_check, "synthetic", syn_arg, syn_valid)
 
 int satin_synthetic_arg_read(const void *arg, size_t len, satin_syn_tree *t, int32_t *depth,
                              uint64_t *first_leaf)
@@ -216,4 +245,5 @@ const satin_kind satin_kind_synthetic = {
     .run = syn_run,
     .result_size = sizeof(syn_res),
     .format = syn_format,
+    .check = syn_check,
 };

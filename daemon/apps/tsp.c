@@ -43,6 +43,7 @@
  * largest job 0.5-4% of the work.
  */
 #include "apps.h"
+#include "kind_shared.h"
 #include "splitmix.h"
 
 #include <math.h>
@@ -51,6 +52,7 @@
 
 #define TSP_MAX_N 20
 #define TSP_COORD 1000
+#define TSP_MAX_EDGE (2 * TSP_COORD)   /* more than any two cities' distance */
 #define TSP_DEFAULT_THRESHOLD "5"
 /* The sequential search looks at the cancel flag once per this many nodes. */
 #define TSP_CANCEL_MASK 0xffffu
@@ -280,7 +282,7 @@ static void tsp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
                   (a.visited & ~(uint32_t)((UINT64_C(1) << a.n) - 1)) || a.len < 0 ||
                   a.ub < -1 || a.probe < 0;
     for (int i = 0; i < TSP_MAX_N * TSP_MAX_N && !corrupt; i++)
-        corrupt = a.dist[i] < 0 || a.dist[i] > 2 * TSP_COORD;
+        corrupt = a.dist[i] < 0 || a.dist[i] > TSP_MAX_EDGE;
     if (corrupt) {
         satin_fail(out, "tsp: corrupt argument (n=%d, last=%d, depth=%d)", (int)a.n,
                    (int)a.last, (int)a.depth);
@@ -368,6 +370,41 @@ static int tsp_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     return satin_bytes_put(arg, &a, sizeof a, err);
 }
 
+/* What parse makes and the spawns keep: a symmetric matrix of n cities
+ * with a zero diagonal and zeros beyond n (2-opt and or-opt end only when
+ * a reversed path is as long as it was), a path from city 0 of `depth`
+ * cities ending at `last`, and lengths no tour of n edges exceeds. */
+static int tsp_valid(const tsp_arg *a, satin_err *err)
+{
+    const int64_t longest = (int64_t)TSP_MAX_N * TSP_MAX_EDGE;
+    if (satin_arg_range("tsp", "n", a->n, 1, TSP_MAX_N, err) < 0 ||
+        satin_arg_range("tsp", "depth", a->depth, 1, a->n, err) < 0 ||
+        satin_arg_range("tsp", "threshold", a->threshold, 0, TSP_MAX_N, err) < 0 ||
+        satin_arg_range("tsp", "last", a->last, 0, a->n - 1, err) < 0 ||
+        satin_arg_range("tsp", "reserved", a->reserved, 0, 0, err) < 0 ||
+        satin_arg_range("tsp", "len", a->len, 0, (int64_t)(a->depth - 1) * TSP_MAX_EDGE, err) < 0 ||
+        satin_arg_range("tsp", "ub", a->ub, -1, longest, err) < 0 ||
+        satin_arg_range("tsp", "probe", a->probe, 0, TSP_MAX_PROBE, err) < 0)
+        return -1;
+    uint32_t all = (uint32_t)((UINT64_C(1) << a->n) - 1);
+    if (!(a->visited & 1u) || !(a->visited & (1u << a->last)) || (a->visited & ~all) ||
+        __builtin_popcount(a->visited) != a->depth)
+        return satin_err_set(err, "tsp: visited=%#x is not a path of %d cities from 0 to %d",
+                             (unsigned)a->visited, (int)a->depth, (int)a->last);
+    for (int i = 0; i < TSP_MAX_N; i++)
+        for (int j = 0; j < TSP_MAX_N; j++) {
+            int32_t d = a->dist[i * TSP_MAX_N + j];
+            int inside = i < a->n && j < a->n && i != j;
+            if (d < 0 || d > (inside ? TSP_MAX_EDGE : 0) || d != a->dist[j * TSP_MAX_N + i])
+                return satin_err_set(err, "tsp: distance %d from %d to %d (a symmetric matrix of "
+                                          "0..%d, 0 on the diagonal and beyond n=%d, expected)",
+                                     (int)d, i, j, TSP_MAX_EDGE, (int)a->n);
+        }
+    return 0;
+}
+
+SATIN_ARG_CHECK(tsp_check, "tsp", tsp_arg, tsp_valid)
+
 static void tsp_format(const void *res, size_t len, double wall_s,
                        satin_result *result, satin_result *stats)
 {
@@ -400,4 +437,5 @@ const satin_kind satin_kind_tsp = {
     .run = tsp_run,
     .result_size = sizeof(int64_t),
     .format = tsp_format,
+    .check = tsp_check,
 };

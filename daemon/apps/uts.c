@@ -53,6 +53,7 @@
  * arena grow with the size of its subtree.
  */
 #include "apps.h"
+#include "kind_shared.h"
 #include "uts_tree.h"
 
 #include <float.h>
@@ -472,6 +473,67 @@ static int uts_parse(const satin_params *sp, satin_bytes *arg, satin_err *err)
     return 0;
 }
 
+/* ---- the check of a record from another node ------------------------------ */
+
+/* The fields of the other generator are zero as parse leaves them (and a
+ * 2003 tree hashes once per node: its granularity is not a parameter). */
+static int uts_params_consistent(const uts_params *p, satin_err *err)
+{
+    static const uint8_t zero[UTS_ID_BYTES];
+    char msg[200];
+    if (uts_params_check(p, msg, sizeof msg) < 0)
+        return satin_err_set(err, "%s", msg);
+    if (memcmp(p->reserved, zero, sizeof p->reserved) != 0)
+        return satin_err_set(err, "uts: the tree's reserved bytes are not zero");
+    if (p->gen == UTS_GEN_2003) {
+        if (p->type || p->shape || p->gen_mx || p->seed || p->b0 != 0.0 ||
+            p->shift_depth != 0.0 || p->granularity != 1)
+            return satin_err_set(err, "uts: a gen=2003 tree with parameters of gen=std");
+        return satin_arg_range("uts", "children", p->root_children, 0, INT32_MAX, err);
+    }
+    if (p->root_children || memcmp(p->root_id, zero, UTS_ID_BYTES) != 0)
+        return satin_err_set(err, "uts: a gen=std tree with parameters of gen=2003");
+    return 0;
+}
+
+/* A record holds the tree's root alone, not counted yet (what parse makes),
+ * or 1..chunk interior nodes below it taken from a walk's stack (a node
+ * without children is counted where it is made, never handed on, and the
+ * root is expanded before any chunk is made). */
+static int uts_valid(const uts_arg *head, const unsigned char *nodes, satin_err *err)
+{
+    if (satin_arg_range("uts", "chunk", head->chunk, 1, UTS_CHUNK_MAX, err) < 0 ||
+        satin_arg_range("uts", "nodes", head->nodes, 1, head->chunk, err) < 0 ||
+        uts_params_consistent(&head->params, err) < 0)
+        return -1;
+    if (head->reserved || (head->flags & ~(uint32_t)UTS_ARG_ROOT))
+        return satin_err_set(err, "uts: unknown flags %#x or reserved %u", (unsigned)head->flags,
+                             (unsigned)head->reserved);
+    if ((head->flags & UTS_ARG_ROOT) && head->nodes != 1)
+        return satin_err_set(err, "uts: a root record with %u nodes", (unsigned)head->nodes);
+    uts_tree tree;
+    uts_tree_init(&tree, &head->params);
+    uts_node root;
+    uts_root(&tree, &root);
+    for (uint32_t i = 0; i < head->nodes; i++) {
+        uts_node node;
+        memcpy(&node, nodes + i * sizeof node, sizeof node);
+        if (head->flags & UTS_ARG_ROOT) {
+            if (node.depth != 0 || memcmp(node.id, root.id, UTS_ID_BYTES) != 0)
+                return satin_err_set(err, "uts: a root record whose node is not the tree's root");
+        } else if (node.depth == 0) {
+            return satin_err_set(err, "uts: node %u of a chunk is at depth 0", (unsigned)i);
+        } else if (uts_num_children(&tree, &node) == 0) {
+            return satin_err_set(err, "uts: node %u of a chunk (depth %u) has no children",
+                                 (unsigned)i, (unsigned)node.depth);
+        }
+    }
+    return 0;
+}
+
+SATIN_ARG_CHECK_ITEMS(uts_check, "uts", uts_arg, nodes, 1, UTS_CHUNK_MAX, sizeof(uts_node),
+                      "nodes", uts_valid)
+
 static void uts_format(const void *res, size_t len, double wall_s, satin_result *result,
                        satin_result *stats)
 {
@@ -512,4 +574,5 @@ const satin_kind satin_kind_uts = {
     .run = uts_run,
     .result_size = sizeof(uts_result),
     .format = uts_format,
+    .check = uts_check,
 };

@@ -19,6 +19,14 @@
  * the sessions a node keeps) and their ends; then answers the node's
  * statistics round for job JOB, ahead of it, with a profile that does not
  * parse (an event past its end).
+ *
+ *   peer-probe ENDPOINT TOPOLOGY AS fib N THRESHOLD
+ *
+ * for hostile.t pushes (in plain text, no steal before it) one well-formed
+ * fib record whose argument is N and THRESHOLD, any 64-bit values: with
+ * n=100000000 and threshold=2^62 the record that sent fib's sequential
+ * recursion past the end of the stack before kinds checked their
+ * arguments.
  */
 #include "delivery.h"
 #include "satin_proto.h"
@@ -82,10 +90,12 @@ int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 6 && argc != 7) {
         fprintf(stderr, "usage: peer-probe ENDPOINT TOPOLOGY AS [SERVER_KEY KEY_FILE [STEALS]]\n"
-                        "       peer-probe ENDPOINT TOPOLOGY AS profile JOB\n");
+                        "       peer-probe ENDPOINT TOPOLOGY AS profile JOB\n"
+                        "       peer-probe ENDPOINT TOPOLOGY AS fib N THRESHOLD\n");
         return 2;
     }
     int profile = argc == 6 && strcmp(argv[4], "profile") == 0;
+    int fib = argc == 7 && strcmp(argv[4], "fib") == 0;
     char err[512];
     satin_topology *topo = satin_topology_load(argv[2], err, sizeof err);
     if (!topo) {
@@ -106,8 +116,8 @@ int main(int argc, char **argv)
      * that cannot go in 2 s is dropped (the test reads the daemon's side). */
     int sndtimeo = 2000;
     zmq_setsockopt(s, ZMQ_SNDTIMEO, &sndtimeo, sizeof sndtimeo);
-    int steals = argc == 7 ? atoi(argv[6]) : 1;
-    if (argc >= 6 && !profile) {
+    int steals = fib ? 0 : argc == 7 ? atoi(argv[6]) : 1;
+    if (argc >= 6 && !profile && !fib) {
         zcert_t *cert = zcert_load(argv[5]);
         if (!cert) {
             fprintf(stderr, "peer-probe: cannot load %s\n", argv[5]);
@@ -169,7 +179,14 @@ int main(int argc, char **argv)
         send_msg(s, m);
     }
 
-    if (!profile) {
+    if (fib) {
+        /* fib's argument: n and threshold, two int64 in host order. */
+        int64_t arg[2] = {strtoll(argv[5], NULL, 10), strtoll(argv[6], NULL, 10)};
+        m = satin_msg_new(SATIN_MSG_PUSH);
+        m->sender = as;
+        satin_msg_add_jobrec(m, as, 9, 9, "fib", 8, arg, sizeof arg);
+        send_msg(s, m);
+    } else if (!profile) {
         m = satin_msg_new(SATIN_MSG_PUSH);
         m->sender = as;
         int64_t n = 20;
