@@ -57,7 +57,14 @@ RUNTIME_SRC := $(wildcard daemon/runtime/*.c)
 # The node engine and the policies: pure (no sockets, threads or clock), so
 # that satind, the unit tests and a simulator link the same objects.
 ENGINE_SRC  := $(wildcard daemon/engine/*.c) $(wildcard daemon/policy/*.c)
-APPS_SRC    := $(wildcard daemon/apps/*.c)
+# The built-in kinds: one module, build/kinds/satin-kinds.so, which satind,
+# satin-sim, satin-trace and the benchmarks load like any user's; the same
+# objects (position-independent) in libsatinkinds.a for the unit tests,
+# which link them whole.  KINDS_ORDER is --list-kinds' order (the link's).
+KINDS_ORDER := fib
+KINDS_HELPERS := kinds/kind_shared.c kinds/leaf_wait.c kinds/replay_cache.c kinds/replay_tree.c \
+                 kinds/uts_tree.c
+KINDS_SRC   := kinds/module.c $(addprefix kinds/,$(addsuffix .c,$(KINDS_ORDER))) $(KINDS_HELPERS)
 # accept_guard.c is linked into satind alone (it replaces accept() for the
 # whole process: daemon/accept_guard.c says why).
 DAEMON_SRC  := $(filter-out daemon/satind.c daemon/accept_guard.c,$(wildcard daemon/*.c))
@@ -91,22 +98,27 @@ endif
 # files (daemon/*.c), the tests and the benchmarks assemble the layers and
 # see them all.  They come before CFLAGS, as the project's -I did before
 # pkg-config's, so that no library directory shadows a header of ours.
-INC_ALL     := -Icommon -Idaemon -Idaemon/runtime -Idaemon/apps -Idaemon/policy -Iproto -Iclient
+INC_ALL     := -Iinclude -Icommon -Idaemon -Idaemon/runtime -Ikinds -Idaemon/policy -Iproto \
+               -Iclient
 CFLAGS_INC  := $(INC_ALL)
 $(BUILD)/obj/proto/%.o:          CFLAGS_INC := -Iproto
 $(BUILD)/obj/common/%.o:         CFLAGS_INC := -Icommon -Iproto
 $(BUILD)/obj/daemon/policy/%.o:  CFLAGS_INC := -Idaemon/policy -Icommon -Iproto
 $(BUILD)/obj/daemon/engine/%.o:  CFLAGS_INC := -Idaemon/engine -Idaemon/policy -Icommon -Iproto
-$(BUILD)/obj/daemon/apps/%.o:    CFLAGS_INC := -Idaemon -Idaemon/apps
-$(BUILD)/obj/daemon/runtime/%.o: CFLAGS_INC := -Idaemon -Idaemon/runtime -Icommon -Iproto
+# A kind sees only the kind API (include/satin/) and its own folder, as a
+# module built elsewhere does; it is built as one (satin-kind.pc's flags).
+$(BUILD)/obj/kinds/%.o:          CFLAGS_INC := -Iinclude -Ikinds
+$(BUILD)/obj/kinds/%.o:          CFLAGS += $(KIND_CFLAGS)
+$(BUILD)/obj/daemon/runtime/%.o: CFLAGS_INC := -Iinclude -Idaemon/runtime -Icommon -Iproto
 $(BUILD)/obj/client/%.o:         CFLAGS_INC := -Iclient -Icommon -Iproto
 # The shim takes only the common layer (topology, log, clock, event loop).
 $(BUILD)/obj/shim/%.o:           CFLAGS_INC := -Ishim -Icommon -Iproto
 # The simulator drives the engine and the policies, and reads the kinds'
 # arguments (apps.h) and parameters (runtime/kinds.h); nothing of satind's
 # transport or pool.
-$(BUILD)/obj/sim/%.o:            CFLAGS_INC := -Isim -Idaemon/engine -Idaemon/policy -Idaemon/apps \
-                                               -Idaemon -Idaemon/runtime -Icommon -Iproto -Iclient
+$(BUILD)/obj/sim/%.o:            CFLAGS_INC := -Isim -Idaemon/engine -Idaemon/policy -Ikinds \
+                                               -Iinclude -Idaemon -Idaemon/runtime -Icommon -Iproto \
+                                               -Iclient
 $(BUILD)/obj/tests/unit/test_sim.o: CFLAGS_INC := $(INC_ALL) -Isim
 
 # The dashboard's files, compiled into satind's core (mk/dashboard.mk); its
@@ -119,6 +131,27 @@ LIB_COMMON  := $(BUILD)/libsatincommon.a
 LIB_CORE    := $(BUILD)/libsatincore.a
 LIB_ENGINE  := $(BUILD)/libsatinengine.a
 LIB_CLIENT  := $(BUILD)/libsatin.a
+LIB_KINDS   := $(BUILD)/libsatinkinds.a
+KINDS_MODULE := $(BUILD)/kinds/satin-kinds.so
+# What a kind module is compiled with (satin-kind.pc gives users the same):
+# position-independent, and every page of a large frame touched in turn,
+# so that a kind's overflow meets the stack's guard (runtime/stack_guard.c).
+KIND_CFLAGS := -fPIC -fstack-clash-protection $(NO_SLP)
+# GCC 12's -O2 vectorizes a small argument struct built for a spawn through
+# memory (a store and two loads per spawn, and every register pushed before
+# the leaf test): off for the kinds, where compilers know the flag.
+NO_SLP := $(shell $(CC) -fno-tree-slp-vectorize -E -x c /dev/null >/dev/null 2>&1 && \
+            echo -fno-tree-slp-vectorize)
+# Programs that run kinds export the kind API to the modules they load
+# (mk/kind-api.list: the runtime's half of <satin/satin.h>).
+KIND_API_LDFLAGS := -Wl,--dynamic-list=mk/kind-api.list
+# The unit tests link the built-in kinds in, whole: nothing names most of
+# their objects, whose tasks register themselves.
+LINK_KINDS  := -Wl,--whole-archive $(LIB_KINDS) -Wl,--no-whole-archive
+# Where satind, satin-sim and satin-trace look for modules by default: the
+# build's own here, the installed ones' in mk/install.mk.
+KINDS_DIR_DEFINE := -DSATIN_KINDS_DIR=\"$(abspath $(BUILD))/kinds\"
+$(BUILD)/obj/daemon/options.o $(BUILD)/obj/daemon/satind.o: CFLAGS += $(KINDS_DIR_DEFINE)
 # The same library, shared: its real file name (libsatin.so.0.1.0: the ABI number, then
 # VERSION's minor and patch) and its soname.  mk/shlib.mk builds it from PIC objects.
 LIBSATIN_SONAME := libsatin.so.$(LIBSATIN_ABI)
@@ -134,7 +167,7 @@ BENCHES     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 # Helper programs of the shell tests (not tests themselves).
 TEST_TOOLS  := $(BUILD)/tests/integration/peer-probe
 
-all: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT) $(LIB_CLIENT_SO) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES) $(TEST_TOOLS)
+all: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT) $(LIB_CLIENT_SO) $(KINDS_MODULE) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES) $(TEST_TOOLS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -142,8 +175,15 @@ $(BUILD)/obj/%.o: %.c
 
 $(LIB_PROTO): $(call obj,$(PROTO_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
-$(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(APPS_SRC) $(DAEMON_SRC) $(COMMON_SRC)) $(DASHBOARD_OBJ)
+$(LIB_CORE): $(call obj,$(RUNTIME_SRC) $(DAEMON_SRC) $(COMMON_SRC)) $(DASHBOARD_OBJ)
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
+$(LIB_KINDS): $(call obj,$(KINDS_SRC))
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
+# uts digests with SHA-1 (libcrypto).  Undefined symbols are the kind API,
+# which the program that loads it exports.
+$(KINDS_MODULE): $(call obj,$(KINDS_SRC))
+	@mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -shared -o $@ $^ -lcrypto -lm
 $(LIB_COMMON): $(call obj,$(COMMON_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 $(LIB_ENGINE): $(call obj,$(ENGINE_SRC))
@@ -152,7 +192,7 @@ $(LIB_CLIENT): $(call obj,$(CLIENT_SRC) $(PROTO_SRC) $(COMMON_CLIENT_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 
 $(SATIND): $(call obj,daemon/satind.c daemon/accept_guard.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO) $(LIB_CLIENT)
-	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) $(KIND_API_LDFLAGS) -o $@ $^ $(LDLIBS) -ldl
 $(SUBMIT): $(call obj,$(SUBMIT_SRC)) $(LIB_CLIENT) $(LIB_COMMON)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(KEYGEN): $(call obj,client/satin_keygen.c)
@@ -160,11 +200,11 @@ $(KEYGEN): $(call obj,client/satin_keygen.c)
 # The shim takes only the common layer (topology, log, clock, event loop).
 $(WANEM): $(call obj,$(SHIM_SRC)) $(LIB_COMMON) $(LIB_PROTO)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(SIM): $(call obj,$(SIM_MAIN) $(SIM_SRC)) $(LIB_CORE) $(LIB_ENGINE) $(LIB_CLIENT) $(LIB_COMMON) $(LIB_PROTO)
-	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO)
+$(SIM): $(call obj,$(SIM_MAIN) $(SIM_SRC)) $(LIB_CORE) $(LIB_ENGINE) $(LIB_CLIENT) $(LIB_COMMON) $(LIB_PROTO) $(LIB_KINDS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) $(KIND_API_LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_KINDS) $(filter-out $(LIB_KINDS),$(filter %.a,$^)) $(LDLIBS) -ldl
+$(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO) $(LIB_KINDS)
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) $(KIND_API_LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_KINDS) $(filter-out $(LIB_KINDS),$(filter %.a,$^)) $(LDLIBS) -ldl
 # The unit test of satin-submit's endpoint list links its object (objects
 # go before the libraries in the rule above).
 $(BUILD)/tests/test_client_endpoints.t: $(call obj,client/submit_endpoints.c)
@@ -176,13 +216,16 @@ $(BUILD)/tests/test_sim.t: $(call obj,$(SIM_SRC))
 $(BUILD)/tests/test_accept_guard.t: $(call obj,daemon/accept_guard.c)
 $(BUILD)/tests/integration/%.t: $(call obj,tests/integration/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -ldl
 $(BUILD)/tests/integration/peer-probe: $(call obj,tests/integration/peer_probe.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -ldl
+# The benchmarks load the built-in kinds' module as satind does, and link
+# the kinds' helpers (their arguments' layouts, the exact answers) too.
+$(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO) $(LIB_KINDS) | $(KINDS_MODULE)
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) $(KIND_API_LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS) -ldl
+$(BUILD)/obj/bench/%.o: CFLAGS += $(KINDS_DIR_DEFINE)
 
 .SECONDARY:
 

@@ -34,7 +34,7 @@
 #define NAME_RULE "a name of 1 to 63 characters from A-Z a-z 0-9 _ . -"
 
 static const char *const top_keys[] = {"grid", "policy", "policy_params", "security",
-                                       "allow_insecure_network", "keys", "clients", "emulate",
+                                       "allow_insecure_network", "keys", "kinds_dir", "clients", "emulate",
                                        "wan", "failure_timeout", "orphan_saving", "clusters",
                                        NULL};
 static const char *const failure_keys[] = {"lan_ms", "wan_ms", NULL};
@@ -993,25 +993,26 @@ static int parse_clients(parse_ctx *c, const yaml_node_t *seq)
     return 0;
 }
 
-/* `keys:` is relative to the topology file's directory, like an include. */
-static int parse_keys_dir(parse_ctx *c, const yaml_node_t *v)
+/* `keys:` and `kinds_dir:` are relative to the topology file's directory,
+ * like an include. */
+static int parse_dir(parse_ctx *c, const yaml_node_t *v, const char *key, const char *what,
+                     char *out, size_t cap)
 {
     const char *s;
     if (is_null(v))
         return 0;
-    if (want_text(c, v, "keys", "a directory of secret key files", &s) < 0)
+    if (want_text(c, v, key, what, &s) < 0)
         return -1;
     if (!*s)
-        return fail_at(c, v->start_mark, "'keys' must be a directory, not an empty string");
+        return fail_at(c, v->start_mark, "'%s' must be a directory, not an empty string", key);
     const char *slash = strrchr(c->file, '/');
     int n;
     if (s[0] == '/' || !slash)
-        n = snprintf(c->t->keys_dir, sizeof c->t->keys_dir, "%s", s);
+        n = snprintf(out, cap, "%s", s);
     else
-        n = snprintf(c->t->keys_dir, sizeof c->t->keys_dir, "%.*s/%s", (int)(slash - c->file),
-                     c->file, s);
-    if (n < 0 || (size_t)n >= sizeof c->t->keys_dir)
-        return fail_at(c, v->start_mark, "'keys' makes a path that is too long");
+        n = snprintf(out, cap, "%.*s/%s", (int)(slash - c->file), c->file, s);
+    if (n < 0 || (size_t)n >= cap)
+        return fail_at(c, v->start_mark, "'%s' makes a path that is too long", key);
     return 0;
 }
 
@@ -1051,7 +1052,13 @@ static int parse_root(parse_ctx *c, const yaml_node_t *root)
             return fail_at(c, v->start_mark, "'allow_insecure_network' applies only to "
                            "security: none (curve authenticates every peer)");
     }
-    if ((v = map_opt(c, root, "keys")) && parse_keys_dir(c, v) < 0)
+    if ((v = map_opt(c, root, "keys")) &&
+        parse_dir(c, v, "keys", "a directory of secret key files", t->keys_dir,
+                  sizeof t->keys_dir) < 0)
+        return -1;
+    if ((v = map_opt(c, root, "kinds_dir")) &&
+        parse_dir(c, v, "kinds_dir", "a directory of kind modules", t->kinds_dir,
+                  sizeof t->kinds_dir) < 0)
         return -1;
     if ((v = map_opt(c, root, "clients")) && parse_clients(c, v) < 0)
         return -1;

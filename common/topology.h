@@ -68,6 +68,8 @@ typedef struct satin_topology {
     int allow_insecure_network;          /* 1: `none` with non-loopback peer endpoints */
     char keys_dir[512];                  /* `keys:` secret key directory ("" = none), resolved
                                           * against the file's directory */
+    char kinds_dir[512];                 /* `kinds_dir:` the kind modules ("" = the program's
+                                          * default), resolved likewise */
     satin_client_def *clients;           /* `clients:` remote clients' public keys */
     int nclients;
     int emulate;                         /* 1: reach remote clusters through satin-wanem */

@@ -151,7 +151,7 @@ void satin_admission_destroy(satin_admission **self)
 
 /* ---- connections, tokens, stamps ------------------------------------------------ */
 
-static struct conn *find_conn(satin_admission *a, const satin_frame *rid)
+static struct conn *find_conn(satin_admission *a, const satin_wire_frame *rid)
 {
     for (size_t i = 0; i < a->nconns; i++)
         if (a->conns[i].len == rid->len && memcmp(a->conns[i].rid, rid->data, rid->len) == 0)
@@ -159,7 +159,7 @@ static struct conn *find_conn(satin_admission *a, const satin_frame *rid)
     return NULL;
 }
 
-static void bind_conn(satin_admission *a, const satin_frame *rid, int node, int wire,
+static void bind_conn(satin_admission *a, const satin_wire_frame *rid, int node, int wire,
                       const satin_membership *m)
 {
     struct conn *c = find_conn(a, rid);
@@ -181,7 +181,7 @@ static void bind_conn(satin_admission *a, const satin_frame *rid, int node, int 
     c->m = m;
 }
 
-static void unbind_conn(satin_admission *a, const satin_frame *rid)
+static void unbind_conn(satin_admission *a, const satin_wire_frame *rid)
 {
     struct conn *c = find_conn(a, rid);
     if (c)
@@ -191,7 +191,7 @@ static void unbind_conn(satin_admission *a, const satin_frame *rid)
 /* Delivery frames are believed only on a node's own connection (its fixed
  * routing id): a tool or an impostor speaking as that node elsewhere must
  * not acknowledge, or restart, the node's numbering. */
-static int own_connection(const satin_admission *a, int node, const satin_frame *rid)
+static int own_connection(const satin_admission *a, int node, const satin_wire_frame *rid)
 {
     unsigned char want[SATIN_NODE_RID_MAX];
     size_t n = satin_node_rid(satin_roster_name(a->roster, node), want);
@@ -359,7 +359,7 @@ static satin_admit_verdict foreign_hello(satin_admission *a, satin_admit_ctx *c)
 }
 
 /* The node whose own connection this is (its routing id names it), or -1. */
-static int node_of_connection(const satin_admission *a, const satin_frame *rid)
+static int node_of_connection(const satin_admission *a, const satin_wire_frame *rid)
 {
     const unsigned char *b = rid->data;
     char id[SATIN_NODE_RID_MAX];

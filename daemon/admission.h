@@ -76,15 +76,15 @@ typedef enum satin_reject_reason {
     SATIN_REJECT_NREASONS
 } satin_reject_reason;
 
-typedef struct satin_frame {
+typedef struct satin_wire_frame {
     const void *data;
     size_t len;
-} satin_frame;
+} satin_wire_frame;
 
 /* One message on its way through the stages. */
 typedef struct satin_admit_ctx {
     /* From the caller (satin_admit_ctx_init, then the frames). */
-    satin_frame frame[SATIN_ADMIT_FRAMES];  /* [routing id][delivery][header][body] */
+    satin_wire_frame frame[SATIN_ADMIT_FRAMES];  /* [routing id][delivery][header][body] */
     int nframes;               /* frames kept */
     int extra;                 /* frames past the last kept one, discarded */
     const char *key;           /* the connection's CURVE key, "" without */

@@ -54,7 +54,7 @@ static int open_client_socket(satin_control *ctl)
 }
 
 satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
-                                 const satin_kind *const *kinds,
+                                 const satin_registry *reg,
                                  const satin_topology *topo, int self,
                                  const satin_policy_config *policy)
 {
@@ -63,7 +63,7 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
         abort();
     ctl->opt = opt;
     ctl->pool = pool;
-    ctl->kinds = kinds;
+    ctl->reg = reg;
     ctl->next_id = 1;
     ctl->started_ns = satin_now_ns();
     if (satin_mailbox_init(&ctl->mailbox) < 0) {
@@ -90,7 +90,7 @@ satin_control *satin_control_new(const satind_options *opt, satin_pool *pool,
     }
     if (topo) {
         ctl->topo = topo;
-        ctl->grid = satin_grid_new(ctl->zctx, topo, self, policy, pool, kinds,
+        ctl->grid = satin_grid_new(ctl->zctx, topo, self, policy, pool, reg,
                                    &ctl->mailbox, opt->max_record, ctl->sec, opt->peer_rate);
         if (!ctl->grid) {
             satin_control_destroy(&ctl);

@@ -8,17 +8,17 @@
 
 #include "options.h"
 #include "policy_config.h"
+#include "kinds.h"
 #include "pool.h"
 #include "topology.h"
 
 typedef struct satin_control satin_control;
 
 /* Binds the client endpoint (and, with a topology, this node's peer
- * endpoint); NULL (and a logged reason) when it cannot.  `kinds` (a
- * NULL-terminated table, kept, not copied) is what clients and peers may
- * run. */
+ * endpoint); NULL (and a logged reason) when it cannot.  `reg` (the
+ * modules loaded; kept, not copied) is what clients and peers may run. */
 satin_control *satin_control_new(const satind_options *options, satin_pool *pool,
-                                 const satin_kind *const *kinds,
+                                 const satin_registry *reg,
                                  const satin_topology *topo, int self,
                                  const satin_policy_config *policy);
 /* Serves until SIGTERM/SIGINT arrives on `signal_fd`, then stops cleanly:

@@ -99,7 +99,7 @@ enum {
 struct satin_control {
     const satind_options *opt;
     satin_pool *pool;
-    const satin_kind *const *kinds;
+    const satin_registry *reg;     /* the kinds and tasks of the modules loaded */
     void *zctx, *router;
     satin_mailbox mailbox;
     char ipc_path[512];           /* the socket file we own, "" for tcp */

@@ -209,7 +209,7 @@ void control_finish_entry(satin_control *ctl, job_entry *e)
     int failed = satin_job_failed(e->job);
     m->status = failed ? SATIN_STATUS_ERROR : SATIN_STATUS_OK;
     satin_msg_set_error(m, failed ? satin_job_error(e->job) : "");
-    satin_kind_format(e->job, &m->result, &m->stats);
+    satin_kind_format(e->job, &m->result, &m->stats, NULL);
     if (e->name[0])
         satin_kvlist_add_str(&m->stats, "job_name", e->name);
     e->result = m;
@@ -252,8 +252,9 @@ static void kinds_known(const satin_control *ctl, char *buf, size_t len)
 {
     size_t off = 0;
     buf[0] = 0;
-    for (const satin_kind *const *k = ctl->kinds; *k && off < len; k++)
-        off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", (*k)->name);
+    for (size_t i = 0; i < satin_registry_nkinds(ctl->reg) && off < len; i++)
+        off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+                                satin_registry_kind_at(ctl->reg, i)->name);
 }
 
 static int same_client(const job_entry *e, const unsigned char *rid, size_t rid_len)
@@ -312,7 +313,7 @@ static const satin_kind *check_submit(satin_control *ctl, const unsigned char *r
                                "the job name has a control character (byte 0x%02x)", *c);
             return NULL;
         }
-    const satin_kind *kind = satin_kinds_find(ctl->kinds, m->kind);
+    const satin_kind *kind = satin_registry_kind(ctl->reg, m->kind);
     if (!kind) {
         char known[256];
         kinds_known(ctl, known, sizeof known);
@@ -387,7 +388,7 @@ static void start_entry(satin_control *ctl, job_entry *e)
     e->pending = 0;
     e->started_ns = satin_now_ns();
     e->started_real_ns = realtime_ns();
-    e->run_at_start = satin_pool_jobs_run(ctl->pool);
+    e->run_at_start = satin_pool_records_run(ctl->pool);
     ctl->running_jobs++;
     if (ctl->grid) {
         satin_grid_place_job(ctl->grid, e->job, e->id);
@@ -561,7 +562,7 @@ void control_status_info(satin_control *ctl, satin_kvlist *out)
     satin_kvlist_add_i64(out, "jobs_running", ctl->running_jobs);
     satin_kvlist_add_i64(out, "jobs_pending", ctl->pending_jobs);
     satin_kvlist_add_i64(out, "jobs_finished", (int64_t)ctl->finished_jobs);
-    satin_kvlist_add_i64(out, "invocations_run", (int64_t)satin_pool_jobs_run(ctl->pool));
+    satin_kvlist_add_i64(out, "invocations_run", (int64_t)satin_pool_records_run(ctl->pool));
     satin_kvlist_add_i64(out, "requests", (int64_t)ctl->requests);
     satin_kvlist_add_i64(out, "bad_messages", (int64_t)ctl->bad_messages);
     satin_kvlist_add_i64(out, "fd_limit", ctl->fd_limit);
@@ -605,7 +606,7 @@ static void on_status(satin_control *ctl, const unsigned char *rid, size_t rid_l
 void control_list_jobs(satin_control *ctl, const satin_principal *who, int all, satin_msg *r)
 {
     int64_t now = satin_now_ns();
-    uint64_t run_now = satin_pool_jobs_run(ctl->pool);
+    uint64_t run_now = satin_pool_records_run(ctl->pool);
     for (int finished = 0; finished < 2; finished++) {
         if (finished && !all)
             break;
@@ -665,9 +666,10 @@ static void on_list_kinds(satin_control *ctl, const unsigned char *rid, size_t r
 {
     satin_msg *r = satin_msg_new(SATIN_MSG_KINDS);
     r->request_id = m->request_id;
-    for (const satin_kind *const *k = ctl->kinds; *k; k++) {
-        satin_msg_add_kind(r, (*k)->name, (*k)->summary ? (*k)->summary : "");
-        for (const satin_param_def *d = (*k)->params; d && d->name; d++)
+    for (size_t i = 0; i < satin_registry_nkinds(ctl->reg); i++) {
+        const satin_kind *k = satin_registry_kind_at(ctl->reg, i);
+        satin_msg_add_kind(r, k->name, k->summary ? k->summary : "");
+        for (const satin_param_def *d = k->params; d && d->name; d++)
             satin_msg_add_kind_param(r, d->name, d->def, d->required, d->help ? d->help : "");
     }
     control_send_to(ctl, rid, rid_len, r);
@@ -749,7 +751,7 @@ void control_read_client(satin_control *ctl)
 void control_send_progress(satin_control *ctl)
 {
     int64_t now = satin_now_ns();
-    uint64_t run = satin_pool_jobs_run(ctl->pool);
+    uint64_t run = satin_pool_records_run(ctl->pool);
     for (size_t i = 0; i < ctl->njobs; i++) {
         job_entry *e = ctl->jobs[i];
         /* A waiting job has nothing to report yet. */

@@ -33,7 +33,7 @@ struct satin_grid {
     satin_policy_config policy;   /* the policy and its tunables */
     int self;
     satin_pool *pool;
-    const satin_kind *const *kinds;   /* what other nodes may hand us */
+    const satin_registry *reg;        /* the tasks other nodes' records may name */
     satin_mailbox *mailbox;
     satin_peers *peers;
     satin_security *sec;
@@ -52,7 +52,7 @@ struct satin_grid {
      * handing it to ZeroMQ), and from reading a reply to its records
      * started; bench/steal-latency sets them beside the wire's. */
     uint64_t steals_served, replies_taken;
-    uint64_t records_refused;   /* records of other nodes whose kind refused their argument */
+    uint64_t records_refused;   /* records of other nodes whose task refused their argument */
     satin_log_limit refuse_log_limit;
     int64_t serve_ns, take_ns;
     int64_t serve_cpu_ns;         /* of serve_ns, the control thread's CPU time */
@@ -123,7 +123,7 @@ static void env_describe(void *ctx, void *record, satin_engine_record *out)
     satin_record *r = record;
     out->record = r;
     out->job = satin_record_job(r);
-    out->kind = satin_record_kind(r)->name;
+    out->kind = satin_record_task(r)->name;
     out->arg = satin_record_arg(r, &out->arg_len);
     out->result_cap = satin_record_result_cap(r);
     out->place = satin_record_place(r);
@@ -200,26 +200,24 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
                        size_t errlen)
 {
     satin_grid *g = ctx;
-    const satin_kind *kind = satin_kinds_find(g->kinds, jr->kind);
-    if (!kind) {
-        snprintf(err, errlen, "node %s has no job kind '%s'", satin_roster_name(g->roster, g->self),
+    const satin_task *task = satin_registry_task(g->reg, jr->kind);
+    if (!task) {
+        snprintf(err, errlen, "node %s has no task '%s'", satin_roster_name(g->roster, g->self),
                  jr->kind);
         return NULL;
     }
-    /* Argument bytes from another node run only once their kind accepts
+    /* Argument bytes from another node run only once their task accepts
      * them: a kind trusts what it checked, not what a peer sent. */
     satin_err why = {""};
-    if (!kind->check ||
-        kind->check(jr->arg, jr->arg_len, satin_pool_max_record(g->pool), &why) < 0) {
-        const char *reason = kind->check ? why.msg : "its kind has no argument check";
+    if (task->check(jr->arg, jr->arg_len, &why) < 0) {
         g->records_refused++;
         /* At most one line a second: a peer that sends such records
          * cannot flood the log (the counter has them all). */
         satin_log_limited(&g->refuse_log_limit, 1.0, SATIN_LOG_WARN,
                           "refused a %s record of node %s (%zu argument bytes): %s", jr->kind,
-                          satin_roster_name(g->roster, (int)jr->owner), jr->arg_len, reason);
+                          satin_roster_name(g->roster, (int)jr->owner), jr->arg_len, why.msg);
         snprintf(err, errlen, "node %s refused a %s record: %s",
-                 satin_roster_name(g->roster, g->self), jr->kind, reason);
+                 satin_roster_name(g->roster, g->self), jr->kind, why.msg);
         return NULL;
     }
     standin *s = calloc(1, sizeof *s);
@@ -227,7 +225,7 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
         abort();
     s->item.deliver = deliver_standin;
     s->grid = g;
-    s->job = satin_job_new_with_cap(kind, jr->arg, jr->arg_len, jr->result_cap);
+    s->job = satin_job_new_task(task, jr->arg, jr->arg_len, jr->result_cap);
     satin_job_set_place(s->job, jr->place);
     satin_job_set_remote(s->job);
     satin_job_set_ancestry(s->job, jr->ancestry);
@@ -841,7 +839,7 @@ const satin_topology *satin_grid_topology(const satin_grid *g)
 
 satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
                            const satin_policy_config *policy, satin_pool *pool,
-                           const satin_kind *const *kinds, satin_mailbox *mailbox,
+                           const satin_registry *reg, satin_mailbox *mailbox,
                            size_t max_record, satin_security *security, double peer_rate)
 {
     satin_grid *g = calloc(1, sizeof *g);
@@ -851,7 +849,7 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
     g->self = self;
     g->policy = *policy;
     g->pool = pool;
-    g->kinds = kinds;
+    g->reg = reg;
     g->mailbox = mailbox;
     g->sec = security;
     g->hungry_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -7,6 +7,7 @@
 #ifndef SATIN_GRID_H
 #define SATIN_GRID_H
 
+#include "kinds.h"
 #include "mailbox.h"
 #include "peer.h"
 #include "policy_config.h"
@@ -18,7 +19,7 @@ typedef struct satin_grid satin_grid;
 
 satin_grid *satin_grid_new(void *zmq_ctx, const satin_topology *topo, int self,
                            const satin_policy_config *policy, satin_pool *pool,
-                           const satin_kind *const *kinds, satin_mailbox *mailbox,
+                           const satin_registry *reg, satin_mailbox *mailbox,
                            size_t max_record, satin_security *security, double peer_rate);
 void satin_grid_destroy(satin_grid **self);
 

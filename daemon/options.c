@@ -64,6 +64,9 @@ static void usage(FILE *out)
             "      --max-client-jobs N  unfinished jobs per client connection (default 64)\n"
             "      --max-clients N    client connections with unfinished jobs (default 256)\n"
             "      --peer-rate N      messages per second a peer may send (default 50000)\n"
+            "      --kinds-dir DIR    the kind modules to load (every *.so of DIR; owned by root\n"
+            "                         or this user, writable by nobody else); default the\n"
+            "                         topology's kinds_dir, else " SATIN_KINDS_DIR "\n"
             "      --stop-timeout S   on SIGTERM, seconds running jobs may take to finish\n"
             "                         before they are cancelled and other nodes' records\n"
             "                         go back to them (default 60)\n"
@@ -156,6 +159,7 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
         {"dashboard-token", required_argument, NULL, 'D'},
         {"pidfile", required_argument, NULL, 'F'},
         {"accounting", required_argument, NULL, 'A'},
+        {"kinds-dir", required_argument, NULL, 'E'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -278,6 +282,14 @@ int satind_options_parse(satind_options *o, int argc, char **argv)
             if (parse_count("--peer-rate", optarg, 10, 100000000, &v) < 0)
                 return 2;
             o->peer_rate = (double)v;
+            break;
+        case 'E':
+            if (!*optarg || snprintf(o->kinds_dir, sizeof o->kinds_dir, "%s", optarg) >=
+                                (int)sizeof o->kinds_dir) {
+                fprintf(stderr, "satind: --kinds-dir needs a directory (shorter than %zu bytes)\n",
+                        sizeof o->kinds_dir);
+                return 2;
+            }
             break;
         case 'S':
             if (parse_count("--stop-timeout", optarg, 0, 86400, &v) < 0)

@@ -30,6 +30,8 @@ typedef struct satind_options {
     char metrics[128];        /* --metrics: the Prometheus endpoint ("" = off) */
     char dashboard_token[256]; /* --dashboard-token FILE's token ("" = none) */
     char accounting[512];     /* --accounting: JSON lines of finished jobs ("" = journal only) */
+    char kinds_dir[512];      /* --kinds-dir: the kind modules ("" = the topology's, else
+                                 SATIN_KINDS_DIR) */
 } satind_options;
 
 /* 0: run; 1: exit 0 now (--help, --version printed); 2: usage error printed. */

@@ -594,7 +594,7 @@ static void admit_ctx_fill(satin_admit_ctx *c, zmq_msg_t *part, int n, int extra
 {
     satin_admit_ctx_init(c, satin_now_ns());
     for (int i = 0; i < n; i++)
-        c->frame[i] = (satin_frame){zmq_msg_data(&part[i]), zmq_msg_size(&part[i])};
+        c->frame[i] = (satin_wire_frame){zmq_msg_data(&part[i]), zmq_msg_size(&part[i])};
     c->nframes = n;
     c->extra = extra;
     c->key = satin_security_key_of(&part[n - 1]);

@@ -2,9 +2,9 @@
  * satind.c - the per-node daemon: options, signals, the worker pool and the
  * control thread (this thread), and a clean stop.
  */
-#include "apps.h"
 #include "control.h"
 #include "log.h"
+#include "modules.h"
 #include "options.h"
 #include "pidfile.h"
 #include "policy_config.h"
@@ -197,6 +197,25 @@ int main(int argc, char **argv)
         }
     }
 
+    /* The kinds: before detaching, so that a module that is refused is
+     * reported where the operator looks. */
+    const char *kinds_dir = opt.kinds_dir[0]                ? opt.kinds_dir
+                            : topo && topo->kinds_dir[0] ? topo->kinds_dir
+                                                         : SATIN_KINDS_DIR;
+    satin_registry *reg = satin_registry_new();
+    satin_err kerr = {""};
+    if (satin_modules_load_dir(reg, kinds_dir, &kerr) < 0) {
+        refuse(&opt, "%s", kerr.msg);
+        satin_registry_destroy(&reg);
+        satin_topology_destroy(&topo);
+        return 1;
+    }
+    for (size_t i = 0; i < satin_registry_nmodules(reg); i++) {
+        const satin_module_info *mi = satin_registry_module_at(reg, i);
+        log_info("loaded kind module %s %s from %s (sha256 %.16s)", mi->name, mi->version,
+                 mi->file, mi->digest);
+    }
+
     char perr[600];
     if (opt.pidfile[0] && (absolute_pidfile(&opt) < 0 ||
                            satind_pidfile_check(opt.pidfile, perr, sizeof perr) < 0)) {
@@ -235,7 +254,7 @@ int main(int argc, char **argv)
         .workers = opt.workers,
         .max_record = opt.max_record,
     });
-    satin_control *ctl = satin_control_new(&opt, pool, satin_builtin_kinds, topo, self,
+    satin_control *ctl = satin_control_new(&opt, pool, reg, topo, self,
                                            topo ? &policy : NULL);
     if (!ctl) {
         satin_pool_destroy(&pool);
@@ -260,6 +279,7 @@ int main(int argc, char **argv)
     if (drained) {
         satin_pool_destroy(&pool);
         satin_topology_destroy(&topo);
+        satin_registry_destroy(&reg);   /* its modules stay loaded: nothing runs them now */
     }
     /* else: a job is stuck in sequential code; exit without joining it. */
     close(sfd);

@@ -7,24 +7,20 @@
 #include <string.h>
 #include <time.h>
 
-satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len)
-{
-    return satin_job_new_with_cap(kind, arg, len, kind->result_size);
-}
-
-satin_job *satin_job_new_with_cap(const satin_kind *kind, const void *arg, size_t len,
-                                  size_t result_cap)
+static satin_job *job_new(const satin_kind *kind, const satin_task *task, const void *arg,
+                          size_t len, size_t result_cap)
 {
     satin_job *job = calloc(1, sizeof *job);
     if (!job)
         abort();
     job->kind = kind;
+    job->task = task;
     job->root = calloc(1, sizeof *job->root + len);
     job->result = calloc(1, result_cap ? result_cap : 1);
     if (!job->root || !job->result)
         abort();
     satin_record *r = job->root;
-    r->kind = kind;
+    r->task = task;
     r->job = job;
     r->result = job->result;
     r->result_cap = result_cap;
@@ -35,6 +31,18 @@ satin_job *satin_job_new_with_cap(const satin_kind *kind, const void *arg, size_
     pthread_mutex_init(&job->lock, NULL);
     pthread_cond_init(&job->finished_cond, NULL);
     return job;
+}
+
+satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len)
+{
+    return job_new(kind, kind->root, arg, len,
+                   kind->result_size ? kind->result_size : kind->root->result_size);
+}
+
+satin_job *satin_job_new_task(const satin_task *task, const void *arg, size_t len,
+                              size_t result_cap)
+{
+    return job_new(NULL, task, arg, len, result_cap);
 }
 
 const void *satin_job_arg(const satin_job *job, size_t *len)
@@ -168,6 +176,11 @@ const satin_kind *satin_job_kind(const satin_job *job)
     return job->kind;
 }
 
+const satin_task *satin_job_task(const satin_job *job)
+{
+    return job->task;
+}
+
 /* The accessors below are for finished jobs: the finishing worker's unlock
  * of job->lock happened before the done callback or satin_pool_run return. */
 int satin_job_stopping(const satin_job *job)
@@ -205,8 +218,8 @@ void satin_job_times(const satin_job *job, int64_t *start, int64_t *end)
 void satin_job_stats(const satin_job *job, satin_kvlist *stats)
 {
     satin_kvlist_add_f64(stats, "wall_s", satin_job_wall_seconds(job));
-    satin_kvlist_add_i64(stats, "jobs_spawned", (int64_t)atomic_load(&job->spawned));
-    satin_kvlist_add_i64(stats, "jobs_run", (int64_t)atomic_load(&job->run));
+    satin_kvlist_add_i64(stats, "records_queued", (int64_t)atomic_load(&job->spawned));
+    satin_kvlist_add_i64(stats, "records_run", (int64_t)atomic_load(&job->run));
     satin_kvlist_add_i64(stats, "steals_intra", (int64_t)atomic_load(&job->steals));
     satin_kvlist_add_i64(stats, "workers", job->nworkers);
     double busy_total = 0, idle_total = 0;
@@ -225,16 +238,16 @@ void satin_job_stats(const satin_job *job, satin_kvlist *stats)
     satin_kvlist_add_f64(stats, "idle_s", idle_total);
 }
 
-void satin_job_add_counts(satin_job *job, uint64_t spawned, uint64_t run, uint64_t steals)
+void satin_job_add_counts(satin_job *job, uint64_t queued, uint64_t run, uint64_t steals)
 {
-    atomic_fetch_add_explicit(&job->spawned, spawned, memory_order_relaxed);
+    atomic_fetch_add_explicit(&job->spawned, queued, memory_order_relaxed);
     atomic_fetch_add_explicit(&job->run, run, memory_order_relaxed);
     atomic_fetch_add_explicit(&job->steals, steals, memory_order_relaxed);
 }
 
-void satin_job_counts(const satin_job *job, uint64_t *spawned, uint64_t *run, uint64_t *steals)
+void satin_job_counts(const satin_job *job, uint64_t *queued, uint64_t *run, uint64_t *steals)
 {
-    *spawned = atomic_load_explicit(&job->spawned, memory_order_relaxed);
+    *queued = atomic_load_explicit(&job->spawned, memory_order_relaxed);
     *run = atomic_load_explicit(&job->run, memory_order_relaxed);
     *steals = atomic_load_explicit(&job->steals, memory_order_relaxed);
 }

@@ -277,7 +277,7 @@ void satin_pool_abandon_orphans(satin_pool *pool, int holder, uint64_t place, ui
     satin_pool_notify(pool);   /* whoever waited for one runs it now */
 }
 
-int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_kind *kind,
+int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_task *task,
                        const void *arg, size_t arg_len, void *slot, size_t cap, size_t *len,
                        int can_wait, int *waited)
 {
@@ -288,7 +288,7 @@ int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_kind *kind,
     filter_bit(place, &word, &bit);
     if (!(atomic_load_explicit(&t->filter[word], memory_order_relaxed) & bit))
         return 0;
-    uint64_t digest = satin_digest(kind->name, arg, arg_len);
+    uint64_t digest = satin_digest(task->name, arg, arg_len);
     int found = SATIN_ORPHAN_NONE;
     pthread_mutex_lock(&t->lock);
     orphan *o = find_locked(t, place, digest);   /* one entry per (place, digest) */

@@ -1,11 +1,11 @@
 /*
  * params.h - job record parameters (key=value) and argument byte buffers.
- * The definitions behind the opaque satin_params and satin_bytes of satin.h.
+ * The definitions behind the opaque satin_params and satin_bytes of <satin/satin.h>.
  */
 #ifndef SATIN_PARAMS_H
 #define SATIN_PARAMS_H
 
-#include "satin.h"
+#include "satin/satin.h"
 
 #define SATIN_MAX_PARAMS 64
 

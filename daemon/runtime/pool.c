@@ -47,25 +47,18 @@ static uint64_t xorshift(uint64_t *s)
 
 void satin_worker_flush(satin_worker *w)
 {
-    satin_job *job = w->hot->job;
-    uint64_t spawns = __atomic_load_n(&w->hot->spawns, __ATOMIC_RELAXED);
+    satin_job *job = satin_here.job;
     uint64_t queued = atomic_load_explicit(&w->queued, memory_order_relaxed);
-    uint64_t spawned = spawns - w->spawns_flushed;
-    /* Every spawn not queued ran in place.  A frame of this job still open
-     * (this worker helps from its sync) counts its spawns when it ends: the
-     * difference may be "negative" for now, and unsigned sums come out
-     * exact once every frame has ended, before the job finishes. */
-    uint64_t ran = spawned - (queued - w->queued_flushed) + w->n_run;
+    uint64_t q = queued - w->queued_flushed;
     if (job) {
-        if (spawned)
-            atomic_fetch_add_explicit(&job->spawned, spawned, memory_order_relaxed);
-        if (ran)
-            atomic_fetch_add_explicit(&job->run, ran, memory_order_relaxed);
+        if (q)
+            atomic_fetch_add_explicit(&job->spawned, q, memory_order_relaxed);
+        if (w->n_run)
+            atomic_fetch_add_explicit(&job->run, w->n_run, memory_order_relaxed);
         if (w->n_steals)
             atomic_fetch_add_explicit(&job->steals, w->n_steals, memory_order_relaxed);
     }
     w->n_run = w->n_steals = 0;
-    w->spawns_flushed = spawns;
     w->queued_flushed = queued;
 }
 
@@ -305,7 +298,7 @@ static void *worker_main(void *arg)
      * until every worker has set it. */
     satin_here.w = w;
     pthread_mutex_lock(&w->pool->lock);
-    w->hot = &satin_here;
+    w->hot = &satin__hot;
     w->pool->workers_up++;
     pthread_cond_broadcast(&w->pool->wake);
     while (w->pool->workers_up < w->pool->nworkers)
@@ -343,7 +336,7 @@ static void *worker_main(void *arg)
             set_busy(w, 1);
             satin_record_run(w, r, 0);
             satin_worker_flush(w);
-            w->hot->job = NULL;
+            satin_here.job = NULL;
             release_memory(w);
             set_busy(w, 0);
             round = 0;
@@ -402,7 +395,6 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
     atomic_init(&pool->remote_start_wait_ns, 0);
     atomic_init(&pool->remote_starts, 0);
     atomic_init(&pool->parked, 0);
-    atomic_init(&pool->jobs_run_high, 0);
     pool->spawn_reserve = 4;
     satin_orphans_init(pool);
     satin_profiler_init(pool);
@@ -471,26 +463,12 @@ size_t satin_pool_max_record(const satin_pool *self)
     return self->max_record;
 }
 
-uint64_t satin_pool_jobs_run(satin_pool *self)
+uint64_t satin_pool_records_run(satin_pool *self)
 {
     uint64_t n = 0;
-    for (int i = 0; i < self->nworkers; i++) {
-        const satin_worker *w = &self->workers[i];
-        /* Runs in place: the spawns counted minus those queued.  A frame
-         * counts its spawns when it ends, after it queued some: clamp. */
-        uint64_t spawns = __atomic_load_n(&w->hot->spawns, __ATOMIC_RELAXED);
-        uint64_t queued = atomic_load_explicit(&w->queued, memory_order_relaxed);
-        n += atomic_load_explicit(&w->jobs_run, memory_order_relaxed) +
-             (spawns > queued ? spawns - queued : 0);
-    }
-    /* The sum dips while frames that queued records are open: what was
-     * reported once stays the least reported (progress never goes back). */
-    uint64_t high = atomic_load_explicit(&self->jobs_run_high, memory_order_relaxed);
-    while (n > high && !atomic_compare_exchange_weak_explicit(&self->jobs_run_high, &high, n,
-                                                              memory_order_relaxed,
-                                                              memory_order_relaxed))
-        ;
-    return n > high ? n : high;
+    for (int i = 0; i < self->nworkers; i++)
+        n += atomic_load_explicit(&self->workers[i].jobs_run, memory_order_relaxed);
+    return n;
 }
 
 void satin_pool_start(satin_pool *pool, satin_job *job, satin_job_done_fn *done,

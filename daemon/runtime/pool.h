@@ -1,6 +1,7 @@
 /*
  * pool.h - the worker pool of one node: W worker threads, one work-stealing
- * deque each, running jobs written with satin_spawn/satin_sync.
+ * deque each, running jobs written with satin_spawn/satin_sync (the kind
+ * API, <satin/satin.h>).
  *
  * A job is started by handing its root invocation to the pool (any thread);
  * the pool calls the job's done callback from the worker that finished it.
@@ -11,7 +12,7 @@
 #define SATIN_POOL_H
 
 #include "clock.h"
-#include "satin.h"
+#include "satin/satin.h"
 #include "satin_kv.h"
 #include "satin_profile.h"
 
@@ -34,20 +35,21 @@ satin_pool *satin_pool_new(const satin_pool_config *config);
 void satin_pool_destroy(satin_pool **self);
 int satin_pool_workers(const satin_pool *self);
 size_t satin_pool_max_record(const satin_pool *self);
-/* Invocations run on this node so far (all jobs; for progress lines). */
-uint64_t satin_pool_jobs_run(satin_pool *self);
+/* Records run on this node so far (all jobs; for progress lines). */
+uint64_t satin_pool_records_run(satin_pool *self);
 /* Records of other nodes taken by a worker so far, and the time they
  * waited, summed, from satin_pool_start to a worker taking them. */
 void satin_pool_remote_start_waits(satin_pool *self, uint64_t *count, double *seconds);
 
 typedef void satin_job_done_fn(satin_job *job, void *arg);
 
-/* A job for `kind` whose root invocation gets a copy of `arg`. */
+/* A job of `kind` whose root invocation gets a copy of `arg`. */
 satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len);
-/* The same with a result slot of `result_cap` bytes (a record from another
- * node carries its parent's slot size). */
-satin_job *satin_job_new_with_cap(const satin_kind *kind, const void *arg, size_t len,
-                                  size_t result_cap);
+/* A job that runs one invocation of `task` (a record of another node, or a
+ * re-run of ours) with a result slot of `result_cap` bytes (its JOBREC's:
+ * its parent's slot size); it has no kind. */
+satin_job *satin_job_new_task(const satin_task *task, const void *arg, size_t len,
+                              size_t result_cap);
 void satin_job_destroy(satin_job **self);
 /* The root invocation's argument: the job's own copy, the same bytes at the
  * same place until the job is destroyed (its kind reads them as const). */
@@ -83,13 +85,14 @@ void satin_job_cancel(satin_job *job, const char *why);
 int satin_job_stopping(const satin_job *job);
 
 /* After done: */
-const satin_kind *satin_job_kind(const satin_job *job);
+const satin_kind *satin_job_kind(const satin_job *job);   /* NULL: another node's record */
+const satin_task *satin_job_task(const satin_job *job);   /* its root's */
 int satin_job_failed(const satin_job *job);
 const char *satin_job_error(const satin_job *job);       /* "" when ok */
 const void *satin_job_result(const satin_job *job, size_t *len);
 double satin_job_wall_seconds(const satin_job *job);
-/* Appends the job's statistics (spawned, run, steals, per-worker busy/idle,
- * wall time) to `stats`. */
+/* Appends the job's statistics (records queued and run, steals, per-worker
+ * busy/idle, wall time) to `stats`. */
 void satin_job_stats(const satin_job *job, satin_kvlist *stats);
 
 /* Blocks the caller until the job is done. */
@@ -114,7 +117,7 @@ int satin_pool_take_for_remote(satin_pool *self, satin_record **out, int max);
 /* The same for a push (unasked): this node's own deque tails only; a job
  * that came from elsewhere (or a client) runs here. */
 int satin_pool_take_for_push(satin_pool *self, satin_record **out, int max);
-const satin_kind *satin_record_kind(const satin_record *r);
+const satin_task *satin_record_task(const satin_record *r);
 const void *satin_record_arg(const satin_record *r, size_t *len);
 size_t satin_record_result_cap(const satin_record *r);
 /* Its place in its job's spawn tree (proto/satin_digest.h). */
@@ -131,9 +134,9 @@ satin_job *satin_record_job(const satin_record *r);
 void satin_record_complete(satin_record *r, int ok, const void *result, size_t len,
                            const char *error);
 /* Adds counts of work done elsewhere for this job to its statistics. */
-void satin_job_add_counts(satin_job *job, uint64_t spawned, uint64_t run, uint64_t steals);
-/* Jobs spawned and run so far (flushed counts; for stolen-job results). */
-void satin_job_counts(const satin_job *job, uint64_t *spawned, uint64_t *run, uint64_t *steals);
+void satin_job_add_counts(satin_job *job, uint64_t queued, uint64_t run, uint64_t steals);
+/* Records queued and run so far (flushed counts; for stolen-job results). */
+void satin_job_counts(const satin_job *job, uint64_t *queued, uint64_t *run, uint64_t *steals);
 
 /* Seconds the workers of this node have spent idle, summed over workers. */
 double satin_pool_idle_seconds(satin_pool *self);

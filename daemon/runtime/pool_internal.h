@@ -21,9 +21,9 @@ enum {
     RECORD_REMOTE = 4,   /* taken for another node; its result comes back by message */
 };
 
-/* An invocation record: what satin_spawn puts on the deque. */
+/* An invocation record: what a queued spawn puts on the deque. */
 typedef struct satin_record {
-    const satin_kind *kind;
+    const satin_task *task;
     satin_job *job;
     struct satin_record *next;   /* next sibling of the same frame; queue link for roots */
     void *result;                /* the slot the parent named */
@@ -43,20 +43,20 @@ typedef struct satin_record {
 typedef struct satin_recovery {
     sigjmp_buf env;
     struct satin_recovery *outer;
-    const satin_kind *kind;          /* the record's */
+    const satin_task *task;          /* the record's */
     satin_job *job;
     satin_arena_mark mark;           /* the record arena when it started */
     int64_t base;                    /* the deque head when it started */
 } satin_recovery;
 
 typedef struct satin_worker {
-    /* The worker thread's satin_here (satin.h), which its inline spawns
-     * read; set before satin_pool_new returns, valid until satin_pool_destroy
-     * (no worker thread ends before all have left their loops, pool.c).  hot->limit is lowered by this worker only when a child may
-     * run in place (spawn.c, arm_in_place); anyone who makes that untrue
-     * raises it to UINTPTR_MAX.  hot->job is the job whose counters this
-     * worker keeps (below): that of the invocation running on top. */
-    satin_hot *hot;
+    /* The worker thread's satin__hot (<satin/satin.h>), which its inline
+     * spawns read; set before satin_pool_new returns, valid until
+     * satin_pool_destroy (no worker thread ends before all have left their
+     * loops, pool.c).  hot->limit is lowered by this worker only when a
+     * child may run in place (spawn.c, arm_in_place); anyone who makes that
+     * untrue raises it to UINTPTR_MAX. */
+    satin__hot_t *hot;
     satin_pool *pool;
     int id;
     pthread_t thread;
@@ -83,14 +83,13 @@ typedef struct satin_worker {
     uint64_t rng;
 
     /* Per-job counters, flushed into the job when the worker switches jobs
-     * or finishes a stolen or root record.  Spawns are counted per frame,
-     * when it ends (hot->spawns); those queued as records, when queued
-     * (queued); every other spawn ran in place, so the runs are those
-     * spawns plus the records run (n_run).  spawns and queued only grow
-     * (other threads read them for progress): what of them was flushed is
-     * kept beside them. */
+     * or finishes a stolen or root record: the spawns queued as records, the
+     * records run and those stolen from siblings.  A spawn run in place is
+     * a plain call, counted nowhere (a count would cost a third of fib's
+     * time: the API's spawn is as cheap as a call).  queued only grows
+     * (other threads read it): what of it was flushed is kept beside it. */
     uint64_t n_run, n_steals;
-    uint64_t spawns_flushed, queued_flushed;
+    uint64_t queued_flushed;
     _Atomic uint64_t queued;
     /* pool->wake_seq as read at the end of the last pause, i.e. before the
      * caller last looked for work (see satin_worker_pause). */
@@ -134,7 +133,6 @@ struct satin_pool {
     _Atomic uint64_t wake_seq;   /* bumped by every satin_pool_notify */
     _Atomic int hungry;          /* a worker found no local work */
     _Atomic int wanted;          /* another node asked for work and got none */
-    _Atomic uint64_t jobs_run_high;  /* the most satin_pool_jobs_run returned */
     /* Records of other nodes (remote jobs): from their start here to a
      * worker taking them, summed, and how many (the last leg of a steal). */
     _Atomic int64_t remote_start_wait_ns;
@@ -148,7 +146,8 @@ struct satin_pool {
 };
 
 struct satin_job {
-    const satin_kind *kind;
+    const satin_kind *kind;      /* a job a client submitted; NULL for another node's record */
+    const satin_task *task;      /* its root's */
     int remote;                  /* runs another node's record (satin_job_set_remote) */
     _Atomic int promised;        /* its result is promised to other nodes (satin_job_set_promised) */
     satin_ancestry ancestry;     /* of its root (satin_job_set_ancestry) */
@@ -160,7 +159,7 @@ struct satin_job {
     satin_record *root;          /* argument bytes follow it */
     unsigned char *result;       /* the root's result slot */
     _Atomic int stop;            /* cancelled or failed */
-    _Atomic uint64_t spawned, run, steals;
+    _Atomic uint64_t spawned, run, steals;   /* records queued, records run, stolen */
 
     pthread_mutex_t lock;        /* guards what follows */
     pthread_cond_t finished_cond;
@@ -174,11 +173,20 @@ struct satin_job {
     uint64_t *busy0, *idle0, *busy1, *idle1;   /* per-worker snapshots */
 };
 
-/* struct satin_ctx (a frame) and struct satin_out are in satin.h: its
- * inline spawn and sync use them. */
+/* struct satin_frame is in <satin/satin.h>: its inline spawn uses it. */
+
+/* The runtime's own per-thread state beside the public satin__hot: the
+ * worker of a worker thread (NULL on others), and the job of the
+ * invocation running on top, those of every frame this thread runs
+ * (frames never move between threads). */
+typedef struct satin_here_t {
+    struct satin_worker *w;
+    satin_job *job;
+} satin_here_t;
+extern _Thread_local satin_here_t satin_here;
 
 /* The worker running on this thread, and the job of its innermost
- * invocation: those of every frame this thread runs. */
+ * invocation. */
 static inline satin_worker *satin_worker_here(void)
 {
     return satin_here.w;
@@ -248,7 +256,7 @@ void satin_orphans_gave_up(satin_pool *pool);
  * while the table is empty, two seq_cst loads while the job's cached answer
  * is current, the table's lock only after a change of what origins it has. */
 int satin_orphans_for_job(satin_pool *pool, satin_job *job);
-int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_kind *kind,
+int satin_orphans_take(satin_pool *pool, uint64_t place, const satin_task *task,
                        const void *arg, size_t arg_len, void *slot, size_t cap, size_t *len,
                        int can_wait, int *waited);
 
@@ -266,7 +274,7 @@ void satin_stack_guard_recovered(satin_worker *w, satin_recovery *rc);
  * in place: enter fails the job and returns -1 when the recording failed. */
 typedef struct satin_trace satin_trace;
 int satin_trace_enter(satin_trace *t, satin_job *job);
-void satin_trace_leave(satin_trace *t, const satin_kind *kind, const void *arg, size_t len,
+void satin_trace_leave(satin_trace *t, const satin_task *task, const void *arg, size_t len,
                        size_t result_len);
 
 #endif

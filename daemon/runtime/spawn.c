@@ -1,7 +1,8 @@
 /*
- * spawn.c - satin_spawn, satin_sync and running one invocation record.
- * This is the hot path: no malloc, no lock, no atomic read-modify-write on
- * the common path (a spawned record that its own worker takes back).
+ * spawn.c - the out-of-line halves of satin_spawn and satin_sync
+ * (<satin/satin.h>), and running one invocation record.  This is the hot
+ * path: no malloc, no lock, no atomic read-modify-write on the common path
+ * (a spawned record that its own worker takes back).
  */
 #include "pool_internal.h"
 #include "satin_digest.h"
@@ -10,70 +11,68 @@
 #include <stdio.h>
 #include <string.h>
 
-__attribute__((noinline, cold)) static void fail_too_large(satin_job *job, const satin_kind *kind,
+__attribute__((noinline, cold)) static void fail_too_large(satin_job *job, const satin_task *task,
                                                            size_t len, size_t max)
 {
     char msg[200];
     snprintf(msg, sizeof msg,
              "%s spawned a %zu-byte argument record; the maximum record size is %zu",
-             kind->name, len, max);
+             task->name, len, max);
     satin_job_fail(job, msg);
 }
 
-/* Every thread's starts so: no child in place, no worker (satin.h). */
-_Thread_local satin_hot satin_here = {UINTPTR_MAX, 0, NULL, NULL};
+/* Every thread starts so: no child in place (<satin/satin.h>), no worker. */
+_Thread_local satin__hot_t satin__hot = {UINTPTR_MAX};
+_Thread_local satin_here_t satin_here = {NULL, NULL};
 
 /* While another node wants work, spawns queue until the deque holds this
  * many times the spawn reserve. */
 #define WANTED_QUEUE 8
 
-static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, const void *arg,
+static size_t invoke(satin_worker *w, satin_job *job, const satin_task *task, const void *arg,
                      size_t len, void *slot, size_t cap, uint64_t place, int spawned, int depth);
 static void count_run(satin_worker *w);
 
 /* A frame's place in its job's spawn tree and its nesting depth.  A child
- * run in place records only its parent; both are computed here, when a
- * queued child, an orphan look-up, tracing or the depth guard first needs
- * them.  Every frame whose place is unknown waits in the in-place spawn of
- * its child (or is `c`), so a child's index is its parent's nchildren.  The
- * frames whose place is unknown may be as many as the stack holds, so they
- * are walked without recursion: up to the nearest known place reversing the
- * parent links (each frame keeps its index in `place` meanwhile), then down
- * computing each place and depth and clearing the links (only this worker
- * sees its frames). */
-static uint64_t frame_place(satin_ctx *c)
+ * run in place records only its parent and its index among the parent's
+ * spawns (satin__enter); both are computed here, when a queued child, an
+ * orphan look-up, tracing or the depth guard first needs them.  The frames
+ * whose place is unknown may be as many as the stack holds, so they are
+ * walked without recursion: up to the nearest known place reversing the
+ * parent links, then down computing each place and depth and clearing the
+ * links (only this worker sees its frames). */
+static uint64_t frame_place(satin_frame *c)
 {
-    satin_ctx *below = NULL, *cur = c;
-    while (cur->parent) {
-        satin_ctx *up = cur->parent;
-        cur->place = up->nchildren;
-        cur->parent = below;
+    satin_frame *below = NULL, *cur = c;
+    while (cur->satin__parent) {
+        satin_frame *up = cur->satin__parent;
+        cur->satin__parent = below;
         below = cur;
         cur = up;
     }
-    uint64_t place = cur->place;
-    int depth = cur->depth;
+    uint64_t place = cur->satin__place;
+    int depth = cur->satin__depth;
     while (below) {
-        satin_ctx *next = below->parent;
-        place = satin_place_child(place, below->place);
-        below->place = place;
-        below->depth = ++depth;
-        below->parent = NULL;
+        satin_frame *next = below->satin__parent;
+        place = satin_place_child(place, below->satin__index);
+        below->satin__place = place;
+        below->satin__depth = ++depth;
+        below->satin__parent = NULL;
         below = next;
     }
-    return c->place;
+    return c->satin__place;
 }
 
-static int frame_depth(satin_ctx *c)
+static int frame_depth(satin_frame *c)
 {
     frame_place(c);
-    return c->depth;
+    return c->satin__depth;
 }
 
 /* A spawn under tracing (trace.c): the child runs at once, in place, between
  * the hook's two clock readings, so the recorded tree is the logical one and
  * does not depend on what the lazy-spawn rule would have queued. */
-__attribute__((noinline, cold)) static void traced_spawn(satin_ctx *c, const satin_kind *kind,
+__attribute__((noinline, cold)) static void traced_spawn(satin_frame *c, const satin_task *task,
                                                          const void *arg, size_t len,
                                                          void *result, size_t result_cap,
                                                          uint64_t index)
@@ -81,15 +80,15 @@ __attribute__((noinline, cold)) static void traced_spawn(satin_ctx *c, const sat
     satin_worker *w = satin_worker_here();
     satin_job *job = satin_job_here();
     if (len > w->pool->max_record) {
-        fail_too_large(job, kind, len, w->pool->max_record);
+        fail_too_large(job, task, len, w->pool->max_record);
         return;
     }
     uint64_t place = satin_place_child(frame_place(c), index);
     if (satin_trace_enter(w->pool->trace, job) < 0)
         return;
-    size_t got = invoke(w, job, kind, arg, len, result, result_cap, place, 1,
+    size_t got = invoke(w, job, task, arg, len, result, result_cap, place, 1,
                         frame_depth(c) + 1);
-    satin_trace_leave(w->pool->trace, kind, arg, len, got);
+    satin_trace_leave(w->pool->trace, task, arg, len, got);
 }
 
 /* Lazy spawn: while this worker's deque already holds enough records for
@@ -110,7 +109,7 @@ static int may_run_in_place(satin_worker *w, satin_pool *pool, satin_job *job)
            !satin_orphans_for_job(pool, job);
 }
 
-/* hot.limit lets satin.h's inline spawn run children in place without
+/* hot.limit lets <satin/satin.h>'s inline spawn run children in place without
  * looking at anything else.  It is lowered here, by the worker, to the
  * stack's line when may_run_in_place holds, and raised to UINTPTR_MAX by
  * whoever makes that untrue: this worker when it takes from its own deque
@@ -134,21 +133,20 @@ void satin_pool_clear_fast(satin_pool *pool)
         satin_worker_clear_fast(&pool->workers[i]);
 }
 
-/* Every spawn satin.h's inline fast path does not take: hot.limit raised
+/* Every spawn the inline fast path does not take: hot.limit raised
  * (tracing, orphan results waiting, a stopped job, a hungry worker, too few
  * records queued, or only not lowered again yet) or the stack past its
- * line. */
-void satin_spawn_general(satin_ctx *c, const satin_kind *kind, const void *arg, size_t len,
-                         void *result, size_t result_cap)
+ * line.  `index`: the child's among the frame's spawns. */
+void satin__spawn_queued(satin_frame *c, uint64_t index, const satin_task *task, const void *arg,
+                         size_t len, void *result, size_t result_cap)
 {
     satin_worker *w = satin_worker_here();
     satin_pool *pool = w->pool;
     satin_job *job = satin_job_here();
     if (atomic_load_explicit(&job->stop, memory_order_relaxed))
         return;
-    uint64_t index = ++c->nchildren;
     if (__builtin_expect(pool->trace != NULL, 0)) {
-        traced_spawn(c, kind, arg, len, result, result_cap, index);
+        traced_spawn(c, task, arg, len, result, result_cap, index);
         return;
     }
     /* Wanted by another node (satin_pool_set_wanted): queue until the deque
@@ -165,22 +163,22 @@ void satin_spawn_general(satin_ctx *c, const satin_kind *kind, const void *arg, 
          * seq_cst store each. */
         arm_in_place(w, pool, job);
         uint64_t place = satin_place_child(frame_place(c), index);
-        invoke(w, job, kind, arg, len, result, result_cap, place, 1, c->depth + 1);
+        invoke(w, job, task, arg, len, result, result_cap, place, 1, c->satin__depth + 1);
         return;
     }
     if (len > pool->max_record) {
-        fail_too_large(job, kind, len, pool->max_record);
+        fail_too_large(job, task, len, pool->max_record);
         return;
     }
-    if (c->queued == 0) {
-        c->children = NULL;
-        c->base = satin_deque_head(&w->deque);
+    if (c->satin__queued == 0) {
+        c->satin__children = NULL;
+        c->satin__base = satin_deque_head(&w->deque);
         satin_arena_mark m = satin_arena_get_mark(&w->arena);
-        c->mark_block = m.block;
-        c->mark_used = m.used;
+        c->satin__mark_block = m.block;
+        c->satin__mark_used = m.used;
     }
     satin_record *r = satin_arena_alloc(&w->arena, sizeof *r + len);
-    r->kind = kind;
+    r->task = task;
     r->job = job;
     r->result = result;
     r->result_cap = result_cap;
@@ -191,9 +189,9 @@ void satin_spawn_general(satin_ctx *c, const satin_kind *kind, const void *arg, 
     atomic_store_explicit(&r->done, 0, memory_order_relaxed);
     if (len)
         memcpy(r->arg, arg, len);
-    r->next = c->children;
-    c->children = r;
-    c->queued++;
+    r->next = c->satin__children;
+    c->satin__children = r;
+    c->satin__queued++;
     atomic_store_explicit(&w->queued, atomic_load_explicit(&w->queued, memory_order_relaxed) + 1,
                           memory_order_relaxed);
     satin_deque_push(&w->deque, r);
@@ -285,7 +283,7 @@ static int may_wait(const satin_worker *w, const satin_job *job, uint64_t place)
  * here or taken by a thief, and would wait for itself.  Those that may not
  * wait, or waited the longest, run the record. */
 __attribute__((noinline, cold)) static int orphan_result(satin_worker *w, satin_job *job,
-                                                          uint64_t place, const satin_kind *kind,
+                                                          uint64_t place, const satin_task *task,
                                                           const void *arg, size_t len, void *slot,
                                                           size_t cap, int spawned, int depth,
                                                           size_t *got)
@@ -294,7 +292,7 @@ __attribute__((noinline, cold)) static int orphan_result(satin_worker *w, satin_
     int waited = 0;
     int64_t since = 0;
     for (;;) {
-        int r = satin_orphans_take(w->pool, place, kind, arg, len, slot, cap, got,
+        int r = satin_orphans_take(w->pool, place, task, arg, len, slot, cap, got,
                                    spawned && may_wait(w, job, place), &waited);
         if (r == SATIN_ORPHAN_TAKEN)
             return 1;
@@ -312,60 +310,59 @@ __attribute__((noinline, cold)) static int orphan_result(satin_worker *w, satin_
     }
 }
 
-void satin_sync_queued(satin_ctx *c)
+void satin__sync_queued(satin_frame *c)
 {
     satin_worker *w = satin_worker_here();
     /* Known: the frame's queued spawns computed its place and depth. */
     uint32_t ran = 0;
     /* Everything above the frame's base on our own deque is our own child
      * (nested frames synced before returning here): run them LIFO. */
-    while (satin_deque_head(&w->deque) > c->base) {
+    while (satin_deque_head(&w->deque) > c->satin__base) {
         satin_record *r = satin_deque_take(&w->deque);
         if (!r)
             break;
-        satin_record_run(w, r, c->depth);
+        satin_record_run(w, r, c->satin__depth);
         ran++;
     }
     /* The deque is shorter now: the next spawn asks again (arm_in_place). */
     if (ran)
         __atomic_store_n(&w->hot->limit, UINTPTR_MAX, __ATOMIC_RELAXED);
-    if (ran != c->queued)
-        for (satin_record *r = c->children; r; r = r->next)
-            wait_for(w, r, c->depth);
-    c->children = NULL;
-    c->queued = 0;
-    satin_arena_reset(&w->arena, (satin_arena_mark){c->mark_block, c->mark_used});
+    if (ran != c->satin__queued)
+        for (satin_record *r = c->satin__children; r; r = r->next)
+            wait_for(w, r, c->satin__depth);
+    c->satin__children = NULL;
+    c->satin__queued = 0;
+    satin_arena_reset(&w->arena,
+                      (satin_arena_mark){c->satin__mark_block, c->satin__mark_used});
 }
 
-void satin_return_too_large(satin_out *out, size_t len)
+void satin__return_too_large(satin_frame *f, size_t len)
 {
     char msg[160];
     snprintf(msg, sizeof msg, "a %zu-byte result does not fit its %zu-byte slot", len,
-             out->cap);
+             f->satin__out.cap);
     satin_job_fail(satin_job_here(), msg);
 }
 
-void satin_fail(satin_out *out, const char *fmt, ...)
+void satin_fail(const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    (void)out;   /* the invocation's job is the thread's (satin_here) */
-    satin_job_fail(satin_job_here(), msg);
+    satin_job_fail(satin_job_here(), msg);   /* the invocation's job is the thread's */
 }
 
-int satin_cancelled(const satin_ctx *c)
+int satin_cancelled(void)
 {
-    (void)c;
     return atomic_load_explicit(&satin_job_here()->stop, memory_order_relaxed);
 }
 
 static void switch_job(satin_worker *w, satin_job *job)
 {
     satin_worker_flush(w);
-    w->hot->job = job;
+    satin_here.job = job;
     /* The limit was lowered for the job before, which may have no orphans
      * where this one has: the next spawn asks again (arm_in_place). */
     if (atomic_load_explicit(&w->pool->orphans, memory_order_relaxed))
@@ -397,7 +394,7 @@ __attribute__((noinline, cold)) static int stack_crossed(satin_worker *w, satin_
  * for the same place, kind and arguments (a run for an owner that died) is
  * taken instead of running it again.  (satin_spawn's fast path is the same
  * for the common case: no orphans, the stack above the line.) */
-static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, const void *arg,
+static size_t invoke(satin_worker *w, satin_job *job, const satin_task *task, const void *arg,
                      size_t len, void *slot, size_t cap, uint64_t place, int spawned, int depth)
 {
     if (atomic_load_explicit(&job->stop, memory_order_relaxed))
@@ -405,27 +402,25 @@ static size_t invoke(satin_worker *w, satin_job *job, const satin_kind *kind, co
     if (__builtin_expect(atomic_load_explicit(&w->pool->orphans, memory_order_relaxed), 0) &&
         satin_orphans_for_job(w->pool, job)) {
         size_t got;
-        if (orphan_result(w, job, place, kind, arg, len, slot, cap, spawned, depth, &got))
+        if (orphan_result(w, job, place, task, arg, len, slot, cap, spawned, depth, &got))
             return got;
     }
     char here;
     if ((uintptr_t)&here < w->stack_check && stack_crossed(w, job, (uintptr_t)&here, depth))
         return 0;
-    satin_ctx c;
-    c.queued = 0;
-    c.nchildren = 0;
-    c.depth = depth;
-    c.parent = NULL;
-    c.place = place;
-    c.out.slot = slot;
-    c.out.cap = cap;
-    c.out.len = 0;
-    kind->run(&c, arg, len, &c.out);
-    if (c.queued)
-        satin_sync_queued(&c); /* an implicit sync ends every invocation, as in Cilk */
-    if (c.nchildren)
-        satin_count_spawns(c.nchildren);   /* w's: it runs on this thread */
-    return c.out.len;
+    satin_frame c;
+    c.satin__queued = 0;
+    c.satin__depth = depth;
+    c.satin__index = 0;
+    c.satin__parent = NULL;
+    c.satin__place = place;
+    c.satin__out.slot = slot;
+    c.satin__out.cap = cap;
+    c.satin__out.len = 0;
+    task->run(&c, 0, arg, len);
+    if (c.satin__queued)
+        satin__sync_queued(&c); /* an implicit sync ends every invocation, as in Cilk */
+    return c.satin__out.len;
 }
 
 static void count_run(satin_worker *w)
@@ -439,7 +434,7 @@ static void count_run(satin_worker *w)
 
 void satin_record_run(satin_worker *w, satin_record *r, int depth)
 {
-    satin_job *job = r->job, *prev = w->hot->job;
+    satin_job *job = r->job, *prev = satin_here.job;
     if (job != prev)
         switch_job(w, job);
     if (r->flags & RECORD_STOLEN)
@@ -447,12 +442,12 @@ void satin_record_run(satin_worker *w, satin_record *r, int depth)
     if (w->njobs < SATIN_STACK_JOBS)
         w->jobs[w->njobs] = job;
     w->njobs++;
-    satin_recovery rc = {.outer = w->recovery, .kind = r->kind, .job = job,
+    satin_recovery rc = {.outer = w->recovery, .task = r->task, .job = job,
                          .mark = satin_arena_get_mark(&w->arena),
                          .base = satin_deque_head(&w->deque)};
     w->recovery = &rc;
     if (sigsetjmp(rc.env, 0) == 0) {
-        r->result_len = invoke(w, job, r->kind, r->arg, r->len, r->result, r->result_cap,
+        r->result_len = invoke(w, job, r->task, r->arg, r->len, r->result, r->result_cap,
                                r->place, !(r->flags & RECORD_ROOT), depth + 1);
     } else {
         /* The kind's own code overflowed the stack (stack_guard.c). */
@@ -474,9 +469,9 @@ void satin_record_run(satin_worker *w, satin_record *r, int depth)
     atomic_store_explicit(&r->done, 1, memory_order_release);
 }
 
-const satin_kind *satin_record_kind(const satin_record *r)
+const satin_task *satin_record_task(const satin_record *r)
 {
-    return r->kind;
+    return r->task;
 }
 
 const void *satin_record_arg(const satin_record *r, size_t *len)

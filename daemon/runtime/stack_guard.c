@@ -188,7 +188,7 @@ void satin_stack_guard_recovered(satin_worker *w, satin_recovery *rc)
     char msg[224];
     snprintf(msg, sizeof msg,
              "recursion too deep: %s's own code overflowed the worker stack (%zu MiB)",
-             rc->kind->name, w->pool->stack_size >> 20);
+             rc->task->name, w->pool->stack_size >> 20);
     satin_job_fail(rc->job, msg);
     satin_arena_reset(&w->arena, rc->mark);
     /* Its pages below go back after the record, as after any deep job. */

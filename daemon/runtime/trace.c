@@ -2,8 +2,8 @@
  * trace.c - one traced run of a job record (trace.h).
  *
  * The root of the recorded tree must be timed like every other node, and the
- * runtime times only spawns (the hook is in satin_spawn, so that untraced
- * runs pay one predictable branch per spawn and nothing else).  So the job
+ * runtime times only spawns (the hook is in the spawn's slow path, which a
+ * traced pool takes for every spawn: untraced runs pay nothing).  So the job
  * that runs is a wrapper whose only work is to spawn the real root and hand
  * its result back; the wrapper itself is not recorded.
  */
@@ -31,54 +31,63 @@ int satin_trace_enter(satin_trace *t, satin_job *job)
     return -1;
 }
 
-void satin_trace_leave(satin_trace *t, const satin_kind *kind, const void *arg, size_t len,
+void satin_trace_leave(satin_trace *t, const satin_task *task, const void *arg, size_t len,
                        size_t result_len)
 {
     int64_t now = satin_now_ns();
     uint64_t arg_bytes = len, result_bytes = result_len;
-    if (kind->data_size && !t->as_passed)
-        kind->data_size(arg, len, result_len, &arg_bytes, &result_bytes);
+    if (task->data_size && !t->as_passed)
+        task->data_size(arg, len, result_len, &arg_bytes, &result_bytes);
     satin_trace_tree_data(t->tree, arg_bytes, result_bytes);
     satin_trace_tree_end(t->tree, now);
     t->last_len = result_len;
 }
 
-/* The wrapper's argument: the real kind, then the real root's argument
- * bytes, 16-aligned as a record's are. */
+/* The wrapper's argument: the real root task, then its argument bytes,
+ * 16-aligned as a record's are. */
 #define WRAP_HEADER 16
 
-static void trace_root_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+static void trace_root_run(SATIN_FRAME, const void *arg, size_t len)
 {
-    const satin_kind *real;
+    (void)satin__n;
+    const satin_task *real;
     memcpy(&real, arg, sizeof real);
-    satin_spawn(c, real, (const unsigned char *)arg + WRAP_HEADER, len - WRAP_HEADER, out->slot,
-                out->cap);
-    satin_sync(c);
+    satin__spawn_queued(satin__f, 1, real, (const unsigned char *)arg + WRAP_HEADER,
+                        len - WRAP_HEADER, satin__f->satin__out.slot, satin__f->satin__out.cap);
+    satin_sync();
     /* The real root ended last: its length is the one to keep. */
-    out->len = satin_worker_here()->pool->trace->last_len;
+    satin__f->satin__out.len = satin_worker_here()->pool->trace->last_len;
 }
 
-static const satin_kind trace_root = {
+static int trace_root_check(const void *arg, size_t len, satin_err *err)
+{
+    (void)arg;
+    (void)len;
+    return satin_err_set(err, "trace-root runs only where it was started");
+}
+
+/* Not in a module: the runtime's own, never on the wire. */
+static const satin_task trace_root = {
     .name = "trace-root",
-    .summary = "runs one traced job record (not a kind users can name)",
+    .check = trace_root_check,
     .run = trace_root_run,
 };
 
-void satin_trace_record(const satin_kind *const *kinds, const char *kind_name,
+void satin_trace_record(const satin_registry *reg, const char *kind_name,
                         const char *const *params, int64_t min_leaf_ns, size_t max_nodes,
                         int as_passed, satin_trace_tree *tree, satin_outcome *out)
 {
     satin_trace_tree_init(tree, min_leaf_ns, max_nodes);
     const satin_kind *kind;
     satin_bytes arg;
-    if (satin_record_prepare(kinds, kind_name, params, SATIN_MAX_RECORD_DEFAULT, &kind, &arg,
+    if (satin_record_prepare(reg, kind_name, params, SATIN_MAX_RECORD_DEFAULT, &kind, &arg,
                              out) < 0)
         return;
     satin_bytes wrapped;
     satin_err err = {""};
     satin_bytes_init(&wrapped, SATIN_MAX_RECORD_DEFAULT + WRAP_HEADER);
     unsigned char header[WRAP_HEADER] = {0};
-    memcpy(header, &kind, sizeof kind);
+    memcpy(header, &kind->root, sizeof kind->root);
     if (satin_bytes_put(&wrapped, header, sizeof header, &err) < 0 ||
         satin_bytes_put(&wrapped, arg.data, arg.len, &err) < 0) {
         out->failed = 1;
@@ -92,8 +101,9 @@ void satin_trace_record(const satin_kind *const *kinds, const char *kind_name,
     satin_trace trace = {.tree = tree, .last_len = 0, .as_passed = as_passed};
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 1});
     pool->trace = &trace; /* published to the worker by the start's lock */
-    satin_job *job =
-        satin_job_new_with_cap(&trace_root, wrapped.data, wrapped.len, kind->result_size);
+    satin_job *job = satin_job_new_task(
+        &trace_root, wrapped.data, wrapped.len,
+        kind->result_size ? kind->result_size : kind->root->result_size);
     satin_bytes_free(&wrapped);
     satin_pool_run(pool, job);
 
@@ -104,10 +114,16 @@ void satin_trace_record(const satin_kind *const *kinds, const char *kind_name,
     if (!out->failed && kind->format) {
         size_t len;
         const void *res = satin_job_result(job, &len);
-        satin_result r = {out->result}, s = {out->stats};
+        satin_result r, s;
+        satin_result_init(&r, out->result);
+        satin_result_init(&s, out->stats);
         kind->format(res, len, out->wall_s, &r, &s);
-        out->result = r.list;
-        out->stats = s.list;
+        out->result = satin_result_take_list(&r);
+        out->stats = satin_result_take_list(&s);
+        out->data = r.data;
+        out->data_len = r.data_len;
+        memcpy(out->data_type, r.data_type, sizeof out->data_type);
+        satin_result_free_data(&s);
     }
     satin_job_destroy(&job);
     satin_pool_destroy(&pool);

@@ -17,16 +17,16 @@
 #include "kinds.h"
 #include "trace_tree.h"
 
-/* Runs the record (a kind of `kinds` + "key=value" parameters, as
+/* Runs the record (a kind of `reg` + "key=value" parameters, as
  * satin_run_record) with the tree recorded into `tree`, initialised here
  * with the cut-off and the node limit (trace_tree.h; free it with
  * satin_trace_tree_free).  The data sizes recorded are what each
- * invocation's data would carry (satin_kind.data_size), or with `as_passed`
+ * invocation's data would carry (satin_task.data_size), or with `as_passed`
  * the bytes it was passed and returned, as a grid sends them when the kind
  * regenerates its data.  `out` gets the kind's own result and statistics;
  * out->failed when the record is rejected, the job fails or the recording
  * fails (then `tree` is partial). */
-void satin_trace_record(const satin_kind *const *kinds, const char *kind,
+void satin_trace_record(const satin_registry *reg, const char *kind,
                         const char *const *params, int64_t min_leaf_ns, size_t max_nodes,
                         int as_passed, satin_trace_tree *tree, satin_outcome *out);
 

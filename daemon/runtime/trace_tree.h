@@ -25,7 +25,7 @@ typedef struct satin_trace_node {
     int64_t self_ns;      /* set when the node ends */
     int32_t parent;       /* index of the parent; -1 for the root */
     uint32_t nchildren;
-    uint64_t arg_bytes;   /* its data in and out (satin_kind.data_size); */
+    uint64_t arg_bytes;   /* its data in and out (satin_task.data_size); */
     uint64_t result_bytes; /*   0 until told */
 } satin_trace_node;
 

@@ -80,14 +80,14 @@ static satin_admit_verdict admit(satin_admit_ctx *c, const unsigned char *rid, s
     size_t hl = 0, bl = 0;
     satin_delivery_stamp_encode(&(satin_delivery_stamp){.epoch = epoch, .seq = seq}, f);
     satin_admit_ctx_init(c, now);
-    c->frame[0] = (satin_frame){rid, rlen};
-    c->frame[1] = (satin_frame){f, sizeof f};
+    c->frame[0] = (satin_wire_frame){rid, rlen};
+    c->frame[1] = (satin_wire_frame){f, sizeof f};
     c->nframes = 2;
     if (m) {
         if (satin_msg_encode(m, &h, &hl, &b, &bl) < 0)
             diag("cannot encode a %s", satin_msg_type_name(m->type));
-        c->frame[2] = (satin_frame){h, hl};
-        c->frame[3] = (satin_frame){b, bl};
+        c->frame[2] = (satin_wire_frame){h, hl};
+        c->frame[3] = (satin_wire_frame){b, bl};
         c->nframes = 4;
     }
     satin_admit_verdict v = satin_admission_run(adm, c);
@@ -160,15 +160,15 @@ static void shapes_and_codec(void)
     unsigned char f[SATIN_DELIVERY_FRAME_SIZE];
     satin_delivery_stamp_encode(&(satin_delivery_stamp){.epoch = E0}, f);
     satin_admit_ctx_init(&c, now);
-    c.frame[0] = (satin_frame){own0, own0_len};
-    c.frame[1] = (satin_frame){f, sizeof f};
-    c.frame[2] = (satin_frame){"x", 1};
+    c.frame[0] = (satin_wire_frame){own0, own0_len};
+    c.frame[1] = (satin_wire_frame){f, sizeof f};
+    c.frame[2] = (satin_wire_frame){"x", 1};
     c.nframes = 3;
     uint64_t b = count(SATIN_REJECT_SHAPE);
     rejected(satin_admission_run(adm, &c), &c, SATIN_REJECT_SHAPE, "frame shape", b, "3 frames");
     is_str(c.detail[0], "2", "the count is of the frames the sender sent");
     satin_admit_ctx_init(&c, now);
-    c.frame[0] = (satin_frame){own0, own0_len};
+    c.frame[0] = (satin_wire_frame){own0, own0_len};
     c.nframes = 4;
     c.extra = 3;
     rejected(satin_admission_run(adm, &c), &c, SATIN_REJECT_SHAPE, "frame shape", b + 1,
@@ -176,8 +176,8 @@ static void shapes_and_codec(void)
 
     b = count(SATIN_REJECT_STAMP);
     satin_admit_ctx_init(&c, now);
-    c.frame[0] = (satin_frame){tool, sizeof tool};
-    c.frame[1] = (satin_frame){"junk", 4};
+    c.frame[0] = (satin_wire_frame){tool, sizeof tool};
+    c.frame[1] = (satin_wire_frame){"junk", 4};
     c.nframes = 2;
     rejected(satin_admission_run(adm, &c), &c, SATIN_REJECT_STAMP, "delivery stamp", b,
              "one frame of garbage");
@@ -185,10 +185,10 @@ static void shapes_and_codec(void)
 
     b = count(SATIN_REJECT_DECODE);
     satin_admit_ctx_init(&c, now);
-    c.frame[0] = (satin_frame){own0, own0_len};
-    c.frame[1] = (satin_frame){f, sizeof f};
-    c.frame[2] = (satin_frame){"not a header", 12};
-    c.frame[3] = (satin_frame){"", 0};
+    c.frame[0] = (satin_wire_frame){own0, own0_len};
+    c.frame[1] = (satin_wire_frame){f, sizeof f};
+    c.frame[2] = (satin_wire_frame){"not a header", 12};
+    c.frame[3] = (satin_wire_frame){"", 0};
     c.nframes = 4;
     rejected(satin_admission_run(adm, &c), &c, SATIN_REJECT_DECODE, "decode", b, "a bad header");
     ok(c.detail[0] && c.detail[0][0], "with the codec's complaint (%s)", c.detail[0]);

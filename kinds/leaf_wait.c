@@ -26,7 +26,7 @@ static struct timespec leaf_ns_ts(int64_t ns)
     return t;
 }
 
-void satin_leaf_wait(satin_ctx *c, int64_t us)
+void satin_leaf_wait(int64_t us)
 {
     if (us <= 0)
         return;
@@ -35,7 +35,7 @@ void satin_leaf_wait(satin_ctx *c, int64_t us)
     int64_t deadline = leaf_ts_ns(&now) + us * 1000;
     for (;;) {
         int64_t t = leaf_ts_ns(&now);
-        if (t >= deadline || satin_cancelled(c))
+        if (t >= deadline || satin_cancelled())
             return;
         int64_t until = deadline - t > LEAF_SLICE_NS ? t + LEAF_SLICE_NS : deadline;
         struct timespec ts = leaf_ns_ts(until);

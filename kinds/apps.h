@@ -1,28 +1,15 @@
-/* apps.h - the job kinds compiled into satind, one file each. */
+/* apps.h - the built-in kinds: the module satin-kinds (module.c), one
+ * file a kind, and what of their arguments other parts read. */
 #ifndef SATIN_APPS_H
 #define SATIN_APPS_H
 
-#include "satin.h"
+#include "satin/satin.h"
 
-extern const satin_kind satin_kind_fib;
-extern const satin_kind satin_kind_uts;
-extern const satin_kind satin_kind_nqueens;
-extern const satin_kind satin_kind_integrate;
-extern const satin_kind satin_kind_ida;
-extern const satin_kind satin_kind_matmul;
-extern const satin_kind satin_kind_raytracer;
-extern const satin_kind satin_kind_synthetic;
-extern const satin_kind satin_kind_replay;
-extern const satin_kind satin_kind_setcover;
-extern const satin_kind satin_kind_knapsack;
-extern const satin_kind satin_kind_nchoosek;
-extern const satin_kind satin_kind_primefactors;
-extern const satin_kind satin_kind_tsp;
-extern const satin_kind satin_kind_array;
-
-/* All of the above, NULL-terminated, in --list-kinds order: the table satind
- * hands the runtime (runtime/kinds.h). */
-extern const satin_kind *const satin_builtin_kinds[];
+/* The module's entry point (SATIN_MODULE in module.c): a program that links
+ * the kinds in (libsatinkinds.a, whole: the tests) registers them with
+ * satin_registry_linked(satin_module_entry()); satind, satin-sim,
+ * satin-trace and the benchmarks load build/kinds/satin-kinds.so instead. */
+const satin_module *satin_module_entry(void);
 
 /* The argument bytes of fib, uts, replay and synthetic, read and written
  * as the kinds do: what satin-sim needs to run their trees in a model of

@@ -1,18 +1,18 @@
 /*
  * kind_shared.h - what several kinds would otherwise each write again: the
- * reads their argument checks (satin_kind.check) start with, which all
- * word a wrong length and a field out of range alike, and the format of a
- * kind whose root returns one int64.
+ * reads their argument checks start with, which all word a wrong length
+ * and a field out of range alike, and the format of a kind whose root
+ * returns one int64.
  *
- * A check is a length test, then a function over the decoded argument:
- * satin_arg_read for an argument of one fixed size; satin_arg_head and
- * satin_arg_tail for a fixed header followed by a count of items the
- * header names.
+ * A typed task's check gets its decoded struct (SATIN_TASK checks the
+ * length); a bytes task's check is a length test, then a function over the
+ * decoded argument: satin_arg_head and satin_arg_tail for a fixed header
+ * followed by a count of items the header names.
  */
 #ifndef SATIN_KIND_SHARED_H
 #define SATIN_KIND_SHARED_H
 
-#include "satin.h"
+#include "satin/satin.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,27 +41,14 @@ int satin_arg_range(const char *kind, const char *field, int64_t v, int64_t min,
 int satin_arg_read_ext(const char *kind, const void *arg, size_t len, void *head,
                        size_t head_size, void *ext, size_t ext_size, int more, satin_err *err);
 
-/* The check of a kind whose argument is one struct T: its length, then
- * valid(const T *, satin_err *) over the decoded struct. */
-#define SATIN_ARG_CHECK(name, kind, T, valid)                                                  \
-    static int name(const void *arg, size_t len, size_t max_record, satin_err *err)         \
-    {                                                                                       \
-        T decoded_;                                                                         \
-        (void)max_record;                                                                   \
-        if (satin_arg_read(kind, arg, len, &decoded_, sizeof decoded_, err) < 0)            \
-            return -1;                                                                      \
-        return valid(&decoded_, err);                                                       \
-    }
-
 /* The check of a kind whose argument is a header H and then `count` items
  * of `item_size` bytes, the count a field of H within lo..hi: the lengths,
  * then valid(const H *, const unsigned char *items, satin_err *) over the
  * decoded header and the items (unaligned: copy them out). */
 #define SATIN_ARG_CHECK_ITEMS(name, kind, H, count, lo, hi, item_size, what, valid)            \
-    static int name(const void *arg, size_t len, size_t max_record, satin_err *err)         \
+    static int name(const void *arg, size_t len, satin_err *err)                            \
     {                                                                                       \
         H head_;                                                                            \
-        (void)max_record;                                                                   \
         if (satin_arg_head(kind, arg, len, &head_, sizeof head_, err) < 0 ||                \
             satin_arg_range(kind, #count, head_.count, lo, hi, err) < 0 ||                  \
             satin_arg_tail(kind, len, sizeof head_, (uint64_t)head_.count, item_size, what, \
@@ -72,7 +59,7 @@ int satin_arg_read_ext(const char *kind, const void *arg, size_t len, void *head
 
 /* The int64 a root returned; 0 when the result is not one. */
 int64_t satin_result_as_i64(const void *res, size_t len);
-/* satin_kind.format of a kind whose root returns one int64, shown as `value`. */
+/* The format of a kind whose root returns one int64, shown as `value`. */
 void satin_format_value(const void *res, size_t len, double wall_s, satin_result *result,
                         satin_result *stats);
 

@@ -6,12 +6,12 @@
 #ifndef SATIN_LEAF_WAIT_H
 #define SATIN_LEAF_WAIT_H
 
-#include "satin.h"
+#include "satin/satin.h"
 
 #include <stdint.h>
 
 /* Waits `us` microseconds without using the CPU (nothing for us <= 0);
  * returns early once the job was cancelled. */
-void satin_leaf_wait(satin_ctx *c, int64_t us);
+void satin_leaf_wait(int64_t us);
 
 #endif

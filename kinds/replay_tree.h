@@ -27,7 +27,7 @@
 #ifndef SATIN_REPLAY_TREE_H
 #define SATIN_REPLAY_TREE_H
 
-#include "satin.h"
+#include "satin/satin.h"
 
 #include <stdint.h>
 #include <stdio.h>
