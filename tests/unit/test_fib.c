@@ -14,7 +14,7 @@ static int64_t run_fib(satin_pool *pool, const char *const *params)
 {
     satin_outcome o;
     int64_t v = -1;
-    satin_run_record(pool, satin_builtin_kinds, "fib", params, &o);
+    satin_run_record(pool, kit_kinds(), "fib", params, &o);
     if (o.failed)
         diag("fib failed: %s", o.error);
     else if (satin_kvlist_i64(&o.result, "value", &v) < 0)
