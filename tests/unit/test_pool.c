@@ -15,81 +15,102 @@
 #define SMALL_STACK ((size_t)16 << 20)
 #endif
 
-/* A kind that recurses `depth` levels deep, one spawn per level: the shape
- * that must end in a clear error, not a crashed daemon, when too deep. */
-static void chain_run(satin_ctx *c, const void *arg, size_t len, satin_out *out);
-static const satin_kind chain_kind = {
-    .name = "chain", .run = chain_run, .result_size = sizeof(int64_t)};
-
-static void chain_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+static int any_i64(const int64_t *a, satin_err *err)
 {
-    int64_t d;
-    (void)len;
-    memcpy(&d, arg, sizeof d);
-    int64_t r = 0;
-    if (d > 0) {
-        int64_t next = d - 1;
-        satin_spawn(c, &chain_kind, &next, sizeof next, &r, sizeof r);
-        satin_sync(c);
-    }
-    r += 1;
-    satin_return(out, &r, sizeof r);
+    (void)a;
+    (void)err;
+    return 0;
 }
 
-/* Spawns `n` children in one frame (a wide, flat frame grows the deque). */
-static void wide_run(satin_ctx *c, const void *arg, size_t len, satin_out *out);
-static const satin_kind wide_kind = {
-    .name = "wide", .run = wide_run, .result_size = sizeof(int64_t)};
-
-static void wide_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+/* A task that recurses `depth` levels deep, one spawn per level: the shape
+ * that must end in a clear error, not a crashed daemon, when too deep. */
+SATIN_TASK(int64_t, chain, int64_t, any_i64);
+static int64_t chain(SATIN_FRAME, int64_t d)
 {
-    int64_t n;
-    (void)len;
-    memcpy(&n, arg, sizeof n);
-    if (n < 0) { /* a leaf: returns its own index */
-        int64_t v = -n;
-        satin_return(out, &v, sizeof v);
-        return;
+    int64_t r = 0;
+    if (d > 0) {
+        satin_spawn(chain, &r, d - 1);
+        satin_sync();
     }
+    return r + 1;
+}
+
+/* Spawns `n` children in one frame (a wide, flat frame grows the deque); a
+ * leaf (n < 0) returns its own index. */
+SATIN_TASK(int64_t, wide, int64_t, any_i64);
+static int64_t wide(SATIN_FRAME, int64_t n)
+{
+    if (n < 0)
+        return -n;
     int64_t *res = calloc((size_t)n, sizeof *res);
-    for (int64_t i = 0; i < n; i++) {
-        int64_t leaf = -(i + 1);
-        satin_spawn(c, &wide_kind, &leaf, sizeof leaf, &res[i], sizeof res[i]);
-    }
-    satin_sync(c);
+    for (int64_t i = 0; i < n; i++)
+        satin_spawn(wide, &res[i], -(i + 1));
+    satin_sync();
     int64_t sum = 0;
     for (int64_t i = 0; i < n; i++)
         sum += res[i];
     free(res);
-    satin_return(out, &sum, sizeof sum);
+    return sum;
+}
+
+/* A binary tree of depth d whose every invocation counts itself: each runs
+ * exactly once whatever ran in place, was queued or was stolen. */
+static atomic_long tree_calls;
+SATIN_TASK(int64_t, tree, int64_t, any_i64);
+static int64_t tree(SATIN_FRAME, int64_t d)
+{
+    atomic_fetch_add_explicit(&tree_calls, 1, memory_order_relaxed);
+    if (d == 0)
+        return 1;
+    int64_t a, b;
+    satin_spawn(tree, &a, d - 1);
+    satin_spawn(tree, &b, d - 1);
+    satin_sync();
+    return a + b;
+}
+
+static int any_bytes(const void *arg, size_t len, satin_err *err)
+{
+    (void)arg;
+    (void)len;
+    (void)err;
+    return 0;
 }
 
 /* Returns more bytes than its slot holds. */
-static void big_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+SATIN_BYTES_TASK(big, any_bytes);
+static void big(SATIN_FRAME, const void *arg, size_t len)
 {
-    (void)c; (void)arg; (void)len;
+    (void)satin__n;
+    (void)arg;
+    (void)len;
     char buf[64] = {0};
-    satin_return(out, buf, sizeof buf);
+    satin_return(buf, sizeof buf);
 }
-static const satin_kind big_kind = {.name = "big", .run = big_run, .result_size = 8};
 
-/* Keeps spawning fib(15) until the job is cancelled. */
+/* Keeps spawning chains until the job is cancelled. */
 static atomic_int spin_started;
-static void spin_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+SATIN_TASK(int64_t, spin, int64_t, any_i64);
+static int64_t spin(SATIN_FRAME, int64_t unused)
 {
-    (void)arg; (void)len; (void)out;
-    int64_t fa[2] = {15, 0}, r;
+    (void)unused;
+    int64_t r;
     atomic_store(&spin_started, 1);
-    while (!satin_cancelled(c)) {
-        satin_spawn(c, &satin_kind_fib, fa, sizeof fa, &r, sizeof r);
-        satin_sync(c);
+    while (!satin_cancelled()) {
+        satin_spawn(chain, &r, 1000);
+        satin_sync();
     }
+    return 0;
 }
-static const satin_kind spin_kind = {.name = "spin", .run = spin_run, .result_size = 8};
 
-static int64_t run_i64(satin_pool *pool, const satin_kind *k, int64_t arg, satin_job **keep)
+static satin_job *task_job(const satin_task *t, int64_t arg)
 {
-    satin_job *job = satin_job_new(k, &arg, sizeof arg);
+    return satin_job_new_task(t, &arg, sizeof arg, sizeof(int64_t));
+}
+
+static int64_t run_i64(satin_pool *pool, const satin_task *t, int64_t arg, satin_job **keep)
+{
+    satin_job *job = task_job(t, arg);
     satin_pool_run(pool, job);
     size_t len;
     int64_t v = -1;
@@ -103,21 +124,29 @@ static int64_t run_i64(satin_pool *pool, const satin_kind *k, int64_t arg, satin
     return v;
 }
 
+static satin_registry *reg;
+
 static void fib_on(int workers)
 {
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = workers});
     satin_outcome o;
-    satin_run_record(pool, satin_builtin_kinds, "fib", (const char *[]){"n=27", NULL}, &o);
-    int64_t v = 0, spawned = 0, run = 0;
+    satin_run_record(pool, reg, "fib", (const char *[]){"n=27", NULL}, &o);
+    int64_t v = 0, queued = -1, run = 0;
     satin_kvlist_i64(&o.result, "value", &v);
-    satin_kvlist_i64(&o.stats, "jobs_spawned", &spawned);
-    satin_kvlist_i64(&o.stats, "jobs_run", &run);
+    satin_kvlist_i64(&o.stats, "records_queued", &queued);
+    satin_kvlist_i64(&o.stats, "records_run", &run);
     is_i64(v, 196418, "fib 27 on %d worker(s)", workers);
-    /* fib(n) spawns 2*(fib(n+1)-1) children: exact, whatever the stealing. */
-    is_i64(spawned, 2 * (317811 - 1), "fib 27 spawned exactly 2*(F(28)-1) jobs on %d", workers);
-    is_i64(run, spawned + 1, "every spawned job ran once, plus the root (%d)", workers);
+    /* Nothing is taken for another node here: every queued record ran once
+     * on this pool, and the root is a record too. */
+    ok(queued >= 0 && run == queued + 1, "every queued record ran once, plus the root (%d: %lld "
+       "queued, %lld run)", workers, (long long)queued, (long long)run);
     satin_outcome_free(&o);
-    is_i64(run_i64(pool, &wide_kind, 50000, NULL), 50000LL * 50001 / 2,
+    atomic_store(&tree_calls, 0);
+    is_i64(run_i64(pool, SATIN_TASK_OF(tree), 17, NULL), 1 << 17,
+           "a tree of depth 17 on %d worker(s)", workers);
+    is_i64(atomic_load(&tree_calls), (1 << 18) - 1,
+           "each of its invocations ran exactly once on %d worker(s)", workers);
+    is_i64(run_i64(pool, SATIN_TASK_OF(wide), 50000, NULL), 50000LL * 50001 / 2,
            "one frame with 50000 children (deque growth) on %d", workers);
     satin_pool_destroy(&pool);
 }
@@ -129,7 +158,7 @@ static void *client_thread(void *arg)
     char param[32];
     snprintf(param, sizeof param, "n=%d", (int)n);
     satin_outcome o;
-    satin_run_record(shared_pool, satin_builtin_kinds, "fib", (const char *[]){param, NULL}, &o);
+    satin_run_record(shared_pool, reg, "fib", (const char *[]){param, NULL}, &o);
     int64_t v = -1;
     satin_kvlist_i64(&o.result, "value", &v);
     satin_outcome_free(&o);
@@ -159,35 +188,35 @@ static void concurrent_jobs(void)
 static void failures(void)
 {
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 2, .max_record = 4096});
-    satin_job *job;
-    run_i64(pool, &big_kind, 0, &job);
+    satin_job *job = satin_job_new_task(SATIN_TASK_OF(big), NULL, 0, 8);
+    satin_pool_run(pool, job);
     ok(satin_job_failed(job), "a result larger than its slot fails the job");
     ok(strstr(satin_job_error(job), "does not fit") != NULL, "with a clear error: %s",
        satin_job_error(job));
     satin_job_destroy(&job);
 
-    is_i64(run_i64(pool, &chain_kind, 10000, NULL), 10001, "a chain 10000 spawns deep is fine");
+    is_i64(run_i64(pool, SATIN_TASK_OF(chain), 10000, NULL), 10001, "a chain 10000 spawns deep is fine");
 
     /* A small stack makes the guard trip well before the machine's limit
      * (and, under ThreadSanitizer, before its own shadow call stack fills). */
     satin_pool *small = satin_pool_new(&(satin_pool_config){.workers = 1, .stack_size = SMALL_STACK});
-    run_i64(small, &chain_kind, 10000000, &job);
+    run_i64(small, SATIN_TASK_OF(chain), 10000000, &job);
     ok(satin_job_failed(job), "ten million nested spawns fail the job instead of crashing");
     ok(strstr(satin_job_error(job), "recursion too deep") != NULL, "error: %s",
        satin_job_error(job));
     satin_job_destroy(&job);
-    is_i64(run_i64(small, &chain_kind, 100, NULL), 101, "the pool works on after that");
+    is_i64(run_i64(small, SATIN_TASK_OF(chain), 100, NULL), 101, "the pool works on after that");
     satin_pool_destroy(&small);
 
     satin_outcome o;
-    satin_run_record(pool, satin_builtin_kinds, "nosuchkind", NULL, &o);
+    satin_run_record(pool, reg, "nosuchkind", NULL, &o);
     ok(o.failed && strstr(o.error, "unknown job kind 'nosuchkind'"), "unknown kind: %s", o.error);
     satin_outcome_free(&o);
-    satin_run_record(pool, satin_builtin_kinds, "fib", (const char *[]){"n=3", "colour=red", NULL}, &o);
+    satin_run_record(pool, reg, "fib", (const char *[]){"n=3", "colour=red", NULL}, &o);
     ok(o.failed && strstr(o.error, "unknown parameter 'colour' for kind fib"), "unknown key: %s",
        o.error);
     satin_outcome_free(&o);
-    satin_run_record(pool, satin_builtin_kinds, "fib", (const char *[]){"n=3", "n=4", NULL}, &o);
+    satin_run_record(pool, reg, "fib", (const char *[]){"n=3", "n=4", NULL}, &o);
     ok(o.failed && strstr(o.error, "given twice"), "duplicate key: %s", o.error);
     satin_outcome_free(&o);
     satin_pool_destroy(&pool);
@@ -196,7 +225,7 @@ static void failures(void)
 static void cancellation(void)
 {
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 2});
-    satin_job *job = satin_job_new(&spin_kind, NULL, 0);
+    satin_job *job = task_job(SATIN_TASK_OF(spin), 0);
     satin_pool_start(pool, job, NULL, NULL);
     wait_flag(60, &spin_started, "the spinning job to start");   /* a running job is cancelled */
     satin_job_cancel(job, "test over");
@@ -210,19 +239,18 @@ static void cancellation(void)
 /* Spawns two leaves of wide_kind, then holds its worker until released,
  * before its sync: the leaves wait in the deque meanwhile. */
 static atomic_int hold_started, hold_release;
-static void hold_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+SATIN_TASK(int64_t, hold, int64_t, any_i64);
+static int64_t hold(SATIN_FRAME, int64_t unused)
 {
-    (void)arg; (void)len;
-    int64_t leaf[2] = {-1, -2}, res[2] = {0, 0};
+    (void)unused;
+    int64_t res[2] = {0, 0};
     for (int i = 0; i < 2; i++)
-        satin_spawn(c, &wide_kind, &leaf[i], sizeof leaf[i], &res[i], sizeof res[i]);
+        satin_spawn(wide, &res[i], -(i + 1));
     atomic_store(&hold_started, 1);
     poll_until(600, flag_is_set, &hold_release);   /* until the test lets it go on */
-    satin_sync(c);
-    int64_t sum = res[0] + res[1];
-    satin_return(out, &sum, sizeof sum);
+    satin_sync();
+    return res[0] + res[1];
 }
-static const satin_kind hold_kind = {.name = "hold", .run = hold_run, .result_size = 8};
 
 static atomic_int done_calls;
 static void count_done(satin_job *job, void *arg)
@@ -237,15 +265,14 @@ static void count_done(satin_job *job, void *arg)
 static void started_jobs_move_on(void)
 {
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 1});
-    satin_job *holder = satin_job_new(&hold_kind, NULL, 0);
+    satin_job *holder = task_job(SATIN_TASK_OF(hold), 0);
     satin_pool_start(pool, holder, NULL, NULL);
     if (!wait_flag(60, &hold_started, "the holder to spawn its leaves"))
         abort();   /* the rest would take records that were never made */
     is_i64(satin_pool_queue_length(pool), 2, "the busy worker's two leaves are queued");
 
-    int64_t arg = 10;
-    satin_job *moved = satin_job_new(&chain_kind, &arg, sizeof arg);
-    satin_job *failing = satin_job_new(&chain_kind, &arg, sizeof arg);
+    satin_job *moved = task_job(SATIN_TASK_OF(chain), 10);
+    satin_job *failing = task_job(SATIN_TASK_OF(chain), 10);
     satin_pool_start(pool, moved, count_done, NULL);
     satin_pool_start(pool, failing, count_done, NULL);
     is_i64(satin_pool_queue_length(pool), 4, "two started jobs no worker took count too");
@@ -297,15 +324,16 @@ static void started_jobs_move_on(void)
 
 /* Holds its worker until released, spawning nothing. */
 static atomic_int busy_started, busy_release;
-static void busy_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+SATIN_TASK(int64_t, busy, int64_t, any_i64);
+static int64_t busy(SATIN_FRAME, int64_t unused)
 {
-    (void)c; (void)arg; (void)len;
+    (void)satin__f;
+    (void)satin__n;
+    (void)unused;
     atomic_store(&busy_started, 1);
     poll_until(600, flag_is_set, &busy_release);   /* until the test lets it go on */
-    int64_t v = 7;
-    satin_return(out, &v, sizeof v);
+    return 7;
 }
-static const satin_kind busy_kind = {.name = "busy", .run = busy_run, .result_size = 8};
 
 /* A worker that finds nothing to do while a job runs is hungry, with or
  * without a hungry callback (a satind without a grid has none): that is
@@ -333,7 +361,7 @@ static void hungry_without_callback(void)
     satin_pool_on_hungry(pool, count_dry, NULL);
     is_i64(atomic_load(&told_dry), 1, "a callback installed then is told once that it is dry");
     satin_pool_on_hungry(pool, NULL, NULL);
-    satin_job *job = satin_job_new(&busy_kind, NULL, 0);
+    satin_job *job = task_job(SATIN_TASK_OF(busy), 0);
     satin_pool_start(pool, job, NULL, NULL);
     wait_flag(60, &busy_started, "the busy job to start");
     ok(poll_until(60, is_hungry, pool),
@@ -349,25 +377,20 @@ static void hungry_without_callback(void)
  * records the pool holds (queued_seen). */
 static satin_pool *seen_pool;
 static int64_t queued_seen;
-static void note_queue_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+SATIN_TASK(int64_t, note_queue, int64_t, any_i64);
+static int64_t note_queue(SATIN_FRAME, int64_t n)
 {
-    int64_t n, sum = 0;
-    (void)len;
-    memcpy(&n, arg, sizeof n);
+    int64_t sum = 0;
     int64_t *res = calloc((size_t)n, sizeof *res);
-    for (int64_t i = 0; i < n; i++) {
-        int64_t leaf = -(i + 1);
-        satin_spawn(c, &wide_kind, &leaf, sizeof leaf, &res[i], sizeof res[i]);
-    }
+    for (int64_t i = 0; i < n; i++)
+        satin_spawn(wide, &res[i], -(i + 1));
     queued_seen = satin_pool_queue_length(seen_pool);
-    satin_sync(c);
+    satin_sync();
     for (int64_t i = 0; i < n; i++)
         sum += res[i];
     free(res);
-    satin_return(out, &sum, sizeof sum);
+    return sum;
 }
-static const satin_kind note_queue_kind = {
-    .name = "note_queue", .run = note_queue_run, .result_size = sizeof(int64_t)};
 
 /* One worker, so nothing is stolen: spawns run in place once 4 (the spawn
  * reserve) are queued; while another node wants work (a steal request
@@ -376,21 +399,21 @@ static void wanted_by_another_node(void)
 {
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 1});
     seen_pool = pool;
-    int64_t v = run_i64(pool, &note_queue_kind, 10, NULL);
+    int64_t v = run_i64(pool, SATIN_TASK_OF(note_queue), 10, NULL);
     ok(v == 55 && queued_seen == 4, "not wanted: 4 of 10 spawns queued, 6 in place (sum %lld)",
        (long long)v);
     satin_pool_set_wanted(pool, 1);
-    v = run_i64(pool, &note_queue_kind, 10, NULL);
+    v = run_i64(pool, SATIN_TASK_OF(note_queue), 10, NULL);
     ok(v == 55 && queued_seen == 10, "wanted: all 10 spawns queued (%lld)", (long long)queued_seen);
-    v = run_i64(pool, &note_queue_kind, 40, NULL);
+    v = run_i64(pool, SATIN_TASK_OF(note_queue), 40, NULL);
     ok(v == 820 && queued_seen == 32,
        "wanted: 32 of 40 queued, then in place again (%lld)", (long long)queued_seen);
-    v = run_i64(pool, &note_queue_kind, 10, NULL);
+    v = run_i64(pool, SATIN_TASK_OF(note_queue), 10, NULL);
     ok(v == 55 && queued_seen == 4, "and no longer wanted after that (%lld)",
        (long long)queued_seen);
     satin_pool_set_wanted(pool, 1);
     satin_pool_set_wanted(pool, 0);
-    v = run_i64(pool, &note_queue_kind, 10, NULL);
+    v = run_i64(pool, SATIN_TASK_OF(note_queue), 10, NULL);
     ok(v == 55 && queued_seen == 4, "a request that got work ends it (%lld)",
        (long long)queued_seen);
     satin_pool_destroy(&pool);
@@ -398,6 +421,7 @@ static void wanted_by_another_node(void)
 
 int main(void)
 {
+    reg = satin_registry_linked(satin_module_entry());
     fib_on(1);
     fib_on(2);
     fib_on(4);
@@ -407,5 +431,6 @@ int main(void)
     started_jobs_move_on();
     hungry_without_callback();
     wanted_by_another_node();
+    satin_registry_destroy(&reg);
     return done_testing();
 }

@@ -14,6 +14,7 @@
 #include "../tap.h"
 #include "apps.h"
 #include "fib.h"
+#include "kinds.h"
 #include "pool.h"
 
 #include <pthread.h>
@@ -33,12 +34,14 @@ static void *burn(void *arg)
     return NULL;
 }
 
+static satin_registry *reg;
+
 static int run_round(int workers, int n)
 {
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = workers});
     unsigned char arg[32];
     size_t len = satin_fib_arg_write(n, 0, arg, sizeof arg);
-    satin_job *job = satin_job_new(&satin_kind_fib, arg, len);
+    satin_job *job = satin_job_new(satin_registry_kind(reg, "fib"), arg, len);
     satin_pool_run(pool, job);
     int64_t v = -1;
     size_t got = 0;
@@ -54,6 +57,7 @@ static int run_round(int workers, int n)
 int main(void)
 {
     alarm(240);
+    reg = satin_registry_linked(satin_module_entry());
     pthread_t burners[2];
     for (int i = 0; i < 2; i++)
         pthread_create(&burners[i], NULL, burn, NULL);
@@ -67,6 +71,7 @@ int main(void)
                "%d workers: %d pools each ran fib(%d) exactly and were destroyed at once "
                "while their workers went hungry", workers, rounds, n);
     }
+    satin_registry_destroy(&reg);
     atomic_store(&burning, 0);
     for (int i = 0; i < 2; i++)
         pthread_join(burners[i], NULL);

@@ -14,24 +14,31 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-static void hold_run(satin_ctx *c, const void *arg, size_t len, satin_out *out);
-static const satin_kind hold_kind = {.name = "hold", .run = hold_run, .result_size = 8};
+static int any_bytes(const void *arg, size_t len, satin_err *err)
+{
+    (void)arg;
+    (void)len;
+    (void)err;
+    return 0;
+}
+
+SATIN_BYTES_TASK(hold, any_bytes);
 static atomic_int hold_started, hold_release;
 
-static void hold_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+static void hold(SATIN_FRAME, const void *arg, size_t len)
 {
-    (void)c; (void)arg; (void)len; (void)out;
+    (void)satin__f; (void)satin__n; (void)arg; (void)len;
     atomic_store(&hold_started, 1);
     poll_until(600, flag_is_set, &hold_release);   /* until the test lets it go on */
 }
 
 /* Returns its argument: a stand-in's result says which record it was. */
-static void value_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+SATIN_BYTES_TASK(value, any_bytes);
+static void value(SATIN_FRAME, const void *arg, size_t len)
 {
-    (void)c;
-    satin_return(out, arg, len);
+    (void)satin__n;
+    satin_return(arg, len);
 }
-static const satin_kind value_kind = {.name = "value", .run = value_run, .result_size = 8};
 
 static satin_pool *pool;
 static satin_job *holder;
@@ -87,7 +94,7 @@ static fake_env *setup(void)
     atomic_store(&hold_release, 0);
     atomic_store(&standins_done, 0);
     ngiven = 0;
-    holder = satin_job_new(&hold_kind, NULL, 0);
+    holder = satin_job_new_task(SATIN_TASK_OF(hold), NULL, 0, 8);
     satin_pool_start(pool, holder, NULL, NULL);
     if (!wait_flag(60, &hold_started, "the holder to start"))
         abort();   /* the records would not be what arrived */
@@ -101,7 +108,7 @@ static fake_env *setup(void)
 /* A record arrives from another node: a stand-in job on the pool. */
 static satin_job *arrive(int64_t value)
 {
-    satin_job *job = satin_job_new_with_cap(&value_kind, &value, sizeof value, sizeof value);
+    satin_job *job = satin_job_new_task(SATIN_TASK_OF(value), &value, sizeof value, sizeof value);
     satin_pool_start(pool, job, standin_done, NULL);
     return job;
 }

@@ -16,27 +16,30 @@
 
 static atomic_long runs;
 
-/* tree(d): 2^d leaves, each worth 1. */
-static void tree_run(satin_ctx *c, const void *arg, size_t len, satin_out *out);
-static const satin_kind tree_kind = {.name = "tree", .run = tree_run, .result_size = 8};
-
-static void tree_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+static int any_depth(const int64_t *d, satin_err *err)
 {
-    (void)len;
+    (void)d;
+    (void)err;
+    return 0;
+}
+
+/* tree(d): 2^d leaves, each worth 1. */
+SATIN_TASK(int64_t, tree, int64_t, any_depth);
+static int64_t tree(SATIN_FRAME, int64_t d)
+{
     atomic_fetch_add(&runs, 1);
-    int64_t d, sum = 0;
-    memcpy(&d, arg, sizeof d);
-    if (d == 0) {
-        sum = 1;
-        satin_return(out, &sum, sizeof sum);
-        return;
-    }
-    int64_t child = d - 1, r[2] = {0, 0};
-    satin_spawn(c, &tree_kind, &child, sizeof child, &r[0], sizeof r[0]);
-    satin_spawn(c, &tree_kind, &child, sizeof child, &r[1], sizeof r[1]);
-    satin_sync(c);
-    sum = r[0] + r[1];
-    satin_return(out, &sum, sizeof sum);
+    if (d == 0)
+        return 1;
+    int64_t r[2] = {0, 0};
+    satin_spawn(tree, &r[0], d - 1);
+    satin_spawn(tree, &r[1], d - 1);
+    satin_sync();
+    return r[0] + r[1];
+}
+
+static satin_job *tree_job(int64_t depth)
+{
+    return satin_job_new_task(SATIN_TASK_OF(tree), &depth, sizeof depth, sizeof(int64_t));
 }
 
 #define ROOT 0x1234567ULL
@@ -50,7 +53,7 @@ static uint64_t digest_of(int64_t d)
 static int64_t run_tree(satin_pool *pool, int64_t depth, long *ran)
 {
     atomic_store(&runs, 0);
-    satin_job *job = satin_job_new(&tree_kind, &depth, sizeof depth);
+    satin_job *job = tree_job(depth);
     satin_job_set_place(job, ROOT);
     satin_job_set_origin(job, ROOT);
     satin_pool_run(pool, job);
@@ -158,7 +161,7 @@ static satin_job *start_tree(satin_pool *pool, int64_t depth)
 {
     atomic_store(&runs, 0);
     atomic_store(&finished, 0);
-    satin_job *job = satin_job_new(&tree_kind, &depth, sizeof depth);
+    satin_job *job = tree_job(depth);
     satin_job_set_place(job, ROOT);
     satin_job_set_origin(job, ROOT);
     satin_pool_start(pool, job, on_done, NULL);
@@ -271,26 +274,29 @@ static void test_promised(void)
 
 /* A record taken for another node carries its place. */
 static atomic_int spawned, release;
-static void pair_run(satin_ctx *c, const void *arg, size_t len, satin_out *out);
-static const satin_kind pair_kind = {.name = "pair", .run = pair_run, .result_size = 8};
-
-static void pair_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+SATIN_TASK(int64_t, pair, int64_t, any_depth);
+static int64_t pair(SATIN_FRAME, int64_t unused)
 {
-    (void)arg, (void)len;
-    int64_t a = 0, b = 0, r[2] = {0, 0};
-    satin_spawn(c, &tree_kind, &a, sizeof a, &r[0], sizeof r[0]);
-    satin_spawn(c, &tree_kind, &b, sizeof b, &r[1], sizeof r[1]);
+    (void)unused;
+    int64_t r[2] = {0, 0};
+    satin_spawn(tree, &r[0], 0);
+    satin_spawn(tree, &r[1], 0);
     atomic_store(&spawned, 1);
     poll_until(600, flag_is_set, &release);   /* until the test lets it go on */
-    satin_sync(c);
-    int64_t sum = r[0] + r[1];
-    satin_return(out, &sum, sizeof sum);
+    satin_sync();
+    return r[0] + r[1];
+}
+
+static satin_job *pair_job(void)
+{
+    int64_t unused = 0;
+    return satin_job_new_task(SATIN_TASK_OF(pair), &unused, sizeof unused, sizeof(int64_t));
 }
 
 static void test_remote_place(void)
 {
     satin_pool *pool = new_pool(1);
-    satin_job *job = satin_job_new(&pair_kind, NULL, 0);
+    satin_job *job = pair_job();
     satin_job_set_place(job, ROOT);
     satin_pool_start(pool, job, NULL, NULL);
     if (!wait_flag(60, &spawned, "the pair to spawn its children"))
@@ -325,7 +331,7 @@ static void test_wait_above_remote(int mode)
     uint64_t place = satin_place_child(ROOT, 1);
     atomic_store(&spawned, 0);
     atomic_store(&release, 0);
-    satin_job *x = satin_job_new(&pair_kind, NULL, 0);
+    satin_job *x = pair_job();
     satin_job_set_place(x, ROOT + 7);
     satin_job_set_remote(x);
     satin_ancestry anc = {{0, 0}};
@@ -394,7 +400,7 @@ static void test_only_their_job(void)
     satin_pool_add_orphan(pool, ROOT, satin_place_child(ROOT, 1), digest_of(8), &v, sizeof v, 1);
     satin_pool_orphan_stats(pool, &before);
     int64_t depth = 10;
-    satin_job *other = satin_job_new(&tree_kind, &depth, sizeof depth);
+    satin_job *other = tree_job(depth);
     satin_job_set_place(other, ROOT);   /* the same places: only the origin differs */
     satin_job_set_origin(other, ROOT + 99);
     satin_pool_run(pool, other);

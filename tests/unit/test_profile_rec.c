@@ -11,31 +11,30 @@
 
 /* A frame of `n` leaves that each spin a little: siblings steal them, so
  * both workers run several top-level records. */
-static void spin_leaves_run(satin_ctx *c, const void *arg, size_t len, satin_out *out);
-static const satin_kind spin_leaves = {
-    .name = "spin_leaves", .run = spin_leaves_run, .result_size = sizeof(int64_t)};
-
-static void spin_leaves_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+static int any_i64(const int64_t *a, satin_err *err)
 {
-    int64_t n;
-    (void)len;
-    memcpy(&n, arg, sizeof n);
+    (void)a;
+    (void)err;
+    return 0;
+}
+
+SATIN_TASK(int64_t, spin_leaves, int64_t, any_i64);
+static int64_t spin_leaves(SATIN_FRAME, int64_t n)
+{
     if (n < 0) {
         volatile uint64_t x = 0;
         for (int i = 0; i < 100000; i++)
             x += (uint64_t)i;
-        int64_t one = 1;
-        satin_return(out, &one, sizeof one);
-        return;
+        return 1;
     }
-    int64_t *res = calloc((size_t)n, sizeof *res), leaf = -1, sum = 0;
+    int64_t *res = calloc((size_t)n, sizeof *res), sum = 0;
     for (int64_t i = 0; i < n; i++)
-        satin_spawn(c, &spin_leaves, &leaf, sizeof leaf, &res[i], sizeof res[i]);
-    satin_sync(c);
+        satin_spawn(spin_leaves, &res[i], -1);
+    satin_sync();
     for (int64_t i = 0; i < n; i++)
         sum += res[i];
     free(res);
-    satin_return(out, &sum, sizeof sum);
+    return sum;
 }
 
 static double stat_f64(const satin_kvlist *l, const char *name)
@@ -52,7 +51,7 @@ static void test_job(void)
     int64_t arg = 1000;
 
     /* no session: nothing */
-    satin_job *job = satin_job_new(&spin_leaves, &arg, sizeof arg);
+    satin_job *job = satin_job_new_task(SATIN_TASK_OF(spin_leaves), &arg, sizeof arg, sizeof(int64_t));
     satin_pool_run(pool, job);
     satin_job_destroy(&job);
     is_i64((int64_t)satin_pool_profile_events(pool), 0, "a job without a session records nothing");
@@ -63,7 +62,7 @@ static void test_job(void)
 
     satin_pool_profile_begin(pool, 0, 7);
     ok(satin_pool_profiling(pool), "a session open: the pool profiles");
-    job = satin_job_new(&spin_leaves, &arg, sizeof arg);
+    job = satin_job_new_task(SATIN_TASK_OF(spin_leaves), &arg, sizeof arg, sizeof(int64_t));
     satin_pool_run(pool, job);
     int64_t t0, t1;
     satin_job_times(job, &t0, &t1);

@@ -22,54 +22,51 @@ __attribute__((noinline)) static int64_t dive_rec(int64_t n)
     return dive_rec(n - 1) + pad[0];
 }
 
-static void dive_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+static int any_i64(const int64_t *a, satin_err *err)
 {
-    (void)c;
-    int64_t n;
-    memcpy(&n, arg, len < sizeof n ? len : sizeof n);
-    int64_t r = dive_rec(n);
-    satin_return(out, &r, sizeof r);
+    (void)a;
+    (void)err;
+    return 0;
 }
 
-static const satin_kind dive_kind = {.name = "dive", .run = dive_run, .result_size = 8};
+SATIN_TASK(int64_t, dive, int64_t, any_i64);
+static int64_t dive(SATIN_FRAME, int64_t n)
+{
+    (void)satin__f;
+    (void)satin__n;
+    return dive_rec(n);
+}
 
 static atomic_int fan_children_done;
 
-static void leaf_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+SATIN_TASK(int64_t, leaf, int64_t, any_i64);
+static int64_t leaf(SATIN_FRAME, int64_t n)
 {
-    (void)c;
-    (void)len;
-    int64_t n;
-    memcpy(&n, arg, sizeof n);
+    (void)satin__f;
+    (void)satin__n;
     uint64_t s = 0;
     for (int64_t i = 0; i < n; i++)
         s += (uint64_t)i ^ (s >> 3);
     atomic_fetch_add(&fan_children_done, 1);
-    satin_return(out, &s, sizeof s);
+    return (int64_t)(s >> 1);
 }
-
-static const satin_kind leaf_kind = {.name = "leaf", .run = leaf_run, .result_size = 8};
 
 /* Queues 64 children (more than the lazy-spawn reserve: most are queued
  * and siblings steal them), then dives before its sync. */
-static void fan_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+SATIN_TASK(int64_t, fan, int64_t, any_i64);
+static int64_t fan(SATIN_FRAME, int64_t depth)
 {
-    (void)len;
-    int64_t depth;
-    memcpy(&depth, arg, sizeof depth);
-    int64_t res[64], work = 20000000;
+    int64_t res[64];
     for (int i = 0; i < 64; i++)
-        satin_spawn(c, &leaf_kind, &work, sizeof work, &res[i], sizeof res[i]);
+        satin_spawn(leaf, &res[i], 20000000);
     int64_t r = dive_rec(depth);
-    satin_sync(c);
-    satin_return(out, &r, sizeof r);
+    satin_sync();
+    return r;
 }
 
-static const satin_kind fan_kind = {.name = "fan", .run = fan_run, .result_size = 8};
-
-static satin_job *run_job(satin_pool *pool, const satin_kind *kind, int64_t arg)
+static satin_job *run_job(satin_pool *pool, const satin_task *task, int64_t arg)
 {
-    satin_job *job = satin_job_new(kind, &arg, sizeof arg);
+    satin_job *job = satin_job_new_task(task, &arg, sizeof arg, sizeof(int64_t));
     satin_pool_run(pool, job);
     return job;
 }
@@ -87,7 +84,7 @@ static int64_t value_of(satin_job *job)
 int main(void)
 {
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 2});
-    satin_job *job = run_job(pool, &dive_kind, 1000);
+    satin_job *job = run_job(pool, SATIN_TASK_OF(dive), 1000);
     int64_t want = 0;
     for (int64_t n = 1; n <= 1000; n++)
         want += (char)n;
@@ -95,26 +92,26 @@ int main(void)
     satin_job_destroy(&job);
 
     for (int round = 0; round < 3; round++) {
-        job = run_job(pool, &dive_kind, INT64_C(1) << 40);
+        job = run_job(pool, SATIN_TASK_OF(dive), INT64_C(1) << 40);
         ok(satin_job_failed(job), "round %d: a dive past the stack fails its job", round);
         ok(strstr(satin_job_error(job), "recursion too deep: dive's own code overflowed the "
                                         "worker stack (256 MiB)") != NULL,
            "round %d: with the reason (%s)", round, satin_job_error(job));
         satin_job_destroy(&job);
-        job = run_job(pool, &dive_kind, 1000);
+        job = run_job(pool, SATIN_TASK_OF(dive), 1000);
         ok(!satin_job_failed(job), "round %d: the same pool runs the next job", round);
         satin_job_destroy(&job);
     }
 
     atomic_store(&fan_children_done, 0);
-    job = run_job(pool, &fan_kind, INT64_C(1) << 40);
+    job = run_job(pool, SATIN_TASK_OF(fan), INT64_C(1) << 40);
     ok(satin_job_failed(job) && strstr(satin_job_error(job), "fan's own code overflowed") != NULL,
        "a frame with queued and stolen children that overflows fails its job (%s)",
        satin_job_error(job));
     diag("%d of its 64 children ran", atomic_load(&fan_children_done));
     satin_job_destroy(&job);
     atomic_store(&fan_children_done, 0);
-    job = run_job(pool, &fan_kind, 100);
+    job = run_job(pool, SATIN_TASK_OF(fan), 100);
     ok(!satin_job_failed(job) && atomic_load(&fan_children_done) == 64,
        "then the same kind, shallow, runs all 64 children and ends");
     satin_job_destroy(&job);
