@@ -136,12 +136,12 @@ KINDS_MODULE := $(BUILD)/kinds/satin-kinds.so
 # What a kind module is compiled with (satin-kind.pc gives users the same):
 # position-independent, and every page of a large frame touched in turn,
 # so that a kind's overflow meets the stack's guard (runtime/stack_guard.c).
-KIND_CFLAGS := -fPIC -fstack-clash-protection $(NO_SLP)
 # GCC 12's -O2 vectorizes a small argument struct built for a spawn through
 # memory (a store and two loads per spawn, and every register pushed before
 # the leaf test): off for the kinds, where compilers know the flag.
 NO_SLP := $(shell $(CC) -fno-tree-slp-vectorize -E -x c /dev/null >/dev/null 2>&1 && \
             echo -fno-tree-slp-vectorize)
+KIND_CFLAGS := -fPIC -fstack-clash-protection $(NO_SLP)
 # Programs that run kinds export the kind API to the modules they load
 # (mk/kind-api.list: the runtime's half of <satin/satin.h>).
 KIND_API_LDFLAGS := -Wl,--dynamic-list=mk/kind-api.list
@@ -222,7 +222,7 @@ $(BUILD)/tests/integration/peer-probe: $(call obj,tests/integration/peer_probe.c
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -ldl
 # The benchmarks load the built-in kinds' module as satind does, and link
 # the kinds' helpers (their arguments' layouts, the exact answers) too.
-$(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO) $(LIB_KINDS) | $(KINDS_MODULE)
+$(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_KINDS) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO) | $(KINDS_MODULE)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) $(KIND_API_LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS) -ldl
 $(BUILD)/obj/bench/%.o: CFLAGS += $(KINDS_DIR_DEFINE)

@@ -1,12 +1,13 @@
 /*
  * overhead.c - what the runtime costs, measured against plain C in one run.
  *
- *   (a) fib by spawn/sync on one worker vs plain recursive C fib, with and
- *       without a spawn threshold, and the cost of one spawn in ns; also vs
- *       the kind's own code with direct calls for its spawns, which tells
- *       the interface's cost from spawn/sync's.  Once on each CPU the
- *       process may use (at most FIB_MAX_CPUS), the baselines and the worker
- *       pinned to it: a ratio compares the same CPU with itself;
+ *   (a) fib by spawn/sync on one worker vs plain recursive C fib (and vs
+ *       plain C with one real call per node, the aim's baseline), with and
+ *       without a spawn threshold, and the cost of one spawn in ns.  The
+ *       kind runs from the module build/kinds/satin-kinds.so, loaded as
+ *       satind loads it.  Once on each CPU the process may use (at most
+ *       FIB_MAX_CPUS), the baselines and the worker pinned to it: a ratio
+ *       compares the same CPU with itself;
  *   (b) UTS on one worker vs the plain sequential loop over the same tree
  *       (uts_count_sequential) and vs the raw SHA-1 rate (uts_sha1_rate);
  *   (c) UTS on two workers vs one.
@@ -21,6 +22,7 @@
 #include "apps.h"
 #include "fib.h"
 #include "kinds.h"
+#include "modules.h"
 #include "pool.h"
 #include "uts_tree.h"
 
@@ -229,79 +231,20 @@ static int64_t called_fib(int64_t n)
     return n < 2 ? n : called_fib_ptr(n - 1) + called_fib_ptr(n - 2);
 }
 
-/* A second baseline: fib written against the kind interface as
- * daemon/apps/fib.c is (arguments by pointer and length, the result through
- * an out slot with a size check, the same leaf test and inner function),
- * with plain direct calls where fib.c has satin_spawn and satin_sync, one
- * real call per node as in fib.c (noipa: neither inlined nor specialised,
- * so the argument goes by pointer and the result by slot, as there).
- * Against it, satin's figure is what spawn/sync cost on their own; against
- * called_fib, what the interface adds too. */
-typedef struct iface_arg {
-    int64_t n;
-    int64_t threshold;
-} iface_arg;
+/* The kinds, from the module (main: SATIN_KINDS_DIR, the build's). */
+static satin_registry *kinds;
 
-typedef struct iface_out {
-    void *slot;
-    size_t cap, len;
-} iface_out;
-
-__attribute__((noinline, cold)) static void iface_failed(size_t len)
+/* Spawns fib(n) makes with a sequential threshold t (every invocation at or
+ * above it, and above 1, spawns two children). */
+static int64_t fib_spawns(int n, int t)
 {
-    wrong("the direct-call fib got a %zu-byte argument or result", len);
+    if (n < 2 || n < t)
+        return 0;
+    return 2 + fib_spawns(n - 1, t) + fib_spawns(n - 2, t);
 }
-
-static void iface_return(iface_out *out, const void *data, size_t len)
-{
-    if (len > out->cap) {
-        iface_failed(len);
-        return;
-    }
-    memcpy(out->slot, data, len);
-    out->len = len;
-}
-
-static void iface_fib_run(void *ctx, const void *arg, size_t len, iface_out *out);
-
-/* Given only its out, as fib.c's fib_inner is given only its frame (the
- * direct calls have no frame: their context is always NULL). */
-__attribute__((noipa)) static void iface_fib_inner(iface_out *out, iface_arg a)
-{
-    int64_t r;
-    if (a.n < a.threshold) {
-        r = plain_fib(a.n);
-    } else {
-        iface_arg x = {a.n - 1, a.threshold};
-        int64_t rx = 0, ry = 0;
-        iface_out ox = {&rx, sizeof rx, 0}, oy = {&ry, sizeof ry, 0};
-        iface_fib_run(NULL, &x, sizeof x, &ox);
-        x.n = a.n - 2;
-        iface_fib_run(NULL, &x, sizeof x, &oy);
-        r = rx + ry;
-    }
-    iface_return(out, &r, sizeof r);
-}
-
-__attribute__((noipa)) static void iface_fib_run(void *ctx, const void *arg, size_t len,
-                                                 iface_out *out)
-{
-    (void)ctx;
-    iface_arg a;
-    if (len != sizeof a) {
-        iface_failed(len);
-        return;
-    }
-    memcpy(&a, arg, sizeof a);
-    if (a.n < 2)
-        iface_return(out, &a.n, sizeof a.n);
-    else
-        iface_fib_inner(out, a);
-}
-
 
 /* One fib job on `pool`; returns the wall time around satin_run_record. */
-static double run_fib_job(satin_pool *pool, int n, int threshold, int64_t *spawned)
+static double run_fib_job(satin_pool *pool, int n, int threshold)
 {
     char pn[32], pt[32];
     snprintf(pn, sizeof pn, "n=%d", n);
@@ -309,7 +252,7 @@ static double run_fib_job(satin_pool *pool, int n, int threshold, int64_t *spawn
     const char *const params[] = {pn, pt, NULL};
     satin_outcome o;
     double t0 = fib_now_s();
-    satin_run_record(pool, satin_builtin_kinds, "fib", params, &o);
+    satin_run_record(pool, kinds, "fib", params, &o);
     double t = fib_now_s() - t0;
     int64_t v = -1;
     if (o.failed)
@@ -317,30 +260,7 @@ static double run_fib_job(satin_pool *pool, int n, int threshold, int64_t *spawn
     else if (satin_kvlist_i64(&o.result, "value", &v) < 0 || v != satin_fib_value(n))
         wrong("fib n=%d threshold=%d gave %" PRId64 ", expected %" PRId64, n, threshold, v,
               satin_fib_value(n));
-    if (satin_kvlist_i64(&o.stats, "jobs_spawned", spawned) < 0)
-        *spawned = 0;
     satin_outcome_free(&o);
-    return t;
-}
-
-/* Its threshold, 0, comes through a volatile too: a constant would let the
- * compiler drop the test that fib.c makes at every inner node. */
-static volatile int64_t iface_threshold_input;
-
-static double run_iface_fib(int n)
-{
-    iface_arg a = {0, 0};
-    plain_fib_input = n;
-    int64_t v = -1;
-    iface_out out = {&v, sizeof v, 0};
-    double t0 = fib_now_s();
-    a.n = plain_fib_input;
-    a.threshold = iface_threshold_input;
-    iface_fib_run(NULL, &a, sizeof a, &out);
-    double t = fib_now_s() - t0;
-    if (v != satin_fib_value(n))
-        wrong("direct-call fib(%d) gave %" PRId64 ", expected %" PRId64, n, v,
-              satin_fib_value(n));
     return t;
 }
 
@@ -359,8 +279,8 @@ static double run_plain_fib(int n, int one_call_per_node)
 typedef struct fib_figures {
     int n;
     int cpu;                               /* the one it ran on */
-    double plain, called, iface, satin, thresh;   /* best seconds */
-    double ratio, ratio_called, ratio_iface, ratio_thresh;
+    double plain, called, satin, thresh;   /* best seconds */
+    double ratio, ratio_called, ratio_thresh;
     double spawn_ns;                       /* (satin - plain) / spawns */
 } fib_figures;
 
@@ -376,23 +296,19 @@ static void bench_fib(int n, int cpu, int reps, fib_figures *f)
 {
     satin_pool_config cfg = {.workers = 1};
     satin_pool *pool = satin_pool_new(&cfg);
-    series plain = {.n = 0}, called = {.n = 0}, iface = {.n = 0}, satin = {.n = 0},
-           thresh = {.n = 0};
-    int64_t spawned = 0, spawned_thresh = 0;
+    series plain = {.n = 0}, called = {.n = 0}, satin = {.n = 0}, thresh = {.n = 0};
+    int64_t spawned = fib_spawns(n, 0), spawned_thresh = fib_spawns(n, FIB_THRESHOLD);
 
     /* Warm up: worker stack, arena block and deque touched once. */
-    int64_t dummy;
-    run_fib_job(pool, 20, 0, &dummy);
+    run_fib_job(pool, 20, 0);
     run_plain_fib(20, 0);
     run_plain_fib(20, 1);
-    run_iface_fib(20);
 
     for (int r = 0; r < reps; r++) {
         series_add(&plain, run_plain_fib(n, 0));
         series_add(&called, run_plain_fib(n, 1));
-        series_add(&iface, run_iface_fib(n));
-        series_add(&satin, run_fib_job(pool, n, 0, &spawned));
-        series_add(&thresh, run_fib_job(pool, n, FIB_THRESHOLD, &spawned_thresh));
+        series_add(&satin, run_fib_job(pool, n, 0));
+        series_add(&thresh, run_fib_job(pool, n, FIB_THRESHOLD));
     }
     satin_pool_destroy(&pool);
 
@@ -400,12 +316,10 @@ static void bench_fib(int n, int cpu, int reps, fib_figures *f)
     f->cpu = cpu;
     f->plain = series_best(&plain);
     f->called = series_best(&called);
-    f->iface = series_best(&iface);
     f->satin = series_best(&satin);
     f->thresh = series_best(&thresh);
     f->ratio = f->satin / f->plain;
     f->ratio_called = f->satin / f->called;
-    f->ratio_iface = f->satin / f->iface;
     f->ratio_thresh = f->thresh / f->plain;
     f->spawn_ns = spawned > 0 ? 1e9 * (f->satin - f->plain) / (double)spawned : 0.0;
 
@@ -422,14 +336,9 @@ static void bench_fib(int n, int cpu, int reps, fib_figures *f)
     snprintf(notes, sizeof notes, "%.2f ns per call (one real call per node)",
              1e9 * f->called / calls);
     print_row("plain C, every call", &called, ratio, notes);
-    snprintf(ratio, sizeof ratio, "%.2fx", f->iface / f->plain);
-    snprintf(notes, sizeof notes, "%.2f ns per call (fib.c's code, direct calls for spawns)",
-             1e9 * f->iface / calls);
-    print_row("kind code, direct calls", &iface, ratio, notes);
     snprintf(ratio, sizeof ratio, "%.2fx", f->ratio);
     snprintf(notes, sizeof notes, "%" PRId64 " spawns, %.1f ns per spawn over plain C; "
-             "%.2fx plain C every call, %.2fx direct calls", spawned, f->spawn_ns, f->ratio_called,
-             f->ratio_iface);
+             "%.2fx plain C every call", spawned, f->spawn_ns, f->ratio_called);
     print_row("satin threshold=0", &satin, ratio, notes);
     snprintf(ratio, sizeof ratio, "%.2fx", f->ratio_thresh);
     snprintf(notes, sizeof notes, "%" PRId64 " spawns, plain C below n=%d", spawned_thresh,
@@ -440,7 +349,6 @@ static void bench_fib(int n, int cpu, int reps, fib_figures *f)
     snprintf(bench, sizeof bench, "fib_%d_cpu%d", n, cpu);
     csv_add(bench, "plain", f->plain, calls / f->plain, 1.0);
     csv_add(bench, "plain_every_call", f->called, calls / f->called, f->called / f->plain);
-    csv_add(bench, "kind_direct_calls", f->iface, calls / f->iface, f->iface / f->plain);
     csv_add(bench, "satin_1w", f->satin, calls / f->satin, f->ratio);
     csv_add(bench, "satin_1w_threshold20", f->thresh, calls / f->thresh, f->ratio_thresh);
     /* seconds: the cost of one spawn; rate: spawns per second at that cost */
@@ -471,7 +379,7 @@ static double run_uts_job(satin_pool *pool, const uts_case *c, const uts_count3 
 {
     satin_outcome o;
     double t0 = now_s();
-    satin_run_record(pool, satin_builtin_kinds, "uts", c->params, &o);
+    satin_run_record(pool, kinds, "uts", c->params, &o);
     double t = now_s() - t0;
     uts_count3 got = {-1, -1, -1};
     if (o.failed) {
@@ -610,6 +518,12 @@ int main(int argc, char **argv)
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
+    kinds = satin_registry_new();
+    satin_err kerr = {""};
+    if (satin_modules_load_dir(kinds, SATIN_KINDS_DIR, &kerr) < 0) {
+        fprintf(stderr, "overhead: %s\n", kerr.msg);
+        return 2;
+    }
 
     const int reps = quick ? 1 : 5;
     const int fib_n = quick ? 30 : 35;
@@ -695,10 +609,7 @@ int main(int argc, char **argv)
         printf("  %-44s %9s\n", label, val);
         snprintf(label, sizeof label, "    1 worker / plain C with every call");
         snprintf(val, sizeof val, "%.2fx", f->ratio_called);
-        printf("  %-44s %9s   %s\n", label, val, "Satin paper 7.25x, Cilk 3.6x; aim <= 2x");
-        snprintf(label, sizeof label, "    1 worker / fib.c's code with direct calls");
-        snprintf(val, sizeof val, "%.2fx", f->ratio_iface);
-        printf("  %-44s %9s   %s\n", label, val, "spawn/sync's own cost");
+        printf("  %-44s %9s   %s\n", label, val, "Satin paper 7.25x, Cilk 3.6x; aim <= 1.5x");
         snprintf(label, sizeof label, "    1 worker, threshold=%d / plain C", FIB_THRESHOLD);
         snprintf(val, sizeof val, "%.2fx", f->ratio_thresh);
         printf("  %-44s %9s\n", label, val);
