@@ -70,8 +70,12 @@ int sim_model_parse(sim_model *m, const char *kind, const char *const *params, i
     const satin_kind *k;
     satin_bytes arg;
     satin_outcome out;
-    if (satin_record_prepare(satin_builtin_kinds, kind, params, (size_t)1 << 20, &k, &arg,
-                             &out) < 0) {
+    /* The argument bytes as the kind itself makes them (linked in whole:
+     * the Makefile's LINK_KINDS). */
+    static satin_registry *kinds;
+    if (!kinds)
+        kinds = satin_registry_linked(satin_module_entry());
+    if (satin_record_prepare(kinds, kind, params, (size_t)1 << 20, &k, &arg, &out) < 0) {
         snprintf(err, errlen, "%s", out.error);
         satin_outcome_free(&out);
         return -1;

@@ -35,12 +35,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static size_t count_kinds(void)
+/* The built-in kinds, linked in whole (mk/fuzz.mk). */
+static const satin_registry *kinds(void)
 {
-    size_t n = 0;
-    while (satin_builtin_kinds[n])
-        n++;
-    return n;
+    static satin_registry *reg;
+    if (!reg)
+        reg = satin_registry_linked(satin_module_entry());
+    return reg;
 }
 
 /* The ERROR satind sends for bad parameters must encode (the message may
@@ -86,12 +87,10 @@ static int prepare(const satin_kind *kind, char *lines, size_t max_record, satin
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static size_t nkinds;
-    if (!nkinds)
-        nkinds = count_kinds();
+    size_t nkinds = satin_registry_nkinds(kinds());
     if (size == 0 || nkinds == 0)
         return 0;
-    const satin_kind *kind = satin_builtin_kinds[(data[0] & 0x7Fu) % nkinds];
+    const satin_kind *kind = satin_registry_kind_at(kinds(), (data[0] & 0x7Fu) % nkinds);
     size_t max_record = data[0] & 0x80u ? 1024 : SATIN_MAX_RECORD_DEFAULT;
 
     /* A NUL-terminated copy (a NUL inside a line ends it early, as no NUL
@@ -104,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *lines = strchr(text, '\n');
     if (lines)
         *lines++ = '\0';
-    const satin_kind *named = satin_kinds_find(satin_builtin_kinds, text);
+    const satin_kind *named = satin_registry_kind(kinds(), text);
     if (named)
         kind = named;
 

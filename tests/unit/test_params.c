@@ -55,7 +55,7 @@ static void fib_record(satin_pool *pool, const char *param, int64_t want_value)
 {
     satin_outcome o;
     int64_t v = -1;
-    satin_run_record(pool, satin_builtin_kinds, "fib", (const char *[]){param, NULL}, &o);
+    satin_run_record(pool, kit_kinds(), "fib", (const char *[]){param, NULL}, &o);
     if (!o.failed)
         satin_kvlist_i64(&o.result, "value", &v);
     ok(!o.failed && v == want_value, "fib %s gives %" PRId64 " (got %" PRId64 "%s%s)", param,
