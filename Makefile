@@ -80,6 +80,9 @@ SHIM_SRC    := $(wildcard shim/*.c)
 # satin-sim: its core (sim/*.c but the program's files) is what its unit test links.
 SIM_MAIN    := sim/satin_sim.c sim/sim_csv.c
 SIM_SRC     := $(filter-out $(SIM_MAIN),$(wildcard sim/*.c))
+# satin-trace: the program and the capture, which satin-sim shares.
+TRACE_MAIN  := trace/satin_trace.c
+TRACE_SRC   := trace/trace_capture.c
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -116,10 +119,13 @@ $(BUILD)/obj/shim/%.o:           CFLAGS_INC := -Ishim -Icommon -Iproto
 # The simulator drives the engine and the policies, and reads the kinds'
 # arguments (apps.h) and parameters (runtime/kinds.h); nothing of satind's
 # transport or pool.
-$(BUILD)/obj/sim/%.o:            CFLAGS_INC := -Isim -Idaemon/engine -Idaemon/policy -Ikinds \
+$(BUILD)/obj/sim/%.o:            CFLAGS_INC := -Isim -Itrace -Idaemon/engine -Idaemon/policy -Ikinds \
                                                -Iinclude -Idaemon -Idaemon/runtime -Icommon -Iproto \
                                                -Iclient
-$(BUILD)/obj/tests/unit/test_sim.o: CFLAGS_INC := $(INC_ALL) -Isim
+$(BUILD)/obj/tests/unit/test_sim.o: CFLAGS_INC := $(INC_ALL) -Isim -Itrace
+# The tracer runs kinds on the runtime and writes the replay kind's format.
+$(BUILD)/obj/trace/%.o:          CFLAGS_INC := -Itrace -Iinclude -Idaemon/runtime -Ikinds -Icommon \
+                                               -Iproto
 
 # The dashboard's files, compiled into satind's core (mk/dashboard.mk); its
 # rules come before `all`, which stays the default goal.
@@ -151,7 +157,8 @@ LINK_KINDS  := -Wl,--whole-archive $(LIB_KINDS) -Wl,--no-whole-archive
 # Where satind, satin-sim and satin-trace look for modules by default: the
 # build's own here, the installed ones' in mk/install.mk.
 KINDS_DIR_DEFINE := -DSATIN_KINDS_DIR=\"$(abspath $(BUILD))/kinds\"
-$(BUILD)/obj/daemon/options.o $(BUILD)/obj/daemon/satind.o: CFLAGS += $(KINDS_DIR_DEFINE)
+$(BUILD)/obj/daemon/options.o $(BUILD)/obj/daemon/satind.o $(BUILD)/obj/trace/satin_trace.o \
+  $(BUILD)/obj/sim/satin_sim.o: CFLAGS += $(KINDS_DIR_DEFINE)
 # The same library, shared: its real file name (libsatin.so.0.1.0: the ABI number, then
 # VERSION's minor and patch) and its soname.  mk/shlib.mk builds it from PIC objects.
 LIBSATIN_SONAME := libsatin.so.$(LIBSATIN_ABI)
@@ -161,13 +168,14 @@ SUBMIT      := $(BUILD)/satin-submit
 WANEM       := $(BUILD)/satin-wanem
 KEYGEN      := $(BUILD)/satin-keygen
 SIM         := $(BUILD)/satin-sim
+TRACER      := $(BUILD)/satin-trace
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%.t,$(UNIT_SRC))
 INTEG_C_TESTS := $(patsubst tests/integration/%.c,$(BUILD)/tests/integration/%.t,$(INTEG_C_SRC))
 BENCHES     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 # Helper programs of the shell tests (not tests themselves).
 TEST_TOOLS  := $(BUILD)/tests/integration/peer-probe
 
-all: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(LIB_CLIENT) $(LIB_CLIENT_SO) $(KINDS_MODULE) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES) $(TEST_TOOLS)
+all: $(SATIND) $(SUBMIT) $(WANEM) $(KEYGEN) $(SIM) $(TRACER) $(LIB_CLIENT) $(LIB_CLIENT_SO) $(KINDS_MODULE) $(UNIT_TESTS) $(INTEG_C_TESTS) $(BENCHES) $(TEST_TOOLS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -200,8 +208,12 @@ $(KEYGEN): $(call obj,client/satin_keygen.c)
 # The shim takes only the common layer (topology, log, clock, event loop).
 $(WANEM): $(call obj,$(SHIM_SRC)) $(LIB_COMMON) $(LIB_PROTO)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(SIM): $(call obj,$(SIM_MAIN) $(SIM_SRC)) $(LIB_CORE) $(LIB_ENGINE) $(LIB_CLIENT) $(LIB_COMMON) $(LIB_PROTO) $(LIB_KINDS)
+$(SIM): $(call obj,$(SIM_MAIN) $(SIM_SRC) $(TRACE_SRC)) $(LIB_CORE) $(LIB_ENGINE) $(LIB_CLIENT) $(LIB_COMMON) $(LIB_PROTO) $(LIB_KINDS)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) $(KIND_API_LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_KINDS) $(filter-out $(LIB_KINDS),$(filter %.a,$^)) $(LDLIBS) -ldl
+# satin-trace links the kinds' archive for the trace format alone
+# (replay_tree.o): its kinds are the modules it loads.
+$(TRACER): $(call obj,$(TRACE_MAIN) $(TRACE_SRC)) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO) $(LIB_KINDS) | $(KINDS_MODULE)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) $(KIND_API_LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS) -ldl
 $(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO) $(LIB_KINDS)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) $(KIND_API_LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_KINDS) $(filter-out $(LIB_KINDS),$(filter %.a,$^)) $(LDLIBS) -ldl
@@ -210,7 +222,7 @@ $(BUILD)/tests/%.t: $(call obj,tests/unit/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_C
 $(BUILD)/tests/test_client_endpoints.t: $(call obj,client/submit_endpoints.c)
 $(BUILD)/tests/test_submit_profile.t: $(call obj,client/submit_profile.c)
 # The simulator's unit test links its core.
-$(BUILD)/tests/test_sim.t: $(call obj,$(SIM_SRC))
+$(BUILD)/tests/test_sim.t: $(call obj,$(SIM_SRC) $(TRACE_SRC))
 # The accept guard's test runs libzmq's IPC listener past the open-file
 # limit with the guard in front of accept, as satind has it.
 $(BUILD)/tests/test_accept_guard.t: $(call obj,daemon/accept_guard.c)

@@ -1,7 +1,7 @@
 /*
  * replay.c - a real application's job tree, replayed on emulated processors.
  *
- * bench/trace runs a kind once on one worker and writes its job tree with
+ * satin-trace runs a kind once on one worker and writes its job tree with
  * every node's self time (replay_tree.h).  Here the job for node i spawns
  * node i's children, waits for them, then waits (satin_leaf_wait, as
  * synthetic's leaves do) for its self time times `scale`.  So the tree, and
@@ -213,7 +213,7 @@ static void rp_format(const void *res, size_t len, double wall_s, satin_result *
 }
 
 static const satin_param_def rp_params[] = {
-    {"tree", NULL, 1, "trace file written by bench/trace; the same path on every node"},
+    {"tree", NULL, 1, "trace file written by satin-trace; the same path on every node"},
     {"scale", "1", 0, "multiply every self time by this, 1e-6..1e6 (waits are rounded to 1 us)"},
     {NULL, NULL, 0, NULL},
 };

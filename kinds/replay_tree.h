@@ -1,6 +1,6 @@
 /*
  * replay_tree.h - the trace file: a job tree with the self time of every
- * node, written by bench/trace and replayed by the `replay` kind.
+ * node, written by satin-trace and replayed by the `replay` kind.
  *
  * Text, one line per node in pre-order (a node, then its children's
  * subtrees in spawn order), after a header:
@@ -16,8 +16,8 @@
  * (its wall time minus its children's), 0..2^36; NCHILDREN 0..65536; T is
  * the sum of the SELF_US; ARG_BYTES and RESULT_BYTES (0..2^40) are the data
  * the node's argument and result would carry if its data travelled with it
- * (satin_kind.data_size: matmul's blocks, the raytracer's pixels; for other
- * kinds the bytes passed).  Version 1, which bench/trace wrote before, has
+ * (satin_task.data_size: matmul's blocks, the raytracer's pixels; for other
+ * kinds the bytes passed).  Version 1, which satin-trace wrote before, has
  * the first four fields only and is still read (its data sizes are 0:
  * unknown).  Fields are separated by single spaces or tabs;
  * blank lines are ignored.  At most 2^22 nodes; lines other than comments

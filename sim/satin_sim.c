@@ -16,6 +16,8 @@
 #include "sim_csv.h"
 #include "lifestory.h"
 #include "lifestory_plot.h"
+#include "modules.h"
+#include "trace_capture.h"
 #include "topology.h"
 
 #include <errno.h>
@@ -67,6 +69,8 @@ typedef struct options {
     int nparams;
     int watch;                 /* --failure-timeout-ms given */
     double fail_lan_ms, fail_wan_ms;   /* 0: the engine's default */
+    const char *kinds_dir;     /* the modules of a kind satin-sim does not model */
+    int64_t trace_min_leaf_us;
     const char *kind;
     const char *const *params;
 } options;
@@ -77,7 +81,11 @@ static void usage(FILE *f)
         "usage: satin-sim [options] KIND key=value...\n"
         "Runs one job of KIND (fib, uts, replay, synthetic) on a simulated grid with\n"
         "satind's node engine and policies, in virtual time; the same options and seed\n"
-        "give the same run.\n"
+        "give the same run.  Any other kind of the modules of --kinds-dir is run here\n"
+        "once, every spawn in place and timed, and its tree replayed (satin-trace(1)).\n"
+        "  --kinds-dir DIR        the modules of such a kind (default " SATIN_KINDS_DIR ")\n"
+        "  --trace-min-leaf-us US such a kind's subtrees under US microseconds in all are\n"
+        "                         one task (default %d)\n"
         "  --topology FILE        the grid of a topology file (its policy, links)\n"
         "  --clusters C --nodes N C clusters of N nodes each (default 1 x 1)\n"
         "  --workers W            workers per node (default 1)\n"
@@ -94,7 +102,8 @@ static void usage(FILE *f)
         "  --wan-jitter-ms MS     the same between clusters (default 0, or the file's)\n"
         "  --msg-cpu-us S[,R]     a node's control thread's time per message sent (S)\n"
         "                         and received (R; default S) (default 0)\n"
-        "  --task-ns NS           virtual time of one task (fib: a call; uts: a hashed child)\n"
+        "  --task-ns NS           virtual time of one task (fib: a call; uts: a hashed child;\n"
+        "                         replay, synthetic and a traced kind: a microsecond)\n"
         "  --task-ns measure      uts: time the real child generation here once, and use that\n"
         "  --time-limit-s S       stop there if the job has not ended\n"
         "  --progress N           a line on stderr every N events (default on a terminal:\n"
@@ -113,7 +122,7 @@ static void usage(FILE *f)
         "  -V, --version          the version\n"
         "Exit status: 0 the job ended ok, 1 it failed or hit the time limit, 2 usage.\n"
         "With --json, a failure is also {\"error\": {\"code\": ..., \"message\": ...}} on stdout.\n",
-        LAN_LATENCY_US, LAN_MBPS, WAN_LATENCY_MS, WAN_KBPS, PROGRESS_TTY_EVENTS,
+        TRACE_DEFAULT_MIN_LEAF_US, LAN_LATENCY_US, LAN_MBPS, WAN_LATENCY_MS, WAN_KBPS, PROGRESS_TTY_EVENTS,
         LIFESTORY_NODES);
 }
 
@@ -188,7 +197,7 @@ static int msg_cpu(const char *arg, options *o)
 
 enum { O_TOPO = 256, O_CLUSTERS, O_NODES, O_WORKERS, O_POLICY, O_SEED, O_JSON, O_LANLAT,
        O_LANBW, O_WANLAT, O_WANBW, O_TASK, O_LIMIT, O_PROGRESS, O_QUIET, O_CSV, O_LIFE,
-       O_LIFENODES, O_LANJIT, O_WANJIT, O_MSGCPU, O_CRASH, O_FAILTO, O_PARAM };
+       O_LIFENODES, O_LANJIT, O_WANJIT, O_MSGCPU, O_CRASH, O_FAILTO, O_PARAM, O_KINDS, O_TRACELEAF };
 
 static int ends_with(const char *s, const char *tail)
 {
@@ -211,7 +220,8 @@ static int parse_options(int argc, char **argv, options *o)
     *o = (options){.clusters = 1, .nodes = 1, .workers = 1, .seed = 1,
                    .lan_latency_us = LAN_LATENCY_US, .lan_mbps = LAN_MBPS,
                    .wan_latency_ms = WAN_LATENCY_MS, .wan_kbps = WAN_KBPS,
-                   .lifestory_nodes = LIFESTORY_NODES};
+                   .lifestory_nodes = LIFESTORY_NODES, .kinds_dir = SATIN_KINDS_DIR,
+                   .trace_min_leaf_us = TRACE_DEFAULT_MIN_LEAF_US};
     static const struct option longs[] = {
         {"topology", required_argument, NULL, O_TOPO},
         {"clusters", required_argument, NULL, O_CLUSTERS},
@@ -237,6 +247,8 @@ static int parse_options(int argc, char **argv, options *o)
         {"crash", required_argument, NULL, O_CRASH},
         {"failure-timeout-ms", required_argument, NULL, O_FAILTO},
         {"param", required_argument, NULL, O_PARAM},
+        {"kinds-dir", required_argument, NULL, O_KINDS},
+        {"trace-min-leaf-us", required_argument, NULL, O_TRACELEAF},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -315,6 +327,11 @@ static int parse_options(int argc, char **argv, options *o)
         case O_CRASH: o->crash_args[o->ncrashes++] = optarg; break;
         case O_FAILTO: if (failure_timeouts(optarg, o) < 0) return -1; break;
         case O_PARAM: o->param_args[o->nparams++] = optarg; break;
+        case O_KINDS: o->kinds_dir = optarg; break;
+        case O_TRACELEAF:
+            if (num("--trace-min-leaf-us", optarg, 0, 1e9, &v) < 0) return -1;
+            o->trace_min_leaf_us = (int64_t)v;
+            break;
         case 'h': usage(stdout); exit(0);
         case 'V': printf("satin-sim %s\n", SATIN_VERSION); exit(0);
         default:
@@ -550,6 +567,10 @@ static void print_text(const options *o, const grid *g, const sim_model *m, cons
         printf("failed\n");
     else
         printf("%s: %" PRId64 "\n", sim_model_result_name(m), r->result);
+    if (m->traced_name[0])
+        printf("traced here: %s, %" PRIu64 " invocations in %.6f s on one worker, replayed as "
+               "%" PRId64 " tasks\n",
+               m->traced_result, m->traced_invocations, m->traced_wall_s, m->trace->nnodes);
     printf("makespan %.6f s; sequential %.6f s; speedup %.2f on %d worker(s), efficiency %.3f\n",
            makespan, work, makespan > 0 ? work / makespan : 0, total_workers,
            makespan > 0 ? work / makespan / total_workers : 0);
@@ -589,6 +610,19 @@ static void print_json(const options *o, const grid *g, const sim_model *m, cons
         satin_json_i64(&j, r->result);
     }
     satin_json_object_end(&j);
+    if (m->traced_name[0]) {
+        satin_json_key(&j, "traced");
+        satin_json_object_begin(&j);
+        satin_json_key(&j, "result");
+        satin_json_str(&j, m->traced_result);
+        satin_json_key(&j, "invocations");
+        satin_json_i64(&j, (int64_t)m->traced_invocations);
+        satin_json_key(&j, "wall_s");
+        satin_json_f64(&j, m->traced_wall_s);
+        satin_json_key(&j, "tasks");
+        satin_json_i64(&j, m->trace->nnodes);
+        satin_json_object_end(&j);
+    }
     satin_json_key(&j, "stats");
     satin_json_object_begin(&j);
     for (size_t i = 0; i < r->counters.n; i++) {
@@ -794,6 +828,26 @@ static void free_options(options *o)
     free(o->param_args);
 }
 
+/* A kind satin-sim models, or any kind of the modules of --kinds-dir,
+ * traced here. */
+static int load_model(const options *o, sim_model *m, sim_state *root, char *err, size_t errlen)
+{
+    if (sim_model_knows(o->kind))
+        return sim_model_parse(m, o->kind, o->params, o->task_ns, root, err, errlen);
+    memset(m, 0, sizeof *m);
+    satin_registry *reg = satin_registry_new();
+    satin_err e = {""};
+    int rc;
+    if (satin_modules_load_dir(reg, o->kinds_dir, &e) < 0)
+        rc = -1, snprintf(err, errlen, "%s", e.msg);
+    else
+        rc = sim_model_trace(m, reg, o->kind, o->params, o->task_ns, o->trace_min_leaf_us, root,
+                             err, errlen);
+    /* The module stays loaded (the registry's rule): nothing of it runs now. */
+    satin_registry_destroy(&reg);
+    return rc;
+}
+
 static int simulate(int argc, char **argv)
 {
     options o;
@@ -804,7 +858,7 @@ static int simulate(int argc, char **argv)
     sim_model model;
     sim_state root;
     char err[512];
-    if (sim_model_parse(&model, o.kind, o.params, o.task_ns, &root, err, sizeof err) < 0) {
+    if (load_model(&o, &model, &root, err, sizeof err) < 0) {
         sim_error("%s", err);
         sim_model_free(&model);
         free_options(&o);

@@ -51,14 +51,21 @@ static void syn_set(const sim_model *m, sim_state *s, int32_t depth, uint64_t fi
     memcpy(s->b, &y, sizeof y);
 }
 
+int sim_model_knows(const char *kind)
+{
+    return strcmp(kind, "fib") == 0 || strcmp(kind, "uts") == 0 || strcmp(kind, "replay") == 0 ||
+           strcmp(kind, "synthetic") == 0;
+}
+
 int sim_model_parse(sim_model *m, const char *kind, const char *const *params, int64_t task_ns,
                     sim_state *root, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
     memset(root, 0, sizeof *root);
-    if (strcmp(kind, "fib") != 0 && strcmp(kind, "uts") != 0 && strcmp(kind, "replay") != 0 &&
-        strcmp(kind, "synthetic") != 0) {
-        snprintf(err, errlen, "satin-sim runs the kinds fib, uts, replay and synthetic, not '%s'",
+    if (!sim_model_knows(kind)) {
+        snprintf(err, errlen,
+                 "satin-sim models the kinds fib, uts, replay and synthetic, not '%s' "
+                 "(a module's kind is traced: sim_model_trace)",
                  kind);
         return -1;
     }

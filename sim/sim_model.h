@@ -20,7 +20,7 @@
  *         (a parameter, or measured: sim_measure.h); the result is the
  *         node count.  (The uts kind hands nodes out in chunks; here every
  *         node is a task: sim/README.md says what that changes.)
- *   replay  a real kind's job tree traced by bench/trace (replay_tree.h):
+ *   replay  a real kind's job tree traced by satin-trace (replay_tree.h):
  *         one task per traced node, costing its self time times `scale`
  *         after its children, as the replay kind waits it; the result is
  *         the node count.  A record sent to another node carries its
@@ -28,6 +28,8 @@
  *         result data, as extra bytes on the wire (sim_model_data): matmul's
  *         blocks and the raytracer's pixels cost bandwidth as if they
  *         travelled.
+ *   any other kind  traced here from the module that brings it, then
+ *         replayed (sim_model_trace).
  *   synthetic  the synthetic kind's complete tree (synthetic.c): fanout^depth
  *         leaves numbered as the kind numbers them, each costing its draw
  *         (synthetic_draw.h) in microseconds, inner nodes costing nothing;
@@ -37,6 +39,7 @@
 #define SATIN_SIM_MODEL_H
 
 #include "apps.h"
+#include "kinds.h"
 #include "replay_tree.h"
 #include "uts_tree.h"
 
@@ -66,12 +69,29 @@ typedef struct sim_model {
     uint64_t trace_checksum;
     double trace_scale;
     satin_syn_tree syn;        /* synthetic: the tree's parameters */
+    /* Any other kind (sim_traced.c): traced here, then replayed.  name is
+     * the kind's; traced_result is what the kind itself computed. */
+    char traced_name[64];
+    char traced_result[256];
+    uint64_t traced_invocations;
+    double traced_wall_s;
 } sim_model;
 
 /* The job from "KIND key=value ..." (params: NULL-terminated): the model
  * and the root's state.  `task_ns` <= 0: the model's default.  0, or -1
  * with the kind's own message in err. */
 int sim_model_parse(sim_model *m, const char *kind, const char *const *params, int64_t task_ns,
+                    sim_state *root, char *err, size_t errlen);
+/* 1 for the kinds sim_model_parse models (fib, uts, replay, synthetic). */
+int sim_model_knows(const char *kind);
+/* Any kind of `reg` (a module's): its job is run here once, every spawn in
+ * place and timed (trace/trace_capture.h, subtrees under min_leaf_us
+ * microseconds in all become leaves), and the tree replayed as the replay
+ * kind's is, `task_ns` (<= 0: 1000) of virtual time per traced
+ * microsecond.  The result is then the tree's node count; the kind's own is
+ * m->traced_result.  0, or -1 with the kind's or the tracer's message. */
+int sim_model_trace(sim_model *m, const satin_registry *reg, const char *kind,
+                    const char *const *params, int64_t task_ns, int64_t min_leaf_us,
                     sim_state *root, char *err, size_t errlen);
 void sim_model_free(sim_model *m);
 /* A task's children, its own value, its cost before its children spawn

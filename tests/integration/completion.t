@@ -3,8 +3,8 @@
 # bash-completion: satind's options, policies, log levels and the node ids
 # of the topology file on the line; satin-grid's subcommands and options;
 # satin-submit's options, and the kinds and parameters of a real satind
-# (started here, stopped by its pid); satin-keygen, satin-wanem, satin-sim
-# and satin-slurm; and every option any of the seven offers is one the
+# (started here, stopped by its pid); satin-keygen, satin-wanem, satin-sim,
+# satin-trace (its modules' kinds) and satin-slurm; and every option any of the eight offers is one the
 # program accepts (run with it, and a value when its help gives one, before
 # an option nobody has: the parser must stop at that one, not at it).
 set -u
@@ -21,11 +21,11 @@ trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; rm -rf "$tmpdir"' EXIT
 # The programs by their installed names, first in PATH.
 mkdir "$tmpdir/bin"
 ln -s "$build/satind" "$build/satin-submit" "$build/satin-keygen" "$build/satin-wanem" \
-    "$build/satin-sim" "$repo/deploy/satin-grid" "$repo/deploy/slurm/satin-slurm" "$tmpdir/bin/"
+    "$build/satin-sim" "$build/satin-trace" "$repo/deploy/satin-grid" "$repo/deploy/slurm/satin-slurm" "$tmpdir/bin/"
 PATH=$tmpdir/bin:$PATH
 # shellcheck disable=SC1091
 . /usr/share/bash-completion/bash_completion
-programs="satind satin-submit satin-keygen satin-grid satin-slurm satin-wanem satin-sim"
+programs="satind satin-submit satin-keygen satin-grid satin-slurm satin-wanem satin-sim satin-trace"
 for f in $programs; do
     # shellcheck disable=SC1090
     . "$repo/deploy/completion/$f"
@@ -64,6 +64,8 @@ is "$(complete_line satin-wanem --check)" "--check-emulate" "satin-wanem --check
 is "$(complete_line satin-sim --lan-b)" "--lan-bandwidth-MBps" "satin-sim --lan-b: --lan-bandwidth-MBps"
 is "$(complete_line satin-sim --policy c)" "chs cls cluster-lifeline crs" "satin-sim --policy c: its policies"
 is "$(complete_line satin-sim "")" "fib replay synthetic uts" "satin-sim: its kinds"
+is "$(complete_line satin-trace --li)" "--list-kinds" "satin-trace --li: --list-kinds"
+is "$(complete_line satin-trace -o t.trace f)" "fib" "satin-trace -o FILE f: the modules' kind fib"
 is "$(complete_line satin-slurm "")" "--help --version run up" "satin-slurm: its commands"
 is "$(complete_line satin-slurm up --st)" "--stop-timeout" "satin-slurm up --st: --stop-timeout"
 is "$(complete_line satin-grid slurm run --clu)" "--cluster" "satin-grid slurm run --clu: satin-slurm's"
@@ -99,6 +101,7 @@ accepted satin-submit --
 accepted satin-keygen --
 accepted satin-wanem --
 accepted satin-sim --
+accepted satin-trace --
 accepted satin-grid --
 accepted satin-grid up "$repo/etc/local-2x2.yaml" --
 accepted satin-grid status --

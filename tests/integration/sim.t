@@ -98,10 +98,10 @@ fast=$(json_get 'd["sim"]["makespan_s"]')
     pass "its 50 ms links make the job slower than 1 ms ones ($slow s against $fast s)" ||
     fail "its 50 ms links make the job slower than 1 ms ones ($slow s against $fast s)"
 
-# A real kind's tree, traced by bench/trace and replayed: every traced node
+# A real kind's tree, traced by satin-trace and replayed: every traced node
 # runs, and the sequential time is the trace's waits at that scale.
-"$build/bench/trace" --leaves 256 -o "$tmpdir/nq.trace" nqueens n=10 >/dev/null 2>&1
-check=$("$build/bench/trace" --check "$tmpdir/nq.trace" --scale 2)
+"$build/satin-trace" --leaves 256 -o "$tmpdir/nq.trace" nqueens n=10 >/dev/null 2>&1
+check=$("$build/satin-trace" --check "$tmpdir/nq.trace" --scale 2)
 want_nodes=$(echo "$check" | tr ' ' '\n' | sed -n 's/^nodes=//p')
 want_waits=$(echo "$check" | tr ' ' '\n' | sed -n 's/^waits_us=//p')
 run "$sim" --clusters 2 --nodes 4 --json replay tree="$tmpdir/nq.trace" scale=2

@@ -245,7 +245,7 @@ static void nq_tree(int n, int row, uint32_t cols, uint32_t ld, uint32_t rd, int
     }
 }
 
-/* Writes a recorded tree as bench/trace does. */
+/* Writes a recorded tree as satin-trace does. */
 static void write_trace(const satin_trace_tree *t, const char *path)
 {
     int64_t *us = malloc(sizeof *us * t->n), *argb = malloc(sizeof *argb * t->n),
@@ -330,7 +330,7 @@ static void check_replay_of(satin_pool *pool, int workers, const char *path, con
 }
 
 /* matmul and the raytracer record the data a job of theirs would carry
- * (satin_kind.data_size); the file keeps it, and coarsening keeps a
+ * (satin_task.data_size); the file keeps it, and coarsening keeps a
  * subtree's root's. */
 static void check_traced_data(void)
 {
