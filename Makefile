@@ -306,6 +306,6 @@ bench: deps
 clean:
 	rm -rf build build-asan build-tsan build-fuzz
 
-include mk/fuzz.mk mk/shlib.mk mk/install.mk mk/deps.mk
+include mk/fuzz.mk mk/shlib.mk mk/install.mk mk/deps.mk mk/test-modules.mk
 
 .PHONY: all check check-repeat check-asan check-tsan demo bench install clean

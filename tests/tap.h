@@ -49,6 +49,14 @@ static inline int tap_ok_(int cond, const char *file, int line, const char *fmt,
             printf("#          got: '%s'\n#     expected: '%s'\n", g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
     } while (0)
 
+/* A check that cannot run here, counted as TAP's skip ("ok N # SKIP why"). */
+static inline void skip(const char *why)
+{
+    tap_count_++;
+    printf("ok %d # SKIP %s\n", tap_count_, why);
+    fflush(stdout);
+}
+
 #define diag(...) do { printf("# "); printf(__VA_ARGS__); printf("\n"); fflush(stdout); } while (0)
 
 /* ---- waiting for a state -------------------------------------------------------

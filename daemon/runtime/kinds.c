@@ -65,6 +65,16 @@ static int bad_name(const char *name)
     return len == 0 || len > 63;
 }
 
+/* " (FILE)" of the module an entry came from, in three pieces for a format
+ * string; "" when linked in. */
+static const char *in_file(const satin_registry *self, const entry *e, int piece)
+{
+    const char *file = self->modules[e->module].file;
+    if (!file[0])
+        return "";
+    return piece == 0 ? " (" : piece == 1 ? file : ")";
+}
+
 int satin_registry_add(satin_registry *self, const satin_module *m, const char *file,
                        const char *digest, satin_err *err)
 {
@@ -81,21 +91,7 @@ int satin_registry_add(satin_registry *self, const satin_module *m, const char *
     if (!m->kinds || nk == 0)
         return satin_err_set(err, "module %s has no kinds (SATIN_KIND)", m->name);
     /* Check everything before adding anything. */
-    for (size_t i = 0; i < nt; i++) {
-        const satin_task *t = m->tasks[i];
-        if (bad_name(t->name))
-            return satin_err_set(err, "module %s: a task's name is not 1..63 bytes", m->name);
-        if (!t->run || !t->check)
-            return satin_err_set(err, "module %s: task %s has no %s", m->name, t->name,
-                                 t->run ? "argument check" : "body");
-        const entry *e = find(self->tasks, self->ntasks, t->name, name_of_task);
-        if (e)
-            return satin_err_set(err, "module %s: task %s is also module %s's", m->name,
-                                 t->name, self->modules[e->module].name);
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(m->tasks[j]->name, t->name) == 0)
-                return satin_err_set(err, "module %s: two tasks named %s", m->name, t->name);
-    }
+    /* Kinds first: a clash of kind names is the one users see. */
     for (size_t i = 0; i < nk; i++) {
         const satin_kind *k = m->kinds[i];
         if (bad_name(k->name))
@@ -111,11 +107,30 @@ int satin_registry_add(satin_registry *self, const satin_module *m, const char *
                                  m->name, k->name, k->root->name ? k->root->name : "?");
         const entry *e = find(self->kinds, self->nkinds, k->name, name_of_kind);
         if (e)
-            return satin_err_set(err, "module %s: kind %s is also module %s's", m->name,
-                                 k->name, self->modules[e->module].name);
+            return satin_err_set(err, "module %s: kind %s is also module %s's%s%s%s (a kind "
+                                 "name is one kind on a node: rename one, or remove the "
+                                 "older module)", m->name, k->name,
+                                 self->modules[e->module].name, in_file(self, e, 0),
+                                 in_file(self, e, 1), in_file(self, e, 2));
         for (size_t j = 0; j < i; j++)
             if (strcmp(m->kinds[j]->name, k->name) == 0)
                 return satin_err_set(err, "module %s: two kinds named %s", m->name, k->name);
+    }
+    for (size_t i = 0; i < nt; i++) {
+        const satin_task *t = m->tasks[i];
+        if (bad_name(t->name))
+            return satin_err_set(err, "module %s: a task's name is not 1..63 bytes", m->name);
+        if (!t->run || !t->check)
+            return satin_err_set(err, "module %s: task %s has no %s", m->name, t->name,
+                                 t->run ? "argument check" : "body");
+        const entry *e = find(self->tasks, self->ntasks, t->name, name_of_task);
+        if (e)
+            return satin_err_set(err, "module %s: task %s is also module %s's%s%s%s", m->name,
+                                 t->name, self->modules[e->module].name, in_file(self, e, 0),
+                                 in_file(self, e, 1), in_file(self, e, 2));
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(m->tasks[j]->name, t->name) == 0)
+                return satin_err_set(err, "module %s: two tasks named %s", m->name, t->name);
     }
     self->modules = realloc(self->modules, (self->nmodules + 1) * sizeof *self->modules);
     self->kinds = realloc(self->kinds, (self->nkinds + nk) * sizeof *self->kinds);
@@ -128,12 +143,29 @@ int satin_registry_add(satin_registry *self, const satin_module *m, const char *
     snprintf(info->version, sizeof info->version, "%s", m->version);
     snprintf(info->file, sizeof info->file, "%s", file ? file : "");
     snprintf(info->digest, sizeof info->digest, "%s", digest ? digest : "");
+    info->fd = -1;
     for (size_t i = 0; i < nk; i++)
         self->kinds[self->nkinds++] = (entry){m->kinds[i], self->nmodules};
     for (size_t i = 0; i < nt; i++)
         self->tasks[self->ntasks++] = (entry){m->tasks[i], self->nmodules};
     self->nmodules++;
     return 0;
+}
+
+void satin_registry_set_handle(satin_registry *self, size_t i, void *handle, int fd)
+{
+    self->modules[i].handle = handle;
+    self->modules[i].fd = fd;
+}
+
+void satin_registry_truncate(satin_registry *self, size_t nmodules)
+{
+    while (self->nkinds > 0 && self->kinds[self->nkinds - 1].module >= nmodules)
+        self->nkinds--;
+    while (self->ntasks > 0 && self->tasks[self->ntasks - 1].module >= nmodules)
+        self->ntasks--;
+    if (self->nmodules > nmodules)
+        self->nmodules = nmodules;
 }
 
 satin_registry *satin_registry_linked(const satin_module *m)

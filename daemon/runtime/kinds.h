@@ -18,6 +18,8 @@ typedef struct satin_module_info {
     char name[64], version[64];
     char file[512];               /* where it was loaded from ("" when linked in) */
     char digest[65];              /* SHA-256 of the file, hex ("" when linked in) */
+    void *handle;                 /* dlopen's (NULL when linked in) */
+    int fd;                       /* the file, open while loaded (-1 when linked in) */
 } satin_module_info;
 
 typedef struct satin_registry satin_registry;
@@ -29,6 +31,11 @@ void satin_registry_destroy(satin_registry **self);
  * known (err names both modules); nothing is added then. */
 int satin_registry_add(satin_registry *self, const satin_module *m, const char *file,
                        const char *digest, satin_err *err);
+/* For the module loader: module i's dlopen handle and open file. */
+void satin_registry_set_handle(satin_registry *self, size_t i, void *handle, int fd);
+/* Forgets the modules from the nmodules-th on, with their kinds and tasks
+ * (a directory's load that failed part way: modules.c releases them). */
+void satin_registry_truncate(satin_registry *self, size_t nmodules);
 /* The module linked into this program itself (satin_module_entry of the
  * kinds' static library, or a test's own): what the unit tests use. */
 satin_registry *satin_registry_linked(const satin_module *m);

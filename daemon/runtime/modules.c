@@ -104,27 +104,38 @@ int satin_modules_load_file(satin_registry *reg, const char *path, satin_err *er
         close(fd);
         return -1;
     }
-    /* The descriptor's file, not the path's: what was checked is loaded. */
+    /* The descriptor's file, not the path's: what was checked is loaded.
+     * The descriptor stays open while the module is loaded (for good, once
+     * it is added): the loader knows an object by the name it was opened
+     * by, and a second module opened through a reused /proc/self/fd/N
+     * would be taken for the first. */
     char byfd[64];
     snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
     void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
-    close(fd);
-    if (!h)
+    if (!h) {
+        close(fd);
         return satin_err_set(err, "%s: cannot load it: %s", path, dlerror());
+    }
     const satin_module *(*entry)(void) =
         (const satin_module *(*)(void))dlsym(h, "satin_module_entry");
     if (!entry) {
         dlclose(h);
+        close(fd);
         return satin_err_set(err, "%s: no satin_module_entry: not a kind module (SATIN_MODULE)",
                              path);
     }
     const satin_module *m = entry();
     satin_err why = {""};
     if (!m || satin_registry_add(reg, m, path, hex, &why) < 0) {
+        /* Not closed when it was loaded already (the same file again):
+         * the loader counts references, and the first load's stays. */
         dlclose(h);
+        close(fd);
         return satin_err_set(err, "%s: %s", path, m ? why.msg : "its entry point gave no module");
     }
-    /* Kept loaded for the life of the process: its code runs jobs. */
+    /* Kept loaded, with its descriptor, for the life of the process: its
+     * code runs jobs. */
+    satin_registry_set_handle(reg, satin_registry_nmodules(reg) - 1, h, fd);
     return 0;
 }
 
@@ -161,6 +172,7 @@ int satin_modules_load_dir(satin_registry *reg, const char *dir, satin_err *err)
     qsort(names, n, sizeof *names, by_name);
     int rc = n == 0 ? satin_err_set(err, "the kinds directory %s holds no module (*.so)", dir)
                     : 0;
+    size_t before = satin_registry_nmodules(reg);
     for (size_t i = 0; i < n; i++) {
         if (rc == 0) {
             char path[4096];
@@ -170,5 +182,14 @@ int satin_modules_load_dir(satin_registry *reg, const char *dir, satin_err *err)
         free(names[i]);
     }
     free(names);
+    /* All of the directory or none: the modules loaded before the one
+     * refused go again (their code never ran: nothing was given them). */
+    for (size_t i = before; rc < 0 && i < satin_registry_nmodules(reg); i++) {
+        const satin_module_info *mi = satin_registry_module_at(reg, i);
+        dlclose(mi->handle);
+        close(mi->fd);
+    }
+    if (rc < 0)
+        satin_registry_truncate(reg, before);
     return rc;
 }

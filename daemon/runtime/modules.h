@@ -16,7 +16,8 @@ int satin_modules_check_dir(const char *dir, satin_err *err);
  * must follow the same rule as the directory, be a regular file, export
  * satin_module_entry for this API version, and bring no kind or task name
  * another module already has.  The first that does not stops the load:
- * -1 with err naming the file and the reason. */
+ * -1 with err naming the file and the reason, and none of the directory's
+ * modules is kept. */
 int satin_modules_load_dir(satin_registry *reg, const char *dir, satin_err *err);
 /* One module file, as above. */
 int satin_modules_load_file(satin_registry *reg, const char *path, satin_err *err);

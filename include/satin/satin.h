@@ -35,7 +35,9 @@
  * bytes task's check sees the bytes.
  *
  * Build a module with `cc -shared $(pkg-config --cflags --libs satin-kind)`
- * (examples/kind-template).  The names with two underscores below are the
+ * (examples/kind-template).  C++ (C++20, for SATIN_KIND's designated
+ * initialisers) works the same; write argument values as `fib_args{n - 1}`
+ * where C writes the compound literal `(fib_args){n - 1}`.  The names with two underscores below are the
  * runtime's, visible only because the in-place spawn is inline.
  */
 #ifndef SATIN_SATIN_H_INCLUDED
@@ -267,7 +269,9 @@ struct satin_kind {
  * SATIN_KIND(fib, .summary = "...", .params = fib_params, .parse = fib_parse,
  *            .root = SATIN_TASK_OF(fib), .format = fib_format); */
 #define SATIN_KIND(NAME, ...)                                                                   \
+    SATIN__KIND_BEGIN                                                                           \
     static const satin_kind NAME##__satin_kind = {.name = #NAME, __VA_ARGS__};                  \
+    SATIN__KIND_END                                                                             \
     SATIN__REGISTER(satin_kinds, const satin_kind, NAME##__satin_kind)
 
 /* ---- the module --------------------------------------------------------------- */
@@ -283,12 +287,18 @@ typedef struct satin_module {
 /* Once per module: its name and version (for --list-kinds and the log).
  * Its kinds and tasks are those of its files (SATIN_KIND, SATIN_TASK). */
 #define SATIN_MODULE(NAME, VERSION)                                                             \
-    extern const satin_kind *const __start_satin_kinds[] __attribute__((weak, visibility("hidden"))); \
-    extern const satin_kind *const __stop_satin_kinds[] __attribute__((weak, visibility("hidden")));  \
-    extern const satin_task *const __start_satin_tasks[] __attribute__((weak, visibility("hidden"))); \
-    extern const satin_task *const __stop_satin_tasks[] __attribute__((weak, visibility("hidden")));  \
-    __attribute__((visibility("default"))) const satin_module *satin_module_entry(void);      \
-    __attribute__((visibility("default"))) const satin_module *satin_module_entry(void)       \
+    SATIN__EXTERN_C const satin_kind *const __start_satin_kinds[]                               \
+        __attribute__((weak, visibility("hidden")));                                           \
+    SATIN__EXTERN_C const satin_kind *const __stop_satin_kinds[]                                \
+        __attribute__((weak, visibility("hidden")));                                           \
+    SATIN__EXTERN_C const satin_task *const __start_satin_tasks[]                               \
+        __attribute__((weak, visibility("hidden")));                                           \
+    SATIN__EXTERN_C const satin_task *const __stop_satin_tasks[]                                \
+        __attribute__((weak, visibility("hidden")));                                           \
+    SATIN__EXTERN_C __attribute__((visibility("default"))) const satin_module *                 \
+    satin_module_entry(void);                                                                   \
+    SATIN__EXTERN_C __attribute__((visibility("default"))) const satin_module *                 \
+    satin_module_entry(void)                                                                    \
     {                                                                                           \
         static const satin_module m = {SATIN_API_VERSION, sizeof(satin_module), NAME, VERSION, \
                                        __start_satin_kinds, __stop_satin_kinds,                 \
@@ -324,11 +334,9 @@ struct satin_frame {
 typedef struct satin__hot_t {
     uintptr_t limit;
 } satin__hot_t;
-#ifdef __cplusplus
-extern thread_local satin__hot_t satin__hot __attribute__((tls_model("initial-exec")));
-#else
-extern _Thread_local satin__hot_t satin__hot __attribute__((tls_model("initial-exec")));
-#endif
+/* __thread, not C++'s thread_local: no initialiser can run, so C++ reaches
+ * it without a wrapper call, as C does. */
+extern __thread satin__hot_t satin__hot __attribute__((tls_model("initial-exec")));
 
 static inline uintptr_t satin__limit(void)
 {
@@ -368,11 +376,23 @@ static inline void satin__return(satin_frame *f, const void *data, size_t len)
 /* The count of a body's spawns, whether the body's own (a parameter: a
  * register) or, in a helper, the body's through a pointer. */
 #ifdef __cplusplus
+extern "C++" {
 static inline uint64_t &satin__counter(uint64_t &n) { return n; }
 static inline uint64_t &satin__counter(uint64_t *n) { return *n; }
+}
 #define SATIN__N satin__counter(satin__n)
 #define SATIN__STATIC_ASSERT(c, m) static_assert(c, m)
+/* The entry point keeps its C name, which the loader looks up. */
+#define SATIN__EXTERN_C extern "C"
+/* C++ warns of the fields a designated initialiser leaves out (C does not):
+ * they are meant to be zero. */
+#define SATIN__KIND_BEGIN                                                                       \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")
+#define SATIN__KIND_END _Pragma("GCC diagnostic pop")
 #else
+#define SATIN__EXTERN_C extern
+#define SATIN__KIND_BEGIN
+#define SATIN__KIND_END
 #define SATIN__N \
     (*_Generic(satin__n, uint64_t *: (uint64_t *)(uintptr_t)satin__n, default: &satin__n))
 #define SATIN__STATIC_ASSERT(c, m) _Static_assert(c, m)
