@@ -1,5 +1,5 @@
 /*
- * satin_client.c - libsatin: one DEALER connection to a satind (SGP/2).
+ * satin_client.c - libsatin: one DEALER connection to a satind (SGP/3).
  *
  * Every message is two frames, [16-byte header][body]; a DEALER adds no
  * envelope, and the daemon's ROUTER strips its identity frame, so what we
@@ -611,7 +611,7 @@ static int recv_one(satin_client *c, satin_msg **out, satin_proto_error *perr)
     if (nframes + extra != 2) {
         memset(perr, 0, sizeof *perr);
         perr->code = SATIN_PROTO_BAD_MESSAGE;
-        snprintf(perr->text, sizeof perr->text, "message of %d frames (SGP/2 has 2)",
+        snprintf(perr->text, sizeof perr->text, "message of %d frames (SGP/3 has 2)",
                  nframes + extra);
     } else {
         *out = satin_msg_decode(zmq_msg_data(&f[0]), zmq_msg_size(&f[0]), zmq_msg_data(&f[1]),
@@ -862,7 +862,7 @@ _Static_assert(SAME_CODE(BAD_MESSAGE) && SAME_CODE(UNKNOWN_KIND) && SAME_CODE(BA
                SAME_CODE(TOO_LARGE) && SAME_CODE(UNKNOWN_JOB) && SAME_CODE(SHUTTING_DOWN) &&
                SAME_CODE(LIMIT_REACHED) && SAME_CODE(UNSUPPORTED_VERSION) &&
                SAME_CODE(FORBIDDEN),
-               "SGP/2 error codes");
+               "SGP/3 error codes");
 #undef SAME_CODE
 
 static char *dup_text(const char *s)

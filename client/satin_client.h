@@ -2,7 +2,7 @@
  * satin_client.h - libsatin: submit jobs to a satind and collect their results.
  *
  * A satin_client is one connection to one daemon (a ZeroMQ DEALER socket
- * speaking SGP/2, proto/PROTOCOL.md).  Typical use:
+ * speaking SGP/3, proto/PROTOCOL.md).  Typical use:
  *
  *     satin_client_error err;
  *     satin_client *c = satin_client_new(NULL, &err);      // default endpoint
@@ -56,14 +56,14 @@ typedef enum {
     SATIN_CLIENT_JOB_FAILED  = 2, /* the job ran and failed (RESULT status 1), or was cancelled */
     SATIN_CLIENT_UNREACHABLE = 3, /* no daemon there, it did not answer, or the connection was lost */
     SATIN_CLIENT_TIMEOUT     = 4, /* the caller's timeout expired; the job keeps running */
-    SATIN_CLIENT_PROTOCOL    = 5, /* the daemon sent something SGP/2 does not allow */
+    SATIN_CLIENT_PROTOCOL    = 5, /* the daemon sent something SGP/3 does not allow */
     SATIN_CLIENT_INVALID     = 6, /* the caller's arguments are bad; nothing was sent */
 } satin_client_rc;
 
-/* The SGP/2 protocol version this library speaks (proto/PROTOCOL.md). */
-#define SATIN_CLIENT_PROTOCOL_VERSION 2
+/* The SGP/3 protocol version this library speaks (proto/PROTOCOL.md). */
+#define SATIN_CLIENT_PROTOCOL_VERSION 3
 
-/* The SGP/2 error codes (proto/PROTOCOL.md, ERROR), as
+/* The SGP/3 error codes (proto/PROTOCOL.md, ERROR), as
  * satin_client_error.proto_code carries them.  The numbers are the wire's. */
 typedef enum {
     SATIN_CLIENT_E_BAD_MESSAGE         = 1,
@@ -78,7 +78,7 @@ typedef enum {
 } satin_client_proto_code;
 
 /* Why a call failed.  code is the satin_client_rc the call returned;
- * proto_code is the SGP/2 error code (satin_client_proto_code) for REJECTED
+ * proto_code is the SGP/3 error code (satin_client_proto_code) for REJECTED
  * and PROTOCOL, 0 otherwise; text is a one-line explanation without a trailing
  * newline (for REJECTED and JOB_FAILED exactly the daemon's text, cut only
  * if longer than the buffer). */

@@ -8,7 +8,7 @@
  * that had already finished, 4 unknown job, 69 daemon unreachable, lost or
  * shutting down (EX_UNAVAILABLE), 74 output not written (EX_IOERR), 75 the
  * daemon's job limits reached (EX_TEMPFAIL: try again later), 76 a reply
- * SGP/2 does not allow (EX_PROTOCOL), 77 our key may not submit
+ * SGP/3 does not allow (EX_PROTOCOL), 77 our key may not submit
  * (EX_NOPERM), 124 --timeout expired (as timeout(1)).  Killed by SIGINT or
  * SIGTERM it dies of that signal, after naming the job that keeps running.
  */

@@ -73,6 +73,45 @@ static void cell_of(const satin_client_values *v, size_t col, char *buf, size_t 
         snprintf(buf, len, "%s", kv->str[0] ? kv->str : "-");
 }
 
+/* The nodes' kind modules under the table: one line when every node that
+ * answered has the same ones, else each node's and what each sees differ. */
+static void kinds_block(FILE *out, const satin_client_values *nodes, size_t n)
+{
+    const char *first = NULL;
+    int same = 1, any_differ = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *m = satin_client_values_str(&nodes[i], "modules");
+        const char *d = satin_client_values_str(&nodes[i], "kinds_differ");
+        if (d && d[0])
+            any_differ = 1;
+        if (!m)
+            continue;
+        if (!first)
+            first = m;
+        else if (strcmp(first, m) != 0)
+            same = 0;
+    }
+    if (!first)
+        return;
+    if (same && !any_differ) {
+        fprintf(out, "kinds: every node that answered has %s\n", first[0] ? first : "no module");
+        return;
+    }
+    fprintf(out, "kinds differ (records of a kind go only to nodes with the same build of it):\n");
+    for (size_t i = 0; i < n; i++) {
+        const char *id = satin_client_values_str(&nodes[i], "node");
+        const char *m = satin_client_values_str(&nodes[i], "modules");
+        if (m)
+            fprintf(out, "  %s has %s\n", id ? id : "?", m[0] ? m : "no module");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *id = satin_client_values_str(&nodes[i], "node");
+        const char *d = satin_client_values_str(&nodes[i], "kinds_differ");
+        if (d && d[0])
+            fprintf(out, "  %s sees: %s\n", id ? id : "?", d);
+    }
+}
+
 void submit_grid_table(FILE *out, const satin_client_values *nodes, size_t n)
 {
     char (*cells)[NCOLUMNS][CELL] = calloc(n ? n : 1, sizeof *cells);
@@ -102,6 +141,7 @@ void submit_grid_table(FILE *out, const satin_client_values *nodes, size_t n)
         fprintf(out, "%s\n", line);
     }
     free(cells);
+    kinds_block(out, nodes, n);
 }
 
 void submit_grid_json(FILE *out, const satin_client_values *nodes, size_t n)

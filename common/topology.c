@@ -45,7 +45,7 @@ static const char *const link_keys[] = {"from", "to", "latency_ms", "jitter_ms",
                                         "bandwidth_kBps", "both", NULL};
 static const char *const cluster_keys[] = {"name", "nodes", NULL};
 static const char *const node_keys[] = {"id", "endpoint", "client", "workers", "public_key",
-                                        NULL};
+                                        "kinds_dir", NULL};
 static const char *const security_names[] = {"none", "curve", NULL};
 
 typedef struct parse_ctx {
@@ -730,6 +730,9 @@ static int parse_wan(parse_ctx *c, const yaml_node_t *map)
     return 0;
 }
 
+static int parse_dir(parse_ctx *c, const yaml_node_t *v, const char *key, const char *what,
+                     char *out, size_t cap);
+
 static int parse_node(parse_ctx *c, const yaml_node_t *map, int cluster, int nth)
 {
     satin_topology *t = c->t;
@@ -821,6 +824,12 @@ static int parse_node(parse_ctx *c, const yaml_node_t *map, int cluster, int nth
     }
 
     if ((v = map_opt(c, map, "public_key")) && want_key(c, v, nd->public_key) < 0)
+        return -1;
+    /* A node's own modules, over the grid's: a rolling upgrade changes
+     * them node by node. */
+    if ((v = map_opt(c, map, "kinds_dir")) &&
+        parse_dir(c, v, "kinds_dir", "a directory of kind modules", nd->kinds_dir,
+                  sizeof nd->kinds_dir) < 0)
         return -1;
     t->nnodes++;
     return 0;

@@ -23,6 +23,7 @@ typedef struct satin_node_def {
     char client[SATIN_ENDPOINT_MAX];     /* client endpoint ("" = the default) */
     int workers;                         /* 0 = online CPUs */
     char public_key[64];                 /* Z85 CURVE public key, "" if not given */
+    char kinds_dir[512];                 /* its own `kinds_dir:` ("" = the grid's) */
     int line, column;                    /* where it was defined, for messages */
 } satin_node_def;
 

@@ -470,7 +470,7 @@ static satin_admit_verdict take_hello(satin_admission *a, satin_admit_ctx *c)
         a->hooks.answer(a->hooks.ctx, c->node);
     /* The transport answers in the file the node reads. */
     if (a->hooks.greeted)
-        a->hooks.greeted(a->hooks.ctx, c->node, c->membership);
+        a->hooks.greeted(a->hooks.ctx, c->node, c->membership, c->msg);
     return SATIN_ADMIT_CONSUMED;
 }
 

@@ -119,7 +119,7 @@ typedef struct satin_admission_hooks {
     void (*greet)(void *ctx, int node);
     void (*greet_again)(void *ctx, int node);
     void (*answer)(void *ctx, int node);
-    void (*greeted)(void *ctx, int node, const satin_membership *m);
+    void (*greeted)(void *ctx, int node, const satin_membership *m, const satin_msg *hello);
 } satin_admission_hooks;
 
 /* `roster`, `security` (may be NULL: no key checks) and `delivery` are not

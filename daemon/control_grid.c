@@ -36,6 +36,8 @@ static const struct {
     {"wan_msgs", SATIN_KV_I64},
     {"wan_bytes", SATIN_KV_I64},
     {"uptime_s", SATIN_KV_F64},
+    {"modules", SATIN_KV_STR},
+    {"kinds_differ", SATIN_KV_STR},
 };
 #define NSUMMARY (sizeof summary_keys / sizeof summary_keys[0])
 
@@ -71,6 +73,11 @@ static void node_summary(void *arg, satin_kvlist *out)
     satin_kvlist_add_i64(out, "wan_msgs", value_of(&st, "msgs_wan"));
     satin_kvlist_add_i64(out, "wan_bytes", value_of(&st, "bytes_wan"));
     satin_kvlist_add_f64(out, "uptime_s", (double)(satin_now_ns() - ctl->started_ns) / 1e9);
+    char modules[512] = "", differ[1024] = "";
+    if (ctl->grid)
+        satin_grid_kinds_status(ctl->grid, modules, sizeof modules, differ, sizeof differ);
+    satin_kvlist_add_str(out, "modules", modules);
+    satin_kvlist_add_str(out, "kinds_differ", differ);
     satin_kvlist_free(&st);
 }
 
@@ -88,8 +95,10 @@ static void add_summary(satin_kvlist *entry, const satin_kvlist *from)
             continue;
         if (kv->type == SATIN_KV_I64)
             satin_kvlist_add_i64(entry, kv->name, kv->i64);
-        else
+        else if (kv->type == SATIN_KV_F64)
             satin_kvlist_add_f64(entry, kv->name, kv->f64);
+        else
+            satin_kvlist_add_str(entry, kv->name, kv->str);
     }
 }
 

@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "kinds.h"
 #include "latency_hist.h"
+#include "peer_kinds.h"
 #include "log.h"
 #include "satin_digest.h"
 
@@ -34,6 +35,7 @@ struct satin_grid {
     int self;
     satin_pool *pool;
     const satin_registry *reg;        /* the tasks other nodes' records may name */
+    satin_peer_kinds *kinds;          /* which of them each peer shares */
     satin_mailbox *mailbox;
     satin_peers *peers;
     satin_security *sec;
@@ -131,14 +133,26 @@ static void env_describe(void *ctx, void *record, satin_engine_record *out)
     out->origin = satin_record_origin(r);
 }
 
-static int env_take(void *ctx, satin_engine_record *out, int max, int push)
+typedef struct for_peer {
+    const satin_peer_kinds *kinds;
+    int peer;
+} for_peer;
+
+static int peer_accepts(void *arg, const satin_task *task)
+{
+    const for_peer *f = arg;
+    return satin_peer_kinds_accepts(f->kinds, f->peer, task);
+}
+
+static int env_take(void *ctx, int peer, satin_engine_record *out, int max, int push)
 {
     satin_grid *g = ctx;
     satin_record *recs[SATIN_ENGINE_MAX_JOBS_PER_MESSAGE];
     if (max > SATIN_ENGINE_MAX_JOBS_PER_MESSAGE)
         max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
-    int n = push ? satin_pool_take_for_push(g->pool, recs, max)
-                 : satin_pool_take_for_remote(g->pool, recs, max);
+    /* Only records of kinds the peer runs from the same build as ours. */
+    for_peer f = {g->kinds, peer};
+    int n = satin_pool_take_for_peer(g->pool, recs, max, push, peer_accepts, &f);
     if (!push && max > 0)
         satin_pool_set_wanted(g->pool, n == 0);
     for (int i = 0; i < n; i++)
@@ -194,6 +208,17 @@ static void deliver_standin(satin_mailbox_item *item)
     satin_engine_on_standin_done(s->grid->engine, satin_now_ns(), s, &o);
     satin_job_destroy(&s->job);
     free(s);
+}
+
+static int env_gives_back(void *ctx, int from, const char *kind, char *why, size_t whylen)
+{
+    satin_grid *g = ctx;
+    char reason[200];
+    if (!satin_peer_kinds_refuses(g->kinds, from, kind, reason, sizeof reason))
+        return 0;
+    snprintf(why, whylen, "node %s gives it back: %s", satin_roster_name(g->roster, g->self),
+             reason);
+    return 1;
 }
 
 static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, char *err,
@@ -560,6 +585,13 @@ const char *satin_grid_policy_name(const satin_grid *g)
     return satin_engine_policy(g->engine)->name;
 }
 
+void satin_grid_kinds_status(const satin_grid *g, char *modules, size_t mlen, char *differ,
+                             size_t dlen)
+{
+    satin_peer_kinds_modules_text(g->kinds, modules, mlen);
+    satin_peer_kinds_differ_text(g->kinds, differ, dlen);
+}
+
 void satin_grid_peers_status(const satin_grid *g, satin_kvlist *out)
 {
     int64_t now = satin_now_ns();
@@ -773,6 +805,7 @@ static satin_engine *make_engine(satin_grid *g, size_t max_record)
         .take = env_take,
         .complete = env_complete,
         .start = env_start,
+        .gives_back = env_gives_back,
         .standin_arg = env_standin_arg,
         .cancel = env_cancel,
         .release = env_release,
@@ -858,6 +891,9 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
     grow_asked(g);
     size_t max_message = (size_t)SATIN_ENGINE_MAX_JOBS_PER_MESSAGE * (max_record + 128) + 4096;
     g->peers = satin_peers_new(zctx, g->roster, max_message, security, peer_rate);
+    g->kinds = satin_peer_kinds_new(reg);
+    if (g->peers)
+        satin_peers_set_kinds(g->peers, g->kinds);
     if (!g->peers || g->hungry_fd < 0 || !(g->engine = make_engine(g, max_record))) {
         satin_grid_destroy(&g);
         return NULL;
@@ -882,6 +918,7 @@ void satin_grid_destroy(satin_grid **self)
      * the grid once the pool drained, and finished ones were delivered. */
     satin_engine_destroy(&g->engine);
     satin_peers_destroy(&g->peers);
+    satin_peer_kinds_destroy(&g->kinds);
     if (g->hungry_fd >= 0)
         close(g->hungry_fd);
     free(g->asked);

@@ -104,6 +104,10 @@ const char *satin_grid_policy_name(const satin_grid *self);
 /* "peer.ID" = "alive (heard 0.2 s ago)", "suspected (...)", "dead (never
  * heard)" for every other node, into out. */
 void satin_grid_peers_status(const satin_grid *self, satin_kvlist *out);
+/* The kind modules this node loaded, and the peers whose kinds differ
+ * (peer_kinds.h; "" when none). */
+void satin_grid_kinds_status(const satin_grid *self, char *modules, size_t mlen, char *differ,
+                             size_t dlen);
 
 /* The grid at a glance (GRID_STATUS).  A peer that asks for this node's
  * status gets what `fn(arg, out)` appends (without it, the counters). */

@@ -94,6 +94,7 @@ static const satin_metric_name names[] = {
     {"standins_orphaned", "standins_orphaned", C, "Records of a dead owner that ran on here (orphan saving)."},
     {"records_returned", "records_returned", C, "Records of other nodes given back unfinished when this node's stop time-out passed."},
     {"records_taken_back", "records_taken_back", C, "Records given away that their leaving holder gave back, run again here."},
+    {"records_given_back", "records_given_back", C, "Records of other nodes sent home unrun: this node lacks their kind, or has another build of its module."},
     /* orphans */
     {"orphans_told", "orphans_told", C, "Results this node told as orphans."},
     {"orphans_promised", "orphans_promised", C, "Records of a dead owner still running here, promised to every live node."},

@@ -39,6 +39,7 @@ struct satin_peers {
      * greeted us with (it may read an older or newer file than ours until
      * every node re-read it), NULL before its HELLO: our current one. */
     const satin_membership **speak;
+    satin_peer_kinds *kinds;   /* what we tell of our modules and learn of theirs (not ours) */
 };
 
 /* The file we speak to `to` in, and our index there (the header's
@@ -134,7 +135,8 @@ static int wire_send(void *ctx, int to, const unsigned char *frame, const void *
 static void greet_hook(void *ctx, int node);
 static void greet_again_hook(void *ctx, int node);
 static void answer_hook(void *ctx, int node);
-static void greeted_hook(void *ctx, int node, const satin_membership *m);
+static void greeted_hook(void *ctx, int node, const satin_membership *m,
+                         const satin_msg *hello);
 
 satin_peers *satin_peers_new(void *zctx, const satin_roster *roster, size_t max_message,
                              satin_security *sec, double request_rate)
@@ -455,6 +457,8 @@ static void greet_flags(satin_peers *p, int to, unsigned flags)
     hello->node_count = (uint32_t)m->topo->nnodes;
     satin_msg_set_node_id(hello, name_of(p, p->self));
     memcpy(hello->digest, m->digest, sizeof hello->digest);
+    if (p->kinds)
+        satin_peer_kinds_describe(p->kinds, hello);
     send_msg(p, to, hello);
     satin_msg_destroy(&hello);
 }
@@ -539,10 +543,13 @@ static void change_speech(satin_peers *p, int node, const satin_membership *was,
         greet(p, node);
 }
 
-/* Admission took a HELLO of `node` in membership m: we answer in it. */
-static void greeted_hook(void *ctx, int node, const satin_membership *m)
+/* Admission took a HELLO of `node` in membership m: we answer in it, and
+ * learn its kinds. */
+static void greeted_hook(void *ctx, int node, const satin_membership *m, const satin_msg *hello)
 {
     satin_peers *p = ctx;
+    if (p->kinds)
+        satin_peer_kinds_heard(p->kinds, node, hello->node_id, hello);
     const satin_membership *was = speaking(p, node);
     p->speak[node] = m;
     change_speech(p, node, was, m);
@@ -575,6 +582,11 @@ void satin_peers_membership_changed(satin_peers *p, const satin_membership *befo
         p->speak[s] = NULL;
         change_speech(p, s, was, satin_roster_current(p->roster));
     }
+}
+
+void satin_peers_set_kinds(satin_peers *p, satin_peer_kinds *kinds)
+{
+    p->kinds = kinds;
 }
 
 int satin_peers_send(satin_peers *p, int to, satin_msg *m)

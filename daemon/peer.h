@@ -14,6 +14,7 @@
 
 #include "admission.h"
 #include "delivery.h"
+#include "peer_kinds.h"
 #include "roster.h"
 #include "satin_proto.h"
 #include "security.h"
@@ -43,6 +44,9 @@ typedef struct satin_link_counters {
 satin_peers *satin_peers_new(void *zmq_ctx, const satin_roster *roster, size_t max_message,
                              satin_security *security, double request_rate);
 void satin_peers_destroy(satin_peers **self);
+/* The kinds table that our HELLOs describe and theirs fill (borrowed; set
+ * before the first message). */
+void satin_peers_set_kinds(satin_peers *self, satin_peer_kinds *kinds);
 /* The ROUTER socket, for zmq_poll. */
 void *satin_peers_socket(satin_peers *self);
 /* Sends `m` to node `to` (never blocks).  A numbered message (one that

@@ -199,7 +199,9 @@ int main(int argc, char **argv)
 
     /* The kinds: before detaching, so that a module that is refused is
      * reported where the operator looks. */
+    const char *node_dir = topo && self >= 0 ? topo->nodes[self].kinds_dir : "";
     const char *kinds_dir = opt.kinds_dir[0]                ? opt.kinds_dir
+                            : node_dir[0]                   ? node_dir
                             : topo && topo->kinds_dir[0] ? topo->kinds_dir
                                                          : SATIN_KINDS_DIR;
     satin_registry *reg = satin_registry_new();

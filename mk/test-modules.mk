@@ -19,4 +19,16 @@ $(BUILD)/tests/modules/%.so: tests/modules/%.cpp include/satin/satin.h
 $(BUILD)/tests/test_modules.t: | $(TEST_MODULES) $(KINDS_MODULE)
 $(BUILD)/obj/tests/unit/test_modules.o: CFLAGS += -DTEST_MODULES_DIR=\"$(abspath $(BUILD))/tests/modules\" \
                                                   $(KINDS_DIR_DEFINE)
-EXTRA_BUILD += $(TEST_MODULES)
+all: $(TEST_MODULES)
+
+# Another build of the built-in kinds' module, as the next release would be
+# (its version says so, and so its file's digest differs): what a rolling
+# upgrade installs node by node (tests/integration/kinds_grid.t).
+NEXT_KINDS_MODULE := $(BUILD)/tests/modules/satin-kinds-next.so
+$(BUILD)/tests/modules/satin-kinds-next.o: kinds/module.c include/satin/satin.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$< for the next build)$(CC) -Iinclude -Ikinds $(CFLAGS) $(KIND_CFLAGS) \
+	  -USATIN_VERSION -DSATIN_VERSION=\"$(VERSION)-next\" -c -o $@ $<
+$(NEXT_KINDS_MODULE): $(BUILD)/tests/modules/satin-kinds-next.o $(call obj,$(filter-out kinds/module.c,$(KINDS_SRC)))
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -shared -o $@ $^ -lcrypto -lm
+all: $(NEXT_KINDS_MODULE)

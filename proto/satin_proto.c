@@ -164,6 +164,14 @@ void satin_msg_destroy(satin_msg **self)
     free(m->kinds);
     free(m->grid_name);
     free(m->node_id);
+    for (size_t i = 0; i < m->nmodules; i++) {
+        free(m->modules[i].name);
+        free(m->modules[i].version);
+        for (size_t j = 0; j < m->modules[i].ntasks; j++)
+            free(m->modules[i].tasks[j]);
+        free(m->modules[i].tasks);
+    }
+    free(m->modules);
     for (size_t i = 0; i < m->njobrecs; i++) {
         free(m->jobrecs[i].kind);
         if (!m->jobrecs[i].arg_borrowed)
@@ -271,6 +279,32 @@ satin_kvlist *satin_msg_add_job(satin_msg *m)
     m->jobs = jobs;
     satin_kvlist_init(&m->jobs[m->njobs]);
     return &m->jobs[m->njobs++];
+}
+
+int satin_msg_add_module(satin_msg *self, const char *name, const char *version,
+                         const unsigned char digest[SATIN_PROTO_DIGEST_SIZE])
+{
+    if (self->nmodules >= SATIN_PROTO_MAX_MODULES)
+        return -1;
+    self->modules = xrealloc(self->modules, (self->nmodules + 1) * sizeof *self->modules);
+    satin_msg_module *mod = &self->modules[self->nmodules++];
+    memset(mod, 0, sizeof *mod);
+    mod->name = xstrdup(name);
+    mod->version = xstrdup(version);
+    memcpy(mod->digest, digest, sizeof mod->digest);
+    return 0;
+}
+
+int satin_msg_add_module_task(satin_msg *self, const char *task)
+{
+    if (self->nmodules == 0)
+        return -1;
+    satin_msg_module *mod = &self->modules[self->nmodules - 1];
+    if (mod->ntasks >= SATIN_PROTO_MAX_MODULE_TASKS)
+        return -1;
+    mod->tasks = xrealloc(mod->tasks, (mod->ntasks + 1) * sizeof *mod->tasks);
+    mod->tasks[mod->ntasks++] = xstrdup(task);
+    return 0;
 }
 
 int satin_msg_add_kind(satin_msg *self, const char *name, const char *summary)
@@ -578,6 +612,39 @@ static void enc_phase(satin_wire_wr *w, uint8_t phase)
     satin_wire_put_u8(w, phase);
 }
 
+/* HELLO's modules (14.2). */
+static void enc_modules(satin_wire_wr *w, const satin_msg *m)
+{
+    if (satin_wire_put_count(w, m->nmodules, SATIN_PROTO_MAX_MODULES, SATIN_PROTO_TOO_LARGE,
+                             "nmodules") < 0)
+        return;
+    size_t total = 0;
+    for (size_t i = 0; i < m->nmodules; i++)
+        total += m->modules[i].ntasks;
+    if (total > SATIN_PROTO_MAX_MODULE_TASKS) {
+        satin_wire_wfail(w, SATIN_PROTO_TOO_LARGE, "%s: %zu tasks in all modules, at most %d",
+                         w->what, total, SATIN_PROTO_MAX_MODULE_TASKS);
+        return;
+    }
+    for (size_t i = 0; i < m->nmodules && !w->failed; i++) {
+        const satin_msg_module *mod = &m->modules[i];
+        satin_wire_put_str(w, mod->name, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "modules[%zu].name", i);
+        if (!w->failed && NAME_REPEATED(m->modules, satin_msg_module, name, i))
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "%s: modules[%zu].name '%s' repeated",
+                             w->what, i, mod->name);
+        satin_wire_put_str(w, mod->version, 0, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "modules[%zu].version", i);
+        satin_wire_put_fixed(w, mod->digest, sizeof mod->digest);
+        if (satin_wire_put_count(w, mod->ntasks, SATIN_PROTO_MAX_MODULE_TASKS,
+                                 SATIN_PROTO_TOO_LARGE, "modules[%zu].ntasks", i) < 0)
+            return;
+        for (size_t j = 0; j < mod->ntasks && !w->failed; j++)
+            satin_wire_put_str(w, mod->tasks[j], 1, SATIN_PROTO_NAME_MAX,
+                               SATIN_PROTO_BAD_MESSAGE, "modules[%zu].tasks[%zu]", i, j);
+    }
+}
+
 /* The bodies of the peer messages (PROTOCOL.md, section 14). */
 static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
 {
@@ -596,6 +663,7 @@ static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
         satin_wire_put_str(w, m->node_id, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
                            "node id");
         satin_wire_put_fixed(w, m->digest, sizeof m->digest);
+        enc_modules(w, m);
         break;
     case SATIN_MSG_STEAL:
         enc_node(w, m->thief, "thief");
@@ -1197,6 +1265,61 @@ static int dec_phase(satin_wire_rd *r, uint8_t *phase)
     return 0;
 }
 
+#define MIN_MODULE (3 + 2 + SATIN_PROTO_DIGEST_SIZE + 2)   /* name, version, digest, ntasks */
+#define MIN_TASK_NAME 3
+
+/* HELLO's modules (14.2): names unique among the modules, a task's name
+ * unique among all the modules' tasks. */
+static int dec_modules(satin_wire_rd *r, satin_msg *m)
+{
+    size_t n;
+    if (satin_wire_count(r, &n, SATIN_PROTO_MAX_MODULES, MIN_MODULE, SATIN_PROTO_TOO_LARGE,
+                         "nmodules") < 0)
+        return -1;
+    if (n == 0)
+        return 0;
+    m->modules = xcalloc(n, sizeof *m->modules);
+    m->nmodules = n;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        satin_msg_module *mod = &m->modules[i];
+        size_t nt;
+        if (satin_wire_str(r, &mod->name, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "modules[%zu].name", i) < 0)
+            return -1;
+        if (NAME_REPEATED(m->modules, satin_msg_module, name, i))
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "%s: modules[%zu].name '%s' repeated",
+                                   r->what, i, mod->name);
+        if (satin_wire_str(r, &mod->version, 0, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "modules[%zu].version", i) < 0 ||
+            satin_wire_fixed(r, mod->digest, sizeof mod->digest, "modules[%zu].digest", i) < 0 ||
+            satin_wire_count(r, &nt, SATIN_PROTO_MAX_MODULE_TASKS, MIN_TASK_NAME,
+                             SATIN_PROTO_TOO_LARGE, "modules[%zu].ntasks", i) < 0)
+            return -1;
+        if (nt == 0)
+            continue;
+        total += nt;
+        if (total > SATIN_PROTO_MAX_MODULE_TASKS)
+            return satin_wire_fail(r, SATIN_PROTO_TOO_LARGE,
+                                   "%s: more than %d tasks in all modules", r->what,
+                                   SATIN_PROTO_MAX_MODULE_TASKS);
+        mod->tasks = xcalloc(nt, sizeof *mod->tasks);
+        mod->ntasks = nt;
+        for (size_t j = 0; j < nt; j++) {
+            if (satin_wire_str(r, &mod->tasks[j], 1, SATIN_PROTO_NAME_MAX,
+                               SATIN_PROTO_BAD_MESSAGE, "modules[%zu].tasks[%zu]", i, j) < 0)
+                return -1;
+            for (size_t a = 0; a <= i; a++)
+                for (size_t b = 0; b < (a == i ? j : m->modules[a].ntasks); b++)
+                    if (strcmp(m->modules[a].tasks[b], mod->tasks[j]) == 0)
+                        return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                               "%s: task '%s' repeated (modules[%zu] and [%zu])",
+                                               r->what, mod->tasks[j], a, i);
+        }
+    }
+    return 0;
+}
+
 static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
 {
     size_t n;
@@ -1224,7 +1347,7 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
                            "node id") < 0 ||
             satin_wire_fixed(r, m->digest, sizeof m->digest, "membership digest") < 0)
             return -1;
-        return 0;
+        return dec_modules(r, m);
     case SATIN_MSG_STEAL:
         if (dec_node(r, &m->thief, "thief") < 0 ||
             satin_wire_u32(r, &m->flags, "flags") < 0 ||

@@ -27,7 +27,7 @@
 #include "satin_steal_flags.h"
 
 #define SATIN_PROTO_MAGIC        0x5354u  /* "ST" */
-#define SATIN_PROTO_VERSION      2
+#define SATIN_PROTO_VERSION      3
 
 /* ORPHAN status: the result follows; the sender is still running the
  * record (its result follows in another ORPHAN); or the sender stopped it
@@ -183,6 +183,18 @@ typedef struct satin_msg_kind_param {
     char *help;
 } satin_msg_kind_param;
 
+/* One module a node loaded, as its HELLO describes it: what the peers
+ * compare to give its tasks' records only to nodes with the same build. */
+#define SATIN_PROTO_MAX_MODULES      64        /* modules in one HELLO */
+#define SATIN_PROTO_MAX_MODULE_TASKS 1024      /* tasks of all modules in one HELLO */
+typedef struct satin_msg_module {
+    char *name;                                /* 1..63 bytes */
+    char *version;                             /* 0..63 bytes */
+    unsigned char digest[SATIN_PROTO_DIGEST_SIZE]; /* SHA-256 of its file */
+    size_t ntasks;
+    char **tasks;                              /* its tasks' names, 1..63 bytes each */
+} satin_msg_module;
+
 /* One kind, as KINDS describes it. */
 typedef struct satin_msg_kind {
     char *name;
@@ -250,6 +262,8 @@ typedef struct satin_msg {
     uint32_t node_count;    /* HELLO: nodes in the topology, 1..65536 */
     char *node_id;          /* HELLO: the sender's node id in its topology, 1..63 bytes */
     unsigned char digest[SATIN_PROTO_DIGEST_SIZE]; /* HELLO: the sender's membership digest */
+    size_t nmodules;        /* HELLO: the kind modules the sender loaded */
+    satin_msg_module *modules;
     uint32_t thief;         /* STEAL STEAL_CANCEL: the node that wants work */
     uint32_t victim;        /* STEAL_REPLY: the node answering */
     uint32_t owner;         /* JOB_RESULT JOB_CANCEL: the node that owns the records */
@@ -319,6 +333,11 @@ int satin_msg_add_kind_param(satin_msg *self, const char *name, const char *def,
 /* HELLO grid name and sender's node id (copied; NULL is ""). */
 void satin_msg_set_grid_name(satin_msg *self, const char *name);
 void satin_msg_set_node_id(satin_msg *self, const char *id);
+/* Appends a module to a HELLO (copied); -1 beyond SATIN_PROTO_MAX_MODULES. */
+int satin_msg_add_module(satin_msg *self, const char *name, const char *version,
+                         const unsigned char digest[SATIN_PROTO_DIGEST_SIZE]);
+/* Appends a task to the module added last; -1 when there is none or it is full. */
+int satin_msg_add_module_task(satin_msg *self, const char *task);
 /* Appends a job record (STEAL_REPLY, PUSH), copying kind and the len bytes
  * at arg (arg may be NULL only when len is 0).  -1 when the message already
  * holds SATIN_PROTO_MAX_JOBS records (1 for a PUSH) or arg is NULL with a

@@ -474,8 +474,9 @@ static void describe(sim *s, sim_task *t, satin_engine_record *out, unsigned cha
 /* satin_pool_take_for_remote and _for_push: a thief gets whole jobs not
  * started yet first (the inbox), then the deque's oldest; a push only the
  * deque's (a record pushed here runs here). */
-static int env_take(void *ctx, satin_engine_record *out, int max, int push)
+static int env_take(void *ctx, int peer, satin_engine_record *out, int max, int push)
 {
+    (void)peer;   /* every simulated node runs every kind */
     sim_node *n = ctx;
     if (max > SATIN_ENGINE_MAX_JOBS_PER_MESSAGE)
         max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;

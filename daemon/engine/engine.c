@@ -184,6 +184,20 @@ static void start_standin(satin_engine *e, int from, const satin_msg_jobrec *jr)
         refuse_record(e, jr, "job record above the record size limit");
         return;
     }
+    char why[160] = "";
+    if (e->env.gives_back && e->env.gives_back(e->env.ctx, from, jr->kind, why, sizeof why)) {
+        /* Not run here, and not failed: its owner runs it (on_job_result's
+         * RETURNED), as a leaving node's records. */
+        satin_msg *m = satin_msg_new(SATIN_MSG_JOB_RESULT);
+        m->owner = jr->owner;
+        m->record_id = jr->record_id;
+        m->status = SATIN_STATUS_RETURNED;
+        satin_msg_set_error(m, why);
+        satin_engine_send(e, (int)jr->owner, m);
+        satin_msg_destroy(&m);
+        e->c.records_given_back++;
+        return;
+    }
     if (satin_engine_run_record(e, jr) < 0)
         return;
     e->c.jobs_received++;

@@ -79,9 +79,11 @@ typedef struct satin_engine_env {
     void *ctx;
     /* The transport: `m` stays the engine's (the driver copies or encodes). */
     void (*send)(void *ctx, int to, const satin_msg *m);
-    /* The pool: up to `max` records for another node; `push` says they go
-     * unasked (RP) rather than to a thief that asked. */
-    int (*take)(void *ctx, satin_engine_record *out, int max, int push);
+    /* The pool: up to `max` records for node `peer`; `push` says they go
+     * unasked (RP) rather than to a thief that asked.  Records of kinds the
+     * peer cannot run (it lacks them, or has another build) are not taken
+     * for it (PROTOCOL.md 14.2). */
+    int (*take)(void *ctx, int peer, satin_engine_record *out, int max, int push);
     /* A record given away came back: release its parent frame. */
     void (*complete)(void *ctx, void *record, const satin_engine_outcome *outcome);
     /* Runs another node's record here; returns the driver's stand-in handle
@@ -97,6 +99,11 @@ typedef struct satin_engine_env {
      * record waits, parked, to start again).  NULL or no hook: it copies. */
     const void *(*standin_arg)(void *ctx, void *standin);
     void (*cancel)(void *ctx, void *standin, const char *why);
+    /* Optional: 1 when a record of task `kind` from node `from` must not
+     * run here (this node lacks the task, or `from` has another build of
+     * it), with the reason in `why`: it goes back to its owner, who runs it
+     * (JOB_RESULT given back), instead of failing its job. */
+    int (*gives_back)(void *ctx, int from, const char *kind, char *why, size_t whylen);
     /* 1 once `job` (a local job or a stand-in's) was cancelled or failed:
      * the records it gave away are told to stop too. */
     int (*job_stopping)(void *ctx, const void *job);

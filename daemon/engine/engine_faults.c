@@ -733,6 +733,7 @@ void satin_engine_fault_counters(const satin_engine *e, satin_kvlist *out)
     satin_kvlist_add_i64(out, "stalls", (int64_t)c->stalls);
     satin_kvlist_add_i64(out, "records_returned", (int64_t)c->records_returned);
     satin_kvlist_add_i64(out, "records_taken_back", (int64_t)c->records_taken_back);
+    satin_kvlist_add_i64(out, "records_given_back", (int64_t)c->records_given_back);
     satin_kvlist_add_i64(out, "redo_results", (int64_t)c->redo_results);
     satin_kvlist_add_i64(out, "late_results_used", (int64_t)c->late_results_used);
     satin_kvlist_add_i64(out, "late_results_dropped", (int64_t)c->late_results_dropped);

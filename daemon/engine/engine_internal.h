@@ -80,6 +80,7 @@ typedef struct satin_engine_tally {
     uint64_t stalls;
     uint64_t records_redone, redo_results, late_results_used, late_results_dropped;
     uint64_t records_returned, records_taken_back;
+    uint64_t records_given_back;    /* records of kinds this node must not run, sent home */
     uint64_t results_held, held_results_sent, held_results_dropped;
     uint64_t standins_parked, parked_resumed, parked_dropped;
     uint64_t standins_orphaned, orphans_told, orphans_promised, orphan_messages, orphans_received;

@@ -64,7 +64,7 @@ int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max, 
     satin_engine_record recs[SATIN_ENGINE_MAX_JOBS_PER_MESSAGE];
     if (max > SATIN_ENGINE_MAX_JOBS_PER_MESSAGE)
         max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
-    int n = max > 0 ? e->env.take(e->env.ctx, recs, max, push) : 0;
+    int n = max > 0 ? e->env.take(e->env.ctx, thief, recs, max, push) : 0;
     for (int i = 0; i < n; i++) {
         uint64_t id = satin_ledger_give(&e->ledger, recs[i].record, recs[i].job, thief);
         /* The job field is the owner's opaque tag; thieves only echo it.

@@ -183,7 +183,7 @@ void satin_worker_pause(satin_worker *w, unsigned *round)
          * raised before wake_seq is read, and a notifier bumps wake_seq
          * before it reads parked: one of the two sees the other.) */
         if (atomic_load(&pool->running) && !pool->inject_head &&
-            atomic_load(&pool->wake_seq) == w->wake_seen)
+            atomic_load(&pool->nhandback) == 0 && atomic_load(&pool->wake_seq) == w->wake_seen)
             pthread_cond_timedwait(&pool->wake, &pool->lock, &until);
         atomic_fetch_sub(&pool->parked, 1);
         pthread_mutex_unlock(&pool->lock);
@@ -191,9 +191,29 @@ void satin_worker_pause(satin_worker *w, unsigned *round)
     w->wake_seen = atomic_load(&pool->wake_seq);
 }
 
+/* The oldest record handed back (hand_back), or NULL. */
+static satin_record *take_handed_back(satin_pool *pool)
+{
+    if (atomic_load_explicit(&pool->nhandback, memory_order_acquire) == 0)
+        return NULL;
+    pthread_mutex_lock(&pool->lock);
+    satin_record *r = NULL;
+    int n = atomic_load_explicit(&pool->nhandback, memory_order_relaxed);
+    if (n > 0) {
+        r = pool->handback[0];
+        memmove(pool->handback, pool->handback + 1, (size_t)(n - 1) * sizeof *pool->handback);
+        atomic_store_explicit(&pool->nhandback, n - 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&pool->lock);
+    return r;
+}
+
 satin_record *satin_worker_take_started(satin_worker *w)
 {
     satin_pool *pool = w->pool;
+    satin_record *handed = take_handed_back(pool);
+    if (handed)
+        return handed;
     satin_record *r = satin_pool_take_injected(pool);
     satin_job *job = r ? satin_record_job(r) : NULL;
     if (job && job->remote) {
@@ -446,6 +466,7 @@ void satin_pool_destroy(satin_pool **self)
     }
     satin_orphans_free(pool);
     satin_profiler_free(pool);
+    free(pool->handback);
     pthread_mutex_destroy(&pool->lock);
     pthread_cond_destroy(&pool->wake);
     free(pool->workers);
@@ -530,9 +551,31 @@ int satin_pool_is_hungry(satin_pool *pool)
            satin_pool_queue_length(pool) == 0;
 }
 
+/* A deque record this node took for a peer that may not run it: a free
+ * worker here runs it (RECORD_STOLEN: as a sibling's steal), and its
+ * parent's sync finds it done as usual. */
+static void hand_back(satin_pool *pool, satin_record *r)
+{
+    r->flags |= RECORD_STOLEN;
+    pthread_mutex_lock(&pool->lock);
+    int n = atomic_load_explicit(&pool->nhandback, memory_order_relaxed);
+    if ((size_t)n == pool->handback_cap) {
+        pool->handback_cap = pool->handback_cap ? 2 * pool->handback_cap : 16;
+        pool->handback = realloc(pool->handback, pool->handback_cap * sizeof *pool->handback);
+        if (!pool->handback)
+            abort();
+    }
+    pool->handback[n] = r;
+    atomic_store_explicit(&pool->nhandback, n + 1, memory_order_release);
+    pthread_mutex_unlock(&pool->lock);
+    satin_pool_notify(pool);
+}
+
 /* Up to `max` deque tails, from the worker with the longest queue on (its
- * tail is likely the coarsest job on the node). */
-static int take_tails(satin_pool *pool, satin_record **out, int n, int max)
+ * tail is likely the coarsest job on the node); with `accept`, only
+ * records of tasks it accepts (the others are handed back). */
+static int take_tails_for(satin_pool *pool, satin_record **out, int n, int max,
+                          satin_record_filter *accept, void *arg)
 {
     int start = 0;
     int64_t longest = -1;
@@ -548,9 +591,13 @@ static int take_tails(satin_pool *pool, satin_record **out, int n, int max)
         satin_worker *victim = &pool->workers[(start + k) % pool->nworkers];
         int took = 0;
         while (n < max && (r = satin_deque_steal(&victim->deque)) != NULL) {
+            took = 1;
+            if (accept && !accept(arg, r->task)) {
+                hand_back(pool, r);
+                break;   /* the rest of that deque is likely of the same kind */
+            }
             r->flags |= RECORD_REMOTE;
             out[n++] = r;
-            took = 1;
         }
         if (took)
             satin_worker_clear_fast(victim);
@@ -558,15 +605,59 @@ static int take_tails(satin_pool *pool, satin_record **out, int n, int max)
     return n;
 }
 
-/* Up to `max` started jobs no worker has taken yet, oldest first. */
+static int take_tails(satin_pool *pool, satin_record **out, int n, int max)
+{
+    return take_tails_for(pool, out, n, max, NULL, NULL);
+}
+
+/* Up to `max` started jobs no worker has taken yet, oldest first; with
+ * `accept`, only roots of tasks it accepts (the others stay queued). */
+static int take_started_for(satin_pool *pool, satin_record **out, int n, int max,
+                            satin_record_filter *accept, void *arg)
+{
+    if (!accept) {
+        satin_record *r;
+        while (n < max && (r = satin_pool_take_injected(pool)) != NULL) {
+            r->flags |= RECORD_REMOTE;
+            out[n++] = r;
+        }
+        return n;
+    }
+    if (atomic_load_explicit(&pool->injected, memory_order_relaxed) == 0)
+        return n;
+    pthread_mutex_lock(&pool->lock);
+    satin_record *prev = NULL, *r = pool->inject_head;
+    while (r && n < max) {
+        satin_record *next = r->next;
+        if (accept(arg, r->task)) {
+            if (prev)
+                prev->next = next;
+            else
+                pool->inject_head = next;
+            if (pool->inject_tail == r)
+                pool->inject_tail = prev;
+            atomic_fetch_sub_explicit(&pool->injected, 1, memory_order_relaxed);
+            r->flags |= RECORD_REMOTE;
+            out[n++] = r;
+        } else {
+            prev = r;
+        }
+        r = next;
+    }
+    pthread_mutex_unlock(&pool->lock);
+    return n;
+}
+
 static int take_started(satin_pool *pool, satin_record **out, int n, int max)
 {
-    satin_record *r;
-    while (n < max && (r = satin_pool_take_injected(pool)) != NULL) {
-        r->flags |= RECORD_REMOTE;
-        out[n++] = r;
-    }
-    return n;
+    return take_started_for(pool, out, n, max, NULL, NULL);
+}
+
+int satin_pool_take_for_peer(satin_pool *pool, satin_record **out, int max, int push,
+                             satin_record_filter *accept, void *arg)
+{
+    int n = push ? 0 : take_started_for(pool, out, 0, max, accept, arg);
+    return take_tails_for(pool, out, n, max, accept, arg);
 }
 
 int satin_pool_take_for_remote(satin_pool *pool, satin_record **out, int max)

@@ -117,6 +117,13 @@ int satin_pool_take_for_remote(satin_pool *self, satin_record **out, int max);
 /* The same for a push (unasked): this node's own deque tails only; a job
  * that came from elsewhere (or a client) runs here. */
 int satin_pool_take_for_push(satin_pool *self, satin_record **out, int max);
+/* The same for one peer: records whose task `accept` refuses (NULL: all
+ * accepted) are not given.  A started job's root stays where it is; a
+ * deque tail, taken before its task is seen, is run here by the next free
+ * worker instead, as a sibling's steal would. */
+typedef int satin_record_filter(void *arg, const satin_task *task);
+int satin_pool_take_for_peer(satin_pool *self, satin_record **out, int max, int push,
+                             satin_record_filter *accept, void *arg);
 const satin_task *satin_record_task(const satin_record *r);
 const void *satin_record_arg(const satin_record *r, size_t *len);
 size_t satin_record_result_cap(const satin_record *r);

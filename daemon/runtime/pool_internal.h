@@ -115,6 +115,12 @@ struct satin_pool {
     int workers_out;             /* threads that left their loop (pool.c) */
     satin_record *inject_head, *inject_tail;
     _Atomic int injected;        /* queue length, read without the lock */
+    /* Deque records taken for a peer that may not run them (its kinds
+     * differ): the next free worker here runs them, oldest first.  Guarded
+     * by lock; the count is read without it. */
+    satin_record **handback;
+    size_t handback_cap;
+    _Atomic int nhandback;
 
     int spawn_reserve;           /* see satin_pool_set_spawn_reserve */
     /* Non-NULL only on the private 1-worker pool of a traced run (trace.c):

@@ -62,6 +62,9 @@ typedef struct fake {
     int promised;        /* env.promised calls */
     int waits, last_wait_wan;   /* env.steal_waited calls, and the last one's */
     int64_t last_wait_ns, waited_ns;   /* (and the sum of their waits) */
+    int take_peer[16];   /* the peer of each env.take call */
+    int ntakes;
+    int give_back_from;  /* env.gives_back says 1 for this peer's records (-1: none) */
 } fake;
 
 static satin_msg *copy(const satin_msg *m)
@@ -101,10 +104,13 @@ static void f_describe(void *ctx, void *record, satin_engine_record *out)
                                  .result_cap = 8, .place = r->place};
 }
 
-static int f_take(void *ctx, satin_engine_record *out, int max, int push)
+static int f_take(void *ctx, int peer, satin_engine_record *out, int max, int push)
 {
     (void)push;
     fake *f = ctx;
+    if (f->ntakes < 16)
+        f->take_peer[f->ntakes] = peer;
+    f->ntakes++;
     int n = 0;
     while (n < max && f->nqueue > 0) {
         rec *r = f->queue[0];
@@ -112,6 +118,15 @@ static int f_take(void *ctx, satin_engine_record *out, int max, int push)
         f_describe(f, r, &out[n++]);
     }
     return n;
+}
+
+static int f_gives_back(void *ctx, int from, const char *kind, char *why, size_t whylen)
+{
+    fake *f = ctx;
+    if (from != f->give_back_from)
+        return 0;
+    snprintf(why, whylen, "this node has another build of %s", kind);
+    return 1;
 }
 
 static void f_complete(void *ctx, void *record, const satin_engine_outcome *o)
@@ -257,6 +272,7 @@ static satin_engine *make_watching_orphans(fake *f, const char *policy, int64_t 
                                            int orphan_saving)
 {
     memset(f, 0, sizeof *f);
+    f->give_back_from = -1;
     satin_policy_topology topo = kit_topology(0);
     satin_engine_config cfg;
     satin_engine_config_default(&cfg);
@@ -271,7 +287,8 @@ static satin_engine *make_watching_orphans(fake *f, const char *policy, int64_t 
         .standin_arg = f_standin_arg, .cancel = f_cancel, .release = f_release, .job_stopping = f_job_stopping, .queue_length = f_queue_length,
         .is_idle = f_is_idle, .active_jobs = f_active, .note_bad = f_note_bad, .log = f_log,
         .describe = f_describe, .peer_epoch = f_peer_epoch, .orphan = f_orphan,
-        .orphans_void = f_orphans_void, .promised = f_promised, .steal_waited = f_steal_waited};
+        .orphans_void = f_orphans_void, .promised = f_promised, .steal_waited = f_steal_waited,
+        .gives_back = f_gives_back};
     return satin_engine_new(&cfg, &env, 0);
 }
 

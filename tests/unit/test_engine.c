@@ -564,8 +564,51 @@ static void test_work_started(void)
     satin_engine_destroy(&e);
 }
 
+/* Kinds the peers do not share (PROTOCOL.md 14.2): the pool is asked for
+ * records for the thief itself, and a record the driver must not run here
+ * goes home as "given back", neither run nor failed; the owner that gets
+ * it back runs it itself. */
+static void test_kinds_apart(void)
+{
+    fake f;
+    satin_engine *e = make(&f, "rs");
+    rec a = {.arg = 30};
+    f.queue[0] = &a, f.nqueue = 1, f.active = 1;
+    deliver(e, 10 * MS, steal_from(3, 5, SATIN_STEAL_WAN));
+    ok(f.ntakes == 1 && f.take_peer[0] == 3, "kinds: the pool is asked for records for node 3");
+    uint64_t id = f.out[0].m->jobrecs[0].record_id;
+    forget_sent(&f);
+
+    f.give_back_from = 1;
+    int64_t arg = 7;
+    satin_msg *p = from(1, SATIN_MSG_PUSH);
+    satin_msg_add_jobrec(p, 1, 12, 0, "fib", 8, &arg, sizeof arg);
+    deliver(e, 11 * MS, p);
+    ok(f.nout == 2 && f.out[0].to == 1 && f.out[0].m->type == SATIN_MSG_JOB_RESULT &&
+           f.out[0].m->status == SATIN_STATUS_RETURNED && f.out[0].m->record_id == 12 &&
+           strcmp(f.out[0].m->error, "this node has another build of fib") == 0,
+       "kinds: a record of another build goes back to its owner, saying why");
+    is_i64(f.starts, 0, "kinds: it is not run here");
+    is_i64(kit_counter(e, "records_given_back"), 1, "kinds: records_given_back");
+    forget_sent(&f);
+    f.give_back_from = -1;
+
+    /* Our own record given back by its holder: it runs here. */
+    satin_msg *r = from(3, SATIN_MSG_JOB_RESULT);
+    r->owner = 0, r->record_id = id, r->status = SATIN_STATUS_RETURNED;
+    satin_msg_set_error(r, "node d1 lacks kind fib");
+    deliver(e, 12 * MS, r);
+    ok(f.starts == 1 && f.started_arg == 30, "kinds: the owner runs the record it got back");
+    is_i64(kit_counter(e, "records_taken_back"), 1, "kinds: records_taken_back");
+    ok(!a.completed, "kinds: its parent waits for that run, not for a failure");
+    satin_engine_destroy(&e);
+    for (int i = 0; i < 16; i++)
+        free(f.standin_handles[i]);
+}
+
 int main(void)
 {
+    test_kinds_apart();
     test_steal_timeout();
     test_give_and_result();
     test_standins();

@@ -377,8 +377,9 @@ static void env_describe(void *ctx, void *record, satin_engine_record *out)
                                  .place = t->place};
 }
 
-static int env_take(void *ctx, satin_engine_record *out, int max, int push)
+static int env_take(void *ctx, int peer, satin_engine_record *out, int max, int push)
 {
+    (void)peer;
     (void)push; /* the simulated pool has no started queue: tails either way */
     simnode *n = ctx;
     int k = 0;

@@ -146,7 +146,7 @@ static void test_names(void)
 static void test_golden(void)
 {
     /* ACCEPTED, sender 7, request 0x0102030405060708, job 42 */
-    static const unsigned char want_h[16] = {0x53, 0x54, 0x02, 0x02, 0, 0, 0, 7,
+    static const unsigned char want_h[16] = {0x53, 0x54, 0x03, 0x02, 0, 0, 0, 7,
                                              1, 2, 3, 4, 5, 6, 7, 8};
     static const unsigned char want_b[8] = {0, 0, 0, 0, 0, 0, 0, 42};
     satin_msg *m = satin_msg_new(SATIN_MSG_ACCEPTED);

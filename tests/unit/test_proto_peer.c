@@ -217,7 +217,7 @@ static void test_golden(void)
     unsigned char *h, *b;
     size_t hl, bl;
 
-    static const unsigned char steal_h[16] = {0x53, 0x54, 2, 33, 0, 0, 0, 3,
+    static const unsigned char steal_h[16] = {0x53, 0x54, 3, 33, 0, 0, 0, 3,
                                               0, 0, 0, 0, 0, 0, 0, 5};
     static const unsigned char steal_b[] = {0, 0, 0, 3, 0, 0, 0, 3, 0, 1};
     satin_msg *m = satin_msg_new(SATIN_MSG_STEAL);
@@ -331,6 +331,28 @@ static void test_roundtrip(void)
     d = roundtrip(m, "HELLO one node, all flag bits");
     ok(d && strcmp(d->grid_name, "das \xe2\x80\x93 4 clusters") == 0 && d->node_count == 1 &&
        d->flags == 0xFFFF, "HELLO fields, reserved flags kept");
+    ok(d && d->nmodules == 0, "HELLO without modules");
+    satin_msg_destroy(&d);
+    /* Its modules: names, versions, digests and tasks, in order. */
+    unsigned char mdig[SATIN_PROTO_DIGEST_SIZE];
+    for (size_t i = 0; i < sizeof mdig; i++)
+        mdig[i] = (unsigned char)(i * 7);
+    ok(satin_msg_add_module_task(m, "orphan") == -1, "a task needs a module first");
+    ok(satin_msg_add_module(m, "satin-kinds", "0.1.0", mdig) == 0, "HELLO: a module");
+    satin_msg_add_module_task(m, "fib");
+    satin_msg_add_module_task(m, name63);
+    mdig[0] = 0xAA;
+    ok(satin_msg_add_module(m, name63, "", mdig) == 0, "HELLO: a module without tasks or version");
+    d = roundtrip(m, "HELLO with two modules");
+    ok(d && d->nmodules == 2 && strcmp(d->modules[0].name, "satin-kinds") == 0 &&
+           strcmp(d->modules[0].version, "0.1.0") == 0 && d->modules[0].ntasks == 2 &&
+           strcmp(d->modules[0].tasks[0], "fib") == 0 &&
+           strcmp(d->modules[0].tasks[1], name63) == 0 && d->modules[0].digest[0] == 0 &&
+           d->modules[0].digest[31] == (unsigned char)(31 * 7),
+       "HELLO: the first module, its version, digest and tasks");
+    ok(d && strcmp(d->modules[1].name, name63) == 0 && d->modules[1].version[0] == 0 &&
+           d->modules[1].ntasks == 0 && d->modules[1].digest[0] == 0xAA,
+       "HELLO: the second module");
     satin_msg_destroy(&d);
     satin_msg_destroy(&m);
 
@@ -795,25 +817,78 @@ static void test_rejections(void)
         0x82, 0x2c, 0xd1, 0x5d, 0x6c, 0x15, 0xb0, 0xf0, 0x0a, 0x08};
     b_header(&H, SATIN_MSG_HELLO, 0, 0);
     B.n = 0;
-    b_str(&B, ""); b_u32(&B, 2); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
+    b_str(&B, ""); b_u32(&B, 2); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig); b_u16(&B, 0);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "HELLO empty grid name");
     B.n = 0;
-    b_str(&B, name64); b_u32(&B, 2); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
+    b_str(&B, name64); b_u32(&B, 2); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig); b_u16(&B, 0);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "HELLO 64-byte grid name");
     B.n = 0;
-    b_str(&B, "g"); b_u32(&B, 0); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
+    b_str(&B, "g"); b_u32(&B, 0); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig); b_u16(&B, 0);
     reject_text(SATIN_PROTO_BAD_MESSAGE, "HELLO: node count 0 is not in 1..65536",
                 "HELLO node count 0");
     B.n = 0;
-    b_str(&B, "g"); b_u32(&B, 65537); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
+    b_str(&B, "g"); b_u32(&B, 65537); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig); b_u16(&B, 0);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "HELLO node count 65537");
     B.n = 0;
-    b_str(&B, "g"); b_u32(&B, 65536); b_u16(&B, 0x8000); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
+    b_str(&B, "g"); b_u32(&B, 65536); b_u16(&B, 0x8000); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig); b_u16(&B, 0);
     d = accept(0, "HELLO reserved flag bit");
     ok(d && d->flags == 0x8000, "HELLO reserved flag bits are kept, not refused");
     ok(d && strcmp(d->node_id, "a0") == 0 && memcmp(d->digest, dig, sizeof dig) == 0,
        "HELLO node id and the 32 digest bytes, as sent");
     satin_msg_destroy(&d);
+    /* Modules: a task's name is unique over all of them, a module's name
+     * among them. */
+    B.n = 0;
+    b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
+    b_u16(&B, 2);
+    b_str(&B, "m1"); b_str(&B, "1"); b_raw(&B, dig, sizeof dig); b_u16(&B, 1); b_str(&B, "fib");
+    b_str(&B, "m2"); b_str(&B, "2"); b_raw(&B, dig, sizeof dig); b_u16(&B, 2); b_str(&B, "uts");
+    b_str(&B, "fib");
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "HELLO: task 'fib' repeated (modules[0] and [1])",
+                "HELLO: a task in two modules");
+    B.n = 0;
+    b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
+    b_u16(&B, 2);
+    b_str(&B, "m1"); b_str(&B, "1"); b_raw(&B, dig, sizeof dig); b_u16(&B, 0);
+    b_str(&B, "m1"); b_str(&B, "2"); b_raw(&B, dig, sizeof dig); b_u16(&B, 0);
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "HELLO: modules[1].name 'm1' repeated",
+                "HELLO: a module named twice");
+    B.n = 0;
+    b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
+    b_u16(&B, 65);
+    for (int i = 0; i < 65; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "m%d", i);
+        b_str(&B, nm); b_str(&B, ""); b_raw(&B, dig, sizeof dig); b_u16(&B, 0);
+    }
+    reject(0, SATIN_PROTO_TOO_LARGE, "HELLO: 65 modules");
+    B.n = 0;
+    b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
+    b_u16(&B, 2);
+    b_str(&B, "m1"); b_str(&B, ""); b_raw(&B, dig, sizeof dig); b_u16(&B, 600);
+    for (int i = 0; i < 600; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "a%d", i);
+        b_str(&B, nm);
+    }
+    b_str(&B, "m2"); b_str(&B, ""); b_raw(&B, dig, sizeof dig); b_u16(&B, 425);
+    for (int i = 0; i < 425; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "b%d", i);
+        b_str(&B, nm);
+    }
+    reject_text(SATIN_PROTO_TOO_LARGE, "HELLO: more than 1024 tasks in all modules",
+                "HELLO: 1025 tasks in all");
+    B.n = 0;
+    b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
+    b_u16(&B, 1);
+    b_str(&B, "m1"); b_str(&B, "1"); b_raw(&B, dig, sizeof dig); b_u16(&B, 1); b_str(&B, "");
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "HELLO: an empty task name");
+    /* A HELLO of SGP/2 ends after the membership digest: in version 3 the
+     * module count must follow. */
+    B.n = 0;
+    b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "HELLO without its module count");
     /* The previous release's HELLO stops after the flags: a text that says so. */
     B.n = 0;
     b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0);
@@ -821,7 +896,7 @@ static void test_rejections(void)
                 "truncated HELLO: it ends before the node id and membership digest (a peer of an older release?)",
                 "HELLO without node id and digest");
     B.n = 0;
-    b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, ""); b_raw(&B, dig, sizeof dig);
+    b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, ""); b_raw(&B, dig, sizeof dig); b_u16(&B, 0);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "HELLO empty node id");
     B.n = 0;
     b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig - 1);
