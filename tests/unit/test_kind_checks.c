@@ -798,13 +798,16 @@ static void hostile_fields_refused(void)
 }
 
 /* A 15-puzzle board that is a permutation but cannot be solved: the goal
- * with tiles 1 and 2 swapped. */
-static void ida_unsolvable_refused(void)
+ * with tiles 1 and 2 swapped; a search job's move that cannot be; and each
+ * of ida's two tasks refuses the other's argument (the root runs the
+ * iterations, bound -1; a search runs one, bound 0..max_moves). */
+static void ida_records_refused(void)
 {
     const satin_kind *ida = kind_named("ida");
+    const satin_task *search = satin_registry_task(reg, "ida_search");
     satin_bytes arg;
-    if (!ida || root_arg("ida", IDA, &arg) < 0) {
-        ok(0, "ida: parse accepts the parameters");
+    if (!ida || !search || root_arg("ida", IDA, &arg) < 0) {
+        ok(0, "ida: parse accepts the parameters, and ida_search is a task");
         return;
     }
     uint64_t tiles = 0;
@@ -826,9 +829,27 @@ static void ida_unsolvable_refused(void)
     memcpy(arg.data + 8, &g, sizeof g);
     memcpy(arg.data + 12, &bound, sizeof bound);
     memcpy(arg.data + 16, &prev, sizeof prev);
-    rc = root_verdict(ida, arg.data, arg.len, &err, &clean);
+    rc = verdict(ida, search, arg.data, arg.len, &err, &clean);
     ok(rc == -1 && strstr(err.msg, "ida: move 1 cannot have brought the blank to 0"),
        "refused: a move behind the node that is not a legal one (%s)", err.msg);
+    satin_bytes_free(&arg);
+
+    if (root_arg("ida", IDA, &arg) < 0)
+        return;
+    rc = verdict(ida, search, arg.data, arg.len, &err, &clean);
+    ok(rc == -1 && clean && strstr(err.msg, "ida: a search record with bound=-1"),
+       "ida_search refuses the root's argument (%s)", err.msg);
+    bound = 10;
+    memcpy(arg.data + 12, &bound, sizeof bound);
+    rc = verdict(ida, search, arg.data, arg.len, &err, &clean);
+    if (!ok(rc == 0, "ida_search takes the board's first search at bound 10"))
+        diag("refused: %s", err.msg);
+    rc = root_verdict(ida, arg.data, arg.len, &err, &clean);
+    ok(rc == -1 && clean && strstr(err.msg, "ida: a root record with bound=10"),
+       "ida (the root) refuses a search's argument (%s)", err.msg);
+    rc = verdict(ida, search, arg.data, arg.len - 1, &err, &clean);
+    ok(rc == -1 && clean && strstr(err.msg, "ida_search: an argument of 31 bytes"),
+       "ida_search refuses a wrong length (%s)", err.msg);
     satin_bytes_free(&arg);
 }
 
@@ -1037,7 +1058,7 @@ int main(void)
     parse_bounds_pass();
     every_moved_record_passes(home, away);
     hostile_fields_refused();
-    ida_unsolvable_refused();
+    ida_records_refused();
     lengths_and_noise();
     carry_limit_is_fixed();
     replay_scale_guard(home);
