@@ -7,12 +7,13 @@
  * move slides the blank up, down, left or right; the search never undoes the
  * move that led to a node (the usual pruning, no other duplicate detection).
  *
- * The root invocation runs the iterations: bound = h(start), and after each
- * iteration without a solution the smallest f = g + h that exceeded the
- * bound.  Each iteration is one spawned search of the start node.  A search
- * job with g < split spawns one job per child whose f is within the bound;
- * from g >= split on it searches its subtree sequentially (recursive DFS
- * with an incrementally updated heuristic).
+ * The root invocation (task `ida`) runs the iterations: bound = h(start),
+ * and after each iteration without a solution the smallest f = g + h that
+ * exceeded the bound.  Each iteration is one spawned search of the start
+ * node (task `ida_search`: the same argument, with a bound, and a result of
+ * its own).  A search job with g < split spawns one job per child whose f
+ * is within the bound; from g >= split on it searches its subtree
+ * sequentially (recursive DFS with an incrementally updated heuristic).
  *
  * To be independent of the schedule, the final iteration is searched
  * completely (it does not stop at the first goal).  Results:
@@ -167,7 +168,6 @@ typedef struct ida_seq {
     int64_t nodes;
     int64_t solutions;
     int stop;
-    satin_ctx *c;
 } ida_seq;
 
 /* Searches the node with the blank on `blank`, g moves from the start and
@@ -179,7 +179,7 @@ static void ida_dfs(ida_seq *s, int blank, int g, int h, int prev)
         s->solutions++;
         return;
     }
-    if (s->bound - g >= IDA_CANCEL_CHECK_LEFT && satin_cancelled(s->c))
+    if (s->bound - g >= IDA_CANCEL_CHECK_LEFT && satin_cancelled())
         s->stop = 1;
     for (int d = 0; d < 4 && !s->stop; d++) {
         if (d == (prev ^ 1) || !ida_legal(blank, d))
@@ -201,8 +201,7 @@ static void ida_dfs(ida_seq *s, int blank, int g, int h, int prev)
     }
 }
 
-static ida_res ida_search_seq(satin_ctx *c, const uint8_t b[IDA_CELLS], int g, int bound,
-                              int prev)
+static ida_res ida_search_seq(const uint8_t b[IDA_CELLS], int g, int bound, int prev)
 {
     ida_seq s;
     memcpy(s.b, b, sizeof s.b);
@@ -214,127 +213,12 @@ static ida_res ida_search_seq(satin_ctx *c, const uint8_t b[IDA_CELLS], int g, i
     s.nodes = 0;
     s.solutions = 0;
     s.stop = 0;
-    s.c = c;
     ida_dfs(&s, ida_blank(b), g, ida_h(b), prev);
     ida_res r = {s.nodes, s.solutions, s.next, 0};
     return r;
 }
 
-/* ---- jobs --------------------------------------------------------------- */
-
-/* One search job: the node `a` within bound a->bound. */
-static ida_res ida_search(satin_ctx *c, const ida_arg *a, const uint8_t b[IDA_CELLS])
-{
-    ida_res r = {0, 0, INT32_MAX, 0};
-    int h = ida_h(b);
-    if (a->g + h > a->bound) {
-        r.next = a->g + h;
-        return r;
-    }
-    if (a->g >= a->split)
-        return ida_search_seq(c, b, a->g, a->bound, a->prev);
-    r.nodes = 1;
-    if (h == 0) {
-        r.solutions = 1;
-        return r;
-    }
-    int blank = ida_blank(b);
-    ida_res sub[4];
-    for (int d = 0; d < 4; d++) {
-        sub[d] = (ida_res){0, 0, INT32_MAX, 0};
-        if (d == (a->prev ^ 1) || !ida_legal(blank, d))
-            continue;
-        int np = blank + ida_delta[d];
-        int t = b[np];
-        int f = a->g + 1 + h - ida_md(t, np) + ida_md(t, blank);
-        if (f > a->bound) {
-            sub[d].next = f;
-            continue;
-        }
-        uint8_t cb[IDA_CELLS];
-        memcpy(cb, b, sizeof cb);
-        cb[blank] = (uint8_t)t;
-        cb[np] = 0;
-        ida_arg child = *a;
-        child.tiles = ida_pack(cb);
-        child.g = a->g + 1;
-        child.prev = d;
-        satin_spawn(c, &satin_kind_ida, &child, sizeof child, &sub[d], sizeof sub[d]);
-    }
-    satin_sync(c);
-    for (int d = 0; d < 4; d++) {
-        r.nodes += sub[d].nodes;
-        r.solutions += sub[d].solutions;
-        if (sub[d].next < r.next)
-            r.next = sub[d].next;
-    }
-    return r;
-}
-
-/* The root: one complete search per bound until a bound has solutions. */
-static void ida_root(satin_ctx *c, const ida_arg *a, const uint8_t b[IDA_CELLS],
-                     satin_out *out)
-{
-    ida_root_res r = {0, 0, 0, 0, 0};
-    int32_t bound = ida_h(b);
-    for (;;) {
-        if (bound > a->max_moves) {
-            satin_fail(out,
-                       "ida: no solution of at most max_moves=%d moves (the next bound would "
-                       "be %d); raise max_moves (at most %d) for harder boards",
-                       (int)a->max_moves, (int)bound, IDA_MAX_MOVES_LIMIT);
-            return;
-        }
-        ida_arg child = *a;
-        child.g = 0;
-        child.bound = bound;
-        child.prev = -1;
-        ida_res sub = {0, 0, INT32_MAX, 0};
-        satin_spawn(c, &satin_kind_ida, &child, sizeof child, &sub, sizeof sub);
-        satin_sync(c);
-        if (satin_cancelled(c))
-            return;
-        r.iterations++;
-        r.total_nodes += sub.nodes;
-        if (sub.solutions > 0) {
-            r.moves = bound;
-            r.nodes = sub.nodes;
-            r.solutions = sub.solutions;
-            break;
-        }
-        if (sub.next == INT32_MAX) {
-            satin_fail(out, "ida: the search space is empty (unsolvable board)");
-            return;
-        }
-        bound = sub.next;
-    }
-    satin_return(out, &r, sizeof r);
-}
-
-static void ida_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
-{
-    ida_arg a;
-    if (len != sizeof a) {
-        satin_fail(out, "ida: argument of %zu bytes, expected %zu", len, sizeof a);
-        return;
-    }
-    memcpy(&a, arg, sizeof a);
-    uint8_t b[IDA_CELLS];
-    ida_unpack(a.tiles, b);
-    int solvable = 0;
-    if (!ida_check(b, &solvable) || !solvable || a.g < 0 || a.bound < -1 ||
-        a.bound > IDA_MAX_MOVES_LIMIT || a.prev < -1 || a.prev > 3 || a.split < 0 ||
-        a.max_moves < 0 || a.max_moves > IDA_MAX_MOVES_LIMIT) {
-        satin_fail(out, "ida: corrupt argument (g=%d, bound=%d)", (int)a.g, (int)a.bound);
-        return;
-    }
-    if (a.bound < 0) {
-        ida_root(c, &a, b, out);
-        return;
-    }
-    ida_res r = ida_search(c, &a, b);
-    satin_return(out, &r, sizeof r);
-}
+/* ---- the checks of records from another node ------------------------------ */
 
 /* What parse makes and the searches spawn: a solvable board; the root
  * (bound -1) at g 0 with no move behind it; a search job within its bound
@@ -363,7 +247,143 @@ static int ida_valid(const ida_arg *a, satin_err *err)
     return 0;
 }
 
-SATIN_ARG_CHECK(ida_check_arg, "ida", ida_arg, ida_valid)
+/* The root: what parse makes, which runs the iterations. */
+static int ida_root_valid(const ida_arg *a, satin_err *err)
+{
+    if (ida_valid(a, err) < 0)
+        return -1;
+    if (a->bound != -1)
+        return satin_err_set(err, "ida: a root record with bound=%d (a root's is -1)",
+                             (int)a->bound);
+    return 0;
+}
+
+/* A search within its iteration's bound. */
+static int ida_search_valid(const ida_arg *a, satin_err *err)
+{
+    if (ida_valid(a, err) < 0)
+        return -1;
+    if (a->bound < 0)
+        return satin_err_set(err, "ida: a search record with bound=%d (a search's is 0..%d)",
+                             (int)a->bound, (int)a->max_moves);
+    return 0;
+}
+
+/* Two tasks of one argument: the root's result is the whole answer, a
+ * search's its subtree's counts. */
+SATIN_TASK(ida_root_res, ida, ida_arg, ida_root_valid);
+SATIN_TASK(ida_res, ida_search, ida_arg, ida_search_valid);
+
+/* ---- jobs --------------------------------------------------------------- */
+
+/* The board of `a` into b: 1, or 0 with the job failed when the argument
+ * cannot be searched (a record of another node passed the check, which is
+ * stricter; this holds whatever spawned it). */
+static int ida_board(const ida_arg *a, uint8_t b[IDA_CELLS])
+{
+    ida_unpack(a->tiles, b);
+    int solvable = 0;
+    if (!ida_check(b, &solvable) || !solvable || a->g < 0 || a->bound < -1 ||
+        a->bound > IDA_MAX_MOVES_LIMIT || a->prev < -1 || a->prev > 3 || a->split < 0 ||
+        a->max_moves < 0 || a->max_moves > IDA_MAX_MOVES_LIMIT) {
+        satin_fail("ida: corrupt argument (g=%d, bound=%d)", (int)a->g, (int)a->bound);
+        return 0;
+    }
+    return 1;
+}
+
+/* One search job: the node `a` within bound a.bound. */
+static ida_res ida_search(SATIN_FRAME, ida_arg a)
+{
+    ida_res r = {0, 0, INT32_MAX, 0};
+    uint8_t b[IDA_CELLS];
+    if (!ida_board(&a, b))
+        return r;
+    int h = ida_h(b);
+    if (a.g + h > a.bound) {
+        r.next = a.g + h;
+        return r;
+    }
+    if (a.g >= a.split)
+        return ida_search_seq(b, a.g, a.bound, a.prev);
+    r.nodes = 1;
+    if (h == 0) {
+        r.solutions = 1;
+        return r;
+    }
+    int blank = ida_blank(b);
+    ida_res sub[4];
+    for (int d = 0; d < 4; d++) {
+        sub[d] = (ida_res){0, 0, INT32_MAX, 0};
+        if (d == (a.prev ^ 1) || !ida_legal(blank, d))
+            continue;
+        int np = blank + ida_delta[d];
+        int t = b[np];
+        int f = a.g + 1 + h - ida_md(t, np) + ida_md(t, blank);
+        if (f > a.bound) {
+            sub[d].next = f;
+            continue;
+        }
+        uint8_t cb[IDA_CELLS];
+        memcpy(cb, b, sizeof cb);
+        cb[blank] = (uint8_t)t;
+        cb[np] = 0;
+        ida_arg child = a;
+        child.tiles = ida_pack(cb);
+        child.g = a.g + 1;
+        child.prev = d;
+        satin_spawn(ida_search, &sub[d], child);
+    }
+    satin_sync();
+    for (int d = 0; d < 4; d++) {
+        r.nodes += sub[d].nodes;
+        r.solutions += sub[d].solutions;
+        if (sub[d].next < r.next)
+            r.next = sub[d].next;
+    }
+    return r;
+}
+
+/* The root: one complete search per bound until a bound has solutions. */
+static ida_root_res ida(SATIN_FRAME, ida_arg a)
+{
+    ida_root_res r = {0, 0, 0, 0, 0};
+    uint8_t b[IDA_CELLS];
+    if (!ida_board(&a, b))
+        return r;
+    int32_t bound = ida_h(b);
+    for (;;) {
+        if (bound > a.max_moves) {
+            satin_fail("ida: no solution of at most max_moves=%d moves (the next bound would "
+                       "be %d); raise max_moves (at most %d) for harder boards",
+                       (int)a.max_moves, (int)bound, IDA_MAX_MOVES_LIMIT);
+            return r;
+        }
+        ida_arg child = a;
+        child.g = 0;
+        child.bound = bound;
+        child.prev = -1;
+        ida_res sub = {0, 0, INT32_MAX, 0};
+        satin_spawn(ida_search, &sub, child);
+        satin_sync();
+        if (satin_cancelled())
+            return r;
+        r.iterations++;
+        r.total_nodes += sub.nodes;
+        if (sub.solutions > 0) {
+            r.moves = bound;
+            r.nodes = sub.nodes;
+            r.solutions = sub.solutions;
+            return r;
+        }
+        if (sub.next == INT32_MAX) {
+            satin_fail("ida: the search space is empty (unsolvable board)");
+            return r;
+        }
+        bound = sub.next;
+    }
+}
+
 
 /* ---- parameters --------------------------------------------------------- */
 
@@ -497,13 +517,6 @@ static const satin_param_def ida_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_ida = {
-    .name = "ida",
-    .summary = "IDA* with the Manhattan heuristic: optimal 15-puzzle solution length",
-    .params = ida_params,
-    .parse = ida_parse,
-    .run = ida_run,
-    .result_size = sizeof(ida_root_res),
-    .format = ida_format,
-    .check = ida_check_arg,
-};
+SATIN_KIND(ida, .summary = "IDA* with the Manhattan heuristic: optimal 15-puzzle solution length",
+           .params = ida_params, .parse = ida_parse, .root = SATIN_TASK_OF(ida),
+           .format = ida_format);

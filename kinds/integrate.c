@@ -146,54 +146,54 @@ static ig_step ig_examine(const ig_arg *a)
     return s;
 }
 
-static void ig_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+/* The check (below) holds a record of another node to what parse allows. */
+static int ig_valid(const ig_arg *a, satin_err *err);
+SATIN_TASK(ig_res, integrate, ig_arg, ig_valid);
+
+/* An interval: accepted, or its two halves spawned (each a plain call
+ * unless thieves need work) and their results added in a fixed order. */
+static ig_res integrate(SATIN_FRAME, ig_arg a)
 {
-    ig_arg a;
-    if (len != sizeof a) {
-        satin_fail(out, "integrate: argument of %zu bytes, expected %zu", len, sizeof a);
-        return;
-    }
-    memcpy(&a, arg, sizeof a);
-    /* Bytes from elsewhere: a NaN eps, say, would never converge. */
+    ig_res r = {0, 0, 0};
+    /* The body's own guard, whoever spawned it (a record of another node
+     * passed ig_valid, which is stricter): a NaN eps would never converge. */
     if (a.fn < 0 || a.fn >= IG_NFUNCS || a.depth < 0 || a.max_depth < 0 ||
         a.max_depth > IG_MAX_DEPTH_LIMIT || !(a.eps > 0) || !isfinite(a.a) ||
         !isfinite(a.b) || !isfinite(a.whole)) {
-        satin_fail(out, "integrate: corrupt argument (fn=%d, depth=%d)", (int)a.fn,
-                   (int)a.depth);
-        return;
+        satin_fail("integrate: corrupt argument (fn=%d, depth=%d)", (int)a.fn, (int)a.depth);
+        return r;
     }
     ig_step s = ig_examine(&a);
     if (!isfinite(s.flm) || !isfinite(s.frm) || !isfinite(s.value)) {
-        satin_fail(out, "integrate: %s is not finite on [%.17g, %.17g]",
-                   ig_funcs[a.fn].name, a.a, a.b);
-        return;
+        satin_fail("integrate: %s is not finite on [%.17g, %.17g]", ig_funcs[a.fn].name, a.a,
+                   a.b);
+        return r;
     }
-    ig_res r;
     if (s.accept) {
         r.value = s.value;
         r.intervals = 1;
         r.unconverged = !s.converged;
-    } else {
-        ig_arg l = a, h = a;
-        l.b = s.m;
-        l.fm = s.flm;
-        l.fb = a.fm;
-        l.whole = s.left;
-        h.a = s.m;
-        h.fa = a.fm;
-        h.fm = s.frm;
-        h.whole = s.right;
-        l.eps = h.eps = a.eps / 2;
-        l.depth = h.depth = a.depth + 1;
-        ig_res rl = {0, 0, 0}, rh = {0, 0, 0};
-        satin_spawn(c, &satin_kind_integrate, &l, sizeof l, &rl, sizeof rl);
-        satin_spawn(c, &satin_kind_integrate, &h, sizeof h, &rh, sizeof rh);
-        satin_sync(c);
-        r.value = rl.value + rh.value;
-        r.intervals = rl.intervals + rh.intervals;
-        r.unconverged = rl.unconverged + rh.unconverged;
+        return r;
     }
-    satin_return(out, &r, sizeof r);
+    ig_arg l = a, h = a;
+    l.b = s.m;
+    l.fm = s.flm;
+    l.fb = a.fm;
+    l.whole = s.left;
+    h.a = s.m;
+    h.fa = a.fm;
+    h.fm = s.frm;
+    h.whole = s.right;
+    l.eps = h.eps = a.eps / 2;
+    l.depth = h.depth = a.depth + 1;
+    ig_res rl = {0, 0, 0}, rh = {0, 0, 0};
+    satin_spawn(integrate, &rl, l);
+    satin_spawn(integrate, &rh, h);
+    satin_sync();
+    r.value = rl.value + rh.value;
+    r.intervals = rl.intervals + rh.intervals;
+    r.unconverged = rl.unconverged + rh.unconverged;
+    return r;
 }
 
 static int ig_find_func(const char *name, int32_t *fn, satin_err *err)
@@ -283,8 +283,6 @@ static int ig_valid(const ig_arg *a, satin_err *err)
     return 0;
 }
 
-SATIN_ARG_CHECK(ig_check, "integrate", ig_arg, ig_valid)
-
 static void ig_format(const void *res, size_t len, double wall_s,
                       satin_result *result, satin_result *stats)
 {
@@ -309,13 +307,6 @@ static const satin_param_def ig_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_integrate = {
-    .name = "integrate",
-    .summary = "adaptive Simpson integration of a built-in function over [a, b]",
-    .params = ig_params,
-    .parse = ig_parse,
-    .run = ig_run,
-    .result_size = sizeof(ig_res),
-    .format = ig_format,
-    .check = ig_check,
-};
+SATIN_KIND(integrate, .summary = "adaptive Simpson integration of a built-in function over [a, b]",
+           .params = ig_params, .parse = ig_parse, .root = SATIN_TASK_OF(integrate),
+           .format = ig_format);

@@ -131,7 +131,6 @@ static uint64_t ks_probe_budget(int64_t probe, int32_t depth)
 }
 
 typedef struct ks_search {
-    satin_ctx *c;
     const ks_item *it;
     int32_t n;
     int stop;            /* 1: budget used up or job cancelled: search incomplete */
@@ -148,7 +147,7 @@ static void ks_dfs(ks_search *s, int32_t i, int64_t room, int64_t value)
         return;
     s->nodes++;
     if ((s->budget && s->nodes > s->budget) ||
-        ((s->nodes & KS_CANCEL_MASK) == 0 && satin_cancelled(s->c))) {
+        ((s->nodes & KS_CANCEL_MASK) == 0 && satin_cancelled())) {
         s->stop = 1;
         return;
     }
@@ -159,23 +158,28 @@ static void ks_dfs(ks_search *s, int32_t i, int64_t room, int64_t value)
     ks_dfs(s, i + 1, room, value);
 }
 
-static void ks_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+/* A job's argument is its header and the n items still to decide, a length
+ * only the header gives: a bytes task. */
+static int ks_check(const void *arg, size_t len, satin_err *err);
+SATIN_BYTES_TASK(knapsack, ks_check);
+
+/* The check (below) held a record of another node to what parse allows; the
+ * body keeps its own guard of the lengths and items, whoever spawned it. */
+static void knapsack(SATIN_FRAME, const void *arg, size_t len)
 {
     ks_job j;
     if (len < sizeof j.h) {
-        satin_fail(out, "knapsack: argument of %zu bytes, expected at least %zu", len,
-                   sizeof j.h);
+        satin_fail("knapsack: argument of %zu bytes, expected at least %zu", len, sizeof j.h);
         return;
     }
     memcpy(&j.h, arg, sizeof j.h);
     if (j.h.n < 0 || j.h.n > KS_MAX_N || j.h.depth < 0) {
-        satin_fail(out, "knapsack: corrupt argument (n=%d, depth=%d)", (int)j.h.n,
-                   (int)j.h.depth);
+        satin_fail("knapsack: corrupt argument (n=%d, depth=%d)", (int)j.h.n, (int)j.h.depth);
         return;
     }
     size_t want = sizeof j.h + (size_t)j.h.n * sizeof(ks_item);
     if (len != want) {
-        satin_fail(out, "knapsack: argument of %zu bytes, expected %zu", len, want);
+        satin_fail("knapsack: argument of %zu bytes, expected %zu", len, want);
         return;
     }
     memcpy(j.it, (const unsigned char *)arg + sizeof j.h, (size_t)j.h.n * sizeof(ks_item));
@@ -185,8 +189,8 @@ static void ks_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
         corrupt = j.it[i].w < 1 || j.it[i].w > KS_MAX_WEIGHT || j.it[i].v < 1 ||
                   j.it[i].v > KS_MAX_VALUE;
     if (corrupt) {
-        satin_fail(out, "knapsack: corrupt argument (room=%lld, value=%lld)",
-                   (long long)j.h.room, (long long)j.h.value);
+        satin_fail("knapsack: corrupt argument (room=%lld, value=%lld)", (long long)j.h.room,
+                   (long long)j.h.value);
         return;
     }
 
@@ -198,12 +202,12 @@ static void ks_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
      * incumbent that the first descents of a depth-first search find. */
     int spawning = j.h.n > j.h.threshold;
     uint64_t budget = spawning ? ks_probe_budget(j.h.probe, j.h.depth) : 0;
-    ks_search s = {c, j.it, j.h.n, 0, 0, budget, lb};
+    ks_search s = {j.it, j.h.n, 0, 0, budget, lb};
     if (!spawning || budget > 0)
         ks_dfs(&s, 0, j.h.room, j.h.value);
     lb = s.best;
     int64_t r = lb;
-    if (spawning && (budget == 0 || s.stop) && !satin_cancelled(c) &&
+    if (spawning && (budget == 0 || s.stop) && !satin_cancelled() &&
         ks_bound(j.it, j.h.n, 0, j.h.room, j.h.value) > lb) {
         /* The children decide item 0 and carry items 1..n-1. */
         ks_job child;
@@ -217,18 +221,18 @@ static void ks_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
         if (j.it[0].w <= j.h.room) {
             child.h.room = j.h.room - j.it[0].w;
             child.h.value = j.h.value + j.it[0].v;
-            satin_spawn(c, &satin_kind_knapsack, &child, clen, &rt, sizeof rt);
+            satin_spawn_bytes(knapsack, &child, clen, &rt, sizeof rt);
         }
         child.h.room = j.h.room;
         child.h.value = j.h.value;
-        satin_spawn(c, &satin_kind_knapsack, &child, clen, &rl, sizeof rl);
-        satin_sync(c);
+        satin_spawn_bytes(knapsack, &child, clen, &rl, sizeof rl);
+        satin_sync();
         if (rt > r)
             r = rt;
         if (rl > r)
             r = rl;
     }
-    satin_return(out, &r, sizeof r);
+    satin_return(&r, sizeof r);
 }
 
 /* True when item a should be decided before item b (better ratio first). */
@@ -345,13 +349,7 @@ static const satin_param_def ks_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_knapsack = {
-    .name = "knapsack",
-    .summary = "0/1 knapsack on a seeded instance by branch and bound: the best value",
-    .params = ks_params,
-    .parse = ks_parse,
-    .run = ks_run,
-    .result_size = sizeof(int64_t),
-    .format = satin_format_value,
-    .check = ks_check,
-};
+SATIN_KIND(knapsack,
+           .summary = "0/1 knapsack on a seeded instance by branch and bound: the best value",
+           .params = ks_params, .parse = ks_parse, .root = SATIN_TASK_OF(knapsack),
+           .result_size = sizeof(int64_t), .format = satin_format_value);

@@ -35,41 +35,35 @@ typedef struct nck_arg {
     int32_t reserved;   /* 0 */
 } nck_arg;
 
-static int64_t nck_seq(satin_ctx *c, int32_t n, int32_t k)
+/* The check (below) holds a record of another node to what parse allows.
+ * The argument is 16 bytes: a spawn passes it in two registers. */
+static int nck_valid(const nck_arg *a, satin_err *err);
+SATIN_TASK(int64_t, nchoosek, nck_arg, nck_valid);
+
+static int64_t nck_seq(int32_t n, int32_t k)
 {
     if (k == 0 || k == n)
         return 1;
-    if (k >= NCK_CANCEL_CHECK_SIDE && n - k >= NCK_CANCEL_CHECK_SIDE && satin_cancelled(c))
+    if (k >= NCK_CANCEL_CHECK_SIDE && n - k >= NCK_CANCEL_CHECK_SIDE && satin_cancelled())
         return 0;
-    return nck_seq(c, n - 1, k - 1) + nck_seq(c, n - 1, k);
+    return nck_seq(n - 1, k - 1) + nck_seq(n - 1, k);
 }
 
-static void nck_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+/* Pascal's rule, each subproblem a spawn (a plain call unless thieves need
+ * work) down to the threshold. */
+static int64_t nchoosek(SATIN_FRAME, nck_arg a)
 {
-    nck_arg a;
-    if (len != sizeof a) {
-        satin_fail(out, "nchoosek: argument of %zu bytes, expected %zu", len, sizeof a);
-        return;
-    }
-    memcpy(&a, arg, sizeof a);
     if (a.n < 0 || a.n > NCK_MAX_N || a.k < 0 || a.k > a.n) {
-        satin_fail(out, "nchoosek: corrupt argument (n=%d, k=%d)", (int)a.n, (int)a.k);
-        return;
+        satin_fail("nchoosek: corrupt argument (n=%d, k=%d)", (int)a.n, (int)a.k);
+        return 0;
     }
-    int64_t r;
-    if (a.k == 0 || a.k == a.n || a.n < a.threshold) {
-        r = nck_seq(c, a.n, a.k);
-    } else {
-        nck_arg x = a, y = a;
-        x.n = y.n = a.n - 1;
-        x.k = a.k - 1;
-        int64_t rx = 0, ry = 0;
-        satin_spawn(c, &satin_kind_nchoosek, &x, sizeof x, &rx, sizeof rx);
-        satin_spawn(c, &satin_kind_nchoosek, &y, sizeof y, &ry, sizeof ry);
-        satin_sync(c);
-        r = rx + ry;
-    }
-    satin_return(out, &r, sizeof r);
+    if (a.k == 0 || a.k == a.n || a.n < a.threshold)
+        return nck_seq(a.n, a.k);
+    int64_t x = 0, y = 0;
+    satin_spawn(nchoosek, &x, (nck_arg){a.n - 1, a.k - 1, a.threshold, a.reserved});
+    satin_spawn(nchoosek, &y, (nck_arg){a.n - 1, a.k, a.threshold, a.reserved});
+    satin_sync();
+    return x + y;
 }
 
 static int64_t nck_gcd(int64_t a, int64_t b)
@@ -138,8 +132,6 @@ static int nck_valid(const nck_arg *a, satin_err *err)
     return 0;
 }
 
-SATIN_ARG_CHECK(nck_check, "nchoosek", nck_arg, nck_valid)
-
 static const satin_param_def nck_params[] = {
     {"n", NULL, 1, "set size, 0..1000"},
     {"k", NULL, 1, "subset size, 0..n; C(n, k) must fit in 63 bits"},
@@ -149,13 +141,6 @@ static const satin_param_def nck_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_nchoosek = {
-    .name = "nchoosek",
-    .summary = "binomial coefficient C(n, k) by the naive Pascal recursion",
-    .params = nck_params,
-    .parse = nck_parse,
-    .run = nck_run,
-    .result_size = sizeof(int64_t),
-    .format = satin_format_value,
-    .check = nck_check,
-};
+SATIN_KIND(nchoosek, .summary = "binomial coefficient C(n, k) by the naive Pascal recursion",
+           .params = nck_params, .parse = nck_parse, .root = SATIN_TASK_OF(nchoosek),
+           .format = satin_format_value);

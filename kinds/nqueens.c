@@ -37,88 +37,6 @@ static uint32_t nq_board_mask(int32_t n)
     return (uint32_t)((UINT64_C(1) << n) - 1);
 }
 
-/* The masks of the next row once a queen is put on square `bit` of this one:
- * the diagonals it attacks move one column further per row. */
-static nq_arg nq_place(const nq_arg *a, uint32_t bit)
-{
-    nq_arg c = *a;
-    uint32_t all = nq_board_mask(a->n);
-    c.row = a->row + 1;
-    c.cols = a->cols | bit;
-    c.ldiag = ((a->ldiag | bit) << 1) & all;
-    c.rdiag = (a->rdiag | bit) >> 1;
-    return c;
-}
-
-/* Sequential backtracking; C recursion depth is at most n <= 20.  Returns
- * early (with a partial count nobody will look at) once the job is
- * cancelled. */
-static int64_t nq_count(satin_ctx *c, const nq_arg *a)
-{
-    if (a->row == a->n)
-        return 1;
-    if (a->n - a->row >= NQ_CANCEL_CHECK_ROWS && satin_cancelled(c))
-        return 0;
-    uint32_t free_sq = nq_board_mask(a->n) & ~(a->cols | a->ldiag | a->rdiag);
-    int64_t total = 0;
-    while (free_sq) {
-        uint32_t bit = free_sq & (~free_sq + 1); /* lowest free square */
-        free_sq &= free_sq - 1;
-        nq_arg child = nq_place(a, bit);
-        total += nq_count(c, &child);
-    }
-    return total;
-}
-
-static void nq_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
-{
-    nq_arg a;
-    if (len != sizeof a) {
-        satin_fail(out, "nqueens: argument of %zu bytes, expected %zu", len, sizeof a);
-        return;
-    }
-    memcpy(&a, arg, sizeof a);
-    if (a.n < 1 || a.n > NQ_MAX_N || a.row < 0 || a.row > a.n) {
-        satin_fail(out, "nqueens: corrupt argument (n=%d, row=%d)", (int)a.n, (int)a.row);
-        return;
-    }
-    int64_t r;
-    if (a.row >= a.threshold || a.row == a.n) {
-        r = nq_count(c, &a);
-    } else {
-        /* One slot per column; a slot stays 0 for occupied columns. */
-        int64_t sub[NQ_MAX_N] = {0};
-        uint32_t free_sq = nq_board_mask(a.n) & ~(a.cols | a.ldiag | a.rdiag);
-        for (int32_t col = 0; col < a.n; col++) {
-            uint32_t bit = UINT32_C(1) << col;
-            if (!(free_sq & bit))
-                continue;
-            nq_arg child = nq_place(&a, bit);
-            satin_spawn(c, &satin_kind_nqueens, &child, sizeof child, &sub[col],
-                        sizeof sub[col]);
-        }
-        satin_sync(c);
-        r = 0;
-        for (int32_t col = 0; col < a.n; col++)
-            r += sub[col];
-    }
-    satin_return(out, &r, sizeof r);
-}
-
-static int nq_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
-{
-    int64_t n, threshold;
-    if (satin_param_i64(p, "n", 1, NQ_MAX_N, &n, err) < 0 ||
-        satin_param_i64(p, "threshold", 0, NQ_MAX_N, &threshold, err) < 0)
-        return -1;
-    nq_arg a;
-    memset(&a, 0, sizeof a);
-    a.n = (int32_t)n;
-    a.row = 0;
-    a.threshold = (int32_t)threshold;
-    return satin_bytes_put(arg, &a, sizeof a, err);
-}
-
 /* What parse makes and its spawns keep: `row` queens placed, one per
  * column taken, and masks within the board. */
 static int nq_valid(const nq_arg *a, satin_err *err)
@@ -137,7 +55,79 @@ static int nq_valid(const nq_arg *a, satin_err *err)
     return 0;
 }
 
-SATIN_ARG_CHECK(nq_check, "nqueens", nq_arg, nq_valid)
+SATIN_TASK(int64_t, nqueens, nq_arg, nq_valid);
+
+/* The masks of the next row once a queen is put on square `bit` of this one:
+ * the diagonals it attacks move one column further per row. */
+static nq_arg nq_place(const nq_arg *a, uint32_t bit)
+{
+    nq_arg c = *a;
+    uint32_t all = nq_board_mask(a->n);
+    c.row = a->row + 1;
+    c.cols = a->cols | bit;
+    c.ldiag = ((a->ldiag | bit) << 1) & all;
+    c.rdiag = (a->rdiag | bit) >> 1;
+    return c;
+}
+
+/* Sequential backtracking; C recursion depth is at most n <= 20.  Returns
+ * early (with a partial count nobody will look at) once the job is
+ * cancelled. */
+static int64_t nq_count(const nq_arg *a)
+{
+    if (a->row == a->n)
+        return 1;
+    if (a->n - a->row >= NQ_CANCEL_CHECK_ROWS && satin_cancelled())
+        return 0;
+    uint32_t free_sq = nq_board_mask(a->n) & ~(a->cols | a->ldiag | a->rdiag);
+    int64_t total = 0;
+    while (free_sq) {
+        uint32_t bit = free_sq & (~free_sq + 1); /* lowest free square */
+        free_sq &= free_sq - 1;
+        nq_arg child = nq_place(a, bit);
+        total += nq_count(&child);
+    }
+    return total;
+}
+
+/* One job per free column of `row` while row < threshold, each a plain
+ * call unless thieves need work; below, the sequential count. */
+static int64_t nqueens(SATIN_FRAME, nq_arg a)
+{
+    if (a.n < 1 || a.n > NQ_MAX_N || a.row < 0 || a.row > a.n) {
+        satin_fail("nqueens: corrupt argument (n=%d, row=%d)", (int)a.n, (int)a.row);
+        return 0;
+    }
+    if (a.row >= a.threshold || a.row == a.n)
+        return nq_count(&a);
+    /* One slot per column; a slot stays 0 for occupied columns. */
+    int64_t sub[NQ_MAX_N] = {0};
+    uint32_t free_sq = nq_board_mask(a.n) & ~(a.cols | a.ldiag | a.rdiag);
+    for (int32_t col = 0; col < a.n; col++) {
+        uint32_t bit = UINT32_C(1) << col;
+        if (free_sq & bit)
+            satin_spawn(nqueens, &sub[col], nq_place(&a, bit));
+    }
+    satin_sync();
+    int64_t r = 0;
+    for (int32_t col = 0; col < a.n; col++)
+        r += sub[col];
+    return r;
+}
+
+static int nq_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
+{
+    int64_t n, threshold;
+    if (satin_param_i64(p, "n", 1, NQ_MAX_N, &n, err) < 0 ||
+        satin_param_i64(p, "threshold", 0, NQ_MAX_N, &threshold, err) < 0)
+        return -1;
+    nq_arg a;
+    memset(&a, 0, sizeof a);
+    a.n = (int32_t)n;
+    a.row = 0;
+    a.threshold = (int32_t)threshold;
+    return satin_bytes_put(arg, &a, sizeof a, err);
+}
 
 static void nq_format(const void *res, size_t len, double wall_s,
                       satin_result *result, satin_result *stats)
@@ -155,13 +145,6 @@ static const satin_param_def nq_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_nqueens = {
-    .name = "nqueens",
-    .summary = "number of ways to place n non-attacking queens on an n x n board",
-    .params = nq_params,
-    .parse = nq_parse,
-    .run = nq_run,
-    .result_size = sizeof(int64_t),
-    .format = nq_format,
-    .check = nq_check,
-};
+SATIN_KIND(nqueens, .summary = "number of ways to place n non-attacking queens on an n x n board",
+           .params = nq_params, .parse = nq_parse, .root = SATIN_TASK_OF(nqueens),
+           .format = nq_format);

@@ -335,7 +335,6 @@ static uint64_t sc_probe_budget(int64_t probe, int32_t depth)
 }
 
 typedef struct sc_search {
-    satin_ctx *c;
     const sc_inst *in;
     int stop;            /* 1: budget used up or job cancelled: search incomplete */
     uint64_t nodes;
@@ -364,7 +363,7 @@ static void sc_dfs(sc_search *s, sc_bits chosen, sc_bits excluded, sc_bits cover
         return;
     s->nodes++;
     if ((s->budget && s->nodes > s->budget) ||
-        ((s->nodes & SC_CANCEL_MASK) == 0 && satin_cancelled(s->c))) {
+        ((s->nodes & SC_CANCEL_MASK) == 0 && satin_cancelled())) {
         s->stop = 1;
         return;
     }
@@ -382,22 +381,28 @@ static void sc_dfs(sc_search *s, sc_bits chosen, sc_bits excluded, sc_bits cover
     sc_dfs(s, chosen, excluded, covered, count);
 }
 
-static void sc_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+/* A job's argument is its header and the instance's m sets, a length only
+ * the header gives: a bytes task. */
+static int sc_check(const void *arg, size_t len, satin_err *err);
+SATIN_BYTES_TASK(setcover, sc_check);
+
+/* The check (below) held a record of another node to what parse allows; the
+ * body keeps its own guard of the lengths and decisions, whoever spawned it. */
+static void setcover(SATIN_FRAME, const void *arg, size_t len)
 {
     sc_job j;
     if (len < sizeof j.h) {
-        satin_fail(out, "setcover: argument of %zu bytes, expected at least %zu", len,
-                   sizeof j.h);
+        satin_fail("setcover: argument of %zu bytes, expected at least %zu", len, sizeof j.h);
         return;
     }
     memcpy(&j.h, arg, sizeof j.h);
     if (j.h.n < 1 || j.h.n > SC_MAX || j.h.m < 1 || j.h.m > SC_MAX) {
-        satin_fail(out, "setcover: corrupt argument (n=%d, m=%d)", (int)j.h.n, (int)j.h.m);
+        satin_fail("setcover: corrupt argument (n=%d, m=%d)", (int)j.h.n, (int)j.h.m);
         return;
     }
     size_t want = sizeof j.h + (size_t)j.h.m * sizeof(sc_bits);
     if (len != want) {
-        satin_fail(out, "setcover: argument of %zu bytes, expected %zu", len, want);
+        satin_fail("setcover: argument of %zu bytes, expected %zu", len, want);
         return;
     }
     memcpy(j.sets, (const unsigned char *)arg + sizeof j.h, (size_t)j.h.m * sizeof(sc_bits));
@@ -407,8 +412,8 @@ static void sc_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     sc_bits both = sc_and(&j.h.chosen, &j.h.excluded);
     if (j.h.depth < 0 || j.h.ub < 0 || j.h.ub > SC_MAX + 1 || j.h.probe < 0 ||
         !sc_empty(&outside) || !sc_empty(&both)) {
-        satin_fail(out, "setcover: corrupt argument (n=%d, m=%d, depth=%d)", (int)j.h.n,
-                   (int)j.h.m, (int)j.h.depth);
+        satin_fail("setcover: corrupt argument (n=%d, m=%d, depth=%d)", (int)j.h.n, (int)j.h.m,
+                   (int)j.h.depth);
         return;
     }
     sc_bits avail = sc_andnot(&in.allsets, &j.h.chosen);
@@ -418,7 +423,6 @@ static void sc_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     uint64_t budget = spawning ? sc_probe_budget(j.h.probe, j.h.depth) : 0;
     sc_search s;
     memset(&s, 0, sizeof s);
-    s.c = c;
     s.in = &in;
     s.budget = budget;
     s.best = j.h.ub;
@@ -433,7 +437,7 @@ static void sc_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
         sc_dfs(&s, j.h.chosen, j.h.excluded, j.h.covered, count);
     int pick;
     int lb;
-    if (spawning && (budget == 0 || s.stop) && !satin_cancelled(c) &&
+    if (spawning && (budget == 0 || s.stop) && !satin_cancelled() &&
         (lb = sc_examine(&in, &j.h.covered, &avail, &pick)) >= 0 && count + lb < s.best) {
         sc_job child;
         size_t clen = sizeof child.h + (size_t)j.h.m * sizeof(sc_bits);
@@ -447,12 +451,12 @@ static void sc_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
         memset(&ri, 0, sizeof ri);
         memset(&re, 0, sizeof re);
         ri.size = re.size = -1;
-        satin_spawn(c, &satin_kind_setcover, &child, clen, &ri, sizeof ri);
+        satin_spawn_bytes(setcover, &child, clen, &ri, sizeof ri);
         child.h.chosen = j.h.chosen;
         child.h.covered = j.h.covered;
         sc_add(&child.h.excluded, pick);
-        satin_spawn(c, &satin_kind_setcover, &child, clen, &re, sizeof re);
-        satin_sync(c);
+        satin_spawn_bytes(setcover, &child, clen, &re, sizeof re);
+        satin_sync();
         if (ri.size >= 0 && ri.size < s.best) {
             s.best = ri.size;
             s.cover = ri.cover;
@@ -469,7 +473,7 @@ static void sc_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
         r.size = s.best;
         r.cover = s.cover;
     }
-    satin_return(out, &r, sizeof r);
+    satin_return(&r, sizeof r);
 }
 
 static int sc_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
@@ -584,13 +588,6 @@ static const satin_param_def sc_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_setcover = {
-    .name = "setcover",
-    .summary = "minimum set cover of a seeded instance by branch and bound",
-    .params = sc_params,
-    .parse = sc_parse,
-    .run = sc_run,
-    .result_size = sizeof(sc_res),
-    .format = sc_format,
-    .check = sc_check,
-};
+SATIN_KIND(setcover, .summary = "minimum set cover of a seeded instance by branch and bound",
+           .params = sc_params, .parse = sc_parse, .root = SATIN_TASK_OF(setcover),
+           .result_size = sizeof(sc_res), .format = sc_format);

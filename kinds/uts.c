@@ -130,9 +130,14 @@ static void add_result(uts_result *sum, const uts_result *r)
         sum->depth = r->depth;
 }
 
+/* Every uts invocation is one task: its argument is a header and 1..chunk
+ * nodes, a length only the header gives (a bytes task). */
+static int uts_check(const void *arg, size_t len, satin_err *err);
+SATIN_BYTES_TASK(uts, uts_check);
+
 /* Moves n of the 2n oldest stack entries, every other one, into a new child
  * job (see the top of the file for why not the n oldest). */
-static void spawn_chunk(satin_ctx *ctx, const uts_arg *head, uts_walk *w, size_t n,
+static void spawn_chunk(SATIN_HELPER_FRAME, const uts_arg *head, uts_walk *w, size_t n,
                         uts_result *slot)
 {
     unsigned char buf[sizeof(uts_arg) + UTS_CHUNK_MAX * sizeof(uts_node)];
@@ -151,8 +156,7 @@ static void spawn_chunk(satin_ctx *ctx, const uts_arg *head, uts_walk *w, size_t
     memmove(w->stack + n, w->stack + 2 * n, (w->sp - 2 * n) * sizeof *w->stack);
     w->sp -= n;
     memset(slot, 0, sizeof *slot);
-    satin_spawn(ctx, &satin_kind_uts, buf, sizeof a + n * sizeof(uts_node), slot,
-                sizeof *slot);
+    satin_spawn_bytes(uts, buf, sizeof a + n * sizeof(uts_node), slot, sizeof *slot);
 }
 
 /* How many nodes to give away after a walk stopped with `st`. */
@@ -164,24 +168,26 @@ static size_t chunk_size(uts_walk_status st, const uts_walk *w, size_t chunk)
     return half < chunk ? half : chunk;
 }
 
-static void uts_run(satin_ctx *ctx, const void *argp, size_t len, satin_out *out)
+/* A record of another node passed uts_check; this node's own spawns and
+ * roots are held to the same shape here, once per chunk (cheap beside the
+ * thousands of nodes a chunk generates). */
+static void uts(SATIN_FRAME, const void *argp, size_t len)
 {
     uts_arg head;
     if (len < sizeof head) {
-        satin_fail(out, "uts: argument of %zu bytes, expected at least %zu", len,
-                   sizeof head);
+        satin_fail("uts: argument of %zu bytes, expected at least %zu", len, sizeof head);
         return;
     }
     memcpy(&head, argp, sizeof head);
     if (head.nodes > UTS_STACK_CAP || len != sizeof head + head.nodes * sizeof(uts_node) ||
         head.chunk < 1 || head.chunk > UTS_CHUNK_MAX) {
-        satin_fail(out, "uts: malformed argument (%zu bytes, %u nodes, chunk %u)", len,
+        satin_fail("uts: malformed argument (%zu bytes, %u nodes, chunk %u)", len,
                    (unsigned)head.nodes, (unsigned)head.chunk);
         return;
     }
     char msg[200];
     if (uts_params_check(&head.params, msg, sizeof msg) < 0) {
-        satin_fail(out, "%s", msg);
+        satin_fail("%s", msg);
         return;
     }
     uts_tree tree;
@@ -203,30 +209,30 @@ static void uts_run(satin_ctx *ctx, const void *argp, size_t len, satin_out *out
         if (st == UTS_WALK_DONE)
             break;
         if (st == UTS_WALK_TOO_DEEP) {
-            satin_fail(out, "uts: the tree is deeper than %u levels", (unsigned)UINT32_MAX);
+            satin_fail("uts: the tree is deeper than %u levels", (unsigned)UINT32_MAX);
             break;
         }
-        if (satin_cancelled(ctx))
+        if (satin_cancelled())
             break;
         size_t n = chunk_size(st, &w, head.chunk);
         if (n == 0)
             continue;
         if (pending == UTS_MAX_PENDING) {
-            satin_sync(ctx);
+            satin_sync();
             for (size_t i = 0; i < pending; i++)
                 add_result(&sum, &kids[i]);
             pending = 0;
         }
-        spawn_chunk(ctx, &head, &w, n, &kids[pending++]);
+        spawn_chunk(SATIN_TO_HELPER, &head, &w, n, &kids[pending++]);
     }
     /* Always sync, even when failing: the children write into `kids`. */
-    satin_sync(ctx);
+    satin_sync();
     for (size_t i = 0; i < pending; i++)
         add_result(&sum, &kids[i]);
     uts_result mine = {(int64_t)w.counts.nodes, (int64_t)w.counts.leaves,
                        (int64_t)w.counts.max_depth};
     add_result(&sum, &mine);
-    satin_return(out, &sum, sizeof sum);
+    satin_return(&sum, sizeof sum);
 }
 
 /* ---- parameters ---------------------------------------------------------- */
@@ -566,13 +572,6 @@ static const satin_param_def uts_params_def[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_uts = {
-    .name = "uts",
-    .summary = "Unbalanced Tree Search: nodes, leaves and depth of a SHA-1 tree",
-    .params = uts_params_def,
-    .parse = uts_parse,
-    .run = uts_run,
-    .result_size = sizeof(uts_result),
-    .format = uts_format,
-    .check = uts_check,
-};
+SATIN_KIND(uts, .summary = "Unbalanced Tree Search: nodes, leaves and depth of a SHA-1 tree",
+           .params = uts_params_def, .parse = uts_parse, .root = SATIN_TASK_OF(uts),
+           .result_size = sizeof(uts_result), .format = uts_format);

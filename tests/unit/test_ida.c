@@ -228,7 +228,7 @@ static void board_text(const board *s, char *buf, size_t cap)
 static int run_ida(satin_pool *pool, const char *const *params, ida_out *r)
 {
     satin_outcome o;
-    satin_run_record(pool, satin_builtin_kinds, "ida", params, &o);
+    satin_run_record(pool, kit_kinds(), "ida", params, &o);
     int rc = 0;
     if (o.failed) {
         diag("ida failed: %s", o.error);

@@ -20,7 +20,7 @@ static int run_ig(satin_pool *pool, const char *const *params, ig_out *r)
 {
     satin_outcome o;
     int rc = 0;
-    satin_run_record(pool, satin_builtin_kinds, "integrate", params, &o);
+    satin_run_record(pool, kit_kinds(), "integrate", params, &o);
     if (o.failed) {
         diag("integrate failed: %s", o.error);
         rc = -1;

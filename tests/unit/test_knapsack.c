@@ -112,7 +112,7 @@ static int64_t run_ks_probe(satin_pool *pool, int n, uint64_t seed, char type,
         params[k++] = pp;
     satin_outcome o;
     int64_t v = -1;
-    satin_run_record(pool, satin_builtin_kinds, "knapsack", params, &o);
+    satin_run_record(pool, kit_kinds(), "knapsack", params, &o);
     if (o.failed)
         diag("knapsack n=%d seed=%llu failed: %s", n, (unsigned long long)seed, o.error);
     else if (satin_kvlist_i64(&o.result, "value", &v) < 0)

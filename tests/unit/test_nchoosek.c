@@ -46,7 +46,7 @@ static int64_t run_nck(satin_pool *pool, int n, int k, int threshold)
     const char *params[] = {pn, pk, threshold >= 0 ? pt : NULL, NULL};
     satin_outcome o;
     int64_t v = -1;
-    satin_run_record(pool, satin_builtin_kinds, "nchoosek", params, &o);
+    satin_run_record(pool, kit_kinds(), "nchoosek", params, &o);
     if (o.failed)
         diag("nchoosek n=%d k=%d threshold=%d failed: %s", n, k, threshold, o.error);
     else if (satin_kvlist_i64(&o.result, "value", &v) < 0)
@@ -96,7 +96,7 @@ static void check_larger(satin_pool *pool, int workers)
 /* Parse only: 1 when the kind accepts the parameters. */
 static int accepts(const char *const *params, char *why, size_t why_len)
 {
-    const satin_kind *kind = satin_kinds_find(satin_builtin_kinds, "nchoosek");
+    const satin_kind *kind = satin_registry_kind(kit_kinds(), "nchoosek");
     satin_params *p = satin_params_new();
     satin_err err = {""};
     satin_bytes arg;

@@ -23,7 +23,7 @@ static int64_t run_nq(satin_pool *pool, int n, int threshold)
     const char *params[] = {pn, threshold >= 0 ? pt : NULL, NULL};
     satin_outcome o;
     int64_t v = -1;
-    satin_run_record(pool, satin_builtin_kinds, "nqueens", params, &o);
+    satin_run_record(pool, kit_kinds(), "nqueens", params, &o);
     if (o.failed)
         diag("nqueens n=%d threshold=%d failed: %s", n, threshold, o.error);
     else if (satin_kvlist_i64(&o.result, "solutions", &v) < 0)

@@ -127,7 +127,7 @@ static answer run_sc_probe(satin_pool *pool, int n, int m, int density, uint64_t
         params[k++] = pp;
     satin_outcome o;
     answer a = {-1, -1};
-    satin_run_record(pool, satin_builtin_kinds, "setcover", params, &o);
+    satin_run_record(pool, kit_kinds(), "setcover", params, &o);
     if (o.failed)
         diag("setcover n=%d m=%d failed: %s", n, m, o.error);
     else if (satin_kvlist_i64(&o.result, "size", &a.size) < 0 ||

@@ -9,6 +9,9 @@
 #include "uts_tree.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "uts"
+#include "kind_kit.h"
+
 #include <openssl/sha.h>
 
 typedef struct counts {
@@ -22,7 +25,7 @@ static counts run_uts(satin_pool *pool, const char *const *params)
 {
     satin_outcome o;
     counts c = {0, "", -1, -1, -1, -1.0};
-    satin_run_record(pool, satin_builtin_kinds, "uts", params, &o);
+    satin_run_record(pool, kit_kinds(), "uts", params, &o);
     c.failed = o.failed;
     snprintf(c.error, sizeof c.error, "%s", o.error);
     if (!o.failed && (satin_kvlist_i64(&o.result, "nodes", &c.nodes) < 0 ||
