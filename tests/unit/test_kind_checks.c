@@ -623,7 +623,7 @@ static const hostile hostiles[] = {
     {"raytracer", RTC, {I(32, 0)}, "raytracer: carry=0 is out of range 1..268435456"},
     {"raytracer", RTC, {I(36, 2)}, "raytracer: pixels=2 is out of range 0..1"},
     {"raytracer", RTC, {I(36, 1)}, "raytracer: a 32x24 region returns more pixels than carry=256"},
-    {"raytracer", RTC, {I(16, 16384), I(20, 16384), I(32, 268435456)}, "raytracer: 16384x16384 with carry=268435456 returns regions over this node's record limit (1048576 bytes)"},
+    {"raytracer", RTC, {I(16, 16384), I(20, 16384), I(32, 268435456)}, "raytracer: 16384x16384 with carry=268435456 returns regions over the 1048576 bytes a result that carries data may have"},
     /* synthetic {seed, first_leaf, mean_us, shape, depth, fanout, dist, reserved} */
     {"synthetic", SYN, {I(32, 65)}, "synthetic: depth=65, fanout=4, dist=0, mean_us=10 or shape=1 is out of range"},
     {"synthetic", SYN, {I(32, -1)}, "synthetic: depth=-1"},
@@ -908,6 +908,14 @@ static const carry_bound carry_bounds[] = {
      "that carries data, whatever --max-record: give a smaller carry",
      "matmul: n=1024 leaf=48 carry=524288 gives records or results over the 1048576 bytes a "
      "record that carries data may have"},
+    /* 1024 x 768 regions gather halves of 1.1 MiB */
+    {"raytracer", P("width=4096", "height=3072", "carry=786431"),
+     P("width=4096", "height=3072", "carry=786432"), 32, 786432,
+     "raytracer: carry=786432 gives results of 1179648 bytes (the pixels of 512x768, 3 bytes "
+     "each), over the 1048576 bytes other nodes accept in a record that carries data, whatever "
+     "--max-record: give a smaller carry",
+     "raytracer: 4096x3072 with carry=786432 returns regions over the 1048576 bytes a result "
+     "that carries data may have"},
 };
 
 static void carry_limit_is_fixed(void)
