@@ -61,7 +61,8 @@ ENGINE_SRC  := $(wildcard daemon/engine/*.c) $(wildcard daemon/policy/*.c)
 # satin-sim, satin-trace and the benchmarks load like any user's; the same
 # objects (position-independent) in libsatinkinds.a for the unit tests,
 # which link them whole.  KINDS_ORDER is --list-kinds' order (the link's).
-KINDS_ORDER := fib uts nqueens integrate ida setcover knapsack nchoosek
+KINDS_ORDER := fib uts nqueens integrate ida matmul raytracer synthetic replay setcover knapsack \
+               nchoosek primefactors tsp array
 KINDS_HELPERS := kinds/kind_shared.c kinds/leaf_wait.c kinds/replay_cache.c kinds/replay_tree.c \
                  kinds/uts_tree.c
 KINDS_SRC   := kinds/module.c $(addprefix kinds/,$(addsuffix .c,$(KINDS_ORDER))) $(KINDS_HELPERS)

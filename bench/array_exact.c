@@ -1,6 +1,6 @@
 /*
  * array_exact.c - not a benchmark: the exact result of an `array` job,
- * summed here in one plain loop (daemon/apps/array.c defines the elements:
+ * summed here in one plain loop (kinds/array.c defines the elements:
  * SplitMix64's finalizer of seed + i, mixed `work` more times), for
  * steal-latency --records to check the grid's answer.
  *

@@ -1,7 +1,7 @@
 /*
  * matmul_exact.c - not a benchmark: the exact checksum of a `matmul` job,
  * computed here with a plain triple loop over whole matrices (as
- * daemon/apps/matmul.c's header comment defines A, B and the checksum of
+ * kinds/matmul.c's header comment defines A, B and the checksum of
  * C = A B, modulo 2^64), not through the kind's block recursion: the
  * right answer grid.t checks matmul's variants against, carry or not.
  *

@@ -6,7 +6,7 @@
  *   syn_exact DIST MEAN_US SHAPE SEED LEAVES
  *
  * prints "total_us max_us" of leaves 0..LEAVES-1, drawn with the kind's own
- * draw function (daemon/apps/synthetic_draw.h).
+ * draw function (kinds/synthetic_draw.h).
  *
  *   syn_exact --trace DIST MEAN_US SHAPE SEED DEPTH FANOUT FILE
  *

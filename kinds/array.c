@@ -20,6 +20,9 @@
  * The result is exact and does not depend on how the work was split: the
  * sum (mod 2^64, shown in hexadecimal) and the xor of the mixed elements,
  * and how many there were.
+ *
+ * Every range is an invocation of the bytes task `array`: its argument an
+ * array_arg, followed by the range's elements when it carries them.
  */
 #include "apps.h"
 #include "kind_shared.h"
@@ -63,9 +66,11 @@ static void add_leaf(const array_arg *a, const uint64_t *v, array_sum *s)
     s->count += a->hi - a->lo;
 }
 
+static int array_check(const void *arg, size_t len, satin_err *err);
+SATIN_BYTES_TASK(array, array_check);
+
 /* Spawns the halves of a's range, each with its part of `v` (NULL: none). */
-static void split(satin_ctx *c, const array_arg *a, const uint64_t *v, satin_out *out,
-                  array_sum *sum)
+static void split(SATIN_HELPER_FRAME, const array_arg *a, const uint64_t *v, array_sum *sum)
 {
     uint64_t mid = a->lo + (a->hi - a->lo) / 2;
     array_arg half[2] = {*a, *a};
@@ -76,41 +81,43 @@ static void split(satin_ctx *c, const array_arg *a, const uint64_t *v, satin_out
     for (int h = 0; h < 2; h++) {
         size_t n = (size_t)(half[h].hi - half[h].lo);
         if (!v) {
-            satin_spawn(c, &satin_kind_array, &half[h], sizeof half[h], &r[h], sizeof r[h]);
+            satin_spawn_bytes(array, &half[h], sizeof half[h], &r[h], sizeof r[h]);
             continue;
         }
         /* The header, then the elements: one record's bytes. */
         size_t bytes = sizeof half[h] + n * sizeof *v;
         unsigned char *rec = malloc(bytes);
         if (!rec) {
-            satin_fail(out, "array: out of memory for a record of %zu bytes", bytes);
+            satin_fail("array: out of memory for a record of %zu bytes", bytes);
             return;
         }
         half[h].has_data = 1;
         memcpy(rec, &half[h], sizeof half[h]);
         memcpy(rec + sizeof half[h], v + (h ? mid - a->lo : 0), n * sizeof *v);
-        satin_spawn(c, &satin_kind_array, rec, bytes, &r[h], sizeof r[h]);
+        satin_spawn_bytes(array, rec, bytes, &r[h], sizeof r[h]);
         free(rec);   /* a queued spawn copied it into its record */
     }
-    satin_sync(c);
+    satin_sync();
     sum->sum = r[0].sum + r[1].sum;
     sum->xor = r[0].xor ^ r[1].xor;
     sum->count = r[0].count + r[1].count;
 }
 
-static void array_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+/* Bytes that passed the check, or this node's own spawns: the cheap tests
+ * below keep a wrong length from reading out of bounds all the same. */
+static void array(SATIN_FRAME, const void *arg, size_t len)
 {
     array_arg a;
     if (len < sizeof a) {
-        satin_fail(out, "array: argument of %zu bytes, expected at least %zu", len, sizeof a);
+        satin_fail("array: argument of %zu bytes, expected at least %zu", len, sizeof a);
         return;
     }
     memcpy(&a, arg, sizeof a);
     uint64_t n = a.hi - a.lo;
     if (a.hi < a.lo || n > (uint64_t)ARRAY_MAX_N || a.leaf == 0 || a.carry == 0 ||
         len != sizeof a + (a.has_data ? n * sizeof(uint64_t) : 0)) {
-        satin_fail(out, "array: corrupt argument (%zu bytes for [%" PRIu64 ", %" PRIu64 ")%s)",
-                   len, a.lo, a.hi, a.has_data ? " with data" : "");
+        satin_fail("array: corrupt argument (%zu bytes for [%" PRIu64 ", %" PRIu64 ")%s)", len,
+                   a.lo, a.hi, a.has_data ? " with data" : "");
         return;
     }
     array_sum s = {0, 0, 0};
@@ -134,16 +141,16 @@ static void array_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
         v = made;
     }
     if (!v && (a.has_data || n <= a.carry)) {
-        satin_fail(out, "array: out of memory for %" PRIu64 " elements", n);
+        satin_fail("array: out of memory for %" PRIu64 " elements", n);
         return;
     }
     /* n > leaf >= 1 when it splits, so both halves hold elements. */
     if (v && n <= a.leaf)
         add_leaf(&a, v, &s);
     else
-        split(c, &a, v, out, &s);
+        split(SATIN_TO_HELPER, &a, v, &s);
     free(made);
-    satin_return(out, &s, sizeof s);
+    satin_return(&s, sizeof s);
 }
 
 static int array_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
@@ -193,9 +200,8 @@ static int array_valid(const array_arg *a, satin_err *err)
     return 0;
 }
 
-static int array_check(const void *arg, size_t len, size_t max_record, satin_err *err)
+static int array_check(const void *arg, size_t len, satin_err *err)
 {
-    (void)max_record;
     array_arg a;
     if (satin_arg_head("array", arg, len, &a, sizeof a, err) < 0 || array_valid(&a, err) < 0)
         return -1;
@@ -231,13 +237,8 @@ static const satin_param_def array_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_array = {
-    .name = "array",
-    .summary = "sum of a seeded array whose parts travel with their jobs (data-heavy records)",
-    .params = array_params,
-    .parse = array_parse,
-    .run = array_run,
-    .result_size = sizeof(array_sum),
-    .format = array_format,
-    .check = array_check,
-};
+SATIN_KIND(array,
+           .summary = "sum of a seeded array whose parts travel with their jobs (data-heavy "
+                      "records)",
+           .params = array_params, .parse = array_parse, .root = SATIN_TASK_OF(array),
+           .result_size = sizeof(array_sum), .format = array_format);

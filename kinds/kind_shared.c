@@ -2,6 +2,7 @@
 #include "kind_shared.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 int satin_arg_read(const char *kind, const void *arg, size_t len, void *out, size_t size,
@@ -54,6 +55,22 @@ int satin_arg_range(const char *kind, const char *field, int64_t v, int64_t min,
         return satin_err_set(err, "%s: %s=%" PRId64 " is out of range %" PRId64 "..%" PRId64,
                              kind, field, v, min, max);
     return 0;
+}
+
+size_t satin_carry_limit(const satin_bytes *b)
+{
+    size_t limit = satin_bytes_limit(b);
+    return limit < SATIN_CARRY_MAX ? limit : SATIN_CARRY_MAX;
+}
+
+const char *satin_carry_limit_text(const satin_bytes *b, char *buf, size_t cap)
+{
+    if (satin_bytes_limit(b) <= SATIN_CARRY_MAX)
+        snprintf(buf, cap, "the record limit (%zu bytes, satind --max-record)", satin_bytes_limit(b));
+    else
+        snprintf(buf, cap, "the %zu bytes other nodes accept in a record that carries data, "
+                           "whatever --max-record", SATIN_CARRY_MAX);
+    return buf;
 }
 
 int64_t satin_result_as_i64(const void *res, size_t len)

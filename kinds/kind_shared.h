@@ -57,6 +57,18 @@ int satin_arg_read_ext(const char *kind, const void *arg, size_t len, void *head
         return valid(&head_, (const unsigned char *)arg + sizeof head_, err);               \
     }
 
+/* The most bytes a record or result that carries data (matmul's and the
+ * raytracer's with carry) may have, whatever the node's record limit: a
+ * task's check is not told the limit of the node that checks, so their
+ * checks hold what a job would send to satind's default --max-record, and
+ * their parse to the lower of that and the parsing node's. */
+#define SATIN_CARRY_MAX ((size_t)1 << 20)
+/* That lower limit, for parse, and how a refusal names it ("the record
+ * limit (N bytes, satind --max-record)", or the bound above when it is
+ * the lower): into buf, which it returns. */
+size_t satin_carry_limit(const satin_bytes *b);
+const char *satin_carry_limit_text(const satin_bytes *b, char *buf, size_t cap);
+
 /* The int64 a root returned; 0 when the result is not one. */
 int64_t satin_result_as_i64(const void *res, size_t len);
 /* The format of a kind whose root returns one int64, shown as `value`. */

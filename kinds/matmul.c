@@ -39,7 +39,13 @@
  * but is a leaf has nothing to send down: it computes its checksum as
  * without carry.)  The job is refused when submitted if a record or result
  * of a carrying job would exceed the record limit of the daemon it is
- * submitted to (--max-record, 1 MiB by default; mm_largest_carried).
+ * submitted to (--max-record, 1 MiB by default; mm_largest_carried), or
+ * SATIN_CARRY_MAX, which the argument check holds such records to.
+ *
+ * One bytes task, `matmul`, runs every job: its argument is an mm_arg, or
+ * one with a carry header and the blocks after it, and its result a
+ * checksum or a block of C; it tells a trace the blocks a job without carry
+ * would carry (mm_data_size).
  */
 #include "apps.h"
 #include "kind_shared.h"
@@ -80,6 +86,11 @@ typedef struct mm_carry {
 typedef struct mm_split {
     int32_t start[3][2], ext[3][2], parts[3];
 } mm_split;
+
+static int mm_check(const void *arg, size_t len, satin_err *err);
+static void mm_data_size(const void *arg, size_t len, size_t result_len, uint64_t *arg_bytes,
+                         uint64_t *result_bytes);
+SATIN_BYTES_TASK_TRACED(matmul, mm_check, mm_data_size);
 
 /* key(m) of the header comment: m = 1 for A, 2 for B. */
 static uint64_t mm_key(uint64_t seed, uint64_t m)
@@ -170,7 +181,7 @@ static mm_arg mm_part(const mm_arg *a, const mm_split *s, int x, int y, int z)
 
 /* Spawns a's block products with no data and adds up their checksums.  k:
  * the carry header their records get (NULL: none, the default records). */
-static uint64_t mm_split_sums(satin_ctx *c, const mm_arg *a, const mm_carry *k)
+static uint64_t mm_split_sums(SATIN_HELPER_FRAME, const mm_arg *a, const mm_carry *k)
 {
     mm_split s;
     mm_halves(a, &s);
@@ -185,10 +196,10 @@ static uint64_t mm_split_sums(satin_ctx *c, const mm_arg *a, const mm_carry *k)
             for (int z = 0; z < s.parts[2]; z++) {
                 mm_arg part = mm_part(a, &s, x, y, z);
                 memcpy(rec, &part, sizeof part);
-                satin_spawn(c, &satin_kind_matmul, rec, len, &sub[nsub], sizeof sub[nsub]);
+                satin_spawn_bytes(matmul, rec, len, &sub[nsub], sizeof sub[nsub]);
                 nsub++;
             }
-    satin_sync(c);
+    satin_sync();
     uint64_t sum = 0;
     for (int i = 0; i < nsub; i++)
         sum += sub[i];
@@ -240,8 +251,8 @@ static uint64_t mm_fold(const mm_arg *a, const uint64_t *C)
  * blocks of C: each quadrant the sum of its one or two partial products.
  * -1 when the job failed (out of memory).  One buffer serves every record
  * and one every result: fresh memory costs a page fault per page. */
-static int mm_split_data(satin_ctx *c, const mm_arg *a, uint32_t carry, const uint64_t *A,
-                         const uint64_t *B, uint64_t *C, satin_out *out)
+static int mm_split_data(SATIN_HELPER_FRAME, const mm_arg *a, uint32_t carry, const uint64_t *A,
+                         const uint64_t *B, uint64_t *C)
 {
     mm_split s;
     mm_halves(a, &s);
@@ -267,7 +278,7 @@ static int mm_split_data(satin_ctx *c, const mm_arg *a, uint32_t carry, const ui
     uint64_t *res = malloc(total * el);
     unsigned char *rec = malloc(hdr + most * el);
     if (!res || !rec) {
-        satin_fail(out, "matmul: out of memory for the parts of a %dx%dx%d block product",
+        satin_fail("matmul: out of memory for the parts of a %dx%dx%d block product",
                    (int)a->ni, (int)a->nj, (int)a->nk);
         free(res);
         free(rec);
@@ -288,11 +299,11 @@ static int mm_split_data(satin_ctx *c, const mm_arg *a, uint32_t carry, const ui
                    B + (size_t)(q->k0 - a->k0 + r) * (size_t)a->nj + (size_t)(q->j0 - a->j0),
                    (size_t)q->nj * el);
         /* A queued spawn copies the record: rec may be reused at once. */
-        satin_spawn(c, &satin_kind_matmul, rec, hdr + (na + nb) * el, res + at[p],
-                    (size_t)q->ni * (size_t)q->nj * el);
+        satin_spawn_bytes(matmul, rec, hdr + (na + nb) * el, res + at[p],
+                          (size_t)q->ni * (size_t)q->nj * el);
     }
     free(rec);
-    satin_sync(c);
+    satin_sync();
     /* Each quadrant of C: its first partial product, plus the second if the
      * inner range was split (that part follows the first in part[]). */
     for (int p = 0; p < np; p++) {
@@ -314,8 +325,8 @@ static int mm_split_data(satin_ctx *c, const mm_arg *a, uint32_t carry, const ui
 }
 
 /* A job with carry > 0; A and B are its blocks when its record has them. */
-static void mm_run_carry(satin_ctx *c, const mm_arg *a, const mm_carry *k, const uint64_t *A,
-                         const uint64_t *B, satin_out *out)
+static void mm_run_carry(SATIN_HELPER_FRAME, const mm_arg *a, const mm_carry *k,
+                         const uint64_t *A, const uint64_t *B)
 {
     size_t nc = (size_t)a->ni * (size_t)a->nj;
     if (!k->has_data) {
@@ -323,12 +334,12 @@ static void mm_run_carry(satin_ctx *c, const mm_arg *a, const mm_carry *k, const
         if (mm_is_leaf(a)) {
             sum = mm_leaf(a);   /* nothing to send down: made and multiplied here */
         } else if (mm_operands(a->ni, a->nj, a->nk) > k->carry) {
-            sum = mm_split_sums(c, a, k);   /* above the data: checksums, as without carry */
+            sum = mm_split_sums(SATIN_TO_HELPER, a, k);   /* above the data: checksums */
         } else {
             /* The first to fit: makes its blocks, sends them down, folds C. */
             uint64_t *mine = malloc(sizeof *mine * (mm_operands(a->ni, a->nj, a->nk) + nc));
             if (!mine) {
-                satin_fail(out, "matmul: out of memory for a %dx%dx%d block product",
+                satin_fail("matmul: out of memory for a %dx%dx%d block product",
                            (int)a->ni, (int)a->nj, (int)a->nk);
                 return;
             }
@@ -336,34 +347,37 @@ static void mm_run_carry(satin_ctx *c, const mm_arg *a, const mm_carry *k, const
                      *mc = mb + (size_t)a->nk * (size_t)a->nj;
             mm_make(mm_key(a->seed, 1), a->i0, a->k0, a->ni, a->nk, ma);
             mm_make(mm_key(a->seed, 2), a->k0, a->j0, a->nk, a->nj, mb);
-            if (mm_split_data(c, a, k->carry, ma, mb, mc, out) == 0)
+            if (mm_split_data(SATIN_TO_HELPER, a, k->carry, ma, mb, mc) == 0)
                 sum = mm_fold(a, mc);
             free(mine);
         }
-        satin_return(out, &sum, sizeof sum);
+        satin_return(&sum, sizeof sum);
         return;
     }
     uint64_t *C = malloc(sizeof *C * nc);
     if (!C) {
-        satin_fail(out, "matmul: out of memory for a %dx%d block of C", (int)a->ni, (int)a->nj);
+        satin_fail("matmul: out of memory for a %dx%d block of C", (int)a->ni, (int)a->nj);
         return;
     }
     int ok = 1;
     if (mm_is_leaf(a))
         mm_product(A, B, a->ni, a->nj, a->nk, C);
     else
-        ok = mm_split_data(c, a, k->carry, A, B, C, out) == 0;
+        ok = mm_split_data(SATIN_TO_HELPER, a, k->carry, A, B, C) == 0;
     if (ok)
-        satin_return(out, C, sizeof *C * nc);
+        satin_return(C, sizeof *C * nc);
     free(C);
 }
 
-static void mm_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+/* Bytes that passed the check, or this node's own spawns: the cheap tests
+ * below keep a wrong length or range from reading or writing out of bounds
+ * all the same. */
+static void matmul(SATIN_FRAME, const void *arg, size_t len)
 {
     mm_arg a;
     mm_carry k = {0, 0};
     if (len != sizeof a && len < sizeof a + sizeof k) {
-        satin_fail(out, "matmul: argument of %zu bytes, expected %zu or at least %zu", len,
+        satin_fail("matmul: argument of %zu bytes, expected %zu or at least %zu", len,
                    sizeof a, sizeof a + sizeof k);
         return;
     }
@@ -371,20 +385,20 @@ static void mm_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     if (a.n < 1 || a.n > MM_MAX_N || a.leaf < 1 || a.leaf > MM_MAX_LEAF || a.ni < 1 ||
         a.nj < 1 || a.nk < 1 || a.i0 < 0 || a.j0 < 0 || a.k0 < 0 || a.ni > a.n - a.i0 ||
         a.nj > a.n - a.j0 || a.nk > a.n - a.k0) {
-        satin_fail(out, "matmul: corrupt argument (n=%d, block %dx%dx%d at %d,%d,%d)",
+        satin_fail("matmul: corrupt argument (n=%d, block %dx%dx%d at %d,%d,%d)",
                    (int)a.n, (int)a.ni, (int)a.nj, (int)a.nk, (int)a.i0, (int)a.j0, (int)a.k0);
         return;
     }
     if (len == sizeof a) {
-        uint64_t sum = mm_is_leaf(&a) ? mm_leaf(&a) : mm_split_sums(c, &a, NULL);
-        satin_return(out, &sum, sizeof sum);
+        uint64_t sum = mm_is_leaf(&a) ? mm_leaf(&a) : mm_split_sums(SATIN_TO_HELPER, &a, NULL);
+        satin_return(&sum, sizeof sum);
         return;
     }
     memcpy(&k, (const unsigned char *)arg + sizeof a, sizeof k);
     uint64_t operands = mm_operands(a.ni, a.nj, a.nk);
     if (k.carry == 0 || k.has_data > 1 || (k.has_data && operands > k.carry) ||
         len - sizeof a - sizeof k != (k.has_data ? operands * sizeof(uint64_t) : 0)) {
-        satin_fail(out, "matmul: corrupt argument (%zu bytes for a block %dx%dx%d, carry=%u%s)",
+        satin_fail("matmul: corrupt argument (%zu bytes for a block %dx%dx%d, carry=%u%s)",
                    len, (int)a.ni, (int)a.nj, (int)a.nk, (unsigned)k.carry,
                    k.has_data ? " with data" : "");
         return;
@@ -399,7 +413,7 @@ static void mm_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
         } else {
             copy = malloc(sizeof *copy * operands);
             if (!copy) {
-                satin_fail(out, "matmul: out of memory for %zu elements of A and B",
+                satin_fail("matmul: out of memory for %zu elements of A and B",
                            (size_t)operands);
                 return;
             }
@@ -407,7 +421,7 @@ static void mm_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
             A = copy;
         }
     }
-    mm_run_carry(c, &a, &k, A, A ? A + (size_t)a.ni * (size_t)a.nk : NULL, out);
+    mm_run_carry(SATIN_TO_HELPER, &a, &k, A, A ? A + (size_t)a.ni * (size_t)a.nk : NULL);
     free(copy);
 }
 
@@ -477,10 +491,10 @@ static int mm_largest_carried(int32_t n, int32_t leaf, uint64_t carry, uint64_t 
 
 /* What parse allows and the splits keep: a block of the n x n product, and
  * with a carry the blocks of A and B in the record only when they fit it,
- * and a carry parse would take here: one whose records and results fit
- * this node's record limit, which bounds what a job allocates (the first
- * to fit, its blocks and theirs of C, is about eight records' worth). */
-static int mm_valid(const mm_arg *a, const mm_carry *k, size_t max_record, satin_err *err)
+ * and a carry whose records and results fit SATIN_CARRY_MAX, which bounds
+ * what a job allocates (the first to fit, its blocks and theirs of C, is
+ * about eight records' worth). */
+static int mm_valid(const mm_arg *a, const mm_carry *k, satin_err *err)
 {
     if (satin_arg_range("matmul", "n", a->n, 1, MM_MAX_N, err) < 0 ||
         satin_arg_range("matmul", "leaf", a->leaf, 1, MM_MAX_LEAF, err) < 0 ||
@@ -506,19 +520,19 @@ static int mm_valid(const mm_arg *a, const mm_carry *k, size_t max_record, satin
     uint64_t arg_max, res_max;
     mm_shape big;
     if (mm_largest_carried(a->n, a->leaf, k->carry, &arg_max, &res_max, &big) < 0 ||
-        arg_max > max_record || res_max > max_record)
+        arg_max > SATIN_CARRY_MAX || res_max > SATIN_CARRY_MAX)
         return satin_err_set(err, "matmul: n=%d leaf=%d carry=%u gives records or results "
-                                  "over this node's record limit (%zu bytes)",
-                             (int)a->n, (int)a->leaf, (unsigned)k->carry, max_record);
+                                  "over the %zu bytes a record that carries data may have",
+                             (int)a->n, (int)a->leaf, (unsigned)k->carry, SATIN_CARRY_MAX);
     return 0;
 }
 
-static int mm_check(const void *arg, size_t len, size_t max_record, satin_err *err)
+static int mm_check(const void *arg, size_t len, satin_err *err)
 {
     mm_arg a;
     mm_carry k;
     int carry = satin_arg_read_ext("matmul", arg, len, &a, sizeof a, &k, sizeof k, 1, err);
-    if (carry < 0 || mm_valid(&a, carry ? &k : NULL, max_record, err) < 0)
+    if (carry < 0 || mm_valid(&a, carry ? &k : NULL, err) < 0)
         return -1;
     return satin_arg_tail("matmul", len, carry ? sizeof a + sizeof k : sizeof a,
                           carry && k.has_data ? mm_operands(a.ni, a.nj, a.nk) : 0,
@@ -546,15 +560,15 @@ static int mm_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
         return satin_err_set(err, "matmul: n=%lld leaf=%lld makes more block shapes than "
                                   "expected (a bug)",
                              (long long)n, (long long)leaf);
-    uint64_t limit = satin_bytes_limit(arg);
+    uint64_t limit = satin_carry_limit(arg);
+    char what[160];
     if (arg_max > limit || res_max > limit)
         return satin_err_set(
             err,
             "matmul: carry=%lld gives records of %llu bytes (blocks of A and B of %dx%dx%d) and "
-            "results of %llu (its block of C), over the record limit (%llu bytes, satind "
-            "--max-record): give a smaller carry",
+            "results of %llu (its block of C), over %s: give a smaller carry",
             (long long)carry, (unsigned long long)arg_max, (int)big.ni, (int)big.nj, (int)big.nk,
-            (unsigned long long)res_max, (unsigned long long)limit);
+            (unsigned long long)res_max, satin_carry_limit_text(arg, what, sizeof what));
     mm_carry k = {(uint32_t)carry, 0};
     if (satin_bytes_put(arg, &a, sizeof a, err) < 0)
         return -1;
@@ -585,7 +599,7 @@ static const satin_param_def mm_params[] = {
      "first block product on a path whose blocks of A and B hold at most E elements together "
      "makes them, the jobs below it get their blocks in their records (8 bytes an element) and "
      "return their block of C; refused when a record would exceed the record limit (satind "
-     "--max-record, 1 MiB by default), 0..2^29"},
+     "--max-record, 1 MiB by default, and at most 1 MiB), 0..2^29"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -598,7 +612,7 @@ static void mm_data_size(const void *arg, size_t len, size_t result_len, uint64_
 {
     mm_arg a;
     if (len != sizeof a)
-        return;   /* carry > 0, or refused by mm_run: as passed */
+        return;   /* carry > 0, or refused by the task: as passed */
     memcpy(&a, arg, sizeof a);
     (void)result_len;
     uint64_t ni = (uint64_t)(a.ni > 0 ? a.ni : 0), nj = (uint64_t)(a.nj > 0 ? a.nj : 0),
@@ -607,14 +621,8 @@ static void mm_data_size(const void *arg, size_t len, size_t result_len, uint64_
     *result_bytes = 8 * ni * nj;
 }
 
-const satin_kind satin_kind_matmul = {
-    .name = "matmul",
-    .summary = "recursive block matrix multiplication, integer elements mod 2^64, checksum of C",
-    .params = mm_params,
-    .parse = mm_parse,
-    .run = mm_run,
-    .result_size = sizeof(uint64_t),
-    .format = mm_format,
-    .data_size = mm_data_size,
-    .check = mm_check,
-};
+SATIN_KIND(matmul,
+           .summary = "recursive block matrix multiplication, integer elements mod 2^64, "
+                      "checksum of C",
+           .params = mm_params, .parse = mm_parse, .root = SATIN_TASK_OF(matmul),
+           .result_size = sizeof(uint64_t), .format = mm_format);

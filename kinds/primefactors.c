@@ -19,7 +19,8 @@
  * square root of what is left (at most 2^20 for x <= 2^40, so d*d cannot
  * overflow).  The cost per number varies a lot (primes are the expensive
  * ones, about sqrt(x)/3 divisions), so the halving gives the load balancer
- * irregular work.
+ * irregular work.  Every range is an invocation of the typed task
+ * `primefactors` (a pf_arg in, a pf_res back).
  */
 #include "apps.h"
 #include "kind_shared.h"
@@ -79,45 +80,36 @@ static void pf_factor(uint64_t x, pf_res *r)
     r->checksum += sum;
 }
 
-static void pf_seq(satin_ctx *c, int64_t lo, int64_t hi, pf_res *r)
+static void pf_seq(int64_t lo, int64_t hi, pf_res *r)
 {
     for (int64_t x = lo; x <= hi; x++) {
-        if ((x - lo) % PF_CANCEL_EVERY == PF_CANCEL_EVERY - 1 && satin_cancelled(c))
+        if ((x - lo) % PF_CANCEL_EVERY == PF_CANCEL_EVERY - 1 && satin_cancelled())
             return;
         pf_factor((uint64_t)x, r);
     }
 }
 
-static void pf_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+static int pf_valid(const pf_arg *a, satin_err *err);
+SATIN_TASK(pf_res, primefactors, pf_arg, pf_valid);
+
+/* The argument is what pf_valid accepts: parse's, a spawn's, or one that
+ * passed the check. */
+static pf_res primefactors(SATIN_FRAME, pf_arg a)
 {
-    pf_arg a;
-    if (len != sizeof a) {
-        satin_fail(out, "primefactors: argument of %zu bytes, expected %zu", len, sizeof a);
-        return;
-    }
-    memcpy(&a, arg, sizeof a);
-    if (a.lo < 1 || a.hi > PF_MAX_HI || a.lo > a.hi || a.hi - a.lo >= PF_MAX_COUNT ||
-        a.threshold < 1) {
-        satin_fail(out, "primefactors: corrupt argument (lo=%lld, hi=%lld, threshold=%lld)",
-                   (long long)a.lo, (long long)a.hi, (long long)a.threshold);
-        return;
-    }
     pf_res r = {0, 0, 0};
     if (a.hi - a.lo + 1 <= a.threshold) {
-        pf_seq(c, a.lo, a.hi, &r);
-    } else {
-        pf_arg l = a, h = a;
-        l.hi = a.lo + (a.hi - a.lo) / 2;
-        h.lo = l.hi + 1;
-        pf_res rl = {0, 0, 0}, rh = {0, 0, 0};
-        satin_spawn(c, &satin_kind_primefactors, &l, sizeof l, &rl, sizeof rl);
-        satin_spawn(c, &satin_kind_primefactors, &h, sizeof h, &rh, sizeof rh);
-        satin_sync(c);
-        r.factors = rl.factors + rh.factors;
-        r.primes = rl.primes + rh.primes;
-        r.checksum = rl.checksum + rh.checksum;
+        pf_seq(a.lo, a.hi, &r);
+        return r;
     }
-    satin_return(out, &r, sizeof r);
+    int64_t mid = a.lo + (a.hi - a.lo) / 2;
+    pf_res rl = {0, 0, 0}, rh = {0, 0, 0};
+    satin_spawn(primefactors, &rl, (pf_arg){a.lo, mid, a.threshold});
+    satin_spawn(primefactors, &rh, (pf_arg){mid + 1, a.hi, a.threshold});
+    satin_sync();
+    r.factors = rl.factors + rh.factors;
+    r.primes = rl.primes + rh.primes;
+    r.checksum = rl.checksum + rh.checksum;
+    return r;
 }
 
 static int pf_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
@@ -151,8 +143,6 @@ static int pf_valid(const pf_arg *a, satin_err *err)
     return 0;
 }
 
-SATIN_ARG_CHECK(pf_check, "primefactors", pf_arg, pf_valid)
-
 static void pf_format(const void *res, size_t len, double wall_s,
                       satin_result *result, satin_result *stats)
 {
@@ -174,14 +164,8 @@ static const satin_param_def pf_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_primefactors = {
-    .name = "primefactors",
-    .summary = "factor every number of a range by trial division: prime factor count, "
-               "primes, sum of prime factors",
-    .params = pf_params,
-    .parse = pf_parse,
-    .run = pf_run,
-    .result_size = sizeof(pf_res),
-    .format = pf_format,
-    .check = pf_check,
-};
+SATIN_KIND(primefactors,
+           .summary = "factor every number of a range by trial division: prime factor count, "
+                      "primes, sum of prime factors",
+           .params = pf_params, .parse = pf_parse, .root = SATIN_TASK_OF(primefactors),
+           .format = pf_format);

@@ -32,7 +32,13 @@
  * the result is the same for every carry (with P >= width x height the
  * root assembles the whole image).  The job is refused when submitted if
  * a returned region would exceed the record limit of the daemon it is
- * submitted to (--max-record, 1 MiB by default; rt_largest_carried).
+ * submitted to (--max-record, 1 MiB by default; rt_largest_carried), or
+ * SATIN_CARRY_MAX, which the argument check holds such results to.
+ *
+ * One bytes task, `raytracer`, runs every job: its argument is an rt_arg
+ * (with a carry header when carry > 0), its result an rt_res or pixels; it
+ * tells a trace the pixels a job without carry would return
+ * (rt_data_size).
  *
  * Not done: writing the image (ppm=PATH).  A kind is pure and runs on any
  * node of the grid, so it must not write files; the image would have to
@@ -217,6 +223,11 @@ uint64_t satin_rt_pixel_hash(int32_t x, int32_t y, uint32_t rgb)
 
 /* ---- jobs --------------------------------------------------------------- */
 
+static int rt_check(const void *arg, size_t len, satin_err *err);
+static void rt_data_size(const void *arg, size_t len, size_t result_len, uint64_t *arg_bytes,
+                         uint64_t *result_bytes);
+SATIN_BYTES_TASK_TRACED(raytracer, rt_check, rt_data_size);
+
 /* Fixed-width fields with no padding: the bytes may cross machines. */
 typedef struct rt_arg {
     int32_t x0, y0, w, h;   /* this job's rectangle */
@@ -258,20 +269,20 @@ static void rt_halves(const rt_arg *a, rt_arg *lo, rt_arg *hi)
 }
 
 /* The checksum of a tile, rendered here. */
-static uint64_t rt_tile(satin_ctx *c, const rt_arg *a)
+static uint64_t rt_tile(const rt_arg *a)
 {
     uint64_t sum = 0;
     for (int32_t y = a->y0; y < a->y0 + a->h; y++) {
         for (int32_t x = a->x0; x < a->x0 + a->w; x++)
             sum += satin_rt_pixel_hash(x, y, satin_rt_pixel(a->width, a->height, a->depth, x, y));
-        if (satin_cancelled(c))
+        if (satin_cancelled())
             break;
     }
     return sum;
 }
 
 /* A tile's pixels, rendered here into rgb (3 bytes a pixel, row by row). */
-static void rt_render(satin_ctx *c, const rt_arg *a, unsigned char *rgb)
+static void rt_render(const rt_arg *a, unsigned char *rgb)
 {
     for (int32_t y = 0; y < a->h; y++) {
         for (int32_t x = 0; x < a->w; x++) {
@@ -281,7 +292,7 @@ static void rt_render(satin_ctx *c, const rt_arg *a, unsigned char *rgb)
             px[1] = (unsigned char)(p >> 8);
             px[2] = (unsigned char)p;
         }
-        if (satin_cancelled(c))
+        if (satin_cancelled())
             break;
     }
 }
@@ -301,8 +312,7 @@ static uint64_t rt_image_checksum(const rt_arg *a, const unsigned char *rgb)
 
 /* Spawns a's halves to return their pixels and assembles a's from them
  * into rgb.  -1 when the job failed (out of memory). */
-static int rt_gather(satin_ctx *c, const rt_arg *a, uint32_t carry, unsigned char *rgb,
-                     satin_out *out)
+static int rt_gather(SATIN_HELPER_FRAME, const rt_arg *a, uint32_t carry, unsigned char *rgb)
 {
     rt_arg half[2];
     rt_halves(a, &half[0], &half[1]);
@@ -310,17 +320,17 @@ static int rt_gather(satin_ctx *c, const rt_arg *a, uint32_t carry, unsigned cha
     size_t n1 = 3 * (size_t)half[1].w * (size_t)half[1].h;
     unsigned char *res = calloc(n0 + n1, 1);
     if (!res) {
-        satin_fail(out, "raytracer: out of memory for %zu bytes of pixels", n0 + n1);
+        satin_fail("raytracer: out of memory for %zu bytes of pixels", n0 + n1);
         return -1;
     }
     const rt_carry k = {carry, 1};
     unsigned char rec[sizeof(rt_arg) + sizeof k];
     memcpy(rec + sizeof(rt_arg), &k, sizeof k);
     memcpy(rec, &half[0], sizeof half[0]);
-    satin_spawn(c, &satin_kind_raytracer, rec, sizeof rec, res, n0);
+    satin_spawn_bytes(raytracer, rec, sizeof rec, res, n0);
     memcpy(rec, &half[1], sizeof half[1]);
-    satin_spawn(c, &satin_kind_raytracer, rec, sizeof rec, res + n0, n1);
-    satin_sync(c);
+    satin_spawn_bytes(raytracer, rec, sizeof rec, res + n0, n1);
+    satin_sync();
     /* Row by row: each half's rows are a part of a's. */
     const unsigned char *src = res;
     for (int h = 0; h < 2; h++) {
@@ -336,13 +346,13 @@ static int rt_gather(satin_ctx *c, const rt_arg *a, uint32_t carry, unsigned cha
 }
 
 /* A job with carry > 0. */
-static void rt_run_carry(satin_ctx *c, const rt_arg *a, const rt_carry *k, satin_out *out)
+static void rt_run_carry(SATIN_HELPER_FRAME, const rt_arg *a, const rt_carry *k)
 {
     int64_t area = (int64_t)a->w * a->h;
     rt_res r = {0, area};
     if (!k->pixels && (rt_is_tile(a) || area > (int64_t)k->carry)) {
         if (rt_is_tile(a)) {
-            r.checksum = rt_tile(c, a);
+            r.checksum = rt_tile(a);
         } else {
             /* Above the pixels: checksums, as without carry. */
             rt_arg half[2];
@@ -352,43 +362,46 @@ static void rt_run_carry(satin_ctx *c, const rt_arg *a, const rt_carry *k, satin
             memcpy(rec + sizeof(rt_arg), k, sizeof *k);
             for (int h = 0; h < 2; h++) {
                 memcpy(rec, &half[h], sizeof half[h]);
-                satin_spawn(c, &satin_kind_raytracer, rec, sizeof rec, &rh[h], sizeof rh[h]);
+                satin_spawn_bytes(raytracer, rec, sizeof rec, &rh[h], sizeof rh[h]);
             }
-            satin_sync(c);
+            satin_sync();
             r.checksum = rh[0].checksum + rh[1].checksum;
             r.pixels = rh[0].pixels + rh[1].pixels;
         }
-        satin_return(out, &r, sizeof r);
+        satin_return(&r, sizeof r);
         return;
     }
     size_t bytes = 3 * (size_t)area;
     unsigned char *rgb = malloc(bytes);
     if (!rgb) {
-        satin_fail(out, "raytracer: out of memory for the %dx%d pixels at %d,%d", (int)a->w,
+        satin_fail("raytracer: out of memory for the %dx%d pixels at %d,%d", (int)a->w,
                    (int)a->h, (int)a->x0, (int)a->y0);
         return;
     }
     int ok = 1;
     if (rt_is_tile(a))
-        rt_render(c, a, rgb);
+        rt_render(a, rgb);
     else
-        ok = rt_gather(c, a, k->carry, rgb, out) == 0;
+        ok = rt_gather(SATIN_TO_HELPER, a, k->carry, rgb) == 0;
     if (ok && k->pixels) {
-        satin_return(out, rgb, bytes);
+        satin_return(rgb, bytes);
     } else if (ok) {
         /* The region that asked for the pixels: its checksum from its image. */
         r.checksum = rt_image_checksum(a, rgb);
-        satin_return(out, &r, sizeof r);
+        satin_return(&r, sizeof r);
     }
     free(rgb);
 }
 
-static void rt_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+/* Bytes that passed the check, or this node's own spawns: the cheap tests
+ * below keep a wrong length or rectangle from reading or writing out of
+ * bounds all the same. */
+static void raytracer(SATIN_FRAME, const void *arg, size_t len)
 {
     rt_arg a;
     rt_carry k = {0, 0};
     if (len != sizeof a && len != sizeof a + sizeof k) {
-        satin_fail(out, "raytracer: argument of %zu bytes, expected %zu or %zu", len, sizeof a,
+        satin_fail("raytracer: argument of %zu bytes, expected %zu or %zu", len, sizeof a,
                    sizeof a + sizeof k);
         return;
     }
@@ -401,30 +414,30 @@ static void rt_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
         a.h > a.height - a.y0 ||
         (len > sizeof a && (k.carry == 0 || k.pixels > 1 ||
                             (k.pixels && (int64_t)a.w * a.h > (int64_t)k.carry)))) {
-        satin_fail(out, "raytracer: corrupt argument (%dx%d at %d,%d of %dx%d, carry=%u%s)",
+        satin_fail("raytracer: corrupt argument (%dx%d at %d,%d of %dx%d, carry=%u%s)",
                    (int)a.w, (int)a.h, (int)a.x0, (int)a.y0, (int)a.width, (int)a.height,
                    (unsigned)k.carry, k.pixels ? ", pixels" : "");
         return;
     }
     if (len > sizeof a) {
-        rt_run_carry(c, &a, &k, out);
+        rt_run_carry(SATIN_TO_HELPER, &a, &k);
         return;
     }
     rt_res r = {0, 0};
     if (rt_is_tile(&a)) {
-        r.checksum = rt_tile(c, &a);
+        r.checksum = rt_tile(&a);
         r.pixels = (int64_t)a.w * a.h;
     } else {
         rt_arg lo, hi;
         rt_halves(&a, &lo, &hi);
         rt_res rl = {0, 0}, rh = {0, 0};
-        satin_spawn(c, &satin_kind_raytracer, &lo, sizeof lo, &rl, sizeof rl);
-        satin_spawn(c, &satin_kind_raytracer, &hi, sizeof hi, &rh, sizeof rh);
-        satin_sync(c);
+        satin_spawn_bytes(raytracer, &lo, sizeof lo, &rl, sizeof rl);
+        satin_spawn_bytes(raytracer, &hi, sizeof hi, &rh, sizeof rh);
+        satin_sync();
         r.checksum = rl.checksum + rh.checksum;
         r.pixels = rl.pixels + rh.pixels;
     }
-    satin_return(out, &r, sizeof r);
+    satin_return(&r, sizeof r);
 }
 
 /* The largest result of a job that returns pixels, in a job of width x
@@ -482,9 +495,9 @@ static int rt_largest_carried(const rt_arg *root, uint64_t carry, uint64_t *res_
 
 /* What parse allows and the halves keep: a rectangle of the image, and
  * with a carry pixels returned only by a region that fits it, and a carry
- * parse would take here: one whose returned regions fit this node's record
- * limit, which bounds what a job allocates (its pixels and its halves'). */
-static int rt_valid(const rt_arg *a, const rt_carry *k, size_t max_record, satin_err *err)
+ * whose returned regions fit SATIN_CARRY_MAX, which bounds what a job
+ * allocates (its pixels and its halves'). */
+static int rt_valid(const rt_arg *a, const rt_carry *k, satin_err *err)
 {
     if (satin_arg_range("raytracer", "width", a->width, 1, SATIN_RT_MAX_SIZE, err) < 0 ||
         satin_arg_range("raytracer", "height", a->height, 1, SATIN_RT_MAX_SIZE, err) < 0 ||
@@ -509,19 +522,19 @@ static int rt_valid(const rt_arg *a, const rt_carry *k, size_t max_record, satin
     root.h = a->height;
     uint64_t res_max;
     rt_shape big;
-    if (rt_largest_carried(&root, k->carry, &res_max, &big) < 0 || res_max > max_record)
-        return satin_err_set(err, "raytracer: %dx%d with carry=%u returns regions over this "
-                                  "node's record limit (%zu bytes)",
-                             (int)a->width, (int)a->height, (unsigned)k->carry, max_record);
+    if (rt_largest_carried(&root, k->carry, &res_max, &big) < 0 || res_max > SATIN_CARRY_MAX)
+        return satin_err_set(err, "raytracer: %dx%d with carry=%u returns regions over the %zu "
+                                  "bytes a result that carries data may have",
+                             (int)a->width, (int)a->height, (unsigned)k->carry, SATIN_CARRY_MAX);
     return 0;
 }
 
-static int rt_check(const void *arg, size_t len, size_t max_record, satin_err *err)
+static int rt_check(const void *arg, size_t len, satin_err *err)
 {
     rt_arg a;
     rt_carry k;
     int carry = satin_arg_read_ext("raytracer", arg, len, &a, sizeof a, &k, sizeof k, 0, err);
-    return carry < 0 ? -1 : rt_valid(&a, carry ? &k : NULL, max_record, err);
+    return carry < 0 ? -1 : rt_valid(&a, carry ? &k : NULL, err);
 }
 
 static int rt_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
@@ -548,15 +561,15 @@ static int rt_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
         return satin_err_set(err, "raytracer: %lldx%lld makes more rectangles than expected "
                                   "(a bug)",
                              (long long)width, (long long)height);
-    uint64_t limit = satin_bytes_limit(arg);
+    uint64_t limit = satin_carry_limit(arg);
+    char what[160];
     if (res_max > limit)
         return satin_err_set(
             err,
             "raytracer: carry=%lld gives results of %llu bytes (the pixels of %dx%d, 3 bytes "
-            "each), over the record limit (%llu bytes, satind --max-record): give a smaller "
-            "carry",
+            "each), over %s: give a smaller carry",
             (long long)carry, (unsigned long long)res_max, (int)big.w, (int)big.h,
-            (unsigned long long)limit);
+            satin_carry_limit_text(arg, what, sizeof what));
     rt_carry k = {(uint32_t)carry, 0};
     if (satin_bytes_put(arg, &a, sizeof a, err) < 0)
         return -1;
@@ -587,7 +600,7 @@ static const satin_param_def rt_params[] = {
      "0: jobs return checksums; P > 0: the pixels travel up: the first region on a path of at "
      "most P pixels has its halves return theirs (3 bytes a pixel), assembles them and computes "
      "the checksum from its image; refused when a result would exceed the record limit "
-     "(satind --max-record, 1 MiB by default), 0..2^28"},
+     "(satind --max-record, 1 MiB by default, and at most 1 MiB), 0..2^28"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -601,20 +614,14 @@ static void rt_data_size(const void *arg, size_t len, size_t result_len, uint64_
     rt_arg a;
     (void)arg_bytes;
     if (len != sizeof a)
-        return;   /* carry > 0, or refused by rt_run: as passed */
+        return;   /* carry > 0, or refused by the task: as passed */
     memcpy(&a, arg, sizeof a);
     if (a.w > 0 && a.h > 0)
         *result_bytes = result_len + 3 * (uint64_t)a.w * (uint64_t)a.h;
 }
 
-const satin_kind satin_kind_raytracer = {
-    .name = "raytracer",
-    .summary = "ray-traced built-in scene (spheres, plane, shadows, reflections): image checksum",
-    .params = rt_params,
-    .parse = rt_parse,
-    .run = rt_run,
-    .result_size = sizeof(rt_res),
-    .format = rt_format,
-    .data_size = rt_data_size,
-    .check = rt_check,
-};
+SATIN_KIND(raytracer,
+           .summary = "ray-traced built-in scene (spheres, plane, shadows, reflections): image "
+                      "checksum",
+           .params = rt_params, .parse = rt_parse, .root = SATIN_TASK_OF(raytracer),
+           .result_size = sizeof(rt_res), .format = rt_format);

@@ -18,6 +18,9 @@
  * integer microseconds: sum over nodes of round(self_us * scale)) and
  * trace_us (the sum of the self times as the file has them).  Statistics:
  * parallelism = total waiting time / wall time, as synthetic's.
+ *
+ * Every node is an invocation of the bytes task `replay`: its argument an
+ * rp_arg and the path, whose length varies, its result an rp_res.
  */
 #include "apps.h"
 #include "kind_shared.h"
@@ -49,18 +52,22 @@ typedef struct rp_res {
     int64_t trace_us;     /* self times as traced */
 } rp_res;
 
-static void rp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+static int rp_check(const void *arg, size_t len, satin_err *err);
+SATIN_BYTES_TASK(replay, rp_check);
+
+/* Bytes that passed the check, or this node's own spawns: the cheap tests
+ * below keep a wrong length from reading out of bounds all the same. */
+static void replay(SATIN_FRAME, const void *arg, size_t len)
 {
     rp_arg a;
     if (len < sizeof a) {
-        satin_fail(out, "replay: argument of %zu bytes, expected at least %zu", len, sizeof a);
+        satin_fail("replay: argument of %zu bytes, expected at least %zu", len, sizeof a);
         return;
     }
     memcpy(&a, arg, sizeof a);
     if (a.path_len == 0 || a.path_len > RP_MAX_PATH || len != sizeof a + a.path_len ||
         !(a.scale >= RP_MIN_SCALE && a.scale <= RP_MAX_SCALE)) {
-        satin_fail(out, "replay: corrupt argument (%zu bytes, path of %u)", len,
-                   (unsigned)a.path_len);
+        satin_fail("replay: corrupt argument (%zu bytes, path of %u)", len, (unsigned)a.path_len);
         return;
     }
     /* Our own copy: the children's arguments differ from it only in `node`,
@@ -70,17 +77,17 @@ static void rp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     buf[len] = '\0';
     const char *path = (const char *)buf + sizeof a;
     if (strlen(path) != a.path_len) {
-        satin_fail(out, "replay: corrupt argument (a NUL in the path)");
+        satin_fail("replay: corrupt argument (a NUL in the path)");
         return;
     }
     satin_err err = {""};
     const replay_tree *t;
     if (replay_cache_get(path, a.checksum, &t, &err) < 0) {
-        satin_fail(out, "%s", err.msg);
+        satin_fail("%s", err.msg);
         return;
     }
     if (a.node >= t->nnodes) {
-        satin_fail(out, "replay: corrupt argument (node %u of a tree of %lld)", (unsigned)a.node,
+        satin_fail("replay: corrupt argument (node %u of a tree of %lld)", (unsigned)a.node,
                    (long long)t->nnodes);
         return;
     }
@@ -88,15 +95,15 @@ static void rp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
      * a scale from elsewhere is held to a bound of that sum (each wait is
      * rounded up by at most 1/2) far below where the int64 sums overflow. */
     if ((double)t->total_us * a.scale + 0.5 * (double)t->nnodes > 0x1p62) {
-        satin_fail(out, "replay: scale=%g makes the waits of %s longer than %" PRId64 " us",
-                   a.scale, path, REPLAY_MAX_TOTAL_US);
+        satin_fail("replay: scale=%g makes the waits of %s longer than %" PRId64 " us", a.scale,
+                   path, REPLAY_MAX_TOTAL_US);
         return;
     }
     uint32_t nk = t->nkids[a.node], first = t->first_kid[a.node];
     rp_res inline_sub[RP_INLINE_KIDS];
     rp_res *sub = nk > RP_INLINE_KIDS ? calloc(nk, sizeof *sub) : inline_sub;
     if (!sub) {
-        satin_fail(out, "replay: out of memory for the %u children of node %u", (unsigned)nk,
+        satin_fail("replay: out of memory for the %u children of node %u", (unsigned)nk,
                    (unsigned)a.node);
         return;
     }
@@ -105,9 +112,9 @@ static void rp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
         rp_arg child = a;
         child.node = t->kids[first + k];
         memcpy(buf, &child, sizeof child);
-        satin_spawn(c, &satin_kind_replay, buf, len, &sub[k], sizeof sub[k]);
+        satin_spawn_bytes(replay, buf, len, &sub[k], sizeof sub[k]);
     }
-    satin_sync(c);
+    satin_sync();
     int64_t self = t->self_us[a.node], wait = replay_scaled_us(self, a.scale);
     rp_res r = {1, nk == 0, wait, self};
     for (uint32_t k = 0; k < nk; k++) {
@@ -118,8 +125,8 @@ static void rp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
     }
     if (sub != inline_sub)
         free(sub);
-    satin_leaf_wait(c, wait);
-    satin_return(out, &r, sizeof r);
+    satin_leaf_wait(wait);
+    satin_return(&r, sizeof r);
 }
 
 /* What parse makes and the spawns keep (the path, scale and checksum
@@ -218,13 +225,7 @@ static const satin_param_def rp_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_replay = {
-    .name = "replay",
-    .summary = "emulated processors: a traced job tree whose nodes sleep their self times",
-    .params = rp_params,
-    .parse = rp_parse,
-    .run = rp_run,
-    .result_size = sizeof(rp_res),
-    .format = rp_format,
-    .check = rp_check,
-};
+SATIN_KIND(replay,
+           .summary = "emulated processors: a traced job tree whose nodes sleep their self times",
+           .params = rp_params, .parse = rp_parse, .root = SATIN_TASK_OF(replay),
+           .result_size = sizeof(rp_res), .format = rp_format);

@@ -18,6 +18,9 @@
  * exact); the wall time is not part of the result.  Statistics: parallelism
  * = total waiting time / wall time, the average number of leaves waiting at
  * once (at most the number of workers on the grid).
+ *
+ * Every node is an invocation of the typed task `synthetic` (its argument a
+ * syn_arg, its result a syn_res).
  */
 #include "apps.h"
 #include "kind_shared.h"
@@ -63,46 +66,39 @@ static int syn_arg_ok(const syn_arg *a)
            a->shape <= SYN_MAX_SHAPE;
 }
 
-static void syn_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+static int syn_valid(const syn_arg *a, satin_err *err);
+SATIN_TASK(syn_res, synthetic, syn_arg, syn_valid);
+
+/* The argument is what syn_valid accepts: parse's, a spawn's, or one that
+ * passed the check. */
+static syn_res synthetic(SATIN_FRAME, syn_arg a)
 {
-    syn_arg a;
-    if (len != sizeof a) {
-        satin_fail(out, "synthetic: argument of %zu bytes, expected %zu", len, sizeof a);
-        return;
-    }
-    memcpy(&a, arg, sizeof a);
-    if (!syn_arg_ok(&a)) {
-        satin_fail(out, "synthetic: corrupt argument (depth=%d, fanout=%d, dist=%d)",
-                   (int)a.depth, (int)a.fanout, (int)a.dist);
-        return;
-    }
     syn_res r = {0, 0};
     if (a.depth == 0) {
         int64_t us = syn_draw_us(a.dist, a.mean_us, a.shape, a.seed, a.first_leaf);
-        satin_leaf_wait(c, us);
+        satin_leaf_wait(us);
         r.leaves = 1;
         r.total_us = us;
-    } else {
-        /* Leaves under each child: fanout^(depth-1), at most 2^26 (checked
-         * by the parse; a corrupt record can only give a wrong numbering). */
-        uint64_t per_child = 1;
-        for (int32_t i = 1; i < a.depth && per_child <= (uint64_t)SYN_MAX_LEAVES; i++)
-            per_child *= (uint64_t)a.fanout;
-        syn_res sub[SYN_MAX_FANOUT];
-        memset(sub, 0, sizeof sub[0] * (size_t)a.fanout);
-        for (int32_t i = 0; i < a.fanout; i++) {
-            syn_arg child = a;
-            child.depth = a.depth - 1;
-            child.first_leaf = a.first_leaf + (uint64_t)i * per_child;
-            satin_spawn(c, &satin_kind_synthetic, &child, sizeof child, &sub[i], sizeof sub[i]);
-        }
-        satin_sync(c);
-        for (int32_t i = 0; i < a.fanout; i++) {
-            r.leaves += sub[i].leaves;
-            r.total_us += sub[i].total_us;
-        }
+        return r;
     }
-    satin_return(out, &r, sizeof r);
+    /* Leaves under each child: fanout^(depth-1), at most 2^26. */
+    uint64_t per_child = 1;
+    for (int32_t i = 1; i < a.depth && per_child <= (uint64_t)SYN_MAX_LEAVES; i++)
+        per_child *= (uint64_t)a.fanout;
+    syn_res sub[SYN_MAX_FANOUT];
+    memset(sub, 0, sizeof sub[0] * (size_t)a.fanout);
+    for (int32_t i = 0; i < a.fanout; i++) {
+        syn_arg child = a;
+        child.depth = a.depth - 1;
+        child.first_leaf = a.first_leaf + (uint64_t)i * per_child;
+        satin_spawn(synthetic, &sub[i], child);
+    }
+    satin_sync();
+    for (int32_t i = 0; i < a.fanout; i++) {
+        r.leaves += sub[i].leaves;
+        r.total_us += sub[i].total_us;
+    }
+    return r;
 }
 
 /* What parse allows and the spawns keep: the tree's parameters in range
@@ -130,8 +126,6 @@ static int syn_valid(const syn_arg *a, satin_err *err)
                              (unsigned long long)leaves, (unsigned long long)a->first_leaf);
     return 0;
 }
-
-SATIN_ARG_CHECK(syn_check, "synthetic", syn_arg, syn_valid)
 
 int satin_synthetic_arg_read(const void *arg, size_t len, satin_syn_tree *t, int32_t *depth,
                              uint64_t *first_leaf)
@@ -237,13 +231,8 @@ static const satin_param_def syn_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_synthetic = {
-    .name = "synthetic",
-    .summary = "emulated processors: a D&C tree whose leaves sleep for drawn times (benchmarks)",
-    .params = syn_params,
-    .parse = syn_parse,
-    .run = syn_run,
-    .result_size = sizeof(syn_res),
-    .format = syn_format,
-    .check = syn_check,
-};
+SATIN_KIND(synthetic,
+           .summary = "emulated processors: a D&C tree whose leaves sleep for drawn times "
+                      "(benchmarks)",
+           .params = syn_params, .parse = syn_parse, .root = SATIN_TASK_OF(synthetic),
+           .format = syn_format);

@@ -41,6 +41,11 @@
  * it searches sequentially with its own incumbent.  Measured on 18 cities (seeds 1-5)
  * with the defaults: 1.05-1.4 times the nodes of the sequential search, the
  * largest job 0.5-4% of the work.
+ *
+ * Every job is an invocation of the typed task `tsp`: its argument a
+ * tsp_arg (1648 bytes with the matrix, passed by value: a job spawns at most
+ * 19 children and then searches far longer than their copies take), its
+ * result the length.
  */
 #include "apps.h"
 #include "kind_shared.h"
@@ -230,7 +235,6 @@ static uint64_t tsp_probe_budget(int64_t probe, int32_t depth)
 }
 
 typedef struct tsp_search {
-    satin_ctx *c;
     const tsp_inst *in;
     int stop;            /* 1: budget used up or job cancelled: search incomplete */
     uint64_t nodes;
@@ -251,7 +255,7 @@ static void tsp_dfs(tsp_search *s, int last, uint32_t visited, int64_t len)
         return;
     s->nodes++;
     if ((s->budget && s->nodes > s->budget) ||
-        ((s->nodes & TSP_CANCEL_MASK) == 0 && satin_cancelled(s->c))) {
+        ((s->nodes & TSP_CANCEL_MASK) == 0 && satin_cancelled())) {
         s->stop = 1;
         return;
     }
@@ -268,38 +272,25 @@ static void tsp_dfs(tsp_search *s, int last, uint32_t visited, int64_t len)
     }
 }
 
-static void tsp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
+static int tsp_valid(const tsp_arg *a, satin_err *err);
+SATIN_TASK(int64_t, tsp, tsp_arg, tsp_valid);
+
+/* The argument is what tsp_valid accepts: parse's, a spawn's, or one that
+ * passed the check. */
+static int64_t tsp(SATIN_FRAME, tsp_arg a)
 {
-    tsp_arg a;
-    if (len != sizeof a) {
-        satin_fail(out, "tsp: argument of %zu bytes, expected %zu", len, sizeof a);
-        return;
-    }
-    memcpy(&a, arg, sizeof a);
-    int corrupt = a.n < 1 || a.n > TSP_MAX_N || a.last < 0 || a.last >= a.n ||
-                  a.depth < 1 || a.depth > a.n ||
-                  !(a.visited & 1u) || !(a.visited & (1u << a.last)) ||
-                  (a.visited & ~(uint32_t)((UINT64_C(1) << a.n) - 1)) || a.len < 0 ||
-                  a.ub < -1 || a.probe < 0;
-    for (int i = 0; i < TSP_MAX_N * TSP_MAX_N && !corrupt; i++)
-        corrupt = a.dist[i] < 0 || a.dist[i] > TSP_MAX_EDGE;
-    if (corrupt) {
-        satin_fail(out, "tsp: corrupt argument (n=%d, last=%d, depth=%d)", (int)a.n,
-                   (int)a.last, (int)a.depth);
-        return;
-    }
     tsp_inst in;
     tsp_inst_init(&in, a.n, a.dist);
     int64_t ub = a.ub < 0 ? INT64_MAX : a.ub;
     int spawning = a.depth < a.threshold && a.visited != in.all;
     uint64_t budget = spawning ? tsp_probe_budget(a.probe, a.depth) : 0;
-    tsp_search s = {c, &in, 0, 0, budget, ub};
+    tsp_search s = {&in, 0, 0, budget, ub};
     int64_t g = tsp_greedy(&in, a.last, a.visited, a.len);
     if (g < s.best)
         s.best = g;
     if (!spawning || budget > 0)
         tsp_dfs(&s, a.last, a.visited, a.len);
-    if (spawning && (budget == 0 || s.stop) && !satin_cancelled(c) &&
+    if (spawning && (budget == 0 || s.stop) && !satin_cancelled() &&
         tsp_bound(&in, a.last, a.visited, a.len) < s.best) {
         int64_t sub[TSP_MAX_N];
         for (int k = 0; k < TSP_MAX_N; k++)
@@ -316,15 +307,14 @@ static void tsp_run(satin_ctx *c, const void *arg, size_t len, satin_out *out)
                 break;
             child.last = v;
             child.visited = a.visited | (1u << v);
-            satin_spawn(c, &satin_kind_tsp, &child, sizeof child, &sub[v], sizeof sub[v]);
+            satin_spawn(tsp, &sub[v], child);
         }
-        satin_sync(c);
+        satin_sync();
         for (int v = 0; v < a.n; v++)
             if (sub[v] >= 0 && sub[v] < s.best)
                 s.best = sub[v];
     }
-    int64_t r = s.best < ub ? s.best : -1;
-    satin_return(out, &r, sizeof r);
+    return s.best < ub ? s.best : -1;
 }
 
 /* round(sqrt(s)) in integers: s - r^2 > r means sqrt(s) > r + 1/2 (and
@@ -403,8 +393,6 @@ static int tsp_valid(const tsp_arg *a, satin_err *err)
     return 0;
 }
 
-SATIN_ARG_CHECK(tsp_check, "tsp", tsp_arg, tsp_valid)
-
 static void tsp_format(const void *res, size_t len, double wall_s,
                        satin_result *result, satin_result *stats)
 {
@@ -429,13 +417,8 @@ static const satin_param_def tsp_params[] = {
     {NULL, NULL, 0, NULL},
 };
 
-const satin_kind satin_kind_tsp = {
-    .name = "tsp",
-    .summary = "travelling salesperson: shortest tour of n seeded cities by branch and bound",
-    .params = tsp_params,
-    .parse = tsp_parse,
-    .run = tsp_run,
-    .result_size = sizeof(int64_t),
-    .format = tsp_format,
-    .check = tsp_check,
-};
+SATIN_KIND(tsp,
+           .summary = "travelling salesperson: shortest tour of n seeded cities by branch and "
+                      "bound",
+           .params = tsp_params, .parse = tsp_parse, .root = SATIN_TASK_OF(tsp),
+           .format = tsp_format);

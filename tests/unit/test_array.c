@@ -40,7 +40,7 @@ static void expected(uint64_t n, uint64_t seed, int work, char *out, size_t len)
 static void got(satin_pool *pool, const char *const *params, char *out, size_t len)
 {
     satin_outcome o;
-    satin_run_record(pool, satin_builtin_kinds, "array", params, &o);
+    satin_run_record(pool, kit_kinds(), "array", params, &o);
     int64_t count = -1;
     const char *sum = satin_kvlist_str(&o.result, "sum"), *x = satin_kvlist_str(&o.result, "xor");
     satin_kvlist_i64(&o.result, "elements", &count);

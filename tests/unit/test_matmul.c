@@ -77,7 +77,7 @@ static int64_t run_mm_carry(satin_pool *pool, int n, long long seed, int leaf, l
         params[k++] = pc;
     satin_outcome o;
     int64_t v = 0;
-    satin_run_record(pool, satin_builtin_kinds, "matmul", params, &o);
+    satin_run_record(pool, kit_kinds(), "matmul", params, &o);
     if (o.failed)
         diag("matmul n=%d seed=%lld leaf=%d carry=%lld failed: %s", n, seed, leaf, carry,
              o.error);
@@ -167,14 +167,14 @@ static void check_carry_limit(satin_pool *pool, int workers)
            "%d worker(s)", workers);
 }
 
-/* What the records carry, traced (satin_kind.data_size: with carry, the
+/* What the records carry, traced (the task's data_size: with carry, the
  * bytes passed are the data). */
 static void check_carry_records(void)
 {
     satin_trace_tree t;
     satin_outcome o;
     /* carry 2 x 96^2: the root makes its blocks, its 8 leaves of 48^3 get theirs. */
-    satin_trace_record(satin_builtin_kinds, "matmul",
+    satin_trace_record(kit_kinds(), "matmul",
                        (const char *[]){"n=96", "carry=18432", NULL}, 0, 0, 0, &t, &o);
     ok(!o.failed && t.n == 9 && t.node[0].nchildren == 8, "traced n=96 carry=18432: 9 jobs");
     ok(t.n == 9 && t.node[0].arg_bytes == 48 && t.node[0].result_bytes == 8,
@@ -190,7 +190,7 @@ static void check_carry_records(void)
     /* n=100 leaf=16 carry 2 x 50^2: the jobs of 50^3 make their blocks, those of
      * 25^3 carry theirs and split again, down to leaves of 13^3 (first in
      * pre-order: the first halves are rounded up). */
-    satin_trace_record(satin_builtin_kinds, "matmul",
+    satin_trace_record(kit_kinds(), "matmul",
                        (const char *[]){"n=100", "leaf=16", "carry=5000", NULL}, 0, 0, 0, &t,
                        &o);
     ok(!o.failed && t.n > 4 && t.node[1].arg_bytes == 48 && t.node[1].result_bytes == 8 &&
@@ -202,7 +202,7 @@ static void check_carry_records(void)
     satin_trace_tree_free(&t);
 
     /* One element less: the root does not fit, its leaves make their own. */
-    satin_trace_record(satin_builtin_kinds, "matmul",
+    satin_trace_record(kit_kinds(), "matmul",
                        (const char *[]){"n=96", "carry=18431", NULL}, 0, 0, 0, &t, &o);
     blocks = !o.failed && t.n == 9;
     for (size_t i = 0; i < t.n; i++)
@@ -227,6 +227,18 @@ static void check_daemon_limit(void)
     is_i64(run_mm_carry(fits, 96, 5, -1, 18432), as_i64(naive_checksum(96, 5)),
            "and with --max-record the size of the record, it runs: checksum of the naive product");
     satin_pool_destroy(&fits);
+    /* A larger limit does not raise the 1 MiB that other nodes' checks hold
+     * a carrying record to: n=512 carry=524288 would send 1 MiB + 48 bytes. */
+    satin_pool *big = satin_pool_new(&(satin_pool_config){.workers = 1, .max_record = 4 << 20});
+    check_bad(big, (const char *[]){"n=512", "carry=524288", NULL},
+              "matmul: carry=524288 gives records of 1048624 bytes (blocks of A and B of "
+              "256x256x256) and results of 524288 (its block of C), over the 1048576 bytes other "
+              "nodes accept in a record that carries data, whatever --max-record: give a smaller "
+              "carry",
+              "a daemon's --max-record of 4 MiB: still refused above 1 MiB, with that bound");
+    is_i64(run_mm_carry(big, 512, 5, -1, 524287), run_mm_carry(big, 512, 5, -1, 0),
+           "and carry=524287 (records of 256 KiB) runs there: the checksum of carry=0");
+    satin_pool_destroy(&big);
 }
 
 static void check_bad_params(satin_pool *pool)

@@ -83,7 +83,7 @@ static sums run_pf(satin_pool *pool, int64_t lo, int64_t hi, int64_t threshold)
     const char *params[] = {pl, ph, threshold >= 0 ? pt : NULL, NULL};
     satin_outcome o;
     sums s = {-1, -1, -1};
-    satin_run_record(pool, satin_builtin_kinds, "primefactors", params, &o);
+    satin_run_record(pool, kit_kinds(), "primefactors", params, &o);
     if (o.failed) {
         diag("primefactors [%lld, %lld] failed: %s", (long long)lo, (long long)hi, o.error);
     } else if (satin_kvlist_i64(&o.result, "factors", &s.factors) < 0 ||
@@ -154,7 +154,7 @@ static void check_known(satin_pool *pool)
     /* The default lo is 2. */
     satin_outcome o;
     int64_t v = -1;
-    satin_run_record(pool, satin_builtin_kinds, "primefactors", (const char *[]){"hi=10", NULL}, &o);
+    satin_run_record(pool, kit_kinds(), "primefactors", (const char *[]){"hi=10", NULL}, &o);
     ok(!o.failed && satin_kvlist_i64(&o.result, "factors", &v) == 0 && v == 15,
        "hi=10 alone: [2, 10] has 15 prime factors");
     satin_outcome_free(&o);

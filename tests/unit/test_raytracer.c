@@ -54,7 +54,7 @@ static int64_t run_rt_carry(satin_pool *pool, int w, int h, int depth, int tile,
         params[k++] = pc;
     satin_outcome o;
     int64_t v = 0, px = -1;
-    satin_run_record(pool, satin_builtin_kinds, "raytracer", params, &o);
+    satin_run_record(pool, kit_kinds(), "raytracer", params, &o);
     if (o.failed)
         diag("raytracer %dx%d depth=%d tile=%d carry=%d failed: %s", w, h, depth, tile, carry,
              o.error);
@@ -142,14 +142,14 @@ static void check_carry_limit(satin_pool *pool, int workers)
            "image, %d worker(s)", workers);
 }
 
-/* What the results carry, traced (satin_kind.data_size: with carry, the
+/* What the results carry, traced (the task's data_size: with carry, the
  * bytes passed are the data). */
 static void check_carry_records(void)
 {
     satin_trace_tree t;
     satin_outcome o;
     /* 8 x 4 in tiles of at most 8: the root's halves 4 x 4, then 4 x 2. */
-    satin_trace_record(satin_builtin_kinds, "raytracer",
+    satin_trace_record(kit_kinds(), "raytracer",
                        (const char *[]){"width=8", "height=4", "tile=8", "carry=32", NULL}, 0, 0, 0,
                        &t, &o);
     ok(!o.failed && t.n == 7 && t.node[0].arg_bytes == 40 && t.node[0].result_bytes == 16 &&
@@ -164,7 +164,7 @@ static void check_carry_records(void)
     satin_trace_tree_free(&t);
 
     /* carry=16: the halves of 4 x 4 are the first that fit; the root returns a checksum. */
-    satin_trace_record(satin_builtin_kinds, "raytracer",
+    satin_trace_record(kit_kinds(), "raytracer",
                        (const char *[]){"width=8", "height=4", "tile=8", "carry=16", NULL}, 0, 0, 0,
                        &t, &o);
     ok(!o.failed && t.n == 7 && t.node[0].result_bytes == 16 && t.node[1].result_bytes == 16 &&
@@ -230,6 +230,19 @@ static void check_daemon_limit(void)
            "and with --max-record the size of the result, it runs: checksum of the sequential "
            "image");
     satin_pool_destroy(&fits);
+    /* A larger limit does not raise the 1 MiB that other nodes' checks hold
+     * a result with pixels to: the halves of 512 x 684 would return 1050624
+     * bytes. */
+    satin_pool *big = satin_pool_new(&(satin_pool_config){.workers = 1, .max_record = 4 << 20});
+    check_bad(big, (const char *[]){"width=1024", "height=684", "carry=700416", NULL},
+              "raytracer: carry=700416 gives results of 1050624 bytes (the pixels of 512x684, 3 "
+              "bytes each), over the 1048576 bytes other nodes accept in a record that carries "
+              "data, whatever --max-record: give a smaller carry",
+              "a daemon's --max-record of 4 MiB: still refused above 1 MiB, with that bound");
+    is_i64(run_rt_carry(big, 160, 120, -1, -1, 19200, NULL),
+           as_i64(sequential_checksum(160, 120, 3)),
+           "and a carry within it runs there: checksum of the sequential image");
+    satin_pool_destroy(&big);
 }
 
 static void check_bad_params(satin_pool *pool)

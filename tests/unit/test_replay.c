@@ -20,6 +20,9 @@
 #include "trace.h"
 #include "../tap.h"
 
+#define KIND_UNDER_TEST "replay"
+#include "kind_kit.h"
+
 #include <dirent.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -287,7 +290,7 @@ static void run_replay(satin_pool *pool, const char *path, const char *scale, rp
     satin_outcome o;
     memset(r, 0, sizeof *r);
     r->nodes = r->leaves = r->total_us = r->trace_us = -1;
-    satin_run_record(pool, satin_builtin_kinds, "replay", params, &o);
+    satin_run_record(pool, kit_kinds(), "replay", params, &o);
     r->failed = o.failed;
     snprintf(r->error, sizeof r->error, "%s", o.error);
     if (!o.failed) {
@@ -337,7 +340,7 @@ static void check_traced_data(void)
     satin_trace_tree t, c;
     satin_outcome o;
     /* 96 = 2 x 48: the root splits all three ranges, 8 block products of 48^3. */
-    satin_trace_record(satin_builtin_kinds, "matmul", (const char *[]){"n=96", NULL}, 0, 0, 0, &t,
+    satin_trace_record(kit_kinds(), "matmul", (const char *[]){"n=96", NULL}, 0, 0, 0, &t,
                        &o);
     ok(!o.failed && t.n == 9 && t.node[0].nchildren == 8, "traced matmul n=96: a root, 8 leaves");
     ok(t.node[0].arg_bytes == 40 + 8 * 2 * 96 * 96 && t.node[0].result_bytes == 8 * 96 * 96,
@@ -368,7 +371,7 @@ static void check_traced_data(void)
 
     /* As passed: what a grid sends when matmul makes its blocks where it
      * runs (carry=0), its 40-byte argument and 8-byte checksum. */
-    satin_trace_record(satin_builtin_kinds, "matmul", (const char *[]){"n=96", NULL}, 0, 0, 1, &t,
+    satin_trace_record(kit_kinds(), "matmul", (const char *[]){"n=96", NULL}, 0, 0, 1, &t,
                        &o);
     int passed = !o.failed && t.n == 9;
     for (size_t i = 0; passed && i < t.n; i++)
@@ -378,7 +381,7 @@ static void check_traced_data(void)
     satin_trace_tree_free(&t);
 
     /* 8 x 4 pixels in tiles of at most 8: the halves 4 x 4, then 4 x 2. */
-    satin_trace_record(satin_builtin_kinds, "raytracer",
+    satin_trace_record(kit_kinds(), "raytracer",
                        (const char *[]){"width=8", "height=4", "tile=8", NULL}, 0, 0, 0, &t, &o);
     ok(!o.failed && t.n == 7 && t.node[0].arg_bytes == 32 &&
            t.node[0].result_bytes == 16 + 3 * 32 && t.node[1].result_bytes == 16 + 3 * 16 &&
@@ -397,7 +400,7 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     satin_outcome o;
 
     /* fib 10, every call a node: 2 fib(11) - 1 = 177 nodes, fib(11) = 89 leaves. */
-    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=10", NULL}, 0, 0, 0, &t, &o);
+    satin_trace_record(kit_kinds(), "fib", (const char *[]){"n=10", NULL}, 0, 0, 0, &t, &o);
     int64_t v = -1;
     satin_kvlist_i64(&o.result, "value", &v);
     if (!ok(!o.failed && v == 55, "traced fib n=10 still computes 55"))
@@ -427,7 +430,7 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     check_replay_of(pool2, 2, fib_path, "1000.5", "replayed fib n=10");
 
     /* fib 20 threshold 12: the same with sequential leaves. */
-    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=20", "threshold=12", NULL},
+    satin_trace_record(kit_kinds(), "fib", (const char *[]){"n=20", "threshold=12", NULL},
                        0, 0, 0, &t, &o);
     satin_trace_tree_stats(&t, &s);
     good = 1;
@@ -441,7 +444,7 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     /* nqueens 6, spawning down to complete placements: the backtracking tree. */
     int64_t nodes = 0, leaves = 0, sols = 0;
     nq_tree(6, 0, 0, 0, 0, &nodes, &leaves, &sols);
-    satin_trace_record(satin_builtin_kinds, "nqueens", (const char *[]){"n=6", "threshold=6", NULL},
+    satin_trace_record(kit_kinds(), "nqueens", (const char *[]){"n=6", "threshold=6", NULL},
                        0, 0, 0, &t, &o);
     v = -1;
     satin_kvlist_i64(&o.result, "solutions", &v);
@@ -451,7 +454,7 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
        "nqueens n=6: %lld nodes, %lld leaves (dead ends and solutions), depth 6, as counted "
        "here (got %zu, %zu, %zu)",
        (long long)nodes, (long long)leaves, s.nodes, s.leaves, s.depth);
-    is_i64(t.node[0].nchildren, 6, "the root has one child per column");
+    is_i64(t.n ? (int64_t)t.node[0].nchildren : -1, 6, "the root has one child per column");
     const char *nq_path = tmp_path("nq6.trace");
     write_trace(&t, nq_path);
     satin_outcome_free(&o);
@@ -462,7 +465,7 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
     /* Coarsening a real tree: every inner node is at least the cut-off in
      * total, the leaves below it are whole subtrees, the total is kept. */
     satin_trace_tree full, coarse;
-    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=22", NULL}, 0, 0, 0, &full,
+    satin_trace_record(kit_kinds(), "fib", (const char *[]){"n=22", NULL}, 0, 0, 0, &full,
                        &o);
     satin_outcome_free(&o);
     satin_trace_stats fs, cs;
@@ -502,13 +505,13 @@ static void check_traced_kinds(satin_pool *pool1, satin_pool *pool2)
 
     check_traced_data();
 
-    satin_trace_record(satin_builtin_kinds, "fib", (const char *[]){"n=15", NULL}, 0, 100, 0, &t,
+    satin_trace_record(kit_kinds(), "fib", (const char *[]){"n=15", NULL}, 0, 100, 0, &t,
                        &o);
     ok(o.failed && strstr(o.error, "trace: more than 100 nodes held at once"),
        "a traced run over the node limit fails: '%s'", o.error);
     satin_outcome_free(&o);
     satin_trace_tree_free(&t);
-    satin_trace_record(satin_builtin_kinds, "nosuchkind", NULL, 0, 0, 0, &t, &o);
+    satin_trace_record(kit_kinds(), "nosuchkind", NULL, 0, 0, 0, &t, &o);
     ok(o.failed && strstr(o.error, "unknown job kind 'nosuchkind'"), "unknown kind: '%s'",
        o.error);
     satin_outcome_free(&o);
@@ -603,7 +606,7 @@ static void check_bad_file(satin_pool *pool, const char *name, const char *text,
     char pt[400];
     snprintf(pt, sizeof pt, "tree=%s", p);
     satin_outcome o;
-    satin_run_record(pool, satin_builtin_kinds, "replay", (const char *[]){pt, NULL}, &o);
+    satin_run_record(pool, kit_kinds(), "replay", (const char *[]){pt, NULL}, &o);
     char full_want[600];
     snprintf(full_want, sizeof full_want, "replay: %s:%s", p, want);
     ok(o.failed, "%s: rejected", name);
@@ -680,14 +683,14 @@ static void check_bad_files(satin_pool *pool)
     satin_outcome o;
     char pt[400];
     snprintf(pt, sizeof pt, "tree=%s", tmp_path("missing.trace"));
-    satin_run_record(pool, satin_builtin_kinds, "replay", (const char *[]){pt, NULL}, &o);
+    satin_run_record(pool, kit_kinds(), "replay", (const char *[]){pt, NULL}, &o);
     char want[1200];
     snprintf(want, sizeof want, "replay: no trace file %s under SATIN_REPLAY_DIR (%s)", pt + 5,
              dir);
     ok(o.failed && strcmp(o.error, want) == 0, "a missing file: '%s'", o.error);
     satin_outcome_free(&o);
     snprintf(pt, sizeof pt, "tree=%s", dir);
-    satin_run_record(pool, satin_builtin_kinds, "replay", (const char *[]){pt, NULL}, &o);
+    satin_run_record(pool, kit_kinds(), "replay", (const char *[]){pt, NULL}, &o);
     ok(o.failed && strstr(o.error, "is not a regular file"), "a directory: '%s'", o.error);
     satin_outcome_free(&o);
 }
@@ -706,7 +709,7 @@ static void check_bad_params(satin_pool *pool)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         satin_outcome o;
-        satin_run_record(pool, satin_builtin_kinds, "replay", cases[i].p, &o);
+        satin_run_record(pool, kit_kinds(), "replay", cases[i].p, &o);
         ok(o.failed && strstr(o.error, cases[i].want), "%s: '%s'", cases[i].what, o.error);
         satin_outcome_free(&o);
     }
@@ -716,7 +719,7 @@ static void check_bad_params(satin_pool *pool)
     char pt[400];
     snprintf(pt, sizeof pt, "tree=%s", big);
     satin_outcome o;
-    satin_run_record(pool, satin_builtin_kinds, "replay", (const char *[]){pt, "scale=1e6", NULL}, &o);
+    satin_run_record(pool, kit_kinds(), "replay", (const char *[]){pt, "scale=1e6", NULL}, &o);
     ok(o.failed && strstr(o.error, "makes the waits sum to more than"), "waits over the limit: '%s'",
        o.error);
     satin_outcome_free(&o);
@@ -749,13 +752,13 @@ static void check_replay_dir(satin_pool *pool)
     snprintf(pt, sizeof pt, "tree=%s", "/etc/passwd");
     const char *params[] = {pt, NULL};
     unsetenv("SATIN_REPLAY_DIR");
-    satin_run_record(pool, satin_builtin_kinds, "replay", params, &o);
+    satin_run_record(pool, kit_kinds(), "replay", params, &o);
     ok(o.failed && strstr(o.error, "trace files are off on this daemon"),
        "replay dir: without SATIN_REPLAY_DIR the kind reads no file: %s", o.error);
     satin_outcome_free(&o);
     setenv("SATIN_REPLAY_DIR", dir, 1);
     char want[1500];
-    satin_run_record(pool, satin_builtin_kinds, "replay", params, &o);
+    satin_run_record(pool, kit_kinds(), "replay", params, &o);
     snprintf(want, sizeof want, "replay: no trace file /etc/passwd under SATIN_REPLAY_DIR (%s)",
              dir);
     ok(o.failed && strcmp(o.error, want) == 0, "replay dir: a file outside it is refused: %s",
@@ -763,14 +766,14 @@ static void check_replay_dir(satin_pool *pool)
     satin_outcome_free(&o);
     /* Outside and missing: the same words as outside and present. */
     snprintf(pt, sizeof pt, "tree=%s", "/etc/no-such-file-here");
-    satin_run_record(pool, satin_builtin_kinds, "replay", params, &o);
+    satin_run_record(pool, kit_kinds(), "replay", params, &o);
     snprintf(want, sizeof want,
              "replay: no trace file /etc/no-such-file-here under SATIN_REPLAY_DIR (%s)", dir);
     ok(o.failed && strcmp(o.error, want) == 0,
        "replay dir: a missing file outside it gets the same message: %s", o.error);
     satin_outcome_free(&o);
     snprintf(pt, sizeof pt, "tree=%s/../../etc/passwd", dir);
-    satin_run_record(pool, satin_builtin_kinds, "replay", params, &o);
+    satin_run_record(pool, kit_kinds(), "replay", params, &o);
     snprintf(want, sizeof want, "replay: no trace file %s under SATIN_REPLAY_DIR (%s)", pt + 5,
              dir);
     ok(o.failed && strcmp(o.error, want) == 0, "replay dir: '..' does not get out of it: %s",

@@ -25,7 +25,7 @@ static int run_syn(satin_pool *pool, const char *const *params, syn_out *r)
     satin_outcome o;
     int rc = 0;
     r->leaves = r->total_us = -1;
-    satin_run_record(pool, satin_builtin_kinds, "synthetic", params, &o);
+    satin_run_record(pool, kit_kinds(), "synthetic", params, &o);
     if (o.failed) {
         diag("synthetic failed: %s", o.error);
         rc = -1;

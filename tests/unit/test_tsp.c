@@ -128,7 +128,7 @@ static int64_t run_tsp_probe(satin_pool *pool, int n, uint64_t seed, int thresho
         params[k++] = pp;
     satin_outcome o;
     int64_t v = -1;
-    satin_run_record(pool, satin_builtin_kinds, "tsp", params, &o);
+    satin_run_record(pool, kit_kinds(), "tsp", params, &o);
     if (o.failed)
         diag("tsp n=%d seed=%llu failed: %s", n, (unsigned long long)seed, o.error);
     else if (satin_kvlist_i64(&o.result, "length", &v) < 0)
