@@ -125,6 +125,10 @@ done
 run "$submit" --socket "$(sock a0)" --json --stats --timeout 300 --wait "$job"
 is "$rc $(json_get 'd["status"], d["result"]["leaves"], d["result"]["total_us"]')" \
     "0 ok 64 25600000" "upgrade: the job ran on through the upgrade, exact (64 leaves of 0.4 s)"
+for id in a1 b0 b1; do
+    is "$(status_of "$(sock "$id")" records_given_back)" 0 \
+        "upgrade: $id, of the next build, was given no record of a0's (none to give back)"
+done
 wait_until 60 "a0 to log the other build" logged a0 "it has another build of module satin-kinds" &&
     pass "a0 logs that the upgraded nodes have another build of satin-kinds"
 wait_until 60 "a1 to log a0's build" logged a1 "node a0's kind modules differ from this node's: it has another build of module satin-kinds" &&

@@ -484,13 +484,56 @@ static void unfold(const sim_model *m, const sim_state *s, unfolded *u)
     }
 }
 
+/* The kinds linked into this test (libsatinkinds.a, whole). */
+static const satin_registry *linked_kinds(void)
+{
+    static satin_registry *reg;
+    if (!reg)
+        reg = satin_registry_linked(satin_module_entry());
+    return reg;
+}
+
+/* A kind satin-sim does not model (nqueens), traced here and replayed:
+ * the kind's own answer comes with the trace, the replay runs every traced
+ * node once, exactly the traced work, on one node as on a grid of four. */
+static void traced_kind(void)
+{
+    sim_model m;
+    sim_state root;
+    char err[256];
+    ok(!sim_model_knows("nqueens") && sim_model_knows("fib"), "nqueens is not modelled, fib is");
+    const char *const params[] = {"n=9", NULL};
+    if (sim_model_trace(&m, linked_kinds(), "nqueens", params, 0, 0, &root, err,
+                        sizeof err) < 0) {
+        ok(0, "nqueens n=9 is traced: %s", err);
+        return;
+    }
+    is_str(m.name, "nqueens", "traced: the model has the kind's name");
+    is_str(m.traced_result, "solutions=352", "traced: the kind's own result (9 queens: 352)");
+    ok(m.trace && m.trace->nnodes > 1 && m.traced_invocations >= (uint64_t)m.trace->nnodes,
+       "traced: a tree of %" PRId64 " nodes from %" PRIu64 " invocations",
+       m.trace ? m.trace->nnodes : 0, m.traced_invocations);
+    unfolded u = {0, 0, 0, 0, 0};
+    unfold(&m, &root, &u);
+    is_i64(u.value, m.trace->nnodes, "traced: unfolding the model visits every traced node");
+    sim_model_free(&m);
+    ok(sim_model_trace(&m, linked_kinds(), "nqueens", (const char *const[]){"n=99", NULL}, 0, 0,
+                       &root, err, sizeof err) < 0 && strstr(err, "n") != NULL,
+       "traced: the kind's own parser refuses n=99 (%s)", err);
+    sim_model_free(&m);
+    ok(sim_model_trace(&m, linked_kinds(), "langford", params, 0, 0, &root, err, sizeof err) < 0 &&
+           strstr(err, "no kind 'langford'") != NULL,
+       "traced: a kind no module brings is named (%s)", err);
+    sim_model_free(&m);
+}
+
 /* The synthetic kind itself, run on a pool (its leaves really wait: small
  * trees only): its leaves and total_us. */
 static void kind_synthetic(satin_pool *pool, const char *const *params, int64_t *leaves,
                            int64_t *total_us)
 {
     satin_outcome o;
-    satin_run_record(pool, satin_builtin_kinds, "synthetic", params, &o);
+    satin_run_record(pool, linked_kinds(), "synthetic", params, &o);
     *leaves = *total_us = -1;
     if (o.failed || satin_kvlist_i64(&o.result, "leaves", leaves) < 0 ||
         satin_kvlist_i64(&o.result, "total_us", total_us) < 0)
@@ -523,7 +566,7 @@ static void synthetic_model(void)
         memset(&arg, 0, sizeof arg);
         unsigned char mine[SIM_ARG_MAX];
         size_t len = sim_model_write(&m, &root, mine, sizeof mine);
-        ok(satin_record_prepare(satin_builtin_kinds, "synthetic", params, (size_t)1 << 20, &k,
+        ok(satin_record_prepare(linked_kinds(), "synthetic", params, (size_t)1 << 20, &k,
                                 &arg, &po) == 0 &&
                arg.len == len && memcmp(arg.data, mine, len) == 0,
            "synthetic case %zu (%s %s): the root is the kind's argument, byte for byte (%zu)", i,
@@ -1071,6 +1114,7 @@ int main(void)
     models();
     replay_model(trace);
     synthetic_model();
+    traced_kind();
     runs();
     synthetic_runs();
     replay_after();

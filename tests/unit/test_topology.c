@@ -360,7 +360,7 @@ static void test_bad(void)
         "grid: g\nclusters:\n  - name: A\n    nodes:\n      - id: a0\n"
         "        endpoint: tcp://127.0.0.1:7101\n        workerz: 2\n",
         "bad.yaml:7:9: unknown key 'workerz' in a node "
-        "(expected id, endpoint, client, workers, public_key)");
+        "(expected id, endpoint, client, workers, public_key, kinds_dir)");
     bad("workers not a number",
         "grid: g\nclusters:\n  - name: A\n    nodes:\n      - id: a0\n"
         "        endpoint: tcp://127.0.0.1:7101\n        workers: two\n",
@@ -507,8 +507,8 @@ static void test_bad(void)
         "bad.yaml:2:1: missing 'clusters' at the top level (expected at least one cluster)");
     bad("unknown top-level key", "grid: g\ncluster: []\n",
         "bad.yaml:2:1: unknown key 'cluster' at the top level "
-        "(expected grid, policy, policy_params, security, allow_insecure_network, keys, clients, "
-        "emulate, wan, failure_timeout, orphan_saving, clusters)");
+        "(expected grid, policy, policy_params, security, allow_insecure_network, keys, kinds_dir, "
+        "clients, emulate, wan, failure_timeout, orphan_saving, clusters)");
     bad("duplicate key", "grid: g\npolicy: rs\ngrid: h\n",
         "bad.yaml:3:1: duplicate key 'grid' at the top level (first given at 1:1)");
     bad("a key that is a sequence", "grid: g\n? [a, b]\n: c\n",
@@ -774,6 +774,31 @@ static void test_security(void)
         "bad.yaml:2:10: 'clients' must be a sequence of {name, public_key}, not 'alice'");
     bad("empty keys", "grid: g\nkeys: ''\n" ONE_NODE,
         "bad.yaml:2:7: 'keys' must be a directory, not an empty string");
+
+    /* kinds_dir: the grid's, and a node's own over it, both relative to
+     * the file's directory. */
+    static const char kinds[] =
+        "grid: g\n"
+        "kinds_dir: kinds\n"
+        "clusters:\n"
+        "  - name: A\n"
+        "    nodes:\n"
+        "      - {id: a0, endpoint: 'tcp://h:1'}\n"
+        "      - {id: a1, endpoint: 'tcp://h:2', kinds_dir: /opt/next/kinds}\n"
+        "      - {id: a2, endpoint: 'tcp://h:3', kinds_dir: next}\n";
+    t = satin_topology_parse("etc/grid.yaml", kinds, strlen(kinds), err, sizeof err);
+    if (ok(t != NULL, "kinds_dir: the grid's and nodes' parse")) {
+        is_str(t->kinds_dir, "etc/kinds", "kinds_dir: the grid's, relative to the file");
+        is_str(t->nodes[0].kinds_dir, "", "kinds_dir: a node without one has none of its own");
+        is_str(t->nodes[1].kinds_dir, "/opt/next/kinds", "kinds_dir: a node's own, absolute");
+        is_str(t->nodes[2].kinds_dir, "etc/next", "kinds_dir: a node's own, relative to the file");
+    } else {
+        diag("%s", err);
+    }
+    satin_topology_destroy(&t);
+    bad("empty node kinds_dir",
+        "grid: g\nclusters: [{name: A, nodes: [{id: a0, endpoint: 'tcp://h:1', kinds_dir: ''}]}]\n",
+        "bad.yaml:2:73: 'kinds_dir' must be a directory, not an empty string");
 }
 
 /* security: none is for loopback, or a network the file declares closed. */
