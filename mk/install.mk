@@ -12,7 +12,7 @@
 #                   pkgconfig/satin-kind.pc (a kind module's flags)
 #   $(KINDSDIR)     satin-kinds.so, the built-in kinds' module, where the installed
 #                   satind, satin-sim and satin-trace load modules by default
-#   $(MANDIR)/man1, man8   the pages of man/
+#   $(MANDIR)/man1, man3, man8   the pages of man/ (man3: the kind API)
 #   $(COMPLETIONDIR)       bash completion of the seven programs
 #   $(UNITDIR)      satind.service, satind@.service
 #   $(PREFIX)/lib/sysusers.d/satin.conf, $(PREFIX)/lib/tmpfiles.d/satin.conf
@@ -62,6 +62,7 @@ INSTALL_HEADERS  := include/satin/satin.h client/satin_client.h
 # uninstall removes them too, so that an upgraded tree leaves nothing behind.
 OLD_HEADERS      := satin_kv.h satin_proto.h
 INSTALL_MAN1     := $(wildcard man/*.1)
+INSTALL_MAN3     := $(wildcard man/*.3)
 INSTALL_COMPLETIONS := $(addprefix deploy/completion/,satind satin-submit satin-grid \
                        satin-keygen satin-slurm satin-wanem satin-sim satin-trace)
 INSTALL_MAN8     := $(wildcard man/*.8)
@@ -108,7 +109,7 @@ INSTALL_PATHS_SED := sed -e 's|/usr/bin/|$(BINDIR)/|g' -e 's|/etc/|$(SYSCONFDIR)
 install: $(INSTALL_PROGRAMS) $(LIB_CLIENT) $(LIB_CLIENT_SO) $(KINDS_MODULE)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/satin $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(KINDSDIR) \
-	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR) \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR) \
 	  $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(SYSCONFDIR)/satin \
 	  $(DESTDIR)$(SYSCONFDIR)/default
 	install -m 0755 $(INSTALL_PROGRAMS) $(DESTDIR)$(BINDIR)/
@@ -123,6 +124,7 @@ install: $(INSTALL_PROGRAMS) $(LIB_CLIENT) $(LIB_CLIENT_SO) $(KINDS_MODULE)
 	chmod 0644 $(DESTDIR)$(LIBDIR)/pkgconfig/satin.pc $(DESTDIR)$(LIBDIR)/pkgconfig/satin-kind.pc
 	install -m 0644 $(KINDS_MODULE) $(DESTDIR)$(KINDSDIR)/
 	install -m 0644 $(INSTALL_MAN1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(INSTALL_MAN3) $(DESTDIR)$(MANDIR)/man3/
 	install -m 0644 $(INSTALL_MAN8) $(DESTDIR)$(MANDIR)/man8/
 	for u in $(INSTALL_UNITS); do \
 	  $(INSTALL_PATHS_SED) $$u >$(DESTDIR)$(UNITDIR)/$${u##*/} && \
@@ -155,6 +157,7 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_CLIENT_SO)) $(DESTDIR)$(LIBDIR)/$(LIBSATIN_SONAME) \
 	  $(DESTDIR)$(LIBDIR)/libsatin.so \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(INSTALL_MAN1))) \
+	  $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(INSTALL_MAN3))) \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(INSTALL_MAN8))) \
 	  $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(INSTALL_UNITS))) \
 	  $(DESTDIR)$(SYSUSERSDIR)/satin.conf $(DESTDIR)$(TMPFILESDIR)/satin.conf \

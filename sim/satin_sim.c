@@ -103,7 +103,7 @@ static void usage(FILE *f)
         "  --msg-cpu-us S[,R]     a node's control thread's time per message sent (S)\n"
         "                         and received (R; default S) (default 0)\n"
         "  --task-ns NS           virtual time of one task (fib: a call; uts: a hashed child;\n"
-        "                         replay, synthetic and a traced kind: a microsecond)\n"
+        "                         a traced kind: one traced microsecond)\n"
         "  --task-ns measure      uts: time the real child generation here once, and use that\n"
         "  --time-limit-s S       stop there if the job has not ended\n"
         "  --progress N           a line on stderr every N events (default on a terminal:\n"

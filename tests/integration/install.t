@@ -71,6 +71,7 @@ expected="644 etc/default/satind
 755 usr/bin/satin-sim
 755 usr/bin/satin-slurm
 755 usr/bin/satin-submit
+755 usr/bin/satin-trace
 755 usr/bin/satin-wanem
 755 usr/bin/satind
 644 usr/include/satin/satin.h
@@ -79,6 +80,7 @@ expected="644 etc/default/satind
 link usr/lib/libsatin.so -> libsatin.so.0.1.0
 link usr/lib/libsatin.so.0 -> libsatin.so.0.1.0
 644 usr/lib/libsatin.so.0.1.0
+644 usr/lib/pkgconfig/satin-kind.pc
 644 usr/lib/pkgconfig/satin.pc
 644 usr/lib/python3/dist-packages/satin/__init__.py
 644 usr/lib/python3/dist-packages/satin/_installed.py
@@ -87,6 +89,7 @@ link usr/lib/libsatin.so.0 -> libsatin.so.0.1.0
 644 usr/lib/python3/dist-packages/satin/errors.py
 644 usr/lib/python3/dist-packages/satin/profile.py
 644 usr/lib/python3/dist-packages/satin/py.typed
+644 usr/lib/satin/kinds/satin-kinds.so
 644 usr/lib/systemd/system/satind.service
 644 usr/lib/systemd/system/satind@.service
 644 usr/lib/sysusers.d/satin.conf
@@ -96,6 +99,7 @@ link usr/lib/libsatin.so.0 -> libsatin.so.0.1.0
 644 usr/share/bash-completion/completions/satin-sim
 644 usr/share/bash-completion/completions/satin-slurm
 644 usr/share/bash-completion/completions/satin-submit
+644 usr/share/bash-completion/completions/satin-trace
 644 usr/share/bash-completion/completions/satin-wanem
 644 usr/share/bash-completion/completions/satind
 644 usr/share/man/man1/satin-grid.1
@@ -103,7 +107,9 @@ link usr/lib/libsatin.so.0 -> libsatin.so.0.1.0
 644 usr/share/man/man1/satin-sim.1
 644 usr/share/man/man1/satin-slurm.1
 644 usr/share/man/man1/satin-submit.1
+644 usr/share/man/man1/satin-trace.1
 644 usr/share/man/man1/satin-wanem.1
+644 usr/share/man/man3/satin-kind.3
 644 usr/share/man/man8/satind.8"
 is "$(listing "$root")" "$expected" "exactly the expected files, with their modes"
 is "$(stat -c %a "$root/etc/satin/keys" 2>&1)" 700 "the keys directory is made 0700"
@@ -148,19 +154,24 @@ if command -v readelf >/dev/null && command -v nm >/dev/null; then
           grep -cE "$internal")" 50 "libsatin.a holds the codec, the JSON writer and the client's internals"
     is "$(nm -D --defined-only "$so" 2>&1 | awk '{print $3}' | grep -E "$internal")" "" \
         "nm -D --defined-only: libsatin.so exports none of them (satin_msg_encode, client_request, ...)"
-    # satin.h is the kinds' API: kinds are compiled into satind, which defines
-    # what the header calls (the inline spawn's out-of-line halves included).
+    # satin.h is the kinds' API: kinds are modules, and the programs that
+    # load them export what the header calls (the inline spawn's out-of-line
+    # halves included) to them, as dynamic symbols.
     kindapi=$(declared "$root/usr/include/satin/satin.h")
-    like "$kindapi" "satin_spawn_general" "satin.h calls satin_spawn_general (the inline spawn's slow path)"
-    is "$(comm -23 <(echo "$kindapi") \
-            <(nm --defined-only "$root/usr/bin/satind" 2>/dev/null | awk '$2 == "T" {print $3}' |
-              LC_ALL=C sort -u))" "" \
-        "the installed satind defines every function satin.h declares or calls"
+    like "$kindapi" "satin__spawn_queued" "satin.h calls satin__spawn_queued (the queued spawn's path)"
+    for p in satind satin-sim satin-trace; do
+        is "$(comm -23 <(echo "$kindapi") \
+                <(nm -D --defined-only "$root/usr/bin/$p" 2>/dev/null | awk '$2 == "T" {print $3}' |
+                  LC_ALL=C sort -u))" "" \
+            "the installed $p exports every function satin.h declares or calls"
+    done
+    is "$(nm -D --defined-only "$root/usr/bin/satind" 2>/dev/null | awk '{print $3}' | grep -c '^satin__hot$')" 1 \
+        "and satind exports the spawn's thread-local limit, satin__hot"
     is "$(comm -12 <(echo "$kindapi") <(exported "$so" | awk '{sub(/@.*/, "", $2); print $2}' |
             LC_ALL=C sort -u))" "" \
         "and libsatin exports none of them: satin.h is satind's API, not libsatin's"
 else
-    for _ in 1 2 3 4 5 6 7 8; do skip "readelf or nm is not installed"; done
+    for _ in 1 2 3 4 5 6 7 8 9 10 11; do skip "readelf or nm is not installed"; done
 fi
 
 # ---- pkg-config and programs linked against libsatin --------------------------------
@@ -257,7 +268,8 @@ EOF
 
     # The installed satind, for the programs to talk to.
     sock=$tmpdir/d.sock
-    "$root/usr/bin/satind" --workers 1 --socket "ipc://$sock" --foreground 2>"$tmpdir/satind.log" &
+    "$root/usr/bin/satind" --workers 1 --socket "ipc://$sock" --foreground \
+        --kinds-dir "$root/usr/lib/satin/kinds" 2>"$tmpdir/satind.log" &
     pid=$!
     wait_socket "$sock" "$pid"
     [ -S "$sock" ] || sed 's/^/# satind: /' "$tmpdir/satind.log"
@@ -303,6 +315,23 @@ with satin.Client(sys.argv[1]) as c: print(c.run('fib', n=20).value, satin.__fil
             bad+=" ${h##*/}"
     done
     is "$bad" "" "every installed header compiles on its own"
+    bad=""
+    for h in "$root"/usr/include/satin/*.h; do
+        # shellcheck disable=SC2086
+        echo "#include <satin/${h##*/}>" |
+            c++ -std=c++20 -Wall -Wextra -Werror -fsyntax-only -x c++ - $flags 2>/dev/null ||
+            bad+=" ${h##*/}"
+    done
+    is "$bad" "" "and as C++20"
+    # satin-kind.pc: a module's flags, and where the installed satind loads modules.
+    # shellcheck disable=SC2046
+    is "$(words $(pc --cflags --libs satin-kind 2>&1))" \
+        "-I$root/usr/include -fPIC -fstack-clash-protection -shared" \
+        "pkg-config --cflags --libs satin-kind: the include directory, -fPIC, stack-clash protection, -shared"
+    kd=$(pc --variable=kindsdir satin-kind 2>&1)
+    is "${kd#"$root"}" /usr/lib/satin/kinds "satin-kind.pc's kindsdir is where the installed satind loads modules"
+    like "$("$root/usr/bin/satind" --help 2>&1)" "/usr/lib/satin/kinds" \
+        "the installed satind's default --kinds-dir is that directory"
 else
     for _ in $(seq 16); do skip "pkg-config, cc or readelf is not installed"; done
 fi
@@ -360,7 +389,7 @@ fi
 
 # Long options in a text (roff's \- and font changes removed first).
 longopts() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u; }
-for b in satind satin-submit satin-keygen satin-grid satin-wanem satin-sim satin-slurm; do
+for b in satind satin-submit satin-keygen satin-grid satin-wanem satin-sim satin-trace satin-slurm; do
     page=$root/usr/share/man/man1/$b.1
     [ "$b" = satind ] && page=$root/usr/share/man/man8/$b.8
     help=$("$root/usr/bin/$b" --help 2>&1)
