@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # hostile.t - a record whose argument no parser made, pushed by a process that greets as a
-# listed node: satind checks it with its kind's check before it runs it (daemon/satin.h).
+# listed node: satind checks it with its kind's check before it runs it (include/satin/satin.h).
 # Node n0 of a two-node grid (security: none) runs; n1 is listed but never started, and
 # peer-probe speaks as n1.  The record is the one that crashed satind before kinds checked
 # their arguments: fib n=100000000 threshold=2^62, whose sequential recursion ran off the end
