@@ -164,6 +164,23 @@ static void peer_seeds(void)
         m->digest[i] = (unsigned char)(0xA0 + i);
     seed("peer-hello", m);
 
+    /* With its kind modules, as every satind's HELLO has them. */
+    m = msg(SATIN_MSG_HELLO, 1);
+    m->sender = 1;
+    satin_msg_set_grid_name(m, "local-2x2");
+    m->node_count = 4;
+    satin_msg_set_node_id(m, "a1");
+    unsigned char mdig[SATIN_PROTO_DIGEST_SIZE];
+    for (size_t i = 0; i < sizeof mdig; i++)
+        mdig[i] = (unsigned char)(0x30 + i);
+    satin_msg_add_module(m, "satin-kinds", "0.1.0", mdig);
+    satin_msg_add_module_task(m, "fib");
+    satin_msg_add_module_task(m, "uts");
+    mdig[0] = 0;
+    satin_msg_add_module(m, "cxx-kinds", "1.0", mdig);
+    satin_msg_add_module_task(m, "partitions");
+    seed("peer-hello-modules", m);
+
     m = msg(SATIN_MSG_STEAL, 2);
     m->sender = 2;
     m->thief = 2;
