@@ -639,7 +639,7 @@ void control_list_jobs(satin_control *ctl, const satin_principal *who, int all, 
             if (e->job && !e->pending)
                 run = (int64_t)(run_now - e->run_at_start); /* this node's, as PROGRESS counts */
             else if (e->result)
-                satin_kvlist_i64(&e->result->stats, "jobs_run", &run);
+                satin_kvlist_i64(&e->result->stats, "records_run", &run);
             satin_kvlist_add_i64(l, "invocations", run);
             if (mine && e->result && e->result->error && e->result->error[0])
                 satin_kvlist_add_str(l, "error", e->result->error);

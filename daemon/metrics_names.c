@@ -18,7 +18,7 @@ static const satin_metric_name names[] = {
     {"jobs_running", "jobs_running", G, "Client jobs running on this node now."},
     {"jobs_pending", "jobs_pending", G, "Client jobs accepted and waiting for a slot (over --max-jobs) now."},
     {"jobs_finished", "jobs_finished", C, "Client jobs of this node that ended, ok or not."},
-    {"invocations_run", "invocations_run", C, "Invocations (spawned records) this node's workers ran."},
+    {"invocations_run", "invocations_run", C, "Records this node's workers ran (queued spawns, job roots, other nodes' records; a spawn run in place is a call, not counted)."},
     {"requests", "client_requests", C, "Client requests this node answered."},
     {"bad_messages", "client_messages_rejected", C, "Client messages rejected as malformed."},
     {"fd_limit", "open_files_limit", G, "The soft limit on open files (RLIMIT_NOFILE) satind runs with."},

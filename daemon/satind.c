@@ -197,6 +197,15 @@ int main(int argc, char **argv)
         }
     }
 
+    char perr[600];
+    if (opt.pidfile[0] && (absolute_pidfile(&opt) < 0 ||
+                           satind_pidfile_check(opt.pidfile, perr, sizeof perr) < 0)) {
+        if (opt.pidfile[0] == '/')
+            refuse(&opt, "%s", perr);
+        satin_topology_destroy(&topo);
+        return 1;
+    }
+
     /* The kinds: before detaching, so that a module that is refused is
      * reported where the operator looks. */
     const char *node_dir = topo && self >= 0 ? topo->nodes[self].kinds_dir : "";
@@ -218,14 +227,6 @@ int main(int argc, char **argv)
                  mi->file, mi->digest);
     }
 
-    char perr[600];
-    if (opt.pidfile[0] && (absolute_pidfile(&opt) < 0 ||
-                           satind_pidfile_check(opt.pidfile, perr, sizeof perr) < 0)) {
-        if (opt.pidfile[0] == '/')
-            refuse(&opt, "%s", perr);
-        satin_topology_destroy(&topo);
-        return 1;
-    }
     int ready_fd = -1;
     if (!opt.foreground && detach(&ready_fd) < 0)
         return 1;

@@ -90,7 +90,7 @@ like "$out" "solutions: 92" "nqueens n=8 has 92 solutions"
 
 run "$submit" "${S[@]}" --stats fib n=20
 is "$rc" 0 "--stats exits 0"
-like "$out" "jobs_run" "--stats prints the statistics table"
+like "$out" "records_run" "--stats prints the statistics table"
 
 # ---- errors -------------------------------------------------------------------------
 

@@ -101,7 +101,7 @@ for line in open(sys.argv[1]):
     r = json.loads(line)
     print(r["job"], r["owner"], r["owner_uid"], r["kind"], r["status"], r["params"]["mean_us"], r["params"]["depth"],
           r["started"] is not None, r["finished"] is not None, r["error"],
-          r["result"].get("leaves", "-"), r["stats"].get("jobs_run", "-") if r["status"] == "ok" else "-",
+          r["result"].get("leaves", "-"), r["stats"].get("records_run", "-") if r["status"] == "ok" else "-",
           r["wait_s"] >= 0 and r["run_s"] >= 0)
 PY
 )

@@ -26,7 +26,7 @@ def test_a_job_exact(grid):
         assert rep.ok and rep.state == "ok" and rep.error == ""
         assert rep.result == {"value": 832040}
         assert rep.kind == "fib" and rep.params == {"n": "30", "threshold": "10"}
-        assert isinstance(rep.stats["wall_s"], float) and rep.stats["jobs_run"] > 0
+        assert isinstance(rep.stats["wall_s"], float) and rep.stats["records_run"] > 0
         # uts: the tree has one right size
         assert c.run("uts", tree="seed-T1", timeout=120).result["nodes"] == 50045
 
