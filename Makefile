@@ -159,6 +159,7 @@ LINK_KINDS  := -Wl,--whole-archive $(LIB_KINDS) -Wl,--no-whole-archive
 # build's own here, the installed ones' in mk/install.mk.
 KINDS_DIR_DEFINE := -DSATIN_KINDS_DIR=\"$(abspath $(BUILD))/kinds\"
 $(BUILD)/obj/daemon/options.o $(BUILD)/obj/daemon/satind.o $(BUILD)/obj/trace/satin_trace.o \
+  $(BUILD)/obj/tests/integration/peer_probe.o \
   $(BUILD)/obj/sim/satin_sim.o: CFLAGS += $(KINDS_DIR_DEFINE)
 # The same library, shared: its real file name (libsatin.so.0.1.0: the ABI number, then
 # VERSION's minor and patch) and its soname.  mk/shlib.mk builds it from PIC objects.
@@ -230,9 +231,10 @@ $(BUILD)/tests/test_accept_guard.t: $(call obj,daemon/accept_guard.c)
 $(BUILD)/tests/integration/%.t: $(call obj,tests/integration/%.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_CLIENT) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -ldl
-$(BUILD)/tests/integration/peer-probe: $(call obj,tests/integration/peer_probe.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
+# It tells the modules of the build's kinds directory in its HELLO, as satind does.
+$(BUILD)/tests/integration/peer-probe: $(call obj,tests/integration/peer_probe.c) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO) | $(KINDS_MODULE)
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -ldl
+	$(call say,LD,$@)$(CC) $(LDFLAGS) $(KIND_API_LDFLAGS) -o $@ $^ $(LDLIBS) -ldl
 # The benchmarks load the built-in kinds' module as satind does, and link
 # the kinds' helpers (their arguments' layouts, the exact answers) too.
 $(BUILD)/bench/%: $(call obj,bench/%.c) $(LIB_KINDS) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO) | $(KINDS_MODULE)

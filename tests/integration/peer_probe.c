@@ -29,6 +29,8 @@
  * arguments.
  */
 #include "delivery.h"
+#include "modules.h"
+#include "peer_kinds.h"
 #include "satin_proto.h"
 #include "topology.h"
 
@@ -148,6 +150,18 @@ int main(int argc, char **argv)
     m->node_count = (uint32_t)topo->nnodes;
     satin_msg_set_node_id(m, topo->nodes[as].id);
     satin_topology_digest(topo, m->digest);
+    /* The modules of the build's kinds directory, as the satind beside it
+     * loads them: the node then takes this probe's records as a peer's of
+     * the same build, and its check is what decides. */
+    satin_registry *reg = satin_registry_new();
+    satin_err kerr = {""};
+    if (satin_modules_load_dir(reg, SATIN_KINDS_DIR, &kerr) < 0) {
+        fprintf(stderr, "peer-probe: %s\n", kerr.msg);
+        return 1;
+    }
+    satin_peer_kinds *kinds = satin_peer_kinds_new(reg);
+    satin_peer_kinds_describe(kinds, m);
+    satin_peer_kinds_destroy(&kinds);
     send_msg(s, m);
 
     if (profile) {
