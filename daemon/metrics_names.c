@@ -95,6 +95,7 @@ static const satin_metric_name names[] = {
     {"records_returned", "records_returned", C, "Records of other nodes given back unfinished when this node's stop time-out passed."},
     {"records_taken_back", "records_taken_back", C, "Records given away that their leaving holder gave back, run again here."},
     {"records_given_back", "records_given_back", C, "Records of other nodes sent home unrun: this node lacks their kind, or has another build of its module."},
+    {"records_refused", "records_refused", C, "Records of other nodes not run because their task's check refused the argument."},
     /* orphans */
     {"orphans_told", "orphans_told", C, "Results this node told as orphans."},
     {"orphans_promised", "orphans_promised", C, "Records of a dead owner still running here, promised to every live node."},
