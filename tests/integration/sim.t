@@ -363,9 +363,18 @@ is "$rc" 2 "a failure time-out of 0: exit 2"
 run "$sim" --clusters 2 --nodes 2 uts tree=nosuch
 is "$rc" 2 "a tree the uts kind does not know: exit 2"
 like "$err" "uts: " "with the kind's own message"
-run "$sim" nqueens n=8
-is "$rc" 2 "a kind without a model: exit 2"
-like "$err" "satin-sim runs the kinds fib, uts, replay and synthetic, not 'nqueens'" "says which it runs"
+# A kind without a model comes from the modules, traced here and replayed.
+run "$sim" --clusters 2 --nodes 2 --json nqueens n=8
+is "$rc $(json_get 'd["status"], d["traced"]["result"], d["result"]["nodes"] == d["traced"]["tasks"]')" \
+    "0 ok solutions=92 True" "a kind without a model (nqueens) is traced, 92 solutions, and every traced task replayed"
+run "$sim" langford n=8
+is "$rc" 2 "a kind no module brings: exit 2"
+like "$err" "no kind 'langford' in the modules loaded" "says so"
+kd=$tmpdir/kd
+mkdir -m 0775 "$kd"
+run "$sim" --kinds-dir "$kd" nqueens n=8
+is "$rc" 2 "a kinds directory its group may write: exit 2"
+like "$err" "has mode 0775: its group may write it" "with the loader's message"
 run "$sim" --policy nosuch fib n=10
 is "$rc" 2 "an unknown policy: exit 2"
 like "$err" "unknown policy 'nosuch' (one of rs, rp, chs, cls, crs, lifeline, cluster-lifeline" "lists the policies"
