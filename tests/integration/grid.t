@@ -63,7 +63,7 @@ clusters:
   - name: A
     nodes:
 $node0        workerz: 2
-" "7:9: unknown key 'workerz' in a node (expected id, endpoint, client, workers, public_key)"
+" "7:9: unknown key 'workerz' in a node (expected id, endpoint, client, workers, public_key, kinds_dir)"
 bad_config duplicate-id "grid: g
 clusters:
   - name: A
