@@ -73,8 +73,8 @@ static void cell_of(const satin_client_values *v, size_t col, char *buf, size_t 
         snprintf(buf, len, "%s", kv->str[0] ? kv->str : "-");
 }
 
-/* The nodes' kind modules under the table: one line when every node that
- * answered has the same ones, else each node's and what each sees differ. */
+/* When the nodes' kind modules differ, under the table: each node's and
+ * what each sees differ (nothing when they agree: the JSON has them). */
 static void kinds_block(FILE *out, const satin_client_values *nodes, size_t n)
 {
     const char *first = NULL;
@@ -93,10 +93,8 @@ static void kinds_block(FILE *out, const satin_client_values *nodes, size_t n)
     }
     if (!first)
         return;
-    if (same && !any_differ) {
-        fprintf(out, "kinds: every node that answered has %s\n", first[0] ? first : "no module");
+    if (same && !any_differ)
         return;
-    }
     fprintf(out, "kinds differ (records of a kind go only to nodes with the same build of it):\n");
     for (size_t i = 0; i < n; i++) {
         const char *id = satin_client_values_str(&nodes[i], "node");

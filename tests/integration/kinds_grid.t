@@ -140,9 +140,15 @@ sed -i "s|{id: a0, \(.*\)kinds_dir: \"$plain\"}|{id: a0, \1kinds_dir: \"$upgrade
 start_node a0 || exit 1
 run "$submit" --socket "$(sock a0)" --json --timeout 120 fib n=25
 is "$rc $(json_get 'd["result"]["value"]')" "0 75025" "upgrade: fib 25 on the upgraded grid"
-agree() {
-    "$submit" --socket "$(sock a0)" --status --grid >"$tmpdir/grid.txt" 2>&1 &&
-        grep -q "kinds: every node that answered has satin-kinds $version-next" "$tmpdir/grid.txt"
+agree() {   # every node has the next build, and nobody sees a difference
+    "$submit" --socket "$(sock a0)" --json --status --grid >"$tmpdir/grid.json" 2>&1 &&
+        python3 - "$tmpdir/grid.json" "satin-kinds $version-next" <<'PY'
+import json, sys
+nodes = json.load(open(sys.argv[1]))
+ok = len(nodes) == 4 and all(n.get("modules", "").startswith(sys.argv[2] + " ") and
+                             n.get("kinds_differ") == "" for n in nodes.values())
+sys.exit(0 if ok else 1)
+PY
 }
 wait_until 60 "the grid to agree on its kinds" agree && pass "upgrade: every node has the next build"
 for id in a0 a1 b0 b1; do stop_node "$id"; done
