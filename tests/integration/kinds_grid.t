@@ -55,13 +55,29 @@ Y
 # start_node ID [ARGS...]: a satind of the topology, adopted by the grid in
 # $tmpdir/g so that the exit trap stops it by its pid
 start_node() {
-    local id=$1
+    local id=$1 quiet=()
     shift
+    [ "${1-}" = --quiet ] && { quiet=(--quiet); shift; }
     rm -f "$tmpdir/g/$id.sock"
     "$build/satind" --config "$tmpdir/t.yaml" --node "$id" --socket "ipc://$tmpdir/g/$id.sock" \
         --foreground --log-level info "$@" </dev/null >>"$tmpdir/g/$id.log" 2>&1 &
     adopt "$id" $!
-    wait_socket "$tmpdir/g/$id.sock" $! "$id's socket"
+    wait_until "${quiet[@]}" --alive $! 60 "$id's socket" test -S "$tmpdir/g/$id.sock"
+}
+# start_all DIR_A0 DIR_A1 DIR_B0 DIR_B1: the four nodes on ports no other
+# test holds (a node that finds its port taken exits at once: draw again)
+start_all() {
+    local try id up
+    for try in 1 2 3 4 5; do
+        base=$((32000 + RANDOM % 8000))
+        topology "$base" "$tmpdir/t.yaml" "$@"
+        up=1
+        for id in a0 a1 b0 b1; do start_node "$id" --quiet || { up=0; break; }; done
+        [ "$up" = 1 ] && return 0
+        "$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1
+    done
+    echo "Bail out! the grid did not come up: $(cat "$tmpdir"/g/*.log)"
+    exit 1
 }
 stop_node() {   # stop_node ID: SIGTERM, and its exit
     local pid
@@ -74,11 +90,9 @@ sock() { echo "ipc://$tmpdir/g/$1.sock"; }
 logged() { grep -qF -- "$2" "$tmpdir/g/$1.log"; }   # logged NODE TEXT
 
 mkdir -p "$tmpdir/g"
-base=$((32000 + RANDOM % 8000))
 
 # ---- 1. b1 lacks the C++ module -----------------------------------------------------
-topology "$base" "$tmpdir/t.yaml" "$full" "$full" "$full" "$plain"
-for id in a0 a1 b0 b1; do start_node "$id" || exit 1; done
+start_all "$full" "$full" "$full" "$plain"
 run "$submit" --socket "$(sock a0)" --json --stats --timeout 300 partitions n=90 threshold=18
 is "$rc $(json_get 'd["status"], d["result"]["partitions"]')" "0 ok 56634173" \
     "partitions n=90 = 56634173 (p(90)) on the grid without b1's module"
@@ -107,8 +121,7 @@ for id in a0 a1 b0 b1; do stop_node "$id"; done
 # ---- 2. a rolling upgrade of satin-kinds -------------------------------------------
 upgraded=$(kinds_dir upgraded "$next")
 for id in a0 a1 b0 b1; do : >"$tmpdir/g/$id.log"; done
-topology "$base" "$tmpdir/t.yaml" "$plain" "$plain" "$plain" "$plain"
-for id in a0 a1 b0 b1; do start_node "$id" || exit 1; done
+start_all "$plain" "$plain" "$plain" "$plain"
 run "$submit" --socket "$(sock a0)" --no-wait --parsable synthetic depth=6 fanout=2 dist=const \
     mean_us=400000
 job=$out
