@@ -857,7 +857,7 @@ static void test_rejections(void)
     b_str(&B, "g"); b_u32(&B, 4); b_u16(&B, 0); b_str(&B, "a0"); b_raw(&B, dig, sizeof dig);
     b_u16(&B, 65);
     for (int i = 0; i < 65; i++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "m%d", i);
         b_str(&B, nm); b_str(&B, ""); b_raw(&B, dig, sizeof dig); b_u16(&B, 0);
     }
@@ -867,13 +867,13 @@ static void test_rejections(void)
     b_u16(&B, 2);
     b_str(&B, "m1"); b_str(&B, ""); b_raw(&B, dig, sizeof dig); b_u16(&B, 600);
     for (int i = 0; i < 600; i++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "a%d", i);
         b_str(&B, nm);
     }
     b_str(&B, "m2"); b_str(&B, ""); b_raw(&B, dig, sizeof dig); b_u16(&B, 425);
     for (int i = 0; i < 425; i++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "b%d", i);
         b_str(&B, nm);
     }
