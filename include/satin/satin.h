@@ -93,10 +93,13 @@ struct satin_task {
 };
 
 /* The parameters every task body takes first (its frame and the count of
- * its spawns so far), and what a body passes on to a helper function that
- * spawns on its behalf, which declares SATIN_HELPER_FRAME. */
-#define SATIN_FRAME satin_frame *satin__f, uint64_t satin__n
-#define SATIN_HELPER_FRAME satin_frame *satin__f, uint64_t *satin__n
+ * its spawns so far; a body that spawns nothing need not mention them),
+ * and what a body passes on to a helper function that spawns on its
+ * behalf, which declares SATIN_HELPER_FRAME. */
+#define SATIN_FRAME                                                                             \
+    satin_frame *satin__f __attribute__((unused)), uint64_t satin__n __attribute__((unused))
+#define SATIN_HELPER_FRAME                                                                      \
+    satin_frame *satin__f __attribute__((unused)), uint64_t *satin__n __attribute__((unused))
 #define SATIN_TO_HELPER satin__f, &SATIN__N
 
 /* SATIN_TASK(RES, NAME, ARGS, CHECK): declares the task NAME, whose body

@@ -20,8 +20,6 @@ SATIN_TASK(int64_t, newer_task, plain_args, plain_check);
 
 static int64_t newer_task(SATIN_FRAME, plain_args a)
 {
-    (void)satin__f;
-    (void)satin__n;
     return satin__from_a_newer_runtime(a.x);
 }
 

@@ -212,7 +212,7 @@ SATIN_TASK(int64_t, whoami, int64_t, any_i64);
 
 static int64_t whoami(SATIN_FRAME, int64_t a)
 {
-    (void)satin__f, (void)satin__n, (void)a;
+    (void)a;
     home_tid = (pid_t)syscall(SYS_gettid);
     return 0;
 }
@@ -946,6 +946,7 @@ static void carry_limit_is_fixed(void)
         const satin_kind *k = kind_named(b->kind);
         satin_bytes arg;
         satin_outcome o;
+        memset(&o, 0, sizeof o);   /* freed below even when the kind is missing */
         if (!k || satin_record_prepare(reg, b->kind, b->over, 4 << 20, &k, &arg, &o) == 0) {
             ok(0, "%s carry=%u: refused by parse with a limit of 4 MiB", b->kind, b->carry_over);
             if (k)

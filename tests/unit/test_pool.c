@@ -81,7 +81,6 @@ static int any_bytes(const void *arg, size_t len, satin_err *err)
 SATIN_BYTES_TASK(big, any_bytes);
 static void big(SATIN_FRAME, const void *arg, size_t len)
 {
-    (void)satin__n;
     (void)arg;
     (void)len;
     char buf[64] = {0};
@@ -327,8 +326,6 @@ static atomic_int busy_started, busy_release;
 SATIN_TASK(int64_t, busy, int64_t, any_i64);
 static int64_t busy(SATIN_FRAME, int64_t unused)
 {
-    (void)satin__f;
-    (void)satin__n;
     (void)unused;
     atomic_store(&busy_started, 1);
     poll_until(600, flag_is_set, &busy_release);   /* until the test lets it go on */

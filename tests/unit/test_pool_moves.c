@@ -27,7 +27,7 @@ static atomic_int hold_started, hold_release;
 
 static void hold(SATIN_FRAME, const void *arg, size_t len)
 {
-    (void)satin__f; (void)satin__n; (void)arg; (void)len;
+    (void)arg; (void)len;
     atomic_store(&hold_started, 1);
     poll_until(600, flag_is_set, &hold_release);   /* until the test lets it go on */
 }
@@ -36,7 +36,6 @@ static void hold(SATIN_FRAME, const void *arg, size_t len)
 SATIN_BYTES_TASK(value, any_bytes);
 static void value(SATIN_FRAME, const void *arg, size_t len)
 {
-    (void)satin__n;
     satin_return(arg, len);
 }
 

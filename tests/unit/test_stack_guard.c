@@ -32,8 +32,6 @@ static int any_i64(const int64_t *a, satin_err *err)
 SATIN_TASK(int64_t, dive, int64_t, any_i64);
 static int64_t dive(SATIN_FRAME, int64_t n)
 {
-    (void)satin__f;
-    (void)satin__n;
     return dive_rec(n);
 }
 
@@ -42,8 +40,6 @@ static atomic_int fan_children_done;
 SATIN_TASK(int64_t, leaf, int64_t, any_i64);
 static int64_t leaf(SATIN_FRAME, int64_t n)
 {
-    (void)satin__f;
-    (void)satin__n;
     uint64_t s = 0;
     for (int64_t i = 0; i < n; i++)
         s += (uint64_t)i ^ (s >> 3);
