@@ -20,6 +20,15 @@ VERSION   := 0.1.0
 # or an enum's numbers changed.  Adding a function does not (mk/shlib.mk).
 LIBSATIN_ABI := 0
 BUILD     ?= build
+# The sanitizer builds' directories name their sanitizer, so that a later
+# make in one of them (an install from build-asan, as install.t and
+# kind_template.t run it) compiles what it must with the same flags.
+ifeq ($(notdir $(BUILD)),build-asan)
+  SAN     ?= asan
+endif
+ifeq ($(notdir $(BUILD)),build-tsan)
+  SAN     ?= tsan
+endif
 SAN       ?=
 PREFIX    ?= /usr/local
 DESTDIR   ?=

@@ -169,7 +169,8 @@ int satin_modules_load_dir(satin_registry *reg, const char *dir, satin_err *err)
         n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, by_name);
+    if (n > 1)
+        qsort(names, n, sizeof *names, by_name);
     int rc = n == 0 ? satin_err_set(err, "the kinds directory %s holds no module (*.so)", dir)
                     : 0;
     size_t before = satin_registry_nmodules(reg);

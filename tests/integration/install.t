@@ -298,7 +298,14 @@ libzmq" "readelf -d: it needs CZMQ and libzmq, not libsatin.so"
     # recorded (here under DESTDIR, so named by SATIN_LIBRARY) and runs a job.
     is "$(sed -n 's/^LIBDIR = "\(.*\)"$/\1/p' "$root/usr/lib/python3/dist-packages/satin/_installed.py")" \
         /usr/lib "the Python package records where libsatin is installed"
-    run env PYTHONPATH="$root/usr/lib/python3/dist-packages" SATIN_LIBRARY="$lib/libsatin.so.0" \
+    # A sanitizer build's libsatin needs its runtime loaded first into python3.
+    pyenv=()
+    if [ "${san[0]-}" = -fsanitize=address,undefined ]; then
+        pyenv=(LD_PRELOAD="$(cc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0)
+    elif [ "${san[0]-}" = -fsanitize=thread ]; then
+        pyenv=(LD_PRELOAD="$(cc -print-file-name=libtsan.so)")
+    fi
+    run env "${pyenv[@]}" PYTHONPATH="$root/usr/lib/python3/dist-packages" SATIN_LIBRARY="$lib/libsatin.so.0" \
         PYTHONDONTWRITEBYTECODE=1 timeout 60 /usr/bin/python3 -c "import satin, sys
 with satin.Client(sys.argv[1]) as c: print(c.run('fib', n=20).value, satin.__file__.startswith(sys.argv[2]))" \
         "ipc://$sock" "$root/"

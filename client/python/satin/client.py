@@ -149,6 +149,11 @@ class Job(concurrent.futures.Future):
         self.params = params
         self.name = name
         self.progress: Optional[tuple] = None  # (elapsed_s, invocations) when asked for
+        # While cancel() waits for the daemon's answer, the collector keeps a
+        # "cancelled" outcome here instead of completing the future: the
+        # RESULT may come before the CANCEL's own reply.
+        self._cancelling = False
+        self._held: Optional[BaseException] = None
 
     @property
     def node_job_id(self) -> int:
@@ -160,11 +165,23 @@ class Job(concurrent.futures.Future):
         finished (its result stays)."""
         if self.done():
             return False
-        state = self._client.cancel(self.job_id)
+        lock = self._client._lock
+        with lock:
+            self._cancelling = True
+        try:
+            state = self._client.cancel(self.job_id)
+        finally:
+            with lock:
+                self._cancelling = False
+                held, self._held = self._held, None
         if state == CancelState.FINISHED:
+            # Someone else's cancel, or its own end, came first: as it was.
+            if held is not None and not self.done():
+                self.set_exception(held)
             return False
         self._client._forget(self.job_id)
-        return super().cancel()
+        super().cancel()
+        return True
 
     def __await__(self) -> Generator[Any, None, JobReport]:
         return asyncio.wrap_future(self).__await__()
@@ -501,4 +518,7 @@ class Client:
         exc = from_rc(rc, err)
         if isinstance(exc, JobFailed):
             exc.report = report
+        if job._cancelling and isinstance(exc, Cancelled):
+            job._held = exc   # Job.cancel decides (under the lock we hold)
+            return
         job.set_exception(exc)
