@@ -68,7 +68,7 @@ like "$out" "Default: \$SATIN_SOCKET, else
 # Refusals to start, with the log in a file: on the terminal all the same.
 sock=ipc://$tmpdir/s.sock
 "$build/satind" --workers 1 --socket "$sock" --pidfile "$tmpdir/s.pid" --log-file "$tmpdir/s.log"
-for _ in $(seq 200); do [ -s "$tmpdir/s.pid" ] && break; sleep 0.05; done
+wait_until 60 "the detached satind's pid file" test -s "$tmpdir/s.pid"
 pid=$(cat "$tmpdir/s.pid")
 run "$build/satind" --workers 1 --socket "ipc://$tmpdir/t.sock" --pidfile "$tmpdir/s.pid" \
     --log-file "$tmpdir/t.log"
@@ -83,7 +83,7 @@ like "$err" "satind: another daemon is already listening on $tmpdir/s.sock" \
 run "$build/satind" --workers 1 --socket "$sock" --log-file "$tmpdir/u.log" --foreground
 like "$rc:$err" "1:satind: another daemon is already listening" "the same in the foreground"
 kill -TERM "$pid"
-for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+wait_until 60 "satind (pid $pid) to exit after SIGTERM" ! kill -0 "$pid"
 pid=
 
 echo "1..$n"

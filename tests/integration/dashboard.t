@@ -47,11 +47,11 @@ for id in a1 b0 b1; do
 done
 a0=ipc://$tmpdir/g/a0.sock
 port=
-for _ in $(seq 200); do
+served_and_formed() {
     port=$(sed -n 's|.*serving the dashboard at http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$tmpdir/a0.log")
-    [ -n "$port" ] && [ "$(status_of "ipc://$tmpdir/g/b1.sock" grid_nodes)" = 4 ] && break
-    sleep 0.05
-done
+    [ -n "$port" ] && [ "$(status_of "ipc://$tmpdir/g/b1.sock" grid_nodes)" = 4 ]
+}
+wait_until 60 "a0 to say where it serves the dashboard, and b1 to see 4 nodes" served_and_formed
 [ -n "$port" ] || { echo "Bail out! a0 did not say where it serves the dashboard: $(cat "$tmpdir/a0.log")"; exit 1; }
 url=http://127.0.0.1:$port
 
@@ -75,10 +75,8 @@ is "$(cmp -s "$tmpdir/index.html" "$repo/daemon/dashboard/index.html" && echo sa
 
 # The data, under /api/: asked for, then gathered within a second or two.
 api() { curl -s --max-time 5 -o "$tmpdir/$2" -w '%{http_code}' "$url/api/$1"; }
-for _ in $(seq 100); do
-    [ "$(api status status.json)" = 200 ] && [ "$(api jobs jobs.json)" = 200 ] && break
-    sleep 0.1
-done
+apis_answer() { [ "$(api status status.json)" = 200 ] && [ "$(api jobs jobs.json)" = 200 ]; }
+wait_until 60 "/api/status and /api/jobs to answer 200" apis_answer
 "$submit" --socket "$a0" --status --grid --json >"$tmpdir/grid.json"
 out=$(python3 - "$tmpdir/status.json" "$tmpdir/grid.json" <<'PY'
 import json, sys
@@ -98,12 +96,12 @@ job=$out
 run "$submit" --socket "ipc://$tmpdir/g/b1.sock" --no-wait --parsable --name "on b1" \
     synthetic depth=1 fanout=1 dist=const mean_us=600000000
 b1job=$out
-for _ in $(seq 100); do
+both_jobs_listed() {
     api jobs jobs.json >/dev/null
     grep -q "\"job\":$job,.*\"state\":\"running\"" "$tmpdir/jobs.json" &&
-        grep -q "\"name\":\"on b1\".*\"node\":\"b1\",\"state\":\"running\"" "$tmpdir/jobs.json" && break
-    sleep 0.1
-done
+        grep -q "\"name\":\"on b1\".*\"node\":\"b1\",\"state\":\"running\"" "$tmpdir/jobs.json"
+}
+wait_until 60 "/api/jobs to list a0's and b1's running jobs" both_jobs_listed
 "$submit" --socket "$a0" --list --grid --all --json >"$tmpdir/list.json"
 out=$(python3 - "$tmpdir/jobs.json" "$tmpdir/list.json" "$job" <<'PY'
 import json, sys
@@ -163,11 +161,11 @@ start_standalone() {   # start_standalone NAME ARGS...: its port in $p
         </dev/null >/dev/null 2>"$tmpdir/$name.log" &
     pids+=($!)
     p=
-    for _ in $(seq 200); do
-        p=$(sed -n 's|.*serving the dashboard at http://[^:]*:\([0-9]*\)/.*|\1|p' "$tmpdir/$name.log")
-        [ -n "$p" ] && break
-        sleep 0.05
-    done
+    wait_until --alive $! 60 "satind $name to say where it serves the dashboard" dashboard_port "$name"
+}
+dashboard_port() {   # dashboard_port NAME: the port NAME's log says it serves on, in $p
+    p=$(sed -n 's|.*serving the dashboard at http://[^:]*:\([0-9]*\)/.*|\1|p' "$tmpdir/$1.log")
+    [ -n "$p" ]
 }
 code() { curl -s --max-time 5 -o /dev/null -w '%{http_code}' "$@"; }
 start_standalone open --metrics 'tcp://*:0'

@@ -55,11 +55,8 @@ for j in d["jobs"]:
           "-" if p is None else " ".join("%s=%s" % kv for kv in p.items()))
 print("unanswered", d["unanswered"])'
 }
-for _ in $(seq 100); do
-    out=$(listing --all)
-    [[ $out == *"b1 $b1job 'long on b1' running"* ]] && break
-    sleep 0.1
-done
+b1_running() { out=$(listing --all); [[ $out == *"b1 $b1job 'long on b1' running"* ]]; }
+wait_until 60 "--list --grid --all to show b1's job running" b1_running
 is "$out" "a0 1 '' ok n=15
 a1 1 'fib sweep' ok n=20
 a1 2 'fib sweep 2' ok n=21
@@ -90,10 +87,8 @@ kill -CONT "$b0pid"
 is "$rc" 0 "b0 frozen: --list --grid still answers"
 is "$err" "satin-submit: no list from b0 (dead, or no answer within a second)" "and says b0 did not answer"
 like "$out" "long on b1" "with the others' jobs"
-for _ in $(seq 100); do
-    [ "$(listing | tail -1)" = "unanswered []" ] && break
-    sleep 0.1
-done
+every_node_answers() { [ "$(listing | tail -1)" = "unanswered []" ]; }
+wait_until 60 "every node to answer --list --grid once b0 is thawed" every_node_answers
 is "$(listing | tail -1)" "unanswered []" "b0 thawed: every node answers again"
 
 # another user's view (root only): parameters hidden on every node
