@@ -24,8 +24,8 @@ def main(endpoints):
         jobs = {c.submit("nqueens", n=k): k for k in range(6, 13)}
         for job in concurrent.futures.as_completed(jobs):
             rep = job.result()
-            print("  nqueens n=%-2d  %6d solutions  %.3f s on the grid, %d invocations"
-                  % (jobs[job], rep.result["solutions"], rep.stats["wall_s"], rep.stats["jobs_run"]))
+            print("  nqueens n=%-2d  %6d solutions  %.3f s on the grid, %d records run"
+                  % (jobs[job], rep.result["solutions"], rep.stats["wall_s"], rep.stats["records_run"]))
         print("sweep of %d jobs: %.2f s" % (len(jobs), time.monotonic() - t0))
 
         try:

@@ -183,6 +183,31 @@ def test_profile(grid):
         assert not any(k.startswith("profile.") for k in rep.stats)
 
 
+def test_the_example_runs(grid):
+    """examples/sweep.py, as the README offers it, against the grid: its
+    counts are exact (a renamed statistic once broke it unnoticed)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    eps = grid["endpoints"]
+    r = subprocess.run([sys.executable, os.path.join(here, "examples", "sweep.py"), eps["a0"], eps["b0"]],
+                       capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, PYTHONPATH=here))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "connected to " + eps["a0"]
+    assert lines[1] == "grid: a0(A) alive, a1(A) alive, b0(B) alive, b1(B) alive"
+    solutions = {}
+    for line in lines:
+        if line.startswith("  nqueens n="):
+            words = line.split()
+            solutions[int(words[1][2:])] = int(words[2])
+    assert solutions == {6: 4, 7: 40, 8: 92, 9: 352, 10: 724, 11: 2680, 12: 14200}
+    assert "sweep of 7 jobs:" in r.stdout
+    assert "refused: " in r.stdout and "twelve" in r.stdout
+    assert "uts T3 profiled: 4112897 nodes in " in r.stdout
+    assert sum(1 for line in lines if "steal request(s) answered" in line) == 4
+    assert lines[-1].startswith("the grid's jobs: [")
+
+
 def test_dead_node_fails_over(daemons):
     tmp = daemons.tmp
     eps = ["ipc://%s/x.sock" % tmp, "ipc://%s/y.sock" % tmp]
