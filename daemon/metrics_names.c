@@ -96,6 +96,13 @@ static const satin_metric_name names[] = {
     {"records_taken_back", "records_taken_back", C, "Records given away that their leaving holder gave back, run again here."},
     {"records_given_back", "records_given_back", C, "Records of other nodes sent home unrun: this node lacks their kind, or has another build of its module."},
     {"records_refused", "records_refused", C, "Records of other nodes not run because their task's check refused the argument."},
+    /* grid-wide values (speculative search) */
+    {"values_sent", "values_messages_sent", C, "VALUES messages sent: a job's grid-wide values that grew, to its neighbours."},
+    {"values_sent_wan", "values_messages_sent_wan", C, "Of them, those sent to nodes of other clusters."},
+    {"values_received", "values_messages_received", C, "VALUES messages received from peers."},
+    {"values_grown", "values_messages_grown", C, "VALUES messages that made some value of a job here grow."},
+    {"values_refused", "values_updates_refused", C, "Value updates refused: an undeclared name, another join than the declaration's, a set larger than its bound."},
+    {"values_late", "values_messages_late", C, "VALUES messages for a job that no longer runs here."},
     /* orphans */
     {"orphans_told", "orphans_told", C, "Results this node told as orphans."},
     {"orphans_promised", "orphans_promised", C, "Records of a dead owner still running here, promised to every live node."},

@@ -308,6 +308,7 @@ static int is_numbered(const satin_msg *m)
     case SATIN_MSG_PUSH_ACK:
     case SATIN_MSG_JOB_RESULT:
     case SATIN_MSG_JOB_CANCEL:
+    case SATIN_MSG_VALUES:   /* behind the STEAL_REPLY whose records they go with */
         return 1;
     default:
         return 0;

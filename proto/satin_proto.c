@@ -46,6 +46,7 @@ static const char *const type_names[] = {
     [SATIN_MSG_ORPHAN] = "ORPHAN",
     [SATIN_MSG_JOBS_REQUEST] = "JOBS_REQUEST",
     [SATIN_MSG_JOBS_REPLY] = "JOBS_REPLY",
+    [SATIN_MSG_VALUES] = "VALUES",
 };
 #define NTYPES (sizeof type_names / sizeof type_names[0])
 
@@ -63,7 +64,7 @@ int satin_msg_is_request(int type)
 
 int satin_msg_is_peer(int type)
 {
-    return type >= SATIN_MSG_HELLO && type <= SATIN_MSG_JOBS_REPLY;
+    return type >= SATIN_MSG_HELLO && type <= SATIN_MSG_VALUES;
 }
 
 const char *satin_msg_type_name(int type)
@@ -181,6 +182,11 @@ void satin_msg_destroy(satin_msg **self)
     if (!m->data_borrowed)
         free(m->data);
     free(m->record_ids);
+    for (size_t i = 0; i < m->nvalues; i++) {
+        free(m->values[i].name);
+        free(m->values[i].elems);
+    }
+    free(m->values);
     if (m->keep_free)
         m->keep_free(m->keep);
     free(m);
@@ -479,6 +485,22 @@ int satin_msg_each_node(satin_msg *m, int (*fn)(void *ctx, uint32_t *node), void
     }
 }
 
+satin_msg_value *satin_msg_add_value(satin_msg *self, const char *name, uint8_t op, uint8_t set,
+                                     int64_t scalar, const uint64_t *elems, uint32_t nelems)
+{
+    if (self->nvalues >= SATIN_PROTO_MAX_VALUES)
+        return NULL;
+    self->values = xrealloc(self->values, (self->nvalues + 1) * sizeof *self->values);
+    satin_msg_value *v = &self->values[self->nvalues++];
+    *v = (satin_msg_value){.name = xstrdup(name ? name : ""), .op = op, .set = set,
+                           .scalar = scalar, .nelems = nelems};
+    if (nelems) {
+        v->elems = xcalloc(nelems, sizeof *v->elems);
+        memcpy(v->elems, elems, nelems * sizeof *v->elems);
+    }
+    return v;
+}
+
 int satin_msg_add_record_id(satin_msg *self, uint64_t id)
 {
     if (self->nrecord_ids >= SATIN_PROTO_MAX_RECORD_IDS)
@@ -645,6 +667,54 @@ static void enc_modules(satin_wire_wr *w, const satin_msg *m)
     }
 }
 
+/* VALUES (PROTOCOL.md 14.22): the job, then each value's name, join and state. */
+static void enc_values(satin_wire_wr *w, const satin_msg *m)
+{
+    satin_wire_put_u64(w, m->origin);
+    if (m->nvalues == 0) {
+        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "VALUES: no value");
+        return;
+    }
+    if (satin_wire_put_count(w, m->nvalues, SATIN_PROTO_MAX_VALUES, SATIN_PROTO_TOO_LARGE,
+                             "nvalues") < 0)
+        return;
+    for (size_t i = 0; i < m->nvalues && !w->failed; i++) {
+        const satin_msg_value *v = &m->values[i];
+        satin_wire_put_str(w, v->name, 1, SATIN_PROTO_VALUE_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "values[%zu].name", i);
+        if (v->op < SATIN_VALUE_MIN || v->op > SATIN_VALUE_UNION) {
+            satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "VALUES: values[%zu].op %u is not 1..4",
+                             i, (unsigned)v->op);
+            return;
+        }
+        satin_wire_put_u8(w, v->op);
+        switch (v->op) {
+        case SATIN_VALUE_MIN:
+        case SATIN_VALUE_MAX:
+            if (v->set > 1)
+                satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "VALUES: values[%zu].set %u is not 0 "
+                                 "or 1", i, (unsigned)v->set);
+            satin_wire_put_u8(w, v->set);
+            satin_wire_put_i64(w, v->set ? v->scalar : 0);
+            break;
+        case SATIN_VALUE_OR:
+            satin_wire_put_u64(w, (uint64_t)v->scalar);
+            break;
+        case SATIN_VALUE_UNION:
+            if (v->nelems > SATIN_PROTO_MAX_VALUE_ELEMS) {
+                satin_wire_wfail(w, SATIN_PROTO_TOO_LARGE, "VALUES: values[%zu] has %lu elements, "
+                                 "at most %d", i, (unsigned long)v->nelems,
+                                 SATIN_PROTO_MAX_VALUE_ELEMS);
+                return;
+            }
+            satin_wire_put_u32(w, v->nelems);
+            for (uint32_t k = 0; k < v->nelems; k++)
+                satin_wire_put_u64(w, v->elems[k]);
+            break;
+        }
+    }
+}
+
 /* The bodies of the peer messages (PROTOCOL.md, section 14). */
 static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
 {
@@ -786,6 +856,9 @@ static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
             snprintf(name, sizeof name, "jobs[%zu]", i);
             enc_kvlist(w, &m->jobs[i], name);
         }
+        break;
+    case SATIN_MSG_VALUES:
+        enc_values(w, m);
         break;
     }
 }
@@ -1320,6 +1393,79 @@ static int dec_modules(satin_wire_rd *r, satin_msg *m)
     return 0;
 }
 
+/* The least a value takes: a 1-byte name with its length, the op, an OR's u64. */
+#define MIN_VALUE (2 + 1 + 1 + 8)
+
+static int dec_values(satin_wire_rd *r, satin_msg *m)
+{
+    size_t n;
+    if (satin_wire_u64(r, &m->origin, "origin") < 0 ||
+        satin_wire_count(r, &n, SATIN_PROTO_MAX_VALUES, MIN_VALUE, SATIN_PROTO_TOO_LARGE,
+                         "nvalues") < 0)
+        return -1;
+    if (n == 0)
+        return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "VALUES: no value");
+    m->values = xcalloc(n, sizeof *m->values);
+    for (size_t i = 0; i < n; i++) {
+        satin_msg_value *v = &m->values[i];
+        m->nvalues = i + 1;   /* destroy frees what was decoded so far */
+        if (satin_wire_str(r, &v->name, 1, SATIN_PROTO_VALUE_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "values[%zu].name", i) < 0 ||
+            satin_wire_u8(r, &v->op, "values[%zu].op", i) < 0)
+            return -1;
+        uint64_t u;
+        switch (v->op) {
+        case SATIN_VALUE_MIN:
+        case SATIN_VALUE_MAX:
+            if (satin_wire_u8(r, &v->set, "values[%zu].set", i) < 0 ||
+                satin_wire_i64(r, &v->scalar, "values[%zu].value", i) < 0)
+                return -1;
+            if (v->set > 1)
+                return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                       "VALUES: values[%zu].set %u is not 0 or 1", i,
+                                       (unsigned)v->set);
+            if (!v->set && v->scalar != 0)
+                return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                       "VALUES: values[%zu] holds nothing but a value of %lld", i,
+                                       (long long)v->scalar);
+            break;
+        case SATIN_VALUE_OR:
+            if (satin_wire_u64(r, &u, "values[%zu].bits", i) < 0)
+                return -1;
+            v->scalar = (int64_t)u;
+            break;
+        case SATIN_VALUE_UNION: {
+            if (satin_wire_u32(r, &v->nelems, "values[%zu].n", i) < 0)
+                return -1;
+            if (v->nelems > SATIN_PROTO_MAX_VALUE_ELEMS)
+                return satin_wire_fail(r, SATIN_PROTO_TOO_LARGE,
+                                       "VALUES: values[%zu] has %lu elements, at most %d", i,
+                                       (unsigned long)v->nelems, SATIN_PROTO_MAX_VALUE_ELEMS);
+            if ((size_t)v->nelems * 8 > satin_wire_left(r))
+                return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                       "VALUES: values[%zu]: %lu elements, %zu bytes left", i,
+                                       (unsigned long)v->nelems, satin_wire_left(r));
+            if (v->nelems)
+                v->elems = xcalloc(v->nelems, sizeof *v->elems);
+            for (uint32_t k = 0; k < v->nelems; k++)
+                if (satin_wire_u64(r, &v->elems[k], "values[%zu].elems[%lu]", i,
+                                   (unsigned long)k) < 0)
+                    return -1;
+            break;
+        }
+        default:
+            return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "VALUES: values[%zu].op %u is not "
+                                   "1..4", i, (unsigned)v->op);
+        }
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(m->values[j].name, v->name) == 0)
+                return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                                       "VALUES: values[%zu].name '%s' repeats values[%zu]'s", i,
+                                       v->name, j);
+    }
+    return 0;
+}
+
 static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
 {
     size_t n;
@@ -1472,6 +1618,8 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
         if (satin_wire_u64(r, &m->job_id, "query") < 0)
             return -1;
         return dec_kvlists(r, m, SATIN_PROTO_MAX_LISTED, "njobs", "jobs");
+    case SATIN_MSG_VALUES:
+        return dec_values(r, m);
     }
     return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d", m->type);
 }
@@ -1591,7 +1739,7 @@ static satin_msg *decode(const void *hdr, size_t hlen, const void *body, size_t 
             satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE,
                             "unknown message type %u (peer range %d..%d, this end knows %d..%d)",
                             (unsigned)type, SATIN_MSG_PEER_FIRST, SATIN_MSG_PEER_LAST,
-                            SATIN_MSG_HELLO, SATIN_MSG_JOBS_REPLY);
+                            SATIN_MSG_HELLO, SATIN_MSG_VALUES);
         else
             satin_wire_fail(&r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %u",
                             (unsigned)type);

@@ -53,6 +53,9 @@
 #define SATIN_PROTO_DIGEST_SIZE      32        /* HELLO membership digest (SHA-256) */
 #define SATIN_PROTO_MAX_JOBS         1024      /* STEAL max_jobs, STEAL_REPLY njobs */
 #define SATIN_PROTO_MAX_RECORD_IDS   1024      /* JOB_CANCEL record ids */
+#define SATIN_PROTO_MAX_VALUES       16        /* VALUES: values of one job */
+#define SATIN_PROTO_VALUE_NAME_MAX   31        /* VALUES: a value's name */
+#define SATIN_PROTO_MAX_VALUE_ELEMS  4096      /* VALUES: elements of one set */
 
 /* Message types (header byte 3).  32..63 are reserved for daemon-to-daemon
  * (peer) messages; 32..44 are defined, the rest of the range is rejected
@@ -90,6 +93,7 @@ typedef enum {
     SATIN_MSG_ORPHAN       = 44,  /* d->d: a result whose owner died, for whoever runs it again */
     SATIN_MSG_JOBS_REQUEST = 45,  /* d->d: the jobs of the node asked, for LIST's GRID flag */
     SATIN_MSG_JOBS_REPLY   = 46,  /* d->d: its jobs, as it would answer the asker's LIST */
+    SATIN_MSG_VALUES       = 47,  /* d->d: a job's grid-wide values that grew */
     SATIN_MSG_PEER_LAST    = 63,
 } satin_msg_type;
 
@@ -220,6 +224,17 @@ typedef struct satin_msg_jobrec {
                                 decoded by satin_msg_decode_borrowed) */
 } satin_msg_jobrec;
 
+/* One value of a VALUES message: its state as the sender holds it. */
+typedef struct satin_msg_value {
+    char *name;              /* 1..31 bytes */
+    uint8_t op;              /* SATIN_VALUE_* */
+    uint8_t set;             /* MIN MAX: 1 once it holds a value (0: nothing joined yet) */
+    int64_t scalar;          /* MIN MAX: the value; OR: the bits */
+    uint32_t nelems;         /* UNION: its elements, sorted and distinct (the receiver checks) */
+    uint64_t *elems;
+} satin_msg_value;
+enum { SATIN_VALUE_MIN = 1, SATIN_VALUE_MAX = 2, SATIN_VALUE_OR = 3, SATIN_VALUE_UNION = 4 };
+
 /* A decoded (or to-be-encoded) message.  Only the fields of its type are on
  * the wire; the others stay zero.  Strings are owned by the message; a
  * decoded message never has NULL strings where its type carries one
@@ -276,7 +291,10 @@ typedef struct satin_msg {
     satin_msg_jobrec *jobrecs;
     uint64_t place;         /* ORPHAN: the record's place in its job's spawn tree */
     uint64_t arg_digest;    /* ORPHAN: satin_digest of its kind and argument bytes */
-    uint64_t origin;        /* ORPHAN: the submitted job the record belongs to (its JOBREC's) */
+    uint64_t origin;        /* ORPHAN: the submitted job the record belongs to (its JOBREC's);
+                             * VALUES: the job the values are of */
+    size_t nvalues;         /* VALUES: 1..SATIN_PROTO_MAX_VALUES */
+    satin_msg_value *values;
     unsigned char *data;    /* JOB_RESULT ORPHAN: the result bytes; non-NULL once set */
     size_t data_len;        /*   or decoded, even when data_len is 0 */
     uint8_t data_borrowed;  /* 1: data is not the message's (as arg_borrowed) */
@@ -364,6 +382,10 @@ void satin_msg_own_bytes(satin_msg *self);
  * What a message decoded with satin_msg_decode_borrowed borrows from: one
  * thing, so -1 (and nothing tied) when the message keeps one already. */
 int satin_msg_keep(satin_msg *self, void (*keep_free)(void *keep), void *keep);
+/* Appends a value to a VALUES message (name copied; elems copied, nelems
+ * of them, for a UNION); NULL beyond SATIN_PROTO_MAX_VALUES. */
+satin_msg_value *satin_msg_add_value(satin_msg *self, const char *name, uint8_t op, uint8_t set,
+                                     int64_t scalar, const uint64_t *elems, uint32_t nelems);
 /* Appends a JOB_CANCEL record id; -1 beyond SATIN_PROTO_MAX_RECORD_IDS. */
 int satin_msg_add_record_id(satin_msg *self, uint64_t id);
 /* Calls fn on each node index the body of m's type carries (STEAL and

@@ -62,6 +62,7 @@ void satin_engine_config_default(satin_engine_config *c)
     c->failure_timeout_lan_ns = FAILURE_TIMEOUT_LAN_NS;
     c->failure_timeout_wan_ns = FAILURE_TIMEOUT_WAN_NS;
     c->orphan_saving = 1;
+    c->values_wan_interval_ns = 100000000LL;
 }
 
 int satin_engine_take_topology(satin_engine *e, const satin_policy_topology *t)
@@ -126,6 +127,7 @@ void satin_engine_destroy(satin_engine **self)
     satin_engine_free_collected(e);
     satin_engine_faults_free(e);
     satin_engine_orphans_free(e);
+    satin_engine_values_free(e);
     satin_ledger_free(&e->ledger);
     free(e);
     *self = NULL;
@@ -169,6 +171,7 @@ int satin_engine_run_record(satin_engine *e, const satin_msg_jobrec *jr)
     }
     const void *kept = e->env.standin_arg ? e->env.standin_arg(e->env.ctx, standin) : NULL;
     satin_ledger_add_standin(&e->ledger, standin, (int)jr->owner, jr->record_id, job, jr, kept);
+    satin_engine_values_link(e, jr->origin, job, (int)jr->owner);
     return 0;
 }
 
@@ -225,6 +228,7 @@ void satin_engine_on_standin_done(satin_engine *e, int64_t now, void *standin,
             send_result(e, s.owner, s.record_id, outcome, 1);   /* held while it is dead */
     }
     satin_ledger_free_rec(&s.rec);
+    satin_engine_values_flush(e);
 }
 
 /* ---- peer messages -------------------------------------------------------------- */
@@ -499,6 +503,9 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
     case SATIN_MSG_ORPHAN:
         satin_engine_on_orphan(e, m);
         break;
+    case SATIN_MSG_VALUES:
+        satin_engine_on_values(e, m);
+        break;
     case SATIN_MSG_HEARTBEAT:
         if (m->flags & SATIN_HEARTBEAT_LEAVING)
             satin_engine_peer_leaving(e, (int)m->sender);
@@ -510,6 +517,9 @@ void satin_engine_on_message(satin_engine *e, int64_t now, const satin_msg *m)
     default:
         break; /* HELLO and the rest are the transport's */
     }
+    /* What the message made due: values to a new neighbour (behind the
+     * STEAL_REPLY that gave it a record), or grown by it. */
+    satin_engine_values_flush(e);
 }
 
 /* ---- idleness and time -------------------------------------------------------- */
@@ -526,6 +536,7 @@ void satin_engine_on_dry(satin_engine *e, int64_t now)
     e->now = now;
     if (!e->draining && e->env.is_idle(e->env.ctx))
         satin_engine_tell_idle(e);
+    satin_engine_values_flush(e);
 }
 
 static int any_timer(const satin_engine *e)
@@ -627,6 +638,7 @@ void satin_engine_on_tick(satin_engine *e, int64_t now)
     expire_steals(e);
     sample_queue(e);
     satin_engine_watch(e);
+    satin_engine_values_tick(e);
 }
 
 int64_t satin_engine_next_deadline(const satin_engine *e)
@@ -651,6 +663,9 @@ int64_t satin_engine_next_deadline(const satin_engine *e)
     int64_t oldest = satin_ledger_oldest_pending(&e->ledger);
     if (oldest != INT64_MAX && oldest + e->cfg.steal_timeout_ns + 1 < next)
         next = oldest + e->cfg.steal_timeout_ns + 1;
+    int64_t values = satin_engine_values_deadline(e);
+    if (values < next)
+        next = values;
     return next;
 }
 

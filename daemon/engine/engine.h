@@ -29,6 +29,7 @@
 #ifndef SATIN_ENGINE_H
 #define SATIN_ENGINE_H
 
+#include "job_values.h"
 #include "policy.h"
 #include "satin_kv.h"
 #include "satin_proto.h"
@@ -153,6 +154,16 @@ typedef struct satin_engine_env {
      * (answered, or timed out), to a node of another cluster (`wan`) or of
      * ours: each of the waits that wan_wait_s and lan_wait_s add up. */
     void (*steal_waited)(void *ctx, int wan, int64_t ns);
+    /* Optional (speculative search, engine_values.c): the grid-wide values
+     * the job `job` (a local job or a stand-in's) declared, as *decls, and
+     * how many (0: none; the engine then passes on nothing for it). */
+    size_t (*value_decls)(void *ctx, const void *job, const satin_value_decl **decls);
+    /* Joins the driver's own states of the values of the submitted job
+     * `origin` into `into`, when the engine begins to pass them on. */
+    void (*value_states)(void *ctx, uint64_t origin, satin_job_values *into);
+    /* An update from a peer grew the values of `origin` marked in `grew`
+     * (a bit per value): the driver joins them from `vals` into its own. */
+    void (*values_grew)(void *ctx, uint64_t origin, const satin_job_values *vals, uint32_t grew);
 } satin_engine_env;
 
 typedef struct satin_engine_config {
@@ -173,6 +184,9 @@ typedef struct satin_engine_config {
      * every live node for the re-run to use.  0: they are stopped and
      * parked until the owner comes back. */
     int orphan_saving;
+    /* Grid-wide values: the least time between two VALUES messages on one
+     * link to another cluster (100 ms); inside a cluster they go at once. */
+    int64_t values_wan_interval_ns;
 } satin_engine_config;
 
 /* Defaults for everything but topo, names and policy. */
@@ -209,6 +223,14 @@ int64_t satin_engine_next_deadline(const satin_engine *e);
 int64_t satin_engine_next_tick(const satin_engine *e, int64_t now, int64_t *tick_at);
 
 /* ---- requests of the node's own ---- */
+/* Grid-wide values of the submitted job `origin` grew here, by the
+ * driver's own joins: `vals` holds their states now, `grew` which (a bit
+ * per value).  They go to the job's neighbours: inside the cluster at
+ * once, across the wide area at most once per link per interval. */
+void satin_engine_values_grew(satin_engine *e, int64_t now, uint64_t origin,
+                              const satin_job_values *vals, uint32_t grew);
+/* Jobs whose values this node passes on now (the ledger ties them to a peer). */
+size_t satin_engine_values_jobs(const satin_engine *e);
 /* Tells the nodes running records of `job` (a local job or a stand-in's)
  * to stop them; each passes it on to whoever it gave records of it, so a
  * cancel follows the job's records wherever they went.  The engine also

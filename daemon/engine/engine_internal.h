@@ -9,6 +9,7 @@
 #include "grid_shape.h"
 #include "ledger.h"
 #include "peer_book.h"
+#include "value_spread.h"
 
 #include <stdarg.h>
 
@@ -56,6 +57,15 @@ typedef struct satin_promise {
     int64_t since;
 } satin_promise;
 
+/* A job's grid-wide values while the ledger ties it to some peer
+ * (engine_values.c). */
+typedef struct satin_values_entry {
+    uint64_t origin;
+    satin_job_values *vals;
+    satin_value_spread *spread;
+    int refused_logged;           /* a refused update of it was logged (once per job) */
+} satin_values_entry;
+
 typedef struct satin_collected {
     uint64_t job_id;
     int phase;
@@ -88,6 +98,8 @@ typedef struct satin_engine_tally {
     int64_t wan_wait_ns;          /* synchronous wide-area steals: time waited */
     int64_t lan_wait_ns;          /* synchronous steals inside the cluster: time waited */
     uint64_t lan_sync_answered;   /* and how many of those were answered */
+    uint64_t values_sent, values_sent_wan, values_received, values_grown, values_refused,
+        values_late;
 } satin_engine_tally;
 
 struct satin_engine {
@@ -136,6 +148,9 @@ struct satin_engine {
     size_t npromises, cappromises;
 
     satin_ledger ledger;
+    satin_values_entry *values;   /* jobs whose grid-wide values this node passes on */
+    size_t nvalues, capvalues;
+    int64_t next_values_sweep;
     satin_collected *coll;
     size_t ncoll, capcoll;
     satin_collected *node_status; /* [nnode_status] each peer's last status (phase 2), by node */
@@ -229,6 +244,20 @@ void satin_engine_on_orphan(satin_engine *e, const satin_msg *m);
  * to every live peer), every live peer. */
 void satin_engine_orphan_ties(satin_engine *e, unsigned char *rel);
 void satin_engine_orphan_counters(const satin_engine *e, satin_kvlist *out);
+
+/* engine_values.c */
+/* `peer` got a record of the submitted job `origin` (the local job `job`)
+ * from us, or gave us one: a neighbour of the job, sent every value that
+ * holds something (when the job declared values). */
+void satin_engine_values_link(satin_engine *e, uint64_t origin, const void *job, int peer);
+void satin_engine_on_values(satin_engine *e, const satin_msg *m);
+/* Sends the VALUES messages due now (after every engine call). */
+void satin_engine_values_flush(satin_engine *e);
+/* The sweep against the ledger when due, then the flush (on_tick). */
+void satin_engine_values_tick(satin_engine *e);
+int64_t satin_engine_values_deadline(const satin_engine *e);
+void satin_engine_values_free(satin_engine *e);
+void satin_engine_values_counters(const satin_engine *e, satin_kvlist *out);
 
 /* engine_stats.c */
 void satin_engine_on_stats_request(satin_engine *e, const satin_msg *m);

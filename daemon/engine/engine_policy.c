@@ -66,7 +66,9 @@ int satin_engine_attach_jobs(satin_engine *e, satin_msg *m, int thief, int max, 
         max = SATIN_ENGINE_MAX_JOBS_PER_MESSAGE;
     int n = max > 0 ? e->env.take(e->env.ctx, thief, recs, max, push) : 0;
     for (int i = 0; i < n; i++) {
-        uint64_t id = satin_ledger_give(&e->ledger, recs[i].record, recs[i].job, thief);
+        uint64_t id = satin_ledger_give(&e->ledger, recs[i].record, recs[i].job, recs[i].origin,
+                                        thief);
+        satin_engine_values_link(e, recs[i].origin, recs[i].job, thief);
         /* The job field is the owner's opaque tag; thieves only echo it.
          * The argument is not copied: the record stays ours, unchanged,
          * until its result comes back, and m is encoded before it is

@@ -49,6 +49,7 @@ void satin_engine_counters(const satin_engine *e, satin_kvlist *out)
     satin_kvlist_add_i64(out, "lan_sync_answered", (int64_t)c->lan_sync_answered);
     satin_engine_fault_counters(e, out);
     satin_engine_orphan_counters(e, out);
+    satin_engine_values_counters(e, out);
     if (e->env.counters)
         e->env.counters(e->env.ctx, out);
     const char *names[32];

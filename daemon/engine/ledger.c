@@ -33,11 +33,13 @@ void satin_ledger_free(satin_ledger *l)
     memset(l, 0, sizeof *l);
 }
 
-uint64_t satin_ledger_give(satin_ledger *l, void *record, const void *job, int holder)
+uint64_t satin_ledger_give(satin_ledger *l, void *record, const void *job, uint64_t origin,
+                           int holder)
 {
     l->given = grow(l->given, &l->capgiven, l->ngiven, sizeof *l->given);
     uint64_t id = l->next_record++;
-    l->given[l->ngiven++] = (satin_given){id, record, job, holder, 0, 0};
+    l->given[l->ngiven++] = (satin_given){.record_id = id, .record = record, .job = job,
+                                          .origin = origin, .holder = holder};
     return id;
 }
 

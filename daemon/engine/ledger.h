@@ -17,6 +17,7 @@ typedef struct satin_given {
     uint64_t record_id;     /* ours, unique per node run */
     void *record;           /* the driver's record; its parent waits for it */
     const void *job;        /* the local job it belongs to */
+    uint64_t origin;        /* the submitted job it belongs to (JOBREC's origin) */
     int holder;             /* the node running it */
     int cancel_sent;        /* its holder was told to stop it */
     int redoing;            /* its holder died: it runs again here, as a stand-in of ours */
@@ -60,7 +61,8 @@ void satin_ledger_init(satin_ledger *l);
 void satin_ledger_free(satin_ledger *l);
 
 /* Records given away.  give returns the record's new id. */
-uint64_t satin_ledger_give(satin_ledger *l, void *record, const void *job, int holder);
+uint64_t satin_ledger_give(satin_ledger *l, void *record, const void *job, uint64_t origin,
+                           int holder);
 /* Removes and returns the record `id` held by `holder`: 0; -1 unknown id;
  * -2 the id is known but another node holds it (left in place). */
 int satin_ledger_take_given(satin_ledger *l, uint64_t id, int holder, satin_given *out);

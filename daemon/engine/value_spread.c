@@ -77,6 +77,17 @@ size_t satin_value_spread_links(const satin_value_spread *self)
     return self->n;
 }
 
+uint32_t satin_value_spread_pending(const satin_value_spread *self, int peer)
+{
+    const spread_link *l = find(self, peer);
+    return l ? l->pending : 0;
+}
+
+int satin_value_spread_peer(const satin_value_spread *self, size_t i)
+{
+    return i < self->n ? self->links[i].peer : -1;
+}
+
 void satin_value_spread_grew(satin_value_spread *self, uint32_t grew, int from)
 {
     for (size_t i = 0; i < self->n; i++)

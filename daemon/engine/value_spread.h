@@ -34,6 +34,10 @@ int satin_value_spread_link(satin_value_spread *self, int peer, int wan, uint32_
 /* peer is no neighbour any more (dead, gone, or the job ended there). */
 void satin_value_spread_unlink(satin_value_spread *self, int peer);
 size_t satin_value_spread_links(const satin_value_spread *self);
+/* The values waiting to go to `peer` (0: none, or no such neighbour). */
+uint32_t satin_value_spread_pending(const satin_value_spread *self, int peer);
+/* The peer of link i (0 <= i < links); unlinking may reorder the links. */
+int satin_value_spread_peer(const satin_value_spread *self, size_t i);
 
 /* The values of `grew` grew here, by a join of this node's own (from -1)
  * or of an update from neighbour `from`, which needs no echo. */

@@ -229,6 +229,13 @@ static void peer_seeds(void)
     satin_msg_add_record_id(m, 12);
     seed("peer-job-cancel", m);
 
+    m = msg(SATIN_MSG_VALUES, 7);
+    m->origin = 0xABC;
+    uint64_t elems[2] = {3, 9};
+    satin_msg_add_value(m, "best", SATIN_VALUE_MIN, 1, 420, NULL, 0);
+    satin_msg_add_value(m, "ids", SATIN_VALUE_UNION, 0, 0, elems, 2);
+    seed("peer-values", m);
+
     m = msg(SATIN_MSG_STATS_REQUEST, 8);
     m->job_id = 7;
     m->phase = SATIN_STATS_PHASE_END;

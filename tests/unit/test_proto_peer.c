@@ -171,9 +171,9 @@ static void test_names(void)
     static const char *const names[] = {
         "HELLO", "STEAL", "STEAL_REPLY", "PUSH", "PUSH_ACK", "JOB_RESULT", "LOAD",
         "STEAL_CANCEL", "JOB_CANCEL", "STATS_REQUEST", "STATS_REPLY", "HEARTBEAT", "ORPHAN",
-        "JOBS_REQUEST", "JOBS_REPLY",
+        "JOBS_REQUEST", "JOBS_REPLY", "VALUES",
     };
-    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_JOBS_REPLY; t++)
+    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_VALUES; t++)
         is_str(satin_msg_type_name(t), names[t - SATIN_MSG_HELLO], "type %d is %s", t,
                names[t - SATIN_MSG_HELLO]);
     is_i64(SATIN_MSG_HELLO, 32, "HELLO is 32");
@@ -182,7 +182,8 @@ static void test_names(void)
     is_i64(SATIN_MSG_ORPHAN, 44, "ORPHAN is 44");
     is_i64(SATIN_MSG_JOBS_REQUEST, 45, "JOBS_REQUEST is 45");
     is_i64(SATIN_MSG_JOBS_REPLY, 46, "JOBS_REPLY is 46");
-    is_str(satin_msg_type_name(47), "UNKNOWN", "type 47 unknown");
+    is_i64(SATIN_MSG_VALUES, 47, "VALUES is 47");
+    is_str(satin_msg_type_name(48), "UNKNOWN", "type 48 unknown");
     is_str(satin_msg_type_name(63), "UNKNOWN", "type 63 unknown");
 
     int peers = 0, requests = 0, all_new = 1, none_new = 1;
@@ -192,22 +193,22 @@ static void test_names(void)
         if (satin_msg_is_request(t) && satin_msg_is_peer(t))
             requests = 1000;
     }
-    is_i64(peers, 15, "fifteen peer types");
-    ok(satin_msg_is_peer(32) && satin_msg_is_peer(46) && !satin_msg_is_peer(31) &&
-       !satin_msg_is_peer(47) && !satin_msg_is_peer(SATIN_MSG_SUBMIT), "peer range is 32..46");
+    is_i64(peers, 16, "sixteen peer types");
+    ok(satin_msg_is_peer(32) && satin_msg_is_peer(47) && !satin_msg_is_peer(31) &&
+       !satin_msg_is_peer(48) && !satin_msg_is_peer(SATIN_MSG_SUBMIT), "peer range is 32..47");
     is_i64(requests, 7, "still seven client request types, none of them a peer type");
-    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_JOBS_REPLY; t++) {
+    for (int t = SATIN_MSG_HELLO; t <= SATIN_MSG_VALUES; t++) {
         satin_msg *m = satin_msg_new(t);
         all_new &= m != NULL && m->type == t;
         satin_msg_destroy(&m);
     }
-    for (int t = 47; t <= 64; t++) {
+    for (int t = 48; t <= 64; t++) {
         satin_msg *m = satin_msg_new(t);
         none_new &= m == NULL;
         satin_msg_destroy(&m);
     }
     ok(all_new, "every peer type can be made");
-    ok(none_new, "no message of types 47..64");
+    ok(none_new, "no message of types 48..64");
 }
 
 /* ---- the examples of PROTOCOL.md, byte for byte ----------------------------- */
@@ -983,7 +984,7 @@ static void test_rejections(void)
 
     /* unknown peer types: code 1, called unknown, header reported */
     int unknown_ok = 1;
-    for (unsigned t = 47; t <= 63; t++) {
+    for (unsigned t = 48; t <= 63; t++) {
         b_header(&H, t, 1, 99);
         B.n = 0;
         d = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
@@ -994,7 +995,7 @@ static void test_rejections(void)
         }
         satin_msg_destroy(&d);
     }
-    ok(unknown_ok, "types 47..63: code 1, called unknown, header reported");
+    ok(unknown_ok, "types 48..63: code 1, called unknown, header reported");
 
     /* JOBS_REQUEST: the asker's kind, its key's length, admin */
     b_header(&H, SATIN_MSG_JOBS_REQUEST, 1, 5);
@@ -1571,8 +1572,86 @@ static void test_jobs_messages(void)
     satin_msg_destroy(&m);
 }
 
+/* VALUES: a job's grid-wide values, each lattice's state. */
+static void test_values_message(void)
+{
+    satin_msg *m = satin_msg_new(SATIN_MSG_VALUES);
+    m->sender = 2;
+    m->origin = 0x0123456789ABCDEFull;
+    uint64_t elems[3] = {1, 7, UINT64_MAX};
+    ok(satin_msg_add_value(m, "tour", SATIN_VALUE_MIN, 1, -5, NULL, 0) != NULL &&
+           satin_msg_add_value(m, "value", SATIN_VALUE_MAX, 0, 0, NULL, 0) != NULL &&
+           satin_msg_add_value(m, "found", SATIN_VALUE_OR, 0, (int64_t)0x8000000000000001ull,
+                               NULL, 0) != NULL &&
+           satin_msg_add_value(m, "ids", SATIN_VALUE_UNION, 0, 0, elems, 3) != NULL,
+       "VALUES: four values added, one of each join");
+    satin_msg *d = roundtrip(m, "VALUES of four values");
+    ok(d && d->origin == 0x0123456789ABCDEFull && d->nvalues == 4, "VALUES: the job and the count");
+    ok(d && strcmp(d->values[0].name, "tour") == 0 && d->values[0].op == SATIN_VALUE_MIN &&
+           d->values[0].set == 1 && d->values[0].scalar == -5,
+       "VALUES: a min that holds -5");
+    ok(d && d->values[1].op == SATIN_VALUE_MAX && d->values[1].set == 0 && d->values[1].scalar == 0,
+       "VALUES: a max that holds nothing yet");
+    ok(d && d->values[2].op == SATIN_VALUE_OR &&
+           (uint64_t)d->values[2].scalar == 0x8000000000000001ull,
+       "VALUES: an or's 64 bits");
+    ok(d && d->values[3].op == SATIN_VALUE_UNION && d->values[3].nelems == 3 &&
+           d->values[3].elems[2] == UINT64_MAX,
+       "VALUES: a set's elements");
+    satin_msg_destroy(&d);
+    for (int i = 4; i < SATIN_PROTO_MAX_VALUES; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "v%d", i);
+        satin_msg_add_value(m, name, SATIN_VALUE_OR, 0, 1, NULL, 0);
+    }
+    ok(satin_msg_add_value(m, "one-more", SATIN_VALUE_OR, 0, 1, NULL, 0) == NULL,
+       "VALUES: no 17th value");
+    satin_msg_destroy(&m);
+
+    /* rejections, by hand */
+    b_header(&H, SATIN_MSG_VALUES, 1, 0);
+    B.n = 0;
+    b_u64(&B, 9); b_u16(&B, 0);
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "VALUES: no value", "VALUES without a value");
+    B.n = 0;
+    b_u64(&B, 9); b_u16(&B, 1); b_str(&B, "x"); b_u8(&B, 5); b_u64(&B, 0);
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "VALUES: values[0].op 5 is not 1..4", "VALUES: op 5");
+    B.n = 0;
+    b_u64(&B, 9); b_u16(&B, 1); b_str(&B, "x"); b_u8(&B, SATIN_VALUE_MIN); b_u8(&B, 2); b_u64(&B, 0);
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "VALUES: values[0].set 2 is not 0 or 1", "VALUES: set 2");
+    B.n = 0;
+    b_u64(&B, 9); b_u16(&B, 1); b_str(&B, "x"); b_u8(&B, SATIN_VALUE_MAX); b_u8(&B, 0); b_u64(&B, 3);
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "VALUES: values[0] holds nothing but a value of 3",
+                "VALUES: nothing, with a value");
+    B.n = 0;
+    b_u64(&B, 9); b_u16(&B, 1); b_str(&B, "s"); b_u8(&B, SATIN_VALUE_UNION); b_u32(&B, 4097);
+    b_u64(&B, 0);
+    reject_text(SATIN_PROTO_TOO_LARGE, "VALUES: values[0] has 4097 elements, at most 4096",
+                "VALUES: a set of 4097");
+    B.n = 0;
+    b_u64(&B, 9); b_u16(&B, 1); b_str(&B, "s"); b_u8(&B, SATIN_VALUE_UNION); b_u32(&B, 1000);
+    b_u64(&B, 0);
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "VALUES: values[0]: 1000 elements, 8 bytes left",
+                "VALUES: a set count that lies");
+    B.n = 0;
+    b_u64(&B, 9); b_u16(&B, 2);
+    b_str(&B, "x"); b_u8(&B, SATIN_VALUE_OR); b_u64(&B, 1);
+    b_str(&B, "x"); b_u8(&B, SATIN_VALUE_OR); b_u64(&B, 2);
+    reject_text(SATIN_PROTO_BAD_MESSAGE, "VALUES: values[1].name 'x' repeats values[0]'s",
+                "VALUES: a name twice");
+    B.n = 0;
+    b_u64(&B, 9); b_u16(&B, 1); b_str(&B, "x"); b_u8(&B, SATIN_VALUE_OR); b_u64(&B, 1); b_u8(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "VALUES with a trailing byte");
+    B.n = 0;
+    b_u64(&B, 9); b_u16(&B, 1); b_str(&B, "x"); b_u8(&B, SATIN_VALUE_OR); b_u64(&B, 1);
+    d = accept(0, "VALUES of one or");
+    ok(d && d->nvalues == 1 && d->values[0].scalar == 1, "VALUES: by hand, its field");
+    satin_msg_destroy(&d);
+}
+
 int main(void)
 {
+    test_values_message();
     test_jobs_messages();
     test_borrowed();
     memset(name63, 'n', 63);
