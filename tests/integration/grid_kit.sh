@@ -21,7 +21,8 @@ export SATIN_BUILD=$build            # satin-grid finds satind and satin-wanem t
 submit=$build/satin-submit
 grid=$repo/deploy/satin-grid
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/satin-$1.XXXXXX")
-trap '"$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1; rm -rf "$tmpdir"' EXIT
+# SATIN_KEEP_TMP=1 keeps the directory (the nodes' logs) for a look after a failure.
+trap '"$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1; [ -n "${SATIN_KEEP_TMP-}" ] || rm -rf "$tmpdir"' EXIT
 trap 'exit 130' INT TERM
 . "$here/tap.sh"
 
