@@ -34,7 +34,7 @@ static void declarations(void)
 {
     satin_value_decl d[SATIN_VALUES_MAX + 1];
     for (int i = 0; i <= SATIN_VALUES_MAX; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "v%d", i);
         d[i] = decl(name, SATIN_JOIN_MIN, 0);
     }

@@ -1600,7 +1600,7 @@ static void test_values_message(void)
        "VALUES: a set's elements");
     satin_msg_destroy(&d);
     for (int i = 4; i < SATIN_PROTO_MAX_VALUES; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "v%d", i);
         satin_msg_add_value(m, name, SATIN_VALUE_OR, 0, 1, NULL, 0);
     }
