@@ -137,6 +137,8 @@ static void free_kind(satin_msg_kind *k)
     }
     free(k->params);
     free(k->name);
+    free(k->module);
+    free(k->module_version);
     free(k->summary);
 }
 
@@ -149,6 +151,7 @@ void satin_msg_destroy(satin_msg **self)
     free(m->job_name);
     free(m->asker_key);
     free(m->error);
+    free(m->data_type);
     for (size_t i = 0; i < m->nparams; i++) {
         free(m->params[i].key);
         free(m->params[i].value);
@@ -322,6 +325,20 @@ int satin_msg_add_kind(satin_msg *self, const char *name, const char *summary)
     memset(k, 0, sizeof *k);
     k->name = xstrdup(name);
     k->summary = xstrdup(summary);
+    k->module = xstrdup("");
+    k->module_version = xstrdup("");
+    return 0;
+}
+
+int satin_msg_set_kind_module(satin_msg *self, const char *module, const char *version)
+{
+    if (self->nkinds == 0)
+        return -1;
+    satin_msg_kind *k = &self->kinds[self->nkinds - 1];
+    free(k->module);
+    free(k->module_version);
+    k->module = xstrdup(module);
+    k->module_version = xstrdup(version);
     return 0;
 }
 
@@ -408,6 +425,12 @@ int satin_msg_add_jobrec_ref(satin_msg *self, uint32_t owner, uint64_t record_id
                              const void *arg, size_t len)
 {
     return add_jobrec(self, owner, record_id, job_id, kind, result_cap, arg, len, 1);
+}
+
+void satin_msg_set_data_type(satin_msg *self, const char *type)
+{
+    free(self->data_type);
+    self->data_type = xstrdup(type);
 }
 
 static void drop_data(satin_msg *self)
@@ -863,6 +886,24 @@ static void enc_peer_body(satin_wire_wr *w, const satin_msg *m)
     }
 }
 
+/* RESULT's data: a type whenever there are bytes, and none on error. */
+static void enc_result_data(satin_wire_wr *w, const satin_msg *m)
+{
+    const char *type = m->data_type ? m->data_type : "";
+    if (!m->data && m->data_len > 0) {
+        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "RESULT: data is NULL with %zu bytes",
+                         m->data_len);
+        return;
+    }
+    if (m->data_len > 0 && !*type)
+        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "RESULT: %zu bytes of data without a type",
+                         m->data_len);
+    if (m->status != SATIN_STATUS_OK && (m->data_len > 0 || *type))
+        satin_wire_wfail(w, SATIN_PROTO_BAD_MESSAGE, "RESULT: a failed job with data");
+    satin_wire_put_str(w, type, 0, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "data type");
+    satin_wire_put_bytes(w, m->data ? m->data : (const unsigned char *)"", m->data_len, "data");
+}
+
 static void enc_body(satin_wire_wr *w, const satin_msg *m)
 {
     if (satin_msg_is_peer(m->type)) {
@@ -913,6 +954,7 @@ static void enc_body(satin_wire_wr *w, const satin_msg *m)
         satin_wire_put_str(w, m->kind, 0, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE, "kind");
         satin_wire_put_str(w, m->error, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE, "error");
         enc_kvlist(w, &m->result, "result");
+        enc_result_data(w, m);
         enc_kvlist(w, &m->stats, "stats");
         break;
     case SATIN_MSG_ERROR:
@@ -961,6 +1003,10 @@ static void enc_body(satin_wire_wr *w, const satin_msg *m)
                                  w->what, i, k->name);
             satin_wire_put_str(w, k->summary, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
                                "kinds[%zu].summary", i);
+            satin_wire_put_str(w, k->module, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                               "kinds[%zu].module", i);
+            satin_wire_put_str(w, k->module_version, 0, SATIN_PROTO_NAME_MAX,
+                               SATIN_PROTO_BAD_MESSAGE, "kinds[%zu].module_version", i);
             if (satin_wire_put_count(w, k->nparams, SATIN_PROTO_MAX_KIND_PARAMS,
                                      SATIN_PROTO_TOO_LARGE, "kinds[%zu].nparams", i) < 0)
                 return;
@@ -1091,7 +1137,7 @@ int satin_msg_encode(const satin_msg *m, unsigned char **hdr, size_t *hlen,
  * check: a name takes at least 3 bytes (u16 length + 1), any str 2. */
 #define MIN_PARAM       (3 + 2)           /* key, value */
 #define MIN_KV          (3 + 1 + 2)       /* name, type, empty str */
-#define MIN_KIND        (3 + 2 + 2)       /* name, summary, nparams */
+#define MIN_KIND        (3 + 2 + 3 + 2 + 2) /* name, summary, module, module version, nparams */
 #define MIN_KIND_PARAM  (3 + 2 + 1 + 2)   /* name, default, flags, help */
 #define MIN_JOBREC      (4 + 8 + 8 + 8 + 16 + 8 + 3 + 4 + 4)  /* owner, record id, job id,
                                                                 place, ancestry, origin, kind,
@@ -1225,6 +1271,10 @@ static int dec_kinds(satin_wire_rd *r, satin_msg *m)
                                    r->what, i, k->name);
         if (satin_wire_str(r, &k->summary, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
                            "kinds[%zu].summary", i) < 0 ||
+            satin_wire_str(r, &k->module, 1, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                           "kinds[%zu].module", i) < 0 ||
+            satin_wire_str(r, &k->module_version, 0, SATIN_PROTO_NAME_MAX,
+                           SATIN_PROTO_BAD_MESSAGE, "kinds[%zu].module_version", i) < 0 ||
             satin_wire_count(r, &np, SATIN_PROTO_MAX_KIND_PARAMS, MIN_KIND_PARAM,
                              SATIN_PROTO_TOO_LARGE, "kinds[%zu].nparams", i) < 0)
             return -1;
@@ -1624,6 +1674,28 @@ static int dec_peer_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
     return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "unknown message type %d", m->type);
 }
 
+/* RESULT's data type and bytes: bytes only with a type, none on error. */
+static int dec_result_data(satin_wire_rd *r, satin_msg *m)
+{
+    const unsigned char *p;
+    size_t n;
+    if (satin_wire_str(r, &m->data_type, 0, SATIN_PROTO_NAME_MAX, SATIN_PROTO_BAD_MESSAGE,
+                       "data type") < 0 ||
+        satin_wire_bytes(r, &p, &n, "data") < 0)
+        return -1;
+    m->data = take_bytes(r, p, n);
+    m->data_len = n;
+    m->data_borrowed = (uint8_t)r->borrow;
+    if (n > 0 && !m->data_type[0])
+        return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE, "RESULT: %zu bytes of data without a type",
+                               n);
+    if (m->status != SATIN_STATUS_OK && (n > 0 || m->data_type[0]))
+        return satin_wire_fail(r, SATIN_PROTO_BAD_MESSAGE,
+                               "RESULT: a failed job with data (type '%s', %zu bytes)",
+                               m->data_type, n);
+    return 0;
+}
+
 static int dec_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
 {
     if (satin_msg_is_peer(m->type))
@@ -1657,7 +1729,7 @@ static int dec_body(satin_wire_rd *r, satin_msg *m, size_t max_size)
                            "kind") < 0 ||
             satin_wire_str(r, &m->error, 0, SATIN_PROTO_STR_MAX, SATIN_PROTO_TOO_LARGE,
                            "error") < 0 ||
-            dec_kvlist(r, &m->result, "result") < 0)
+            dec_kvlist(r, &m->result, "result") < 0 || dec_result_data(r, m) < 0)
             return -1;
         return dec_kvlist(r, &m->stats, "stats");
     case SATIN_MSG_ERROR:

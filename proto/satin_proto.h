@@ -203,6 +203,8 @@ typedef struct satin_msg_module {
 typedef struct satin_msg_kind {
     char *name;
     char *summary;
+    char *module;          /* the module that brings it (SATIN_MODULE), 1..63 bytes */
+    char *module_version;  /* that module's version, 0..63 bytes */
     size_t nparams;
     satin_msg_kind_param *params;
 } satin_msg_kind;
@@ -265,6 +267,8 @@ typedef struct satin_msg {
     satin_msg_param *params;
     char *job_name;         /* SUBMIT: the job's name, 0..63 bytes ("" or NULL: none) */
     satin_kvlist result;    /* RESULT */
+    char *data_type;        /* RESULT: the type of its data bytes (`data`), 0..63 bytes;
+                               "" when the job has none */
     satin_kvlist stats;     /* RESULT JOB_RESULT STATS_REPLY (the counters) */
     satin_kvlist info;      /* STATUS_REPLY */
     size_t njobs;           /* JOBS: one kvlist per job; GRID: one per node */
@@ -295,7 +299,8 @@ typedef struct satin_msg {
                              * VALUES: the job the values are of */
     size_t nvalues;         /* VALUES: 1..SATIN_PROTO_MAX_VALUES */
     satin_msg_value *values;
-    unsigned char *data;    /* JOB_RESULT ORPHAN: the result bytes; non-NULL once set */
+    unsigned char *data;    /* JOB_RESULT ORPHAN: the result bytes; RESULT: the job's data
+                               (satin_result_data); non-NULL once set */
     size_t data_len;        /*   or decoded, even when data_len is 0 */
     uint8_t data_borrowed;  /* 1: data is not the message's (as arg_borrowed) */
     uint8_t asker_kind;     /* JOBS_REQUEST: who asks, SATIN_ASKER_* */
@@ -343,6 +348,9 @@ satin_kvlist *satin_msg_add_job(satin_msg *m);
 
 /* Appends a kind to a KINDS message; -1 beyond SATIN_PROTO_MAX_KINDS. */
 int satin_msg_add_kind(satin_msg *self, const char *name, const char *summary);
+/* The module (name, version; copied, NULL is "") of the kind added last;
+ * -1 when there is none. */
+int satin_msg_set_kind_module(satin_msg *self, const char *module, const char *version);
 /* Appends a parameter to the kind added last; -1 when there is none or it
  * has SATIN_PROTO_MAX_KIND_PARAMS already.  def NULL: no default (the
  * HAS_DEFAULT flag is then cleared, otherwise set). */
@@ -363,7 +371,10 @@ int satin_msg_add_module_task(satin_msg *self, const char *task);
 int satin_msg_add_jobrec(satin_msg *self, uint32_t owner, uint64_t record_id,
                          uint64_t job_id, const char *kind, uint32_t result_cap,
                          const void *arg, size_t len);
-/* JOB_RESULT result bytes: a copy of len bytes at data (NULL only with len
+/* RESULT's data type (copied; NULL is ""): non-empty whenever the data
+ * (satin_msg_set_data) has bytes. */
+void satin_msg_set_data_type(satin_msg *self, const char *type);
+/* JOB_RESULT, ORPHAN and RESULT data bytes: a copy of len bytes at data (NULL only with len
  * 0), replacing any earlier ones.  -1 for NULL with a length. */
 int satin_msg_set_data(satin_msg *self, const void *data, size_t len);
 /* The same two without the copy: the message points at the caller's bytes,

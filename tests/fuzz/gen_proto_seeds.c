@@ -104,6 +104,17 @@ static void client_seeds(void)
     satin_kvlist_add_str(&m->stats, "policy", "crs");
     seed("result", m);
 
+    /* A result with data: a 2x1 image, as the raytracer's image=1 sends it. */
+    m = msg(SATIN_MSG_RESULT, 1);
+    m->job_id = 8;
+    satin_msg_set_kind(m, "raytracer");
+    satin_msg_set_error(m, "");
+    satin_kvlist_add_i64(&m->result, "pixels", 2);
+    satin_msg_set_data_type(m, "image/x-portable-pixmap");
+    satin_msg_set_data(m, "P6\n2 1\n255\n\x10\x20\x30\xff\x00\x80", 17);
+    satin_kvlist_add_f64(&m->stats, "wall_s", 0.01);
+    seed("result-data", m);
+
     m = msg(SATIN_MSG_ERROR, 3);
     m->code = SATIN_PROTO_BAD_PARAMS;
     satin_msg_set_error(m, "fib: parameter n=93 is out of range [0, 92]");
@@ -133,9 +144,11 @@ static void client_seeds(void)
 
     m = msg(SATIN_MSG_KINDS, 8);
     satin_msg_add_kind(m, "fib", "Fibonacci");
+    satin_msg_set_kind_module(m, "satin-kinds", "0.1.0");
     satin_msg_add_kind_param(m, "n", NULL, 1, "which one");
     satin_msg_add_kind_param(m, "threshold", "0", 0, "sequential below");
     satin_msg_add_kind(m, "nqueens", "N queens");
+    satin_msg_set_kind_module(m, "satin-kinds", "0.1.0");
     seed("kinds", m);
 
     seed("grid-status", msg(SATIN_MSG_GRID_STATUS, 10));

@@ -188,6 +188,8 @@ static void test_golden(void)
         0, 1, 'v', 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE,  /* v = -2 */
         0, 1, 'x', 2, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0,                    /* x = 1.5 */
         0, 1, 's', 3, 0, 2, 'h', 'i',                                  /* s = "hi" */
+        0, 0,                             /* data type "" */
+        0, 0, 0, 0,                       /* data: 0 bytes */
         0, 0,                             /* stats count */
     };
     m = satin_msg_new(SATIN_MSG_RESULT);
@@ -347,11 +349,37 @@ static void test_roundtrip_rest(void)
     satin_msg_destroy(&d);
     satin_msg_destroy(&m);
 
+    /* RESULT with data: the type and the bytes, NUL and 0xFF included */
+    m = satin_msg_new(SATIN_MSG_RESULT);
+    m->job_id = 14;
+    satin_msg_set_kind(m, "raytracer");
+    satin_kvlist_add_i64(&m->result, "pixels", 4);
+    satin_msg_set_data_type(m, "image/x-portable-pixmap");
+    ok(satin_msg_set_data(m, "P6\n2 2\n255\n\0\xff\1", 14) == 0, "RESULT: set data");
+    satin_kvlist_add_f64(&m->stats, "wall_s", 0.5);
+    d = roundtrip(m, "RESULT data");
+    if (d) {
+        is_str(d->data_type, "image/x-portable-pixmap", "RESULT data: type");
+        ok(d->data_len == 14 && memcmp(d->data, "P6\n2 2\n255\n\0\xff\1", 14) == 0,
+           "RESULT data: the 14 bytes");
+        same_kvlist(&d->result, &m->result, "RESULT data: result");
+        same_kvlist(&d->stats, &m->stats, "RESULT data: stats after the data");
+    }
+    satin_msg_destroy(&d);
+    /* A type with no bytes is data too (an empty file). */
+    satin_msg_set_data(m, NULL, 0);
+    d = roundtrip(m, "RESULT empty data");
+    ok(d && d->data_len == 0 && d->data && strcmp(d->data_type, "image/x-portable-pixmap") == 0,
+       "RESULT empty data: the type, 0 bytes");
+    satin_msg_destroy(&d);
+    satin_msg_destroy(&m);
+
     /* RESULT with kind left NULL: sent as "" */
     m = satin_msg_new(SATIN_MSG_RESULT);
     d = roundtrip(m, "RESULT blank");
-    ok(d && d->kind && d->kind[0] == '\0' && d->error && d->error[0] == '\0',
-       "RESULT blank: strings decode as \"\"");
+    ok(d && d->kind && d->kind[0] == '\0' && d->error && d->error[0] == '\0' && d->data_type &&
+       d->data_type[0] == '\0' && d->data_len == 0,
+       "RESULT blank: strings decode as \"\", no data");
     satin_msg_destroy(&d);
     satin_msg_destroy(&m);
 
@@ -460,11 +488,15 @@ static void test_roundtrip_rest(void)
 
     m = satin_msg_new(SATIN_MSG_KINDS);
     ok(satin_msg_add_kind_param(m, "n", "1", 0, "x") == -1, "kind param before any kind refused");
+    ok(satin_msg_set_kind_module(m, "satin-kinds", "1") == -1, "a module before any kind refused");
     satin_msg_add_kind(m, "fib", "Fibonacci numbers, the naive way");
+    ok(satin_msg_set_kind_module(m, "satin-kinds", "0.1.0") == 0, "KINDS: fib's module");
     satin_msg_add_kind_param(m, "n", NULL, 1, "which Fibonacci number");
     satin_msg_add_kind_param(m, "threshold", "10", 0, "");
     satin_msg_add_kind(m, "idle", "");
+    satin_msg_set_kind_module(m, "x", NULL);
     satin_msg_add_kind(m, name63, "a long name");
+    satin_msg_set_kind_module(m, name63, name63);
     for (int j = 0; j < SATIN_PROTO_MAX_KIND_PARAMS; j++) {
         char pn[16];
         snprintf(pn, sizeof pn, "p%d", j);
@@ -477,6 +509,12 @@ static void test_roundtrip_rest(void)
         is_i64(d->nkinds, 3, "KINDS nkinds");
         is_str(d->kinds[0].name, "fib", "KINDS[0] name");
         is_str(d->kinds[0].summary, "Fibonacci numbers, the naive way", "KINDS[0] summary");
+        is_str(d->kinds[0].module, "satin-kinds", "KINDS[0] module");
+        is_str(d->kinds[0].module_version, "0.1.0", "KINDS[0] module version");
+        ok(strcmp(d->kinds[1].module, "x") == 0 && strcmp(d->kinds[1].module_version, "") == 0,
+           "KINDS[1]: a 1-byte module, no version");
+        ok(strcmp(d->kinds[2].module, name63) == 0 && strcmp(d->kinds[2].module_version, name63) == 0,
+           "KINDS[2]: 63-byte module name and version");
         is_i64(d->kinds[0].nparams, 2, "KINDS[0] nparams");
         is_str(d->kinds[0].params[0].name, "n", "KINDS[0].params[0] name");
         is_str(d->kinds[0].params[0].def, "", "KINDS[0].params[0] no default");
@@ -645,15 +683,19 @@ static void test_truncation(void)
     satin_msg_set_kind(m, "uts");
     satin_msg_set_error(m, "x");
     fill_kvlist(&m->result);
+    satin_msg_set_data_type(m, "text/plain");
+    satin_msg_set_data(m, "some data", 9);
     fill_kvlist(&m->stats);
     truncate_all(m, "RESULT");
     satin_msg_destroy(&m);
 
     m = satin_msg_new(SATIN_MSG_KINDS);
     satin_msg_add_kind(m, "fib", "summary");
+    satin_msg_set_kind_module(m, "satin-kinds", "0.1.0");
     satin_msg_add_kind_param(m, "n", "1", 1, "help");
     satin_msg_add_kind_param(m, "m", NULL, 0, "");
     satin_msg_add_kind(m, "uts", "");
+    satin_msg_set_kind_module(m, "satin-kinds", "0.1.0");
     truncate_all(m, "KINDS");
     satin_msg_destroy(&m);
 
@@ -844,9 +886,51 @@ static void test_body_rejections(void)
     reject(0, SATIN_PROTO_BAD_MESSAGE, "kv type 4");
     result_start();
     b_u16(&B, 0);
+    b_str(&B, ""); b_u32(&B, 0);
     b_u16(&B, 1);
     b_str(&B, "a"); b_u8(&B, 0); b_u64(&B, 1);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "kv type 0 in stats");
+
+    /* RESULT's data: lengths checked, bytes only with a type, none on error */
+    result_start();
+    b_u16(&B, 0);
+    b_str(&B, "text/plain"); b_u32(&B, 100); b_u8(&B, 'x');
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "data of 100 bytes, 1 there");
+    d = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
+    is_str(err.text, "truncated RESULT: data needs 100 bytes, 1 left", "data cut: the text");
+    result_start();
+    b_u16(&B, 0);
+    b_str(&B, "text/plain"); b_u8(&B, 0); b_u8(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "data length cut in half");
+    result_start();
+    b_u16(&B, 0);
+    b_str(&B, ""); b_u32(&B, 2); b_u8(&B, 'h'); b_u8(&B, 'i');
+    b_u16(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "data bytes without a type");
+    d = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
+    is_str(err.text, "RESULT: 2 bytes of data without a type", "data without a type: the text");
+    result_start();
+    b_u16(&B, 0);
+    b_str(&B, name64); b_u32(&B, 0);
+    b_u16(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "a 64-byte data type");
+    result_start();
+    B.b[8] = 1;   /* status error */
+    b_u16(&B, 0);
+    b_str(&B, "text/plain"); b_u32(&B, 0);
+    b_u16(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "a failed job with a data type");
+    d = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
+    is_str(err.text, "RESULT: a failed job with data (type 'text/plain', 0 bytes)",
+           "a failed job with data: the text");
+    result_start();
+    b_u16(&B, 0);
+    b_str(&B, "text/plain"); b_u32(&B, 3); b_u8(&B, 'a'); b_u8(&B, 0); b_u8(&B, 0xff);
+    b_u16(&B, 0);
+    d = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
+    ok(d && d->data_len == 3 && memcmp(d->data, "a\0\xff", 3) == 0 &&
+       strcmp(d->data_type, "text/plain") == 0, "hand-made RESULT with 3 data bytes decodes");
+    satin_msg_destroy(&d);
     result_start();
     B.b[8] = 2;
     b_u16(&B, 0);
@@ -895,14 +979,32 @@ static void test_body_rejections(void)
     reject(0, SATIN_PROTO_TOO_LARGE, "257 kinds");
     B.n = 0;
     b_u16(&B, 1);
-    b_str(&B, "k"); b_str(&B, "");
+    b_str(&B, "k"); b_str(&B, ""); b_str(&B, "mod"); b_str(&B, "1");
     b_u16(&B, SATIN_PROTO_MAX_KIND_PARAMS + 1);
     reject(0, SATIN_PROTO_TOO_LARGE, "65 params of a kind");
     B.n = 0;
     b_u16(&B, 2);
-    b_str(&B, "k"); b_str(&B, ""); b_u16(&B, 0);
-    b_str(&B, "k"); b_str(&B, ""); b_u16(&B, 0);
+    b_str(&B, "k"); b_str(&B, ""); b_str(&B, "mod"); b_str(&B, "1"); b_u16(&B, 0);
+    b_str(&B, "k"); b_str(&B, ""); b_str(&B, "mod"); b_str(&B, "1"); b_u16(&B, 0);
     reject(0, SATIN_PROTO_BAD_MESSAGE, "repeated kind name");
+    B.n = 0;
+    b_u16(&B, 1);
+    b_str(&B, "k"); b_str(&B, ""); b_str(&B, ""); b_str(&B, "1"); b_u16(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "a kind without a module");
+    d = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
+    is_str(err.text, "KINDS: kinds[0].module is empty",
+           "a kind without a module: the text");
+    B.n = 0;
+    b_u16(&B, 1);
+    b_str(&B, "k"); b_str(&B, ""); b_str(&B, "mod"); b_str(&B, name64); b_u16(&B, 0);
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "a 64-byte module version");
+    B.n = 0;
+    b_u16(&B, 1);
+    b_str(&B, "k"); b_str(&B, ""); b_str(&B, "module");
+    reject(0, SATIN_PROTO_BAD_MESSAGE, "a kind that ends after its module");
+    d = satin_msg_decode(H.b, H.n, B.b, B.n, 0, &err);
+    is_str(err.text, "truncated KINDS: kinds[0].module_version length needs 2 bytes, 0 left",
+           "ends after its module: the text");
     B.n = 0;
     b_u16(&B, 1);
     b_str(&B, "k"); b_str(&B, ""); b_u16(&B, 2);
@@ -965,6 +1067,17 @@ static void test_encoder_limits(void)
     m->status = 2;
     refuse(m, SATIN_PROTO_BAD_MESSAGE, "RESULT status 2");
     m->status = 0;
+    satin_msg_set_data(m, "abc", 3);
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "RESULT data without a type");
+    satin_msg_set_data_type(m, name64);
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "a 64-byte data type");
+    satin_msg_set_data_type(m, "text/plain");
+    ok(satin_msg_check(m, &err) == 0, "RESULT data with a type is fine");
+    m->status = SATIN_STATUS_ERROR;
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "a failed RESULT with data");
+    m->status = 0;
+    satin_msg_set_data(m, NULL, 0);
+    satin_msg_set_data_type(m, NULL);
     char *big = malloc(SATIN_PROTO_STR_MAX + 2);
     memset(big, 'a', SATIN_PROTO_STR_MAX + 1);
     big[SATIN_PROTO_STR_MAX + 1] = '\0';
@@ -987,10 +1100,16 @@ static void test_encoder_limits(void)
     for (int i = 0; i < SATIN_PROTO_MAX_KINDS; i++) {
         char k[16];
         snprintf(k, sizeof k, "k%d", i);
-        ok(satin_msg_add_kind(m, k, "") == 0, "add kind %d", i);
+        ok(satin_msg_add_kind(m, k, "") == 0 && satin_msg_set_kind_module(m, "mod", "") == 0,
+           "add kind %d", i);
     }
     ok(satin_msg_add_kind(m, "one-more", "") == -1, "the 257th kind is refused");
     ok(satin_msg_check(m, NULL) == 0, "256 kinds are fine");
+    satin_msg_set_kind_module(m, "", "1");
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "a kind whose module is \"\"");
+    satin_msg_set_kind_module(m, "mod", name64);
+    refuse(m, SATIN_PROTO_BAD_MESSAGE, "a 64-byte module version");
+    satin_msg_set_kind_module(m, "mod", "");
     satin_msg_add_kind_param(m, "p", "", 0, "");
     m->kinds[255].params[0].flags = 0x100;
     refuse(m, SATIN_PROTO_BAD_MESSAGE, "kind param flags above a byte");
@@ -1185,8 +1304,15 @@ static void test_fuzz(void)
         satin_kvlist_add_i64(&m->stats, "n", 1);
         fill_kvlist(&m->info);
         satin_msg_add_kind(m, "fib", "f");
+        satin_msg_set_kind_module(m, "satin-kinds", "0.1.0");
         satin_msg_add_kind_param(m, "n", "1", 1, "h");
         satin_msg_add_kind(m, "uts", "u");
+        satin_msg_set_kind_module(m, "satin-kinds", "0.1.0");
+        if (t == SATIN_MSG_RESULT) {
+            satin_msg_set_error(m, "");
+            satin_msg_set_data_type(m, "text/plain");
+            satin_msg_set_data(m, "abc", 3);
+        }
         seeds[nseeds++] = m;
     }
     for (size_t s = 0; s < nseeds; s++) {
