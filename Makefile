@@ -18,7 +18,7 @@ VERSION   := 0.1.0
 # when, and only when, a program built against an older satin_client.h could break with the
 # new library: an exported function removed or its arguments changed, a public struct's layout
 # or an enum's numbers changed.  Adding a function does not (mk/shlib.mk).
-LIBSATIN_ABI := 0
+LIBSATIN_ABI := 1
 BUILD     ?= build
 # The sanitizer builds' directories name their sanitizer, so that a later
 # make in one of them (an install from build-asan, as install.t and
@@ -81,7 +81,7 @@ DAEMON_SRC  := $(filter-out daemon/satind.c daemon/accept_guard.c,$(wildcard dae
 # satin-submit's own files: its endpoints come from a topology file too,
 # which libsatin does not read (it would need the YAML loader).
 SUBMIT_SRC  := client/satin_submit.c client/submit_endpoints.c client/submit_interrupt.c \
-               client/submit_grid.c client/submit_profile.c
+               client/submit_grid.c client/submit_profile.c client/submit_output.c
 CLIENT_SRC  := $(filter-out $(SUBMIT_SRC) client/satin_keygen.c,$(wildcard client/*.c))
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 INTEG_C_SRC := $(wildcard tests/integration/test_*.c)
@@ -170,7 +170,7 @@ KINDS_DIR_DEFINE := -DSATIN_KINDS_DIR=\"$(abspath $(BUILD))/kinds\"
 $(BUILD)/obj/daemon/options.o $(BUILD)/obj/daemon/satind.o $(BUILD)/obj/trace/satin_trace.o \
   $(BUILD)/obj/tests/integration/peer_probe.o \
   $(BUILD)/obj/sim/satin_sim.o: CFLAGS += $(KINDS_DIR_DEFINE)
-# The same library, shared: its real file name (libsatin.so.0.1.0: the ABI number, then
+# The same library, shared: its real file name (libsatin.so.1.1.0: the ABI number, then
 # VERSION's minor and patch) and its soname.  mk/shlib.mk builds it from PIC objects.
 LIBSATIN_SONAME := libsatin.so.$(LIBSATIN_ABI)
 LIB_CLIENT_SO   := $(BUILD)/$(LIBSATIN_SONAME).$(word 2,$(subst ., ,$(VERSION))).$(word 3,$(subst ., ,$(VERSION)))

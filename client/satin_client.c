@@ -52,7 +52,10 @@
 #define GRACE_MS        250                 /* replies still in flight after a disconnect */
 #define HEARTBEAT_IVL   5000
 #define HEARTBEAT_TTL   15000
-#define MAX_FRAME_BYTES (16 * 1024 * 1024)  /* ZeroMQ drops bigger frames unread */
+/* ZeroMQ drops bigger frames unread; the codec refuses bigger messages.  A
+ * RESULT's data may be as large as satind's --max-record (at most 1 GiB),
+ * and its key/values and statistics come beside them. */
+#define MAX_FRAME_BYTES (((size_t)1 << 30) + ((size_t)16 << 20))
 
 /* ---- small helpers ----------------------------------------------------------- */
 
@@ -615,7 +618,7 @@ static int recv_one(satin_client *c, satin_msg **out, satin_proto_error *perr)
                  nframes + extra);
     } else {
         *out = satin_msg_decode(zmq_msg_data(&f[0]), zmq_msg_size(&f[0]), zmq_msg_data(&f[1]),
-                                zmq_msg_size(&f[1]), 0, perr);
+                                zmq_msg_size(&f[1]), MAX_FRAME_BYTES, perr);
     }
     satin_zframes_close(f, nframes);
     return *out ? 1 : -1;
@@ -956,6 +959,8 @@ static void kinds_from_msg(satin_client_kinds *out, const satin_msg *m)
         satin_client_kind *k = &out->items[i];
         k->name = dup_text(mk->name);
         k->summary = dup_text(mk->summary);
+        k->module = dup_text(mk->module);
+        k->module_version = dup_text(mk->module_version);
         k->nparams = mk->nparams;
         k->params = alloc_items(mk->nparams, sizeof *k->params);
         for (size_t j = 0; j < mk->nparams; j++) {
@@ -984,6 +989,8 @@ void satin_client_kinds_free(satin_client_kinds *kinds)
         free(k->params);
         free(k->name);
         free(k->summary);
+        free(k->module);
+        free(k->module_version);
     }
     free(kinds->items);
     kinds->n = 0;
@@ -1002,17 +1009,27 @@ void satin_job_report_free(satin_job_report *report)
     if (!report)
         return;
     free(report->error);
+    free(report->data_type);
+    free(report->data);
     satin_client_values_free(&report->result);
     satin_client_values_free(&report->stats);
     report_init(report);
 }
 
-static int take_result(const satin_msg *m, satin_job_report *r, satin_client_error *err)
+/* The report of RESULT m, which gives it its data bytes. */
+static int take_result(satin_msg *m, satin_job_report *r, satin_client_error *err)
 {
     r->job_id = m->job_id;
     snprintf(r->kind, sizeof r->kind, "%s", m->kind);
     r->ok = m->status == SATIN_STATUS_OK;
     r->error = dup_text(m->error);
+    r->data_type = dup_text(m->data_type);
+    if (m->data_type[0] && !m->data_borrowed) {
+        r->data = m->data;   /* the message is destroyed next: no copy of megabytes */
+        r->data_len = m->data_len;
+        m->data = NULL;
+        m->data_len = 0;
+    }
     values_from_kvlist(&r->result, &m->result);
     values_from_kvlist(&r->stats, &m->stats);
     if (r->ok)
@@ -1081,6 +1098,7 @@ static int settled(satin_client *c, conv *cv, satin_job_report *r, satin_client_
     snprintf(r->kind, sizeof r->kind, "%s", cv->record ? cv->record->kind : "");
     r->ok = 0;
     r->error = dup_text(cv->outcome);
+    r->data_type = dup_text("");
     int rc = client_fail(err, SATIN_CLIENT_JOB_FAILED, 0, "%s", r->error);
     conv_end(c, cv->id);
     return rc;

@@ -130,6 +130,15 @@ typedef struct satin_job_report {
                                (NULL only in a report a call left empty) */
     satin_client_values result; /* the kind's result, in the daemon's order; empty on error */
     satin_client_values stats;  /* statistics of the run (wall_s, jobs_run, ...) */
+    /* The bytes the kind returned beside its result (an image, a matrix:
+     * what `satin-submit --output FILE` writes), and their type as the kind
+     * names it ("image/x-portable-pixmap").  A job has data exactly when
+     * data_type is not "": data is then its data_len bytes (data_len may be
+     * 0); without data, data is NULL and data_len 0.  data_type is NULL
+     * only in a report a call left empty. */
+    char *data_type;
+    unsigned char *data;
+    size_t data_len;
 } satin_job_report;
 
 /* A job kind the daemon runs, with its parameters (LIST_KINDS). */
@@ -146,6 +155,8 @@ typedef struct satin_client_kind {
     char *summary;          /* one line */
     size_t nparams;
     satin_client_kind_param *params;
+    char *module;           /* the module that brings the kind (its SATIN_MODULE name) */
+    char *module_version;   /* that module's version ("" when it gives none) */
 } satin_client_kind;
 
 /* The kinds in the daemon's order.  Free with satin_client_kinds_free(). */

@@ -17,6 +17,7 @@
 #include "submit_endpoints.h"
 #include "submit_grid.h"
 #include "submit_interrupt.h"
+#include "submit_output.h"
 #include "submit_profile.h"
 
 #include <errno.h>
@@ -70,6 +71,7 @@ typedef struct options {
     uint64_t job_id;           /* --wait, --cancel */
     int no_wait, parsable, json, stats;
     const char *profile;       /* --profile FILE (.csv or .png) */
+    const char *output;        /* --output FILE: the job's data bytes */
     const char *name;          /* --name NAME: the job's name */
     int timeout_ms;            /* -1: none given */
     double timeout_s;
@@ -132,6 +134,9 @@ static void usage(FILE *f)
         "                     the daemon knows of it\n"
         "  --name NAME        name the job (up to 63 bytes; shown by --list, in its result\n"
         "                     and accounting record)\n"
+        "  --output FILE      write the data the job returns beside its result (e.g.\n"
+        "                     raytracer image=1's PPM image) to FILE; exit 74 when it\n"
+        "                     returns none or FILE cannot be written\n"
         "  --profile FILE     record what every node's workers did while the job ran\n"
         "                     (computing, waiting for a steal in the cluster or across,\n"
         "                     idle): FILE.csv, or FILE.png drawn by gnuplot\n"
@@ -221,7 +226,8 @@ static void set_mode(options *o, mode m)
 
 enum { OPT_SOCKET = 256, OPT_NODE, OPT_TOPOLOGY, OPT_KEY, OPT_SERVER_KEY, OPT_NO_WAIT, OPT_PARSABLE,
        OPT_JSON, OPT_STATS, OPT_TIMEOUT, OPT_LIST_KINDS, OPT_WAIT, OPT_CANCEL, OPT_STATUS,
-       OPT_LIST, OPT_ALL, OPT_GRID, OPT_PROFILE, OPT_NAME };
+       OPT_LIST, OPT_ALL, OPT_GRID, OPT_PROFILE, OPT_NAME,
+       OPT_OUTPUT };
 
 /* --topology FILE: its nodes' client endpoints join the list (with their
  * public keys when this client has a key: --key). */
@@ -257,6 +263,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"json", no_argument, NULL, OPT_JSON},
         {"stats", no_argument, NULL, OPT_STATS},
         {"profile", required_argument, NULL, OPT_PROFILE},
+        {"output", required_argument, NULL, OPT_OUTPUT},
         {"name", required_argument, NULL, OPT_NAME},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"list-kinds", no_argument, NULL, OPT_LIST_KINDS},
@@ -298,6 +305,7 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_JSON: o->json = json_errors = 1; break;
         case OPT_STATS: o->stats = 1; break;
         case OPT_NAME: o->name = optarg; break;
+        case OPT_OUTPUT: o->output = optarg; break;
         case OPT_PROFILE:
             if (!submit_profile_path_ok(optarg))
                 return usage_error("--profile writes a .csv or a .png file, not '%s'", optarg);
@@ -388,6 +396,8 @@ static int check_args(const options *o)
         return usage_error("--name only goes with submitting a job");
     if (o->profile && (o->no_wait || o->mode != MODE_SUBMIT))
         return usage_error("--profile only goes with submitting a job and waiting for it");
+    if (o->output && (o->no_wait || (o->mode != MODE_SUBMIT && o->mode != MODE_WAIT)))
+        return usage_error("--output only goes with waiting for a job (submitting it, or --wait)");
     return 0;
 }
 
@@ -596,7 +606,9 @@ static void json_params(satin_json *j, const char *const *params)
     satin_json_object_end(j);
 }
 
-static void print_report_json(const satin_job_report *r, const char *const *params)
+/* written: the file the data went to (--output), NULL when none. */
+static void print_report_json(const satin_job_report *r, const char *const *params,
+                              const char *written)
 {
     satin_json j;
     const char *name = satin_client_values_str(&r->stats, "job_name");
@@ -619,6 +631,20 @@ static void print_report_json(const satin_job_report *r, const char *const *para
     json_values(&j, &r->result);
     satin_json_key(&j, "stats");
     json_values(&j, &r->stats);
+    /* The data themselves go to --output, not into the JSON. */
+    satin_json_key(&j, "data");
+    if (r->data_type && r->data_type[0]) {
+        satin_json_object_begin(&j);
+        satin_json_key(&j, "type");
+        satin_json_str(&j, r->data_type);
+        satin_json_key(&j, "length");
+        satin_json_u64(&j, r->data_len);
+        satin_json_key(&j, "file");
+        satin_json_str(&j, written);
+        satin_json_object_end(&j);
+    } else {
+        satin_json_null(&j);
+    }
     satin_json_key(&j, "error");
     satin_json_str(&j, r->ok ? NULL : r->error);
     satin_json_object_end(&j);
@@ -662,7 +688,8 @@ static void print_summary(const satin_job_report *r, const char *const *params)
     printf("\n");
 }
 
-static void print_report_text(const satin_job_report *r, const char *const *params, int stats)
+static void print_report_text(const satin_job_report *r, const char *const *params, int stats,
+                              const char *written)
 {
     char v[128];
     if (r->ok) {
@@ -675,6 +702,10 @@ static void print_report_text(const satin_job_report *r, const char *const *para
                 printf("%s: %s\n", kv->name, v);
             }
         }
+        if (r->data_type && r->data_type[0])
+            printf("data: %zu bytes of %s%s%s\n", r->data_len, r->data_type,
+                   written ? " written to " : " (--output FILE writes them)",
+                   written ? written : "");
         print_summary(r, params);
     }
     if (stats && r->stats.n) {
@@ -800,15 +831,24 @@ static int wait_and_print(satin_client *c, const options *o, uint64_t job_id,
     progress_clear(pl);
     if (rc == SATIN_CLIENT_OK || rc == SATIN_CLIENT_JOB_FAILED) {
         int profile_rc = o->profile ? submit_profile_write(&r, o->profile, o->kind) : 0;
+        /* A failed job has no data: its failure is the news, not the file. */
+        char why[600] = "";
+        int output_rc = o->output && rc == SATIN_CLIENT_OK &&
+                                submit_output_write(&r, o->output, why, sizeof why) < 0
+                            ? SUBMIT_OUTPUT_IOERR
+                            : 0;
+        const char *written = o->output && rc == SATIN_CLIENT_OK && !output_rc ? o->output : NULL;
         if (o->json)
-            print_report_json(&r, params);
+            print_report_json(&r, params, written);
         else
-            print_report_text(&r, params, o->stats);
+            print_report_text(&r, params, o->stats, written);
         if (rc == SATIN_CLIENT_JOB_FAILED)
             fprintf(stderr, "%s: job %" PRIu64 " (%s) failed: %s\n", prog, job_id, r.kind,
                     r.error);
+        if (output_rc)
+            fprintf(stderr, "%s: %s\n", prog, why);
         satin_job_report_free(&r);
-        return rc != SATIN_CLIENT_OK ? EXIT_JOB_FAILED : profile_rc;
+        return rc != SATIN_CLIENT_OK ? EXIT_JOB_FAILED : profile_rc ? profile_rc : output_rc;
     }
     if (rc == SATIN_CLIENT_TIMEOUT) {
         char text[600];
@@ -1051,6 +1091,10 @@ static void kinds_json(const satin_client_kinds *k)
         satin_json_str(&j, kd->name);
         satin_json_key(&j, "summary");
         satin_json_str(&j, kd->summary);
+        satin_json_key(&j, "module");
+        satin_json_str(&j, kd->module);
+        satin_json_key(&j, "module_version");
+        satin_json_str(&j, kd->module_version);
         satin_json_key(&j, "params");
         satin_json_array_begin(&j);
         for (size_t p = 0; p < kd->nparams; p++) {
@@ -1074,17 +1118,26 @@ static void kinds_json(const satin_client_kinds *k)
     print_json(&j);
 }
 
-/* fib  naive Fibonacci
- *     n=30          (required)  which number */
+/* fib        satin-kinds 0.1.0  naive Fibonacci
+ *     n=30          (required)  which number
+ * (the kinds' names, modules and summaries in aligned columns) */
 static void kinds_text(const satin_client_kinds *k)
 {
+    int wname = 0, wmod = 0;
+    for (size_t i = 0; i < k->n; i++) {
+        const satin_client_kind *kd = &k->items[i];
+        int n = (int)strlen(kd->name), m = (int)(strlen(kd->module) + 1 + strlen(kd->module_version));
+        wname = n > wname ? n : wname;
+        wmod = m > wmod ? m : wmod;
+    }
     for (size_t i = 0; i < k->n; i++) {
         const satin_client_kind *kd = &k->items[i];
         int w = 0;
-        char spec[256];
+        char spec[256], mod[160];
         if (i)
             printf("\n");
-        printf("%s  %s\n", kd->name, kd->summary);
+        snprintf(mod, sizeof mod, "%s %s", kd->module, kd->module_version);
+        printf("%-*s  %-*s  %s\n", wname, kd->name, wmod, mod, kd->summary);
         for (size_t p = 0; p < kd->nparams; p++) {
             const satin_client_kind_param *pa = &kd->params[p];
             int n = (int)strlen(pa->name) + 1 + (int)strlen(pa->def);
@@ -1234,6 +1287,14 @@ int main(int argc, char **argv)
      * for an unwritable directory or a missing gnuplot. */
     if (status == 0 && o.profile && (status = submit_profile_precheck(o.profile)) && o.json)
         print_json_error("io_error", "the --profile file cannot be written", 0, NULL);
+    char why[600];
+    if (status == 0 && o.output && submit_output_precheck(o.output, why, sizeof why) < 0) {
+        fprintf(stderr, "%s: %s; job not %s\n", prog, why,
+                o.mode == MODE_WAIT ? "waited for" : "submitted");
+        if (o.json)
+            print_json_error("io_error", why, 0, NULL);
+        status = SUBMIT_OUTPUT_IOERR;
+    }
     if (status == 0)
         status = run(&o);
     else if (status < 0)

@@ -4,6 +4,7 @@
 #include "accounting.h"
 #include "kinds.h"
 #include "log.h"
+#include "result.h"
 #include "satin_endpoint.h"
 #include "service.h"
 #include "zframes.h"
@@ -201,6 +202,34 @@ static void on_job_done(satin_job *job, void *arg)
     satin_mailbox_post(&e->ctl->mailbox, &e->item);
 }
 
+/* The kind's data into the RESULT, whose bytes it takes over.  Data over
+ * the record limit fail the job instead: the client is told why, and its
+ * result is neither cut nor sent.  1 when the job failed so. */
+static int attach_data(satin_control *ctl, satin_msg *m, satin_result *data)
+{
+    if (!data->data)
+        return 0;
+    if (data->data_len > ctl->opt->max_record) {
+        m->status = SATIN_STATUS_ERROR;
+        satin_msg_set_errorf(m, "%s: the job's data (%zu bytes of %s) exceed the record limit "
+                                "(%zu bytes, satind --max-record)",
+                             m->kind, data->data_len,
+                             data->data_type[0] ? data->data_type : "data",
+                             ctl->opt->max_record);
+        satin_kvlist_free(&m->result);
+        satin_result_free_data(data);
+        return 1;
+    }
+    /* A type is what tells a client there are data: a kind that named
+     * none gets the generic one. */
+    satin_msg_set_data_type(m, data->data_type[0] ? data->data_type : "application/octet-stream");
+    m->data = data->data;   /* taken over, not copied: it may be megabytes */
+    m->data_len = data->data_len;
+    data->data = NULL;
+    satin_result_free_data(data);
+    return 0;
+}
+
 void control_finish_entry(satin_control *ctl, job_entry *e)
 {
     satin_msg *m = satin_msg_new(SATIN_MSG_RESULT);
@@ -209,7 +238,11 @@ void control_finish_entry(satin_control *ctl, job_entry *e)
     int failed = satin_job_failed(e->job);
     m->status = failed ? SATIN_STATUS_ERROR : SATIN_STATUS_OK;
     satin_msg_set_error(m, failed ? satin_job_error(e->job) : "");
-    satin_kind_format(e->job, &m->result, &m->stats, NULL);
+    satin_result data;
+    satin_result_init(&data, (satin_kvlist){0});
+    satin_kind_format(e->job, &m->result, &m->stats, &data);
+    if (attach_data(ctl, m, &data))
+        failed = 1;
     if (e->name[0])
         satin_kvlist_add_str(&m->stats, "job_name", e->name);
     e->result = m;
@@ -224,7 +257,7 @@ void control_finish_entry(satin_control *ctl, job_entry *e)
     double wall = satin_job_wall_seconds(e->job);
     if (failed)
         log_info("job %" PRIu64 " (%s) failed after %.3f s: %s", e->id, e->kind->name, wall,
-                 satin_job_error(e->job));
+                 m->error);
     else
         log_info("job %" PRIu64 " (%s) done in %.3f s", e->id, e->kind->name, wall);
     satin_job_destroy(&e->job);
@@ -360,7 +393,7 @@ static job_entry *add_entry(satin_control *ctl, const satin_kind *kind, const sa
     e->item.deliver = deliver_finished;
     e->id = ctl->next_id++;
     e->kind = kind;
-    e->job = satin_job_new(kind, arg->data, arg->len);
+    e->job = satin_job_new_parsed(kind, arg);
     e->accepted_ns = satin_now_ns();
     e->submitted_real_ns = realtime_ns();
     for (size_t i = 0; i < m->nparams; i++)
@@ -669,6 +702,8 @@ static void on_list_kinds(satin_control *ctl, const unsigned char *rid, size_t r
     for (size_t i = 0; i < satin_registry_nkinds(ctl->reg); i++) {
         const satin_kind *k = satin_registry_kind_at(ctl->reg, i);
         satin_msg_add_kind(r, k->name, k->summary ? k->summary : "");
+        const satin_module_info *mod = satin_registry_kind_module(ctl->reg, k);
+        satin_msg_set_kind_module(r, mod ? mod->name : "", mod ? mod->version : "");
         for (const satin_param_def *d = k->params; d && d->name; d++)
             satin_msg_add_kind_param(r, d->name, d->def, d->required, d->help ? d->help : "");
     }

@@ -40,9 +40,13 @@
  * tells a trace the pixels a job without carry would return
  * (rt_data_size).
  *
- * Not done: writing the image (ppm=PATH).  A kind is pure and runs on any
- * node of the grid, so it must not write files; the image would have to
- * travel back to the client as the root's result, which is a small slot.
+ * With image=1 the client gets the image itself: the pixels travel up as
+ * with carry = width x height, and the root returns its checksum and the
+ * whole image (an rt_img and the pixels, room the parse asks for with
+ * satin_bytes_result_size), which format hands to the client as a binary
+ * PPM (P6) with satin_result_data; the checksum stays in the key/values.
+ * A kind is pure and runs on any node, so it writes no file itself:
+ * satin-submit --output FILE does.
  */
 #include "apps.h"
 #include "kind_shared.h"
@@ -51,6 +55,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,13 +245,34 @@ typedef struct rt_arg {
  * default records stay rt_arg alone, byte for byte as before). */
 typedef struct rt_carry {
     uint32_t carry;       /* the first region of at most this many pixels gathers pixels */
-    uint32_t pixels;      /* 1: return this region's pixels, not an rt_res */
+    uint32_t pixels;      /* 1: return this region's pixels, not an rt_res; RT_IMAGE: the
+                             root of image=1, which returns an rt_img and the image */
 } rt_carry;
+#define RT_IMAGE 2
 
 typedef struct rt_res {
     uint64_t checksum;
     int64_t pixels;
 } rt_res;
+
+/* The root's result with image=1: this, then width x height pixels, 3
+ * bytes (R, G, B) each, row by row. */
+typedef struct rt_img {
+    uint64_t checksum;
+    int64_t pixels;
+    int32_t width, height;
+} rt_img;
+
+static int rt_is_whole(const rt_arg *a)
+{
+    return a->x0 == 0 && a->y0 == 0 && a->w == a->width && a->h == a->height;
+}
+
+/* The root's result with image=1, in bytes. */
+static size_t rt_img_size(int64_t width, int64_t height)
+{
+    return sizeof(rt_img) + 3 * (size_t)width * (size_t)height;
+}
 
 static int rt_is_tile(const rt_arg *a)
 {
@@ -383,7 +409,19 @@ static void rt_run_carry(SATIN_HELPER_FRAME, const rt_arg *a, const rt_carry *k)
         rt_render(a, rgb);
     else
         ok = rt_gather(SATIN_TO_HELPER, a, k->carry, rgb) == 0;
-    if (ok && k->pixels) {
+    if (ok && k->pixels == RT_IMAGE) {
+        /* The root of image=1: its checksum, then the image. */
+        unsigned char *res = malloc(sizeof(rt_img) + bytes);
+        if (!res) {
+            satin_fail("raytracer: out of memory for the %dx%d image", (int)a->w, (int)a->h);
+        } else {
+            rt_img head = {rt_image_checksum(a, rgb), area, a->width, a->height};
+            memcpy(res, &head, sizeof head);
+            memcpy(res + sizeof head, rgb, bytes);
+            satin_return(res, sizeof head + bytes);
+            free(res);
+        }
+    } else if (ok && k->pixels) {
         satin_return(rgb, bytes);
     } else if (ok) {
         /* The region that asked for the pixels: its checksum from its image. */
@@ -412,7 +450,8 @@ static void raytracer(SATIN_FRAME, const void *arg, size_t len)
         a.height > SATIN_RT_MAX_SIZE || a.depth < 0 || a.depth > SATIN_RT_MAX_DEPTH ||
         a.tile < 1 || a.x0 < 0 || a.y0 < 0 || a.w < 1 || a.h < 1 || a.w > a.width - a.x0 ||
         a.h > a.height - a.y0 ||
-        (len > sizeof a && (k.carry == 0 || k.pixels > 1 ||
+        (len > sizeof a && (k.carry == 0 || k.pixels > RT_IMAGE ||
+                            (k.pixels == RT_IMAGE && !rt_is_whole(&a)) ||
                             (k.pixels && (int64_t)a.w * a.h > (int64_t)k.carry)))) {
         satin_fail("raytracer: corrupt argument (%dx%d at %d,%d of %dx%d, carry=%u%s)",
                    (int)a.w, (int)a.h, (int)a.x0, (int)a.y0, (int)a.width, (int)a.height,
@@ -511,8 +550,18 @@ static int rt_valid(const rt_arg *a, const rt_carry *k, satin_err *err)
     if (!k)
         return 0;
     if (satin_arg_range("raytracer", "carry", k->carry, 1, RT_MAX_CARRY, err) < 0 ||
-        satin_arg_range("raytracer", "pixels", k->pixels, 0, 1, err) < 0)
+        satin_arg_range("raytracer", "pixels", k->pixels, 0, RT_IMAGE, err) < 0)
         return -1;
+    if (k->pixels == RT_IMAGE && !rt_is_whole(a))
+        return satin_err_set(err, "raytracer: a %dx%d region at %d,%d of %dx%d returns the "
+                                  "image, which only the whole image's job does",
+                             (int)a->w, (int)a->h, (int)a->x0, (int)a->y0, (int)a->width,
+                             (int)a->height);
+    if (k->pixels == RT_IMAGE && rt_img_size(a->width, a->height) > SATIN_CARRY_MAX)
+        return satin_err_set(err, "raytracer: a %dx%d image of %zu bytes is over the %zu bytes "
+                                  "a result that carries data may have",
+                             (int)a->width, (int)a->height, rt_img_size(a->width, a->height),
+                             SATIN_CARRY_MAX);
     if (k->pixels && (int64_t)a->w * a->h > (int64_t)k->carry)
         return satin_err_set(err, "raytracer: a %dx%d region returns more pixels than carry=%u",
                              (int)a->w, (int)a->h, (unsigned)k->carry);
@@ -537,14 +586,40 @@ static int rt_check(const void *arg, size_t len, satin_err *err)
     return carry < 0 ? -1 : rt_valid(&a, carry ? &k : NULL, err);
 }
 
+/* image=1: the whole image gathered at the root, within the record limit
+ * (as the root's result, and as the PPM the client gets).  Sets *carry. */
+static int rt_parse_image(const satin_params *p, int64_t width, int64_t height, int64_t *carry,
+                          satin_bytes *arg, satin_err *err)
+{
+    int64_t area = width * height;
+    if (satin_param_given(p, "carry") && *carry != 0 && *carry < area)
+        return satin_err_set(err, "raytracer: image=1 gathers the whole image at the root: "
+                                  "carry=%lld is less than its %lld pixels (leave carry out)",
+                             (long long)*carry, (long long)area);
+    *carry = area;
+    char head[64], what[160];
+    size_t ppm = (size_t)snprintf(head, sizeof head, "P6\n%lld %lld\n255\n", (long long)width,
+                                  (long long)height) + 3 * (size_t)area;
+    size_t need = rt_img_size(width, height) > ppm ? rt_img_size(width, height) : ppm;
+    if (need > satin_carry_limit(arg))
+        return satin_err_set(err, "raytracer: image=1 of %lldx%lld needs %zu bytes (3 a pixel), "
+                                  "over %s: give a smaller image",
+                             (long long)width, (long long)height, need,
+                             satin_carry_limit_text(arg, what, sizeof what));
+    return satin_bytes_result_size(arg, rt_img_size(width, height), err);
+}
+
 static int rt_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
 {
-    int64_t width, height, depth, tile, carry;
+    int64_t width, height, depth, tile, carry, image;
     if (satin_param_i64(p, "width", 1, SATIN_RT_MAX_SIZE, &width, err) < 0 ||
         satin_param_i64(p, "height", 1, SATIN_RT_MAX_SIZE, &height, err) < 0 ||
         satin_param_i64(p, "depth", 0, SATIN_RT_MAX_DEPTH, &depth, err) < 0 ||
         satin_param_i64(p, "tile", 1, RT_MAX_TILE, &tile, err) < 0 ||
-        satin_param_i64(p, "carry", 0, RT_MAX_CARRY, &carry, err) < 0)
+        satin_param_i64(p, "carry", 0, RT_MAX_CARRY, &carry, err) < 0 ||
+        satin_param_i64(p, "image", 0, 1, &image, err) < 0)
+        return -1;
+    if (image && rt_parse_image(p, width, height, &carry, arg, err) < 0)
         return -1;
     rt_arg a;
     memset(&a, 0, sizeof a);
@@ -570,24 +645,53 @@ static int rt_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
             "each), over %s: give a smaller carry",
             (long long)carry, (unsigned long long)res_max, (int)big.w, (int)big.h,
             satin_carry_limit_text(arg, what, sizeof what));
-    rt_carry k = {(uint32_t)carry, 0};
+    rt_carry k = {(uint32_t)carry, image ? RT_IMAGE : 0};
     if (satin_bytes_put(arg, &a, sizeof a, err) < 0)
         return -1;
     return satin_bytes_put(arg, &k, sizeof k, err);
+}
+
+/* The image of an image=1 root's result as a binary PPM: the job's data. */
+static void rt_format_image(const rt_img *head, const unsigned char *rgb, satin_result *result)
+{
+    char ppm_head[64];
+    int hl = snprintf(ppm_head, sizeof ppm_head, "P6\n%d %d\n255\n", (int)head->width,
+                      (int)head->height);
+    size_t bytes = 3 * (size_t)head->pixels;
+    unsigned char *ppm = malloc((size_t)hl + bytes);
+    if (!ppm)
+        abort();   /* as the runtime does when a result cannot be held */
+    memcpy(ppm, ppm_head, (size_t)hl);
+    memcpy(ppm + hl, rgb, bytes);
+    satin_result_data(result, "image/x-portable-pixmap", ppm, (size_t)hl + bytes);
+    free(ppm);
 }
 
 static void rt_format(const void *res, size_t len, double wall_s, satin_result *result,
                       satin_result *stats)
 {
     rt_res r = {0, 0};
-    if (len == sizeof r)
+    rt_img head;
+    const unsigned char *rgb = NULL;
+    if (len == sizeof r) {
         memcpy(&r, res, sizeof r);
+    } else if (len >= sizeof head) {
+        memcpy(&head, res, sizeof head);
+        if (head.width >= 1 && head.height >= 1 && head.pixels == (int64_t)head.width * head.height &&
+            len == rt_img_size(head.width, head.height)) {
+            r.checksum = head.checksum;
+            r.pixels = head.pixels;
+            rgb = (const unsigned char *)res + sizeof head;
+        }
+    }
     int64_t s;
     memcpy(&s, &r.checksum, sizeof s);   /* the bits of the sum modulo 2^64 */
     satin_result_i64(result, "checksum", s);
     satin_result_i64(result, "pixels", r.pixels);
     if (wall_s > 0)
         satin_result_f64(stats, "pixels_per_s", (double)r.pixels / wall_s);
+    if (rgb)
+        rt_format_image(&head, rgb, result);
 }
 
 static const satin_param_def rt_params[] = {
@@ -601,6 +705,11 @@ static const satin_param_def rt_params[] = {
      "most P pixels has its halves return theirs (3 bytes a pixel), assembles them and computes "
      "the checksum from its image; refused when a result would exceed the record limit "
      "(satind --max-record, 1 MiB by default, and at most 1 MiB), 0..2^28"},
+    {"image", "0", 0,
+     "1: also return the image as the job's data, a binary PPM (P6; satin-submit --output "
+     "FILE writes it): its pixels travel up to the root, as with carry=width*height; refused "
+     "when the image (3 bytes a pixel) exceeds the record limit, as for carry; 0: the checksum "
+     "alone"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,7 +7,7 @@
 #   $(BINDIR)       satind satin-submit satin-wanem satin-grid satin-keygen satin-sim
 #                   satin-trace satin-slurm
 #   $(INCLUDEDIR)/satin/   the public headers: the kind API (satin.h) and the client's
-#   $(LIBDIR)       libsatin.so.0.1.0 with its links libsatin.so.0 (the soname) and
+#   $(LIBDIR)       libsatin.so.1.1.0 with its links libsatin.so.1 (the soname) and
 #                   libsatin.so (for -lsatin), libsatin.a, pkgconfig/satin.pc and
 #                   pkgconfig/satin-kind.pc (a kind module's flags)
 #   $(KINDSDIR)     satin-kinds.so, the built-in kinds' module, where the installed
@@ -18,7 +18,7 @@
 #   $(PREFIX)/lib/sysusers.d/satin.conf, $(PREFIX)/lib/tmpfiles.d/satin.conf
 #   $(SYSCONFDIR)/satin/grid.yaml.example, $(SYSCONFDIR)/default/satind (kept if it exists)
 #   $(PYTHONDIR)/satin/   the Python client (client/python), with _installed.py naming
-#                   $(LIBDIR), where it loads libsatin.so.0 from
+#                   $(LIBDIR), where it loads libsatin.so.1 from
 #
 # Nothing here runs systemd-sysusers, systemd-tmpfiles, systemctl or ldconfig:
 # with a DESTDIR the target is not this machine.  deploy/README.md says what to run.

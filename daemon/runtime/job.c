@@ -1,5 +1,6 @@
 /* job.c - a job's life: creation, failure and cancellation, completion,
  * and the statistics it returns. */
+#include "params.h"
 #include "pool_internal.h"
 
 #include <stdio.h>
@@ -37,6 +38,17 @@ satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len)
 {
     return job_new(kind, kind->root, arg, len,
                    kind->result_size ? kind->result_size : kind->root->result_size);
+}
+
+size_t satin_job_root_result_size(const satin_kind *kind, const satin_bytes *arg)
+{
+    size_t cap = kind->result_size ? kind->result_size : kind->root->result_size;
+    return arg && arg->result_size > cap ? arg->result_size : cap;
+}
+
+satin_job *satin_job_new_parsed(const satin_kind *kind, const satin_bytes *arg)
+{
+    return job_new(kind, kind->root, arg->data, arg->len, satin_job_root_result_size(kind, arg));
 }
 
 satin_job *satin_job_new_task(const satin_task *task, const void *arg, size_t len,

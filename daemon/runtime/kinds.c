@@ -321,7 +321,7 @@ void satin_run_record(satin_pool *pool, const satin_registry *reg, const char *k
     if (satin_record_prepare(reg, kind_name, params, satin_pool_max_record(pool), &kind, &arg,
                              out) < 0)
         return;
-    satin_job *job = satin_job_new(kind, arg.data, arg.len);
+    satin_job *job = satin_job_new_parsed(kind, &arg);
     satin_bytes_free(&arg);
     satin_pool_run(pool, job);
     out->failed = satin_job_failed(job);

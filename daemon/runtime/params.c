@@ -232,6 +232,16 @@ size_t satin_bytes_limit(const satin_bytes *b)
     return b->limit;
 }
 
+int satin_bytes_result_size(satin_bytes *b, size_t size, satin_err *err)
+{
+    if (size > b->limit)
+        return satin_err_set(err, "a result of %zu bytes exceeds the record limit (%zu bytes, "
+                                  "satind --max-record)",
+                             size, b->limit);
+    b->result_size = size;
+    return 0;
+}
+
 int satin_bytes_put(satin_bytes *b, const void *data, size_t len, satin_err *err)
 {
     if (len > b->limit - b->len || b->len > b->limit)

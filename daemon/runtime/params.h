@@ -20,6 +20,7 @@ struct satin_bytes {
     unsigned char *data;
     size_t len, cap;
     size_t limit;      /* the maximum record size */
+    size_t result_size; /* satin_bytes_result_size: the root's result room; 0: the kind's */
 };
 
 satin_params *satin_params_new(void);

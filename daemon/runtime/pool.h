@@ -45,6 +45,11 @@ typedef void satin_job_done_fn(satin_job *job, void *arg);
 
 /* A job of `kind` whose root invocation gets a copy of `arg`. */
 satin_job *satin_job_new(const satin_kind *kind, const void *arg, size_t len);
+/* The same for a record the kind parsed: its argument bytes, and the room
+ * for the root's result it asked for (satin_bytes_result_size). */
+satin_job *satin_job_new_parsed(const satin_kind *kind, const satin_bytes *arg);
+/* The room for the root's result of a job of `kind` parsed into `arg`. */
+size_t satin_job_root_result_size(const satin_kind *kind, const satin_bytes *arg);
 /* A job that runs one invocation of `task` (a record of another node, or a
  * re-run of ours) with a result slot of `result_cap` bytes (its JOBREC's:
  * its parent's slot size); it has no kind. */

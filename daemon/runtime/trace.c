@@ -96,14 +96,13 @@ void satin_trace_record(const satin_registry *reg, const char *kind_name,
         satin_bytes_free(&wrapped);
         return;
     }
+    size_t result_cap = satin_job_root_result_size(kind, &arg);
     satin_bytes_free(&arg);
 
     satin_trace trace = {.tree = tree, .last_len = 0, .as_passed = as_passed};
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 1});
     pool->trace = &trace; /* published to the worker by the start's lock */
-    satin_job *job = satin_job_new_task(
-        &trace_root, wrapped.data, wrapped.len,
-        kind->result_size ? kind->result_size : kind->root->result_size);
+    satin_job *job = satin_job_new_task(&trace_root, wrapped.data, wrapped.len, result_cap);
     satin_bytes_free(&wrapped);
     satin_pool_run(pool, job);
 

@@ -239,6 +239,11 @@ int satin_bytes_put(satin_bytes *b, const void *data, size_t len, satin_err *err
  * largest argument a spawn may queue, and the largest result a record from
  * another node may bring. */
 size_t satin_bytes_limit(const satin_bytes *b);
+/* For a root whose result's size the parameters decide (an image that
+ * format hands to satin_result_data): room for `size` bytes of result in
+ * this job's root, instead of the kind's result_size when that is less.
+ * 0, or -1 (err set) beyond the record limit. */
+int satin_bytes_result_size(satin_bytes *b, size_t size, satin_err *err);
 
 /* ---- results ----------------------------------------------------------------- */
 

@@ -45,7 +45,7 @@ mk() {
 }
 
 products=("$build/satind" "$build/satin-submit" "$build/satin-wanem" "$build/satin-keygen" "$build/satin-sim"
-          "$build/libsatin.a" "$build/libsatin.so.0.1.0")
+          "$build/libsatin.a" "$build/libsatin.so.1.1.0")
 for f in "${products[@]}"; do
     [ -e "$f" ] || { echo "Bail out! $f is missing (build it, or set SATIN_BUILD)"; exit 1; }
 done
@@ -77,9 +77,9 @@ expected="644 etc/default/satind
 644 usr/include/satin/satin.h
 644 usr/include/satin/satin_client.h
 644 usr/lib/libsatin.a
-link usr/lib/libsatin.so -> libsatin.so.0.1.0
-link usr/lib/libsatin.so.0 -> libsatin.so.0.1.0
-644 usr/lib/libsatin.so.0.1.0
+link usr/lib/libsatin.so -> libsatin.so.1.1.0
+link usr/lib/libsatin.so.1 -> libsatin.so.1.1.0
+644 usr/lib/libsatin.so.1.1.0
 644 usr/lib/pkgconfig/satin-kind.pc
 644 usr/lib/pkgconfig/satin.pc
 644 usr/lib/python3/dist-packages/satin/__init__.py
@@ -130,7 +130,7 @@ is "$rc" 0 "the example topology passes satind --check-config"
 
 # ---- libsatin.so: its soname and what it exports ----------------------------------
 
-so=$root/usr/lib/libsatin.so.0.1.0
+so=$root/usr/lib/libsatin.so.1.1.0
 # The functions a header declares: prototypes begin in column 0; typedefs of
 # function types and the inline functions it defines itself are not called
 # out of the header.
@@ -141,13 +141,13 @@ declared() {
 # A library's dynamic symbols that it defines: "TYPE NAME".
 exported() { nm -D --defined-only "$1" 2>&1 | awk '{print $2, $3}' | LC_ALL=C sort -k2; }
 if command -v readelf >/dev/null && command -v nm >/dev/null; then
-    is "$(readelf -d "$so" 2>&1 | sed -n 's/.*(SONAME).*\[\(.*\)\]$/\1/p')" libsatin.so.0 \
-        "readelf -d: libsatin.so.0.1.0's soname is libsatin.so.0"
+    is "$(readelf -d "$so" 2>&1 | sed -n 's/.*(SONAME).*\[\(.*\)\]$/\1/p')" libsatin.so.1 \
+        "readelf -d: libsatin.so.1.1.0's soname is libsatin.so.1"
     api=$(declared "$root/usr/include/satin/satin_client.h")
     gt "$(echo "$api" | grep -c .)" 20 "the installed satin_client.h declares the client API's functions"
     is "$(exported "$so")" \
-        "$( (echo "A LIBSATIN_0"; echo "$api" | sed 's/^/T /; s/$/@@LIBSATIN_0/') | LC_ALL=C sort -k2)" \
-        "libsatin.so exports exactly satin_client.h's functions, each at version LIBSATIN_0"
+        "$( (echo "A LIBSATIN_1"; echo "$api" | sed 's/^/T /; s/$/@@LIBSATIN_1/') | LC_ALL=C sort -k2)" \
+        "libsatin.so exports exactly satin_client.h's functions, each at version LIBSATIN_1"
     # The library's own helpers, all global in the archive's objects.
     internal='^(satin_(msg|wire|kvlist|json|endpoint|zframes|digest)_|client_|failover_)'
     gt "$(nm -g --defined-only "$root/usr/lib/libsatin.a" 2>/dev/null | awk '$2 == "T" {print $3}' |
@@ -250,19 +250,19 @@ EOF
     # shellcheck disable=SC2086  # the flags are words
     run cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -o "$tmpdir/prog" "$tmpdir/prog.c" $flags
     is "$rc" 0 "a program including <satin/satin_client.h> builds with pkg-config's flags"
-    is "$(needed "$tmpdir/prog")" libsatin.so.0 \
-        "readelf -d: it needs libsatin.so.0 (the soname), and neither CZMQ nor libzmq itself"
+    is "$(needed "$tmpdir/prog")" libsatin.so.1 \
+        "readelf -d: it needs libsatin.so.1 (the soname), and neither CZMQ nor libzmq itself"
     if ldconfig -p 2>/dev/null | grep -q 'libsatin\.so\.0 '; then
-        skip "this machine has a libsatin.so.0 of its own"
+        skip "this machine has a libsatin.so.1 of its own"
     else
         run "$tmpdir/prog" "ipc://$tmpdir/nobody.sock"
-        like "$err" "libsatin.so.0: cannot open shared object file" \
-            "it does not start without the DESTDIR's libsatin.so.0"
+        like "$err" "libsatin.so.1: cannot open shared object file" \
+            "it does not start without the DESTDIR's libsatin.so.1"
     fi
     lib=$root/usr/lib
     run env LD_LIBRARY_PATH="$lib" ldd "$tmpdir/prog"
-    is "$(echo "$out" | sed -n 's/^[[:space:]]*libsatin\.so\.0 => \(.*\) (0x.*$/\1/p')" "$lib/libsatin.so.0" \
-        "with LD_LIBRARY_PATH into the DESTDIR, ldd finds the installed libsatin.so.0"
+    is "$(echo "$out" | sed -n 's/^[[:space:]]*libsatin\.so\.1 => \(.*\) (0x.*$/\1/p')" "$lib/libsatin.so.1" \
+        "with LD_LIBRARY_PATH into the DESTDIR, ldd finds the installed libsatin.so.1"
     run env LD_LIBRARY_PATH="$lib" timeout 20 "$tmpdir/prog" "ipc://$tmpdir/nobody.sock"
     is "$out" "code 3 found 0" "and it runs: no daemon there is SATIN_CLIENT_UNREACHABLE"
 
@@ -305,7 +305,7 @@ libzmq" "readelf -d: it needs CZMQ and libzmq, not libsatin.so"
     elif [ "${san[0]-}" = -fsanitize=thread ]; then
         pyenv=(LD_PRELOAD="$(cc -print-file-name=libtsan.so)")
     fi
-    run env "${pyenv[@]}" PYTHONPATH="$root/usr/lib/python3/dist-packages" SATIN_LIBRARY="$lib/libsatin.so.0" \
+    run env "${pyenv[@]}" PYTHONPATH="$root/usr/lib/python3/dist-packages" SATIN_LIBRARY="$lib/libsatin.so.1" \
         PYTHONDONTWRITEBYTECODE=1 timeout 60 /usr/bin/python3 -c "import satin, sys
 with satin.Client(sys.argv[1]) as c: print(c.run('fib', n=20).value, satin.__file__.startswith(sys.argv[2]))" \
         "ipc://$sock" "$root/"
@@ -439,10 +439,10 @@ is "$(grep -c '^EnvironmentFile=-/usr/local/etc/default/satind$' \
 ok=no
 [ -f "$tmpdir/local/usr/local/etc/satin/grid.yaml.example" ] &&
     [ -f "$tmpdir/local/usr/local/lib/pkgconfig/satin.pc" ] &&
-    [ "$(readlink "$tmpdir/local/usr/local/lib/libsatin.so.0")" = libsatin.so.0.1.0 ] &&
+    [ "$(readlink "$tmpdir/local/usr/local/lib/libsatin.so.1")" = libsatin.so.1.1.0 ] &&
     [ -f "$tmpdir/local/usr/local/lib/python$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages/satin/client.py" ] &&
     ok=yes
-is "$ok" yes "PREFIX=/usr/local: the example under /usr/local/etc, the .pc, libsatin.so.0 and the Python client under /usr/local/lib"
+is "$ok" yes "PREFIX=/usr/local: the example under /usr/local/etc, the .pc, libsatin.so.1 and the Python client under /usr/local/lib"
 
 run mk uninstall PREFIX=/usr DESTDIR="$root"
 is "$rc" 0 "make uninstall exits 0"

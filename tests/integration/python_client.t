@@ -19,12 +19,12 @@ cd "$repo/client/python" || exit 1
 # A sanitizer build's libsatin needs its runtime loaded first into python3
 # (and python3's own allocations are not this project's leaks).
 pyenv=()
-if nm -D "$build/libsatin.so.0.1.0" 2>/dev/null | grep -q __asan_; then
+if nm -D "$build/libsatin.so.1.1.0" 2>/dev/null | grep -q __asan_; then
     pyenv=(LD_PRELOAD="$(cc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0)
-elif nm -D "$build/libsatin.so.0.1.0" 2>/dev/null | grep -q __tsan_; then
+elif nm -D "$build/libsatin.so.1.1.0" 2>/dev/null | grep -q __tsan_; then
     pyenv=(LD_PRELOAD="$(cc -print-file-name=libtsan.so)")
 fi
-env "${pyenv[@]}" SATIN_BUILD=$build SATIN_LIBRARY=$build/libsatin.so.0.1.0 PYTHONDONTWRITEBYTECODE=1 \
+env "${pyenv[@]}" SATIN_BUILD=$build SATIN_LIBRARY=$build/libsatin.so.1.1.0 PYTHONDONTWRITEBYTECODE=1 \
     "$py" -m pytest -q -p no:cacheprovider --junitxml="$tmpdir/junit.xml" tests \
     >"$tmpdir/pytest.out" 2>&1
 rc=$?

@@ -39,7 +39,9 @@ class Values(ctypes.Structure):
 
 class Report(ctypes.Structure):
     _fields_ = [("job_id", ctypes.c_uint64), ("kind", ctypes.c_char * 64), ("ok", ctypes.c_int),
-                ("error", ctypes.c_char_p), ("result", Values), ("stats", Values)]
+                ("error", ctypes.c_char_p), ("result", Values), ("stats", Values),
+                ("data_type", ctypes.c_char_p), ("data", ctypes.POINTER(ctypes.c_ubyte)),
+                ("data_len", ctypes.c_size_t)]
 
 
 class KindParam(ctypes.Structure):
@@ -50,7 +52,8 @@ class KindParam(ctypes.Structure):
 
 class Kind(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("summary", ctypes.c_char_p),
-                ("nparams", ctypes.c_size_t), ("params", ctypes.POINTER(KindParam))]
+                ("nparams", ctypes.c_size_t), ("params", ctypes.POINTER(KindParam)),
+                ("module", ctypes.c_char_p), ("module_version", ctypes.c_char_p)]
 
 
 class Kinds(ctypes.Structure):
@@ -116,17 +119,17 @@ def _candidates() -> list:
         out.append(env)
     try:
         from . import _installed  # written by make install
-        out.append(os.path.join(_installed.LIBDIR, "libsatin.so.0"))
+        out.append(os.path.join(_installed.LIBDIR, "libsatin.so.1"))
     except ImportError:
         pass
     here = os.path.dirname(os.path.abspath(__file__))
-    build = os.path.join(here, "..", "..", "..", "build", "libsatin.so.0.1.0")
+    build = os.path.join(here, "..", "..", "..", "build", "libsatin.so.1.1.0")
     if os.path.exists(build):
         out.append(os.path.normpath(build))
     found = ctypes.util.find_library("satin")
     if found:
         out.append(found)
-    out.append("libsatin.so.0")
+    out.append("libsatin.so.1")
     return out
 
 

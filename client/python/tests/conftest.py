@@ -14,7 +14,7 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = os.environ.get("SATIN_BUILD") or os.path.normpath(os.path.join(HERE, "..", "..", "..", "build"))
-os.environ.setdefault("SATIN_LIBRARY", os.path.join(BUILD, "libsatin.so.0.1.0"))
+os.environ.setdefault("SATIN_LIBRARY", os.path.join(BUILD, "libsatin.so.1.1.0"))
 
 
 class Daemons:
