@@ -37,7 +37,9 @@ class JobReport:
     result and ``stats`` the run's statistics, both dicts in the daemon's
     order; ``profile`` the job's :class:`~satin.profile.Profile` when it was
     submitted with ``profile=True`` (its ``profile.*`` items are then left
-    out of ``stats``)."""
+    out of ``stats``); ``data`` the bytes the kind returned beside its
+    result (raytracer ``image=1``'s PPM image) and ``data_type`` their type
+    (``"image/x-portable-pixmap"``), None for both when the job has none."""
     job_id: int
     kind: str
     ok: bool
@@ -47,6 +49,8 @@ class JobReport:
     name: str = ""
     params: Optional[Dict[str, str]] = None
     profile: Optional[Profile] = None
+    data: Optional[bytes] = None
+    data_type: Optional[str] = None
 
     @property
     def state(self) -> str:
@@ -71,10 +75,13 @@ class KindParam:
 
 @dataclass
 class Kind:
-    """A job kind the daemon runs (:meth:`Client.kinds`)."""
+    """A job kind the daemon runs (:meth:`Client.kinds`), with the module
+    that brings it and that module's version."""
     name: str
     summary: str
     params: List[KindParam] = field(default_factory=list)
+    module: str = ""
+    module_version: str = ""
 
 
 class JobList(list):
@@ -441,7 +448,8 @@ class Client:
                 params = [KindParam(n.text(p.name), bool(p.required),
                                     n.text(p.default) if p.has_default else None, n.text(p.help))
                           for p in (kd.params[j] for j in range(kd.nparams))]
-                out.append(Kind(n.text(kd.name), n.text(kd.summary), params))
+                out.append(Kind(n.text(kd.name), n.text(kd.summary), params,
+                                n.text(kd.module) or "", n.text(kd.module_version) or ""))
             self._lib.satin_client_kinds_free(ctypes.byref(k))
         return out
 
@@ -464,10 +472,14 @@ class Client:
         profile = Profile.from_stats(stats)
         if profile is not None:
             stats = {k: v for k, v in stats.items() if not k.startswith("profile.")}
+        data_type = n.text(rep.data_type) or None
+        # A copy: the report's bytes are freed with it.
+        data = ctypes.string_at(rep.data, rep.data_len) if data_type else None
         return JobReport(int(rep.job_id), n.text(rep.kind) or "", bool(rep.ok),
                          n.text(rep.error) or "", n.values(rep.result), stats,
                          name=job.name if job else str(stats.get("job_name", "")),
-                         params=dict(job.params) if job else None, profile=profile)
+                         params=dict(job.params) if job else None, profile=profile,
+                         data=data, data_type=data_type)
 
     def _progress_event(self, job_id, elapsed_ms, jobs_run, _arg) -> None:
         job = self._jobs.get(int(job_id))

@@ -160,6 +160,34 @@ def test_names_and_the_grids_jobs(grid):
         assert long.cancel()
 
 
+def test_data_and_modules(grid):
+    """A job's data bytes and type, and each kind's module and version."""
+    exact = os.path.join(BUILD, "bench", "raytracer_exact")
+    with tempfile.TemporaryDirectory() as d:
+        ppm = os.path.join(d, "exact.ppm")
+        checksum = int(subprocess.run([exact, "--ppm", ppm, "64", "48", "3"], check=True,
+                                      capture_output=True, text=True).stdout)
+        with open(ppm, "rb") as f:
+            want = f.read()
+    assert want.startswith(b"P6\n64 48\n255\n") and len(want) == 13 + 3 * 64 * 48
+    with satin.Client(grid["endpoints"]["b0"]) as c:
+        rep = c.run("raytracer", width=64, height=48, tile=16, image=1, timeout=120)
+        assert rep.ok and rep.result == {"checksum": checksum, "pixels": 64 * 48}
+        assert rep.data_type == "image/x-portable-pixmap"
+        assert isinstance(rep.data, bytes) and rep.data == want
+        plain = c.run("raytracer", width=64, height=48, timeout=120)
+        assert plain.result["checksum"] == checksum
+        assert plain.data is None and plain.data_type is None
+        version = subprocess.run([os.path.join(BUILD, "satind"), "--version"], check=True,
+                                 capture_output=True, text=True).stdout.split()[1]
+        kinds = {k.name: k for k in c.kinds()}
+        assert (kinds["raytracer"].module, kinds["raytracer"].module_version) == \
+            ("satin-kinds", version)
+        assert all(k.module == "satin-kinds" for k in kinds.values())
+        image = [p for p in kinds["raytracer"].params if p.name == "image"][0]
+        assert image.default == "0" and not image.required
+
+
 def test_wait_for_a_job_submitted_elsewhere(grid):
     ep = grid["endpoints"]["a1"]
     out = subprocess.run([SUBMIT, "--socket", ep, "--no-wait", "--parsable", "fib", "n=27"],
