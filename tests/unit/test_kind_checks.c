@@ -484,7 +484,7 @@ typedef struct field {
 typedef struct hostile {
     const char *kind;
     const char *const *params;
-    field set[3];
+    field set[6];
     const char *want;
 } hostile;
 
@@ -621,7 +621,10 @@ static const hostile hostiles[] = {
     {"raytracer", RT, {I(8, 33)}, "raytracer: w=33 is out of range 1..32"},
     {"raytracer", RT, {I(4, 1)}, "raytracer: h=24 is out of range 1..23"},
     {"raytracer", RTC, {I(32, 0)}, "raytracer: carry=0 is out of range 1..268435456"},
-    {"raytracer", RTC, {I(36, 2)}, "raytracer: pixels=2 is out of range 0..1"},
+    {"raytracer", RTC, {I(36, 3)}, "raytracer: pixels=3 is out of range 0..2"},
+    {"raytracer", RTC, {I(36, 2)}, "raytracer: a 32x24 region returns more pixels than carry=256"},
+    {"raytracer", RTC, {I(8, 16), I(36, 2)}, "raytracer: a 16x24 region at 0,0 of 32x24 returns the image, which only the whole image's job does"},
+    {"raytracer", RTC, {I(8, 16384), I(12, 16384), I(16, 16384), I(20, 16384), I(32, 268435456), I(36, 2)}, "raytracer: a 16384x16384 image of 805306392 bytes is over the 1048576 bytes a result that carries data may have"},
     {"raytracer", RTC, {I(36, 1)}, "raytracer: a 32x24 region returns more pixels than carry=256"},
     {"raytracer", RTC, {I(16, 16384), I(20, 16384), I(32, 268435456)}, "raytracer: 16384x16384 with carry=268435456 returns regions over the 1048576 bytes a result that carries data may have"},
     /* synthetic {seed, first_leaf, mean_us, shape, depth, fanout, dist, reserved} */
@@ -786,7 +789,7 @@ static void hostile_fields_refused(void)
             ok(0, "%s: parse accepts the parameters", h->kind);
             continue;
         }
-        for (int k = 0; k < 3 && h->set[k].type; k++)
+        for (size_t k = 0; k < sizeof h->set / sizeof h->set[0] && h->set[k].type; k++)
             set_field(arg.data, &h->set[k]);
         satin_err err;
         int clean;

@@ -4,8 +4,9 @@
  * and number of workers; a few properties of the picture (sky on top, the
  * red sphere in the middle, reflections change it); the same with the
  * pixels travelling up the tree (carry=), whose results are what they
- * should be and stay within the default record limit; and the error texts
- * of bad parameters.
+ * should be and stay within the default record limit; with image=1 the
+ * data format hands over, the sequential image as a P6 PPM byte for byte;
+ * and the error texts of bad parameters.
  */
 #include "kinds.h"
 #include "raytracer.h"
@@ -16,6 +17,9 @@
 #include "kind_kit.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static uint64_t sequential_checksum(int w, int h, int depth)
 {
@@ -245,6 +249,50 @@ static void check_daemon_limit(void)
     satin_pool_destroy(&big);
 }
 
+/* image=1: the PPM that format hands over, byte for byte the sequential
+ * image, for tiles that split it and one that does not, and the same
+ * checksum in the key/values; image=0 has no data. */
+static void check_image(satin_pool *pool, int workers)
+{
+    const int w = 37, h = 23;
+    char head[32];
+    size_t hl = (size_t)snprintf(head, sizeof head, "P6\n%d %d\n255\n", w, h);
+    size_t len = hl + 3 * (size_t)w * h;
+    unsigned char *want = malloc(len);
+    memcpy(want, head, hl);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t p = satin_rt_pixel(w, h, 3, x, y);
+            unsigned char *px = want + hl + 3 * ((size_t)y * w + (size_t)x);
+            px[0] = (unsigned char)red(p);
+            px[1] = (unsigned char)green(p);
+            px[2] = (unsigned char)blue(p);
+        }
+    static const char *tiles[] = {"tile=1", "tile=16", "tile=1024"};
+    for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++) {
+        satin_outcome o;
+        satin_run_record(pool, kit_kinds(), "raytracer",
+                         (const char *[]){"width=37", "height=23", tiles[i], "image=1", NULL}, &o);
+        int64_t sum = 0, pixels = 0;
+        satin_kvlist_i64(&o.result, "checksum", &sum);
+        satin_kvlist_i64(&o.result, "pixels", &pixels);
+        ok(!o.failed && sum == as_i64(sequential_checksum(w, h, 3)) && pixels == w * h,
+           "image=1 %s, %d worker(s): the sequential checksum and %d pixels", tiles[i], workers,
+           w * h);
+        is_str(o.data_type, "image/x-portable-pixmap", "image=1 %s: the data's type", tiles[i]);
+        ok(o.data && o.data_len == len && memcmp(o.data, want, len) == 0,
+           "image=1 %s: the data are the %zu bytes of the P6 PPM of the sequential image",
+           tiles[i], len);
+        satin_outcome_free(&o);
+    }
+    satin_outcome o;
+    satin_run_record(pool, kit_kinds(), "raytracer", (const char *[]){"width=37", "height=23", NULL},
+                     &o);
+    ok(!o.failed && o.data == NULL && o.data_type[0] == '\0', "image=0: no data");
+    satin_outcome_free(&o);
+    free(want);
+}
+
 static void check_bad_params(satin_pool *pool)
 {
     check_bad(pool, (const char *[]){"height=10", NULL}, "needs parameter 'width'",
@@ -272,6 +320,16 @@ static void check_bad_params(satin_pool *pool)
               "bytes each), over the record limit (1048576 bytes, satind --max-record): give a "
               "smaller carry",
               "1024x684 carry=700416: results above 1 MiB");
+    check_bad(pool, (const char *[]){"width=10", "height=10", "image=2", NULL}, "out of range",
+              "image=2");
+    check_bad(pool, (const char *[]){"width=40", "height=30", "image=1", "carry=100", NULL},
+              "raytracer: image=1 gathers the whole image at the root: carry=100 is less than "
+              "its 1200 pixels (leave carry out)",
+              "image=1 with a carry below the image");
+    check_bad(pool, (const char *[]){"width=600", "height=600", "image=1", NULL},
+              "raytracer: image=1 of 600x600 needs 1080024 bytes (3 a pixel), over the record "
+              "limit (1048576 bytes, satind --max-record): give a smaller image",
+              "image=1 of 600x600: over 1 MiB");
     /* Kinds are pure: no image files. */
     check_bad(pool, (const char *[]){"width=10", "height=10", "ppm=/tmp/x.ppm", NULL},
               "unknown parameter 'ppm'", "ppm=");
@@ -285,6 +343,7 @@ int main(void)
     check_scene(pool);
     check_carry(pool, 2);
     check_carry_limit(pool, 2);
+    check_image(pool, 2);
     check_bad_params(pool);
     satin_pool_destroy(&pool);
 
@@ -293,6 +352,7 @@ int main(void)
     check_tiles(pool, 1);
     check_carry(pool, 1);
     check_carry_limit(pool, 1);
+    check_image(pool, 1);
     satin_pool_destroy(&pool);
     check_carry_records();
     check_daemon_limit();
