@@ -77,5 +77,30 @@ kill -TERM "$pid"
 wait "$pid"
 is "$?" 0 "satind stops cleanly"
 pid=""
+
+# A job's data at and past the node's record limit (the daemon's own check:
+# the blob kind makes its data whatever the limit).
+blobs=$(kinds_dir blobs satin-kinds blob)
+sock=ipc://$tmpdir/blobs.sock
+"$build/satind" --foreground --workers 1 --kinds-dir "$blobs" --socket "$sock" \
+    --max-record 65536 2>"$tmpdir/blobs.log" &
+pid=$!
+wait_until --alive "$pid" 60 "satind to answer" "$submit" --socket "$sock" --status
+python3 -c 'import sys; sys.stdout.buffer.write(bytes(i * 131 % 251 for i in range(65536)))' \
+    >"$tmpdir/blob.want"
+run "$submit" --socket "$sock" --timeout 60 --output "$tmpdir/blob.got" blob bytes=65536
+is "$rc" 0 "data of 65536 bytes, the record limit: the job ends well"
+is "$(cmp "$tmpdir/blob.got" "$tmpdir/blob.want" && echo same)" same "and --output wrote them byte for byte"
+run "$submit" --socket "$sock" --timeout 60 --output "$tmpdir/blob2.got" blob bytes=65537
+is "$rc" 1 "data of 65537 bytes, one past the limit: the job fails (exit 1)"
+like "$err" "blob: the job's data (65537 bytes of application/x-blob) exceed the record limit (65536 bytes, satind --max-record)" \
+    "and the daemon says why, with both sizes"
+is "$([ -e "$tmpdir/blob2.got" ] && echo written || echo none)" none "nothing was written"
+run "$submit" --socket "$sock" --status
+is "$rc" 0 "satind still answers"
+kill -TERM "$pid"
+wait "$pid"
+is "$?" 0 "satind stops cleanly"
+pid=""
 echo "1..$n"
 [ "$failures" = 0 ]
