@@ -6,7 +6,7 @@
  * a reset, a peer's ROUTER handing a routing id over to a new connection).
  * A lost job record or JOB_RESULT would leave a parent waiting forever, so
  * the messages that move work (STEAL_REPLY with jobs, PUSH, PUSH_ACK,
- * JOB_RESULT, JOB_CANCEL, and VALUES behind them) are numbered per destination, kept until the
+ * JOB_RESULT, JOB_CANCEL, ORPHAN, and VALUES behind records) are numbered per destination, kept until the
  * destination acknowledges them, and sent again when no acknowledgement
  * comes (go-back-N: a receiver takes only the next number in sequence).
  * Requests that a timeout already covers (STEAL, empty replies, LOAD, the

@@ -309,6 +309,7 @@ static int is_numbered(const satin_msg *m)
     case SATIN_MSG_JOB_RESULT:
     case SATIN_MSG_JOB_CANCEL:
     case SATIN_MSG_VALUES:   /* behind the STEAL_REPLY whose records they go with */
+    case SATIN_MSG_ORPHAN:   /* a result or a promise others wait for, or its withdrawal */
         return 1;
     default:
         return 0;
