@@ -8,7 +8,7 @@
 #
 # tests/fuzz/README.md says how a found input becomes a corpus file.
 
-FUZZ_TARGETS  := proto topology params profile
+FUZZ_TARGETS  := proto topology params profile records
 FUZZ_SECONDS  ?= 60
 FUZZ_BUILD    := build-fuzz
 FUZZ_CC       ?= clang
@@ -21,8 +21,9 @@ FUZZ_MAX_LEN  ?= 8192
 
 FUZZ_REPLAYS  := $(patsubst %,$(BUILD)/tests/fuzz/replay_%.t,$(FUZZ_TARGETS))
 FUZZ_SEEDGEN  := $(BUILD)/tests/fuzz/gen_proto_seeds
+FUZZ_RECGEN   := $(BUILD)/tests/fuzz/gen_records_seeds
 
-EXTRA_BUILD   += $(FUZZ_REPLAYS) $(FUZZ_SEEDGEN)
+EXTRA_BUILD   += $(FUZZ_REPLAYS) $(FUZZ_SEEDGEN) $(FUZZ_RECGEN)
 EXTRA_TESTS   += $(FUZZ_REPLAYS)
 
 # ---- the replay for make check (any $(BUILD), any compiler) ----------------------
@@ -41,6 +42,10 @@ $(BUILD)/tests/fuzz/replay_%.t: $(BUILD)/obj/tests/fuzz/replay_%.o \
 $(FUZZ_SEEDGEN): $(call obj,tests/fuzz/gen_proto_seeds.c) $(LIB_PROTO)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(FUZZ_RECGEN): $(call obj,tests/fuzz/gen_records_seeds.c) $(LIB_KINDS) $(LIB_CORE) $(LIB_ENGINE) $(LIB_COMMON) $(LIB_PROTO)
+	@mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) $(KIND_API_LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_KINDS) $(filter-out $(LIB_KINDS),$(filter %.a,$^)) $(LDLIBS) -ldl
 
 # ---- the fuzzers (only meaningful with SAN=fuzz CC=clang, as make fuzz builds them) ----
 
