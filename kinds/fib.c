@@ -35,6 +35,22 @@ static int64_t fib_seq(int64_t n)
     return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
 }
 
+/* Above this n, the sequential recursion looks at satin_cancelled() once a
+ * call (fib_seq(FIB_CANCEL_N) takes a few milliseconds); below it, it is
+ * plain C.  threshold=92 makes fib_seq(91), which would hold its worker for
+ * centuries after a cancel. */
+#define FIB_CANCEL_N 30
+
+static int64_t fib_seq_stoppable(int64_t n)
+{
+    if (n < FIB_CANCEL_N)
+        return fib_seq(n);
+    /* A stopped job's result is dropped. */
+    if (satin_cancelled())
+        return 0;
+    return fib_seq_stoppable(n - 1) + fib_seq_stoppable(n - 2);
+}
+
 /* Every call a spawn, as the paper's worst case has it: each runs in place
  * as a plain call unless thieves need work (bench/overhead measures it
  * against plain C with one call per node). */
@@ -43,7 +59,7 @@ static int64_t fib(SATIN_FRAME, fib_arg a)
     if (a.n < 2)
         return a.n;
     if (a.n < a.threshold)
-        return fib_seq(a.n);
+        return fib_seq_stoppable(a.n);
     int64_t x, y;
     satin_spawn(fib, &x, (fib_arg){a.n - 1, a.threshold});
     satin_spawn(fib, &y, (fib_arg){a.n - 2, a.threshold});
