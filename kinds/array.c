@@ -38,6 +38,9 @@
 /* Records of at most 512 KiB of elements: within satind's default record limit (1 MiB). */
 #define ARRAY_MAX_CARRY ((int64_t)1 << 17)
 #define ARRAY_MAX_WORK 1000000
+/* Rounds of mix between two looks at satin_cancelled() in a leaf (about a
+ * millisecond): a leaf of 2^17 elements at work=10^6 mixes for minutes. */
+#define ARRAY_CANCEL_ROUNDS ((uint64_t)1 << 20)
 
 /* Fixed-width fields with no padding: the bytes may cross machines.  The
  * record's elements, when it carries them, follow. */
@@ -56,12 +59,19 @@ typedef struct array_sum {
 
 static void add_leaf(const array_arg *a, const uint64_t *v, array_sum *s)
 {
+    uint64_t rounds = 0;
     for (uint64_t i = 0; i < a->hi - a->lo; i++) {
         uint64_t x = v[i];
         for (uint32_t r = 0; r < a->work; r++)
             x = satin_splitmix_at(x);
         s->sum += x;
         s->xor ^= x;
+        /* A stopped job's result is dropped: a partial sum does no harm. */
+        if ((rounds += a->work + 1) >= ARRAY_CANCEL_ROUNDS) {
+            rounds = 0;
+            if (satin_cancelled())
+                return;
+        }
     }
     s->count += a->hi - a->lo;
 }
