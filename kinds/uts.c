@@ -202,10 +202,16 @@ static void uts(SATIN_FRAME, const void *argp, size_t len)
         uts_walk_add(&w, &node, head.flags & UTS_ARG_ROOT);   /* fits: nodes <= cap */
     }
 
+    /* Hashes, not nodes, between two looks: at g=10^6 a node is 10^6 of
+     * them, and 4096 nodes would keep a cancelled job (and the thieves)
+     * waiting for most of an hour; now for one node at most. */
+    uint64_t every = UTS_SPAWN_EVERY / tree.p.granularity;   /* >= 1 in a tree */
+    if (every == 0)
+        every = 1;
     uts_result kids[UTS_MAX_PENDING], sum = {0, 0, 0};
     size_t pending = 0;
     for (;;) {
-        uts_walk_status st = uts_walk_run(&w, UTS_SPAWN_EVERY);
+        uts_walk_status st = uts_walk_run(&w, every);
         if (st == UTS_WALK_DONE)
             break;
         if (st == UTS_WALK_TOO_DEEP) {
