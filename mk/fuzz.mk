@@ -2,6 +2,7 @@
 #
 #   make fuzz FUZZ_SECONDS=N   build tests/fuzz/fuzz_*.c with clang + libFuzzer + ASan + UBSan
 #                              into build-fuzz/ and run each target for N seconds (default 60)
+#   make fuzz FUZZ_TARGETS=T   only target T (or the space-separated few given)
 #   make check                 builds $(BUILD)/tests/fuzz/replay_<target>.t (the normal compiler
 #                              and flags, no libFuzzer) and runs every file of
 #                              tests/fuzz/corpus/<target>/ through the target
