@@ -60,7 +60,9 @@ static int64_t fib(SATIN_FRAME, fib_arg a)
         return a.n;
     if (a.n < a.threshold)
         return fib_seq_stoppable(a.n);
-    int64_t x, y;
+    /* A stopped job drops its spawns, whose slots are then not written:
+     * unset, their sum was an overflow of two stack words. */
+    int64_t x = 0, y = 0;
     satin_spawn(fib, &x, (fib_arg){a.n - 1, a.threshold});
     satin_spawn(fib, &y, (fib_arg){a.n - 2, a.threshold});
     satin_sync();
