@@ -43,6 +43,9 @@ static const long_job long_jobs[] = {
     {"setcover", P("n=256", "m=256", "density=5", "threshold=256", "probe=0")},
     {"knapsack", P("n=1000", "type=strong", "threshold=1000", "probe=0")},
     {"nchoosek", P("n=66", "k=33", "threshold=1001")},
+    /* k < 8 below the top: no look while C(n, 7) ran, 10^17 calls at n=1000 */
+    {"nchoosek", P("n=99", "k=12", "threshold=139")},
+    {"nchoosek", P("n=1000", "k=6", "threshold=1001")},
     {"primefactors", P("lo=1099507433473", "hi=1099511627776", "threshold=4194304")},
     {"tsp", P("n=20", "threshold=20", "probe=4294967296")},
 };
