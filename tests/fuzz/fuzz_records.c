@@ -15,7 +15,7 @@
  *     a failed job with a reason: a stack overflow in the kind's own
  *     recursion is a failed job (daemon/runtime/stack_guard.c), never a
  *     signal;
- *   - a job that is cancelled stops soon;
+ *   - once cancelled (the time limit below), the job ends soon after;
  *   - nothing leaks (LeakSanitizer, after each input under libFuzzer).
  * abort() when one of these is broken, so that libFuzzer keeps the input.
  *
