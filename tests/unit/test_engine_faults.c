@@ -112,6 +112,7 @@ static void test_detection(void)
     is_i64(kit_counter(e, "peers_back"), 1, "detect: peers_back");
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* This node's own stall (a0 stopped from 0.5 s to 10 s): without the
@@ -138,6 +139,7 @@ static void test_own_stall(int told)
                satin_engine_peer_state(e, 2, NULL) == SATIN_PEER_DEAD,
            "stall, not told: a1 and b0 taken for dead at once");
         satin_engine_destroy(&e);
+        forget_sent(&f);
         return;
     }
     ok(satin_engine_peer_state(e, 1, NULL) != SATIN_PEER_DEAD &&
@@ -165,6 +167,7 @@ static void test_own_stall(int told)
            "stall: b0, silent through the round, is dead");
     ok(satin_engine_peer_state(e, 1, NULL) != SATIN_PEER_DEAD, "stall: a1, who answered, is not");
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* New failure time-outs (satind's SIGHUP) take effect at the next watch:
@@ -192,6 +195,7 @@ static void test_timeouts_changed(void)
                kit_names[p]);
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* A peer this node has no work with may be quiet for ever (an idle node
@@ -218,6 +222,7 @@ static void test_untied_quiet(void)
            "untied: every peer heard and greeted, no work: the idle node sleeps");
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* A node never heard since this one started is dead after the time-out
@@ -248,6 +253,7 @@ static void test_absent(void)
        "absent: settled as steals to the dead, not as time-outs");
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* a1 holds a record of ours and dies: it runs again here, as a stand-in
@@ -281,6 +287,7 @@ static void test_redo(void)
     is_i64(kit_counter(e, "redo_results"), 1, "redo: redo_results");
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* The holder was only slow: its result comes while the re-run runs.  The
@@ -308,6 +315,7 @@ static void test_first_result_wins(void)
     is_i64(satin_engine_running(e), 0, "first: nothing left running");
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* A record whose job stopped here is not run again when its holder dies:
@@ -324,6 +332,7 @@ static void test_no_redo_when_stopped(void)
     ok(f.starts == 0 && a.completed == 1 && !a.ok, "stopped: not run again, ended: %s", a.error);
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* Without orphan saving: we run two records for b1 (a chain: b1 stole
@@ -391,6 +400,7 @@ static void test_held_and_parked(int keep_args)
         free(f.standin_handles[i]);
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* ORPHAN messages with `status` for `place` sent to `to` (with `value`
@@ -536,6 +546,7 @@ static void test_orphans(void)
         free(f.standin_handles[i]);
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* A promise ties us to its holder: b0 promises a record and falls silent;
@@ -596,6 +607,7 @@ static void test_redo_keeps_place(void)
        "redo place: without orphan saving nothing is kept or told");
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* A peer that restarts between two messages lost what it held for us,
@@ -693,6 +705,7 @@ static void test_leaving(void)
     satin_engine_peer_info(e, 2, &pi);
     ok(pi.leaving, "left: it shows as leaving (satind: left)");
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* A node that leaves gives back what it cannot finish: on its stop, every
@@ -722,6 +735,7 @@ static void test_give_back(void)
     is_i64(sent_to(&f, 1, SATIN_MSG_JOB_RESULT), 0, "give back: its end sends no result");
     is_i64(satin_engine_busy(e), 0, "give back: nothing holds the stop");
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* The owner's side: a record given back runs again here at once, as after
@@ -753,6 +767,7 @@ static void test_taken_back(void)
     deliver(e, 3 * MS, bogus);
     is_i64(f.bad, bad + 1, "taken back: a record never given, given back, is a bad message");
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* What ties a0 to a peer, as satind's status and the log of a death say
@@ -776,6 +791,7 @@ static void test_ties_described(void)
     is_str(ties, "", "ties: its result ends the tie");
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* A view of the grid (GRID_STATUS): a0 asks every peer for its status.
@@ -851,6 +867,7 @@ static void test_status_ties(void)
        "status: b0's request is answered with our figures");
     forget_sent(&f);
     satin_engine_destroy(&e);
+    forget_sent(&f);
 }
 
 /* The ledger's copy of a stand-in's record refers to bytes the driver
