@@ -59,7 +59,7 @@ moved_on() {
 known() { moved_on; moved_state=$?; [ "$moved_state" != 2 ]; }
 
 for policy in rs rp chs cls crs lifeline cluster-lifeline; do
-    grid_up topology 32000
+    grid_up topology
     a0=(--socket "ipc://$tmpdir/g/a0.sock")
     # Until a node that only ever received records of the job has given
     # some of them on: the cancel must then travel two hops.

@@ -45,7 +45,7 @@ is "${#n0pub}" 40 "and prints a 40-character Z85 public key line"
 run "$keygen" --dir "$tmpdir/keys" n0
 is "$rc" 1 "satin-keygen does not overwrite a key pair without --force"
 
-base=$((40000 + RANDOM % 9000))
+base=$(port_base)
 topo() {   # topo FILE [OMIT_KEY_OF]
     {
         echo "grid: curve-test"

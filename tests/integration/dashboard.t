@@ -36,7 +36,7 @@ topology() {   # topology BASE FILE
 }
 
 mkdir -m 700 "$tmpdir/g"
-base=$((32000 + RANDOM % 8000))
+base=$(port_base)
 topology "$base" "$tmpdir/t.yaml"
 "$build/satind" --config "$tmpdir/t.yaml" --node a0 --metrics tcp://127.0.0.1:0 --foreground \
     2>"$tmpdir/a0.log" &

@@ -16,7 +16,7 @@ trap 'rm -rf "$tmpdir"' EXIT
 # another test or run may hold them meanwhile); a port somebody else holds
 # ("Address already in use") is worth another draw, five in all.
 for _ in 1 2 3 4 5; do
-    moved_ports "$repo/etc/local-2x2.yaml" $((32000 + RANDOM % 8900)) >"$tmpdir/local-2x2.yaml"
+    moved_ports "$repo/etc/local-2x2.yaml" $(port_base) >"$tmpdir/local-2x2.yaml"
     run env SATIN_BUILD="$build" TMPDIR="$tmpdir" bash "$repo/deploy/demo.sh" "$tmpdir/local-2x2.yaml"
     [ "$rc" != 0 ] && [[ $err == *"Address already in use"* ]] || break
 done

@@ -84,7 +84,7 @@ line() {   # line DEAD NEXT CAUSE: the re-submission line satin-submit prints
 
 # ---- a grid node killed under a running job (--topology) --------------------------
 
-grid_up topology 32000 info
+grid_up topology info
 e0=ipc://$tmpdir/g/n0.sock
 e1=ipc://$tmpdir/g/n1.sock
 bg_submit --topology "$tmpdir/t.yaml" "${job[@]}"

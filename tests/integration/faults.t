@@ -92,7 +92,7 @@ orphans_met() {
 }
 
 for policy in rs rp chs cls crs lifeline cluster-lifeline; do
-    grid_up topology 32000 warn
+    grid_up topology warn
     start_job
     pause
     wait_until --quiet 30 "b1 to hold records of another node" holds b1
@@ -111,14 +111,14 @@ for policy in rs rp chs cls crs lifeline cluster-lifeline; do
 done
 
 policy=crs
-grid_up topology 32000 warn
+grid_up topology warn
 start_job
 pause
 kill -KILL "$(cat "$tmpdir/g/a1.pid")" "$(cat "$tmpdir/g/b1.pid")"
 finish_t1l "a1 and b1 killed at once"
 grid_down
 
-grid_up topology 32000 info
+grid_up topology info
 start_job
 pause
 keeper=$(keep_busy "ipc://$tmpdir/g/a0.sock")
@@ -142,7 +142,7 @@ cat "$tmpdir"/g/a0.log "$tmpdir"/g/a1.log "$tmpdir"/g/b0.log >"$tmpdir/all.log"
 like "$(cat "$tmpdir/all.log")" "node b1 is dead" "the others saw b1's old run end"
 grid_down
 
-grid_up topology 32000 info
+grid_up topology info
 start_job
 pause
 b1=$(cat "$tmpdir/g/b1.pid")
@@ -157,7 +157,7 @@ is "$(json_get 'd["stats"]["grid.records_redone"]' "$job_out")" 0 \
 grid_down
 
 emulate=true
-grid_up topology 32000 info
+grid_up topology info
 start_job
 pause
 run "$build/satin-wanem" ctl --control "$tmpdir/g/wanem.ctl" partition A B

@@ -101,7 +101,7 @@ grid_up() {
     for attempt in 1 2 3 4 5; do
         grid_dir=$tmpdir/run-$1-$2-$attempt
         mkdir -m 700 "$grid_dir"   # satin-grid runs only in a directory of ours alone
-        moved_ports "$repo/etc/$1.yaml" $((32000 + RANDOM % 8900)) >"$grid_dir/$1.yaml"
+        moved_ports "$repo/etc/$1.yaml" $(port_base) >"$grid_dir/$1.yaml"
         # Into a file, not a pipe: the daemons inherit satin-grid's stdout, so a
         # $(...) or a pipe would wait for them to exit.
         "$satin_grid" up "$grid_dir/$1.yaml" --policy "$2" --run-dir "$grid_dir" \

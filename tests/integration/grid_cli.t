@@ -54,7 +54,7 @@ Y
 }
 up=1
 for _ in 1 2 3 4 5; do
-    two $((32000 + RANDOM % 8999)) "$tmpdir/t.yaml"
+    two $(port_base) "$tmpdir/t.yaml"
     run "$grid" up "$tmpdir/t.yaml" --policy=crs --run-dir="$tmpdir/g" --log-level=debug
     [ "$rc" = 0 ] && { up=0; break; }
     "$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1

@@ -7,8 +7,8 @@
 # run the long job of the fault tests; keep_busy and took_records keep work
 # on the grid until a node that joins late has taken some.
 #
-#   grid_up WRITE LOW [LEVEL]
-#                       draws a port base in LOW..LOW+8998, runs
+#   grid_up WRITE [LEVEL]
+#                       draws a base of 16 free ports (tap.sh's port_base), runs
 #                       `WRITE BASE FILE` to write the topology, and brings
 #                       it up in $tmpdir/g (endpoints in $tmpdir/ep; the
 #                       daemons log at LEVEL, default warn); five draws
@@ -68,9 +68,9 @@ is_satind() { [ "$(readlink "/proc/$1/exe")" = "$(readlink -f "$build/satind")" 
 grid_up() {
     local try base
     for try in 1 2 3 4 5; do
-        base=$(($2 + RANDOM % 8999))
+        base=$(port_base)
         "$1" "$base" "$tmpdir/t.yaml"
-        "$grid" up "$tmpdir/t.yaml" --run-dir "$tmpdir/g" --log-level "${3:-warn}" >"$tmpdir/ep" 2>"$tmpdir/up.err" && return 0
+        "$grid" up "$tmpdir/t.yaml" --run-dir "$tmpdir/g" --log-level "${2:-warn}" >"$tmpdir/ep" 2>"$tmpdir/up.err" && return 0
         "$grid" down --run-dir "$tmpdir/g" >/dev/null 2>&1
     done
     echo "Bail out! the grid did not come up: $(cat "$tmpdir/up.err")"

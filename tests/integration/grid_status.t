@@ -31,7 +31,7 @@ clusters:
       - {id: b1, endpoint: "tcp://127.0.0.1:$(($1 + 3))", client: "ipc://$tmpdir/g/b1.sock", workers: 3}
 Y
 }
-grid_up topology 21000
+grid_up topology
 a0=ipc://$tmpdir/g/a0.sock
 
 # view: a0's view as JSON into $out (and rc)

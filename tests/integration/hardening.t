@@ -216,7 +216,7 @@ is "$rc" 0 "allow_insecure_network: true lets it through"
 
 started=0
 for _ in 1 2 3 4 5; do
-    port=$((40000 + RANDOM % 20000))
+    port=$(port_base 1)
     printf 'grid: lo\nsecurity: none\nclusters:\n  - name: A\n    nodes:\n      - {id: a0, endpoint: "tcp://127.0.0.1:%s"}\n' \
         "$port" >"$tmpdir/lo.yaml"
     start_satind "$tmpdir/lo.log" "$satind" --config "$tmpdir/lo.yaml" --node a0 --socket "$tmpdir/lo.sock"

@@ -28,7 +28,7 @@ for f in "$satind" "$submit" "$probe"; do
     [ -x "$f" ] || { echo "Bail out! $f is missing (build it, or set SATIN_BUILD)"; exit 1; }
 done
 
-base=$((40000 + RANDOM % 9000))
+base=$(port_base)
 cat >"$tmpdir/t.yaml" <<EOF
 grid: hostile-test
 policy: rs

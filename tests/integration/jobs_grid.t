@@ -29,7 +29,7 @@ clusters:
       - {id: b1, endpoint: "tcp://127.0.0.1:$(($1 + 3))", client: "ipc://$tmpdir/g/b1.sock", workers: 1}
 Y
 }
-grid_up topology 23000
+grid_up topology
 ep() { echo "ipc://$tmpdir/g/$1.sock"; }
 long=(synthetic depth=1 fanout=1 dist=const mean_us=600000000)
 

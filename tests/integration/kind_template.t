@@ -106,7 +106,7 @@ status_of() {   # status_of NODE KEY
 # A port another test holds makes a node exit at once: draw the ports again.
 up=0
 for try in 1 2 3 4 5; do
-    start_grid $((33000 + RANDOM % 8000)) && { up=1; break; }
+    start_grid $(port_base) && { up=1; break; }
     stop_grid
 done
 [ "$up" = 1 ] || { echo "Bail out! the grid did not come up: $(cat "$tmpdir"/*.log)"; exit 1; }

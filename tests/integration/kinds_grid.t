@@ -69,7 +69,7 @@ start_node() {
 start_all() {
     local try id up
     for try in 1 2 3 4 5; do
-        base=$((32000 + RANDOM % 8000))
+        base=$(port_base)
         topology "$base" "$tmpdir/t.yaml" "$@"
         up=1
         for id in a0 a1 b0 b1; do start_node "$id" --quiet || { up=0; break; }; done

@@ -47,7 +47,7 @@ start_node() {
 holds_record() { [ "$(status_of "ipc://$tmpdir/g/n1.sock" records_held)" -ge 1 ] 2>/dev/null; }
 
 mkdir -p "$tmpdir/g"
-base=$((31000 + RANDOM % 8000))
+base=$(port_base)
 topology "$base" "$tmpdir/t.yaml"
 for policy in rs rp chs cls crs lifeline cluster-lifeline; do
     : >"$tmpdir/g/n0.log"

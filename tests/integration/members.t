@@ -43,7 +43,7 @@ topology() {   # topology BASE FILE: the nodes of $nodes, ports from BASE
         done
     } >"$2"
 }
-grid_up topology 34000 info
+grid_up topology info
 base=$(sed -n 's/.*id: a0, endpoint: "tcp:\/\/127.0.0.1:\([0-9]*\)".*/\1/p' "$tmpdir/t.yaml")
 
 start_job() {

@@ -20,7 +20,7 @@ clusters:
       - {id: n2, endpoint: "tcp://127.0.0.1:$(($1 + 2))", client: "ipc://$tmpdir/g/n2.sock", workers: 1}
 Y
 }
-grid_up topology 31000 info
+grid_up topology info
 n0=(--socket "ipc://$tmpdir/g/n0.sock")
 
 run "$submit" "${n0[@]}" --json --stats --timeout 60 fib n=20

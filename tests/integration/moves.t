@@ -27,7 +27,7 @@ clusters:
       - {id: b0, endpoint: "tcp://127.0.0.1:$(($1 + 2))", workers: 1}
 Y
 }
-grid_up topology 10000
+grid_up topology
 sock() { echo "ipc://$tmpdir/g/$1.sock"; }
 
 run "$submit" --socket "$(sock a0)" --no-wait --parsable synthetic depth=0 fanout=1 dist=const mean_us=3000000

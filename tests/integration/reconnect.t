@@ -29,7 +29,7 @@ clusters:
       - {id: b1, endpoint: "tcp://127.0.0.1:$(($1 + 3))", workers: 1}
 Y
 }
-grid_up topology 50000
+grid_up topology
 ep=$(head -1 "$tmpdir/ep")
 
 # Eight leaves of 3 s on a0: every node steals (B over the WAN) and runs

@@ -30,7 +30,7 @@ $extra
 Y
 }
 
-grid_up topology 33000 info
+grid_up topology info
 base=$(grep -o '127.0.0.1:[0-9]*' "$tmpdir/t.yaml" | head -1 | cut -d: -f2)
 file=$tmpdir/t.yaml
 pid=$(cat "$tmpdir/g/n0.pid")

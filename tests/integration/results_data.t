@@ -34,7 +34,7 @@ clusters:
       - {id: b1, endpoint: "tcp://127.0.0.1:$(($1 + 3))", workers: 1}
 Y
 }
-grid_up topology 20000
+grid_up topology
 sock() { echo "ipc://$tmpdir/g/$1.sock"; }
 # received: the records a1, b0 and b1 have received from other nodes so far
 received() {

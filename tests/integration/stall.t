@@ -23,7 +23,7 @@ clusters:
       - {id: n1, endpoint: "tcp://127.0.0.1:$(($1 + 1))", client: "ipc://$tmpdir/g/n1.sock", workers: 1}
 Y
 }
-grid_up topology 40000 info
+grid_up topology info
 n0pid=$(cat "$tmpdir/g/n0.pid") n1pid=$(cat "$tmpdir/g/n1.pid")
 ep0="ipc://$tmpdir/g/n0.sock" ep1="ipc://$tmpdir/g/n1.sock"
 

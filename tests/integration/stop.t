@@ -21,7 +21,7 @@ clusters:
       - {id: n1, endpoint: "tcp://127.0.0.1:$(($1 + 1))", client: "ipc://$tmpdir/g/n1.sock", workers: 1}
 Y
 }
-grid_up topology 30000 info
+grid_up topology info
 n0=(--socket "ipc://$tmpdir/g/n0.sock")
 n1=(--socket "ipc://$tmpdir/g/n1.sock")
 n1pid=$(cat "$tmpdir/g/n1.pid")

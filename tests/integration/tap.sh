@@ -101,6 +101,35 @@ wait_socket() {
     wait_until --alive "$2" 60 "${3:-the socket $1 of process $2}" test -S "$1"
 }
 
+# port_base [N]: prints a port P such that P..P+N-1 (N: 16) are free on
+# this host now, drawn from 10000..31999: below the kernel's range of
+# ephemeral ports (32768 and up), where outgoing connections of any process
+# (other tests' daemons among them) take their local ports, so that no
+# connection can take one of them between this draw and the bind.  Another
+# test's listener still may: callers draw again on "Address already in use".
+port_base() {
+    python3 - "${1:-16}" <<'PY'
+import random, socket, sys
+n = int(sys.argv[1])
+for _ in range(200):
+    base = random.randrange(10000, 32000 - n)
+    socks = []
+    try:
+        for p in range(base, base + n):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            socks.append(s)
+            s.bind(("0.0.0.0", p))
+    except OSError:
+        continue
+    finally:
+        for s in socks:
+            s.close()
+    print(base)
+    sys.exit(0)
+sys.exit("no %d free ports in a row below 32000" % n)
+PY
+}
+
 # log_has FILE TEXT: FILE has a line containing TEXT (for wait_until)
 log_has() { grep -qF -- "$2" "$1" 2>/dev/null; }
 

@@ -22,7 +22,7 @@ trap 'exit 130' INT TERM
 rc=0
 : >"$tmpdir/out"; : >"$tmpdir/err"
 
-base=$((40000 + RANDOM % 9000))
+base=$(port_base)
 node() {   # node ID PORT
     echo "      - {id: $1, endpoint: \"tcp://127.0.0.1:$2\", workers: 1}"
 }
