@@ -162,6 +162,7 @@ int main(int argc, char **argv)
     satin_peer_kinds *kinds = satin_peer_kinds_new(reg);
     satin_peer_kinds_describe(kinds, m);
     satin_peer_kinds_destroy(&kinds);
+    satin_registry_destroy(&reg);
     send_msg(s, m);
 
     if (profile) {
