@@ -224,7 +224,8 @@ void control_profile_collect(satin_control *ctl, job_entry *e, const satin_kvlis
 /* control_listen.c */
 void control_size_fd_limits(satin_control *ctl, const satin_topology *topo);
 /* SIGHUP (control_reload.c): re-reads the topology file and logs how it
- * differs; 0 (unchanged), 1 (membership changed, not applied) or -1 (invalid). */
+ * differs; 0 (membership unchanged), 1 (membership changed and applied) or
+ * -1 (invalid, or a change this node cannot take: nothing applied). */
 int control_reload_topology(satin_control *ctl);
 int control_bind_clients(satin_control *ctl);
 int control_watch_clients(satin_control *ctl);
