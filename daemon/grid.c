@@ -58,6 +58,7 @@ struct satin_grid {
     satin_log_limit refuse_log_limit;
     int64_t serve_ns, take_ns;
     int64_t serve_cpu_ns;         /* of serve_ns, the control thread's CPU time */
+    satin_value_decl value_decls[SATIN_VALUES_MAX];   /* env_value_decls' answer */
     /* Each synchronous steal's round trip, inside the cluster and across
      * (the engine's lan_wait_s and wan_wait_s, one by one). */
     satin_latency_hist lan_waits, wan_waits;
@@ -255,6 +256,7 @@ static void *env_start(void *ctx, const satin_msg_jobrec *jr, const void **job, 
     satin_job_set_remote(s->job);
     satin_job_set_ancestry(s->job, jr->ancestry);
     satin_job_set_origin(s->job, jr->origin);
+    satin_job_set_values(s->job, satin_registry_task_values(g->reg, task));
     *job = s->job;
     satin_pool_start(g->pool, s->job, standin_done, s);
     return s;
@@ -268,6 +270,101 @@ static const void *env_standin_arg(void *ctx, void *handle)
     (void)ctx;
     size_t len;
     return satin_job_arg(((standin *)handle)->job, &len);
+}
+
+/* ---- grid-wide values: the pool's copy per origin <-> the engine's ---------------- */
+
+static int64_t value_bottom(int join)
+{
+    return join == SATIN_LEAST ? INT64_MAX : join == SATIN_GREATEST ? INT64_MIN : 0;
+}
+
+/* The engine's declarations of a kind's values (their joins share numbers:
+ * SATIN_LEAST is SATIN_JOIN_MIN, and so on). */
+static size_t value_decls_of(const satin_value_def *defs, satin_value_decl *out)
+{
+    size_t n = 0;
+    for (; defs && n < SATIN_VALUES_MAX && defs[n].name; n++) {
+        out[n] = (satin_value_decl){.op = (satin_join_op)defs[n].join};
+        snprintf(out[n].name, sizeof out[n].name, "%s", defs[n].name);
+    }
+    return n;
+}
+
+static size_t env_value_decls(void *ctx, const void *job, const satin_value_decl **decls)
+{
+    satin_grid *g = ctx;
+    size_t n = value_decls_of(satin_job_value_defs(job), g->value_decls);
+    *decls = g->value_decls;
+    return n;
+}
+
+static void env_value_states(void *ctx, uint64_t origin, satin_job_values *into)
+{
+    satin_grid *g = ctx;
+    const satin_value_def *defs;
+    int64_t v[SATIN_VALUES_MAX];
+    size_t n = satin_pool_values(g->pool, origin, &defs, v, NULL);
+    char err[160];
+    for (size_t i = 0; i < n && i < satin_job_values_count(into); i++)
+        if (v[i] != value_bottom(defs[i].join))
+            satin_job_values_join_i64(into, defs[i].name, (satin_join_op)defs[i].join, v[i], err,
+                                      sizeof err);
+}
+
+static void env_values_grew(void *ctx, uint64_t origin, const satin_job_values *vals,
+                            uint32_t grew)
+{
+    satin_grid *g = ctx;
+    int64_t v[SATIN_VALUES_MAX] = {0};
+    for (size_t i = 0; i < satin_job_values_count(vals) && i < SATIN_VALUES_MAX; i++) {
+        const satin_value_state *st = satin_job_values_state(vals, i);
+        v[i] = st->set ? st->scalar : value_bottom((int)st->op);
+    }
+    satin_pool_values_join(g->pool, origin, v, grew);
+}
+
+/* News that this node's workers made values of `origin` grow: posted from
+ * a worker, handed to the engine on the control thread. */
+typedef struct values_news {
+    satin_mailbox_item item;   /* first: the mailbox hands back this pointer */
+    satin_grid *grid;
+    uint64_t origin;
+} values_news;
+
+static void deliver_values(satin_mailbox_item *item)
+{
+    values_news *news = (values_news *)item;
+    satin_grid *g = news->grid;
+    const satin_value_def *defs;
+    int64_t v[SATIN_VALUES_MAX];
+    uint32_t grown;
+    size_t n = satin_pool_values(g->pool, news->origin, &defs, v, &grown);
+    satin_value_decl decls[SATIN_VALUES_MAX];
+    char err[160];
+    satin_job_values *vals = grown ? satin_job_values_new(decls, value_decls_of(defs, decls), err,
+                                                          sizeof err)
+                                   : NULL;
+    for (size_t i = 0; vals && i < n; i++)
+        if (v[i] != value_bottom(defs[i].join))
+            satin_job_values_join_i64(vals, defs[i].name, (satin_join_op)defs[i].join, v[i], err,
+                                      sizeof err);
+    if (vals)
+        satin_engine_values_grew(g->engine, satin_now_ns(), news->origin, vals, grown);
+    satin_job_values_destroy(&vals);
+    free(news);
+}
+
+static void pool_values_grew(void *arg, uint64_t origin)
+{
+    satin_grid *g = arg;
+    values_news *news = calloc(1, sizeof *news);
+    if (!news)
+        abort();
+    news->item.deliver = deliver_values;
+    news->grid = g;
+    news->origin = origin;
+    satin_mailbox_post(g->mailbox, &news->item);
 }
 
 static void env_orphan(void *ctx, int status, int holder, uint64_t origin, uint64_t place,
@@ -825,6 +922,9 @@ static satin_engine *make_engine(satin_grid *g, size_t max_record)
         .promised = env_promised,
         .profile = env_profile,
         .steal_waited = env_steal_waited,
+        .value_decls = env_value_decls,
+        .value_states = env_value_states,
+        .values_grew = env_values_grew,
     };
     satin_engine *e = satin_engine_new(&cfg, &env, satin_now_ns());
     free_policy_topology(&ptopo);
@@ -902,6 +1002,7 @@ satin_grid *satin_grid_new(void *zctx, const satin_topology *topo, int self,
     if (reserve > 0)
         satin_pool_set_spawn_reserve(pool, reserve);
     satin_pool_on_hungry(pool, pool_hungry, g);
+    satin_pool_on_values(pool, pool_values_grew, g);
     log_info("node %s (%d of %d, cluster %s) runs policy %s", topo->nodes[self].id, self + 1,
              topo->nnodes, topo->clusters[topo->nodes[self].cluster].name, policy->ops->name);
     return g;
@@ -912,8 +1013,10 @@ void satin_grid_destroy(satin_grid **self)
     satin_grid *g = *self;
     if (!g)
         return;
-    if (g->pool)
+    if (g->pool) {
         satin_pool_on_hungry(g->pool, NULL, NULL);
+        satin_pool_on_values(g->pool, NULL, NULL);
+    }
     /* Stand-ins still running belong to the pool; the daemon only destroys
      * the grid once the pool drained, and finished ones were delivered. */
     satin_engine_destroy(&g->engine);

@@ -21,13 +21,17 @@
  *
  * Jobs and bounds.  A job's argument holds the distance matrix, the path's
  * end, the visited set, the path length and `ub`; the job returns the length
- * of the shortest completion that is shorter than ub, or -1 for "none".
- * Jobs cannot share the best tour while they run (a job must be a pure
- * function of its argument bytes, and results only come back through
- * satin_return), so a job's bound is the one handed down by its parent when
- * it was spawned (the root's is "none"), then whatever it finds itself;
- * siblings do not see each other's tours.  The result is therefore the same
- * on any number of workers.  To start from a good bound, as a sequential
+ * of the shortest completion that is shorter than ub, or -1 for "none", and
+ * the search nodes its subtree explored.  A job's own bound is the one
+ * handed down by its parent when it was spawned (the root's is "none"),
+ * then whatever it finds itself.  With bound=shared (the default) it also
+ * prunes by the job's grid-wide value `best`, the shortest tour any node
+ * of the job found so far (satin_value): every tour found is joined into
+ * it, and a path is pruned when it cannot beat it, never when it ties it,
+ * so the length is exact however late the value comes, and a record run
+ * again after its node died finds that node's tour again.  With
+ * bound=local siblings do not see each other's tours, and `explored` is the
+ * same on any number of workers and nodes.  To start from a good bound, as a sequential
  * depth-first search soon has, each job first completes its path by nearest
  * neighbour improved by 2-opt and or-opt moves (within 0-2% of the optimum
  * on the 18-city instances tried), and a job that is to spawn first runs the
@@ -75,7 +79,7 @@ typedef struct tsp_arg {
     int32_t threshold;   /* spawn children while depth < threshold */
     int32_t last;        /* the path's end */
     uint32_t visited;    /* bit i: city i is on the path */
-    int32_t reserved;    /* 0 */
+    int32_t shared;      /* 1: prune by the job's grid-wide best too (bound=shared); 0: not */
     int64_t len;         /* length of the path */
     int64_t ub;          /* only tours shorter than this are wanted; -1: no bound */
     int64_t probe;       /* the root's probe budget (see tsp_probe_budget) */
@@ -240,15 +244,37 @@ typedef struct tsp_search {
     uint64_t nodes;
     uint64_t budget;     /* stop after this many nodes; 0: no limit */
     int64_t best;        /* INT64_MAX: none yet */
+    int shared;          /* the job's grid-wide best (value 0) prunes too */
 } tsp_search;
+
+/* The grid-wide best: the shortest tour any node of the job found so far,
+ * as this node knows it (INT64_MAX: none). */
+#define TSP_SHARED_BEST 0
+
+/* A path of length (or lower bound) b can still lead to a tour we want:
+ * shorter than this job's own best, and no longer than the grid-wide best.
+ * A tie with the grid's best is explored, not pruned: its finder's result
+ * may be lost with its node, and the re-run must find the tour again
+ * (values travel late, and never decide a result). */
+static int tsp_wanted(const tsp_search *s, int64_t b)
+{
+    return b < s->best && (!s->shared || b <= satin_value(TSP_SHARED_BEST));
+}
+
+static void tsp_found(tsp_search *s, int64_t t)
+{
+    if (t < s->best) {
+        s->best = t;
+        if (s->shared)
+            satin_value_join(TSP_SHARED_BEST, t);
+    }
+}
 
 static void tsp_dfs(tsp_search *s, int last, uint32_t visited, int64_t len)
 {
     const tsp_inst *in = s->in;
     if (visited == in->all) {
-        int64_t t = len + tsp_d(in, last, 0);
-        if (t < s->best)
-            s->best = t;
+        tsp_found(s, len + tsp_d(in, last, 0));
         return;
     }
     if (s->stop)
@@ -259,42 +285,48 @@ static void tsp_dfs(tsp_search *s, int last, uint32_t visited, int64_t len)
         s->stop = 1;
         return;
     }
-    if (tsp_bound(in, last, visited, len) >= s->best)
+    if (!tsp_wanted(s, tsp_bound(in, last, visited, len)))
         return;
     for (int k = 0; k < in->n - 1; k++) {
         int v = in->nb[last][k];
         if (visited & (1u << v))
             continue;
         int64_t nl = len + tsp_d(in, last, v);
-        if (nl >= s->best)
+        if (!tsp_wanted(s, nl))
             break;   /* the next cities are no nearer */
         tsp_dfs(s, v, visited | (1u << v), nl);
     }
 }
 
+/* A job's answer: the shortest completion shorter than its ub (-1: none),
+ * and the search nodes its subtree explored on every node (probes too). */
+typedef struct tsp_res {
+    int64_t len;
+    int64_t explored;
+} tsp_res;
+
 static int tsp_valid(const tsp_arg *a, satin_err *err);
-SATIN_TASK(int64_t, tsp, tsp_arg, tsp_valid);
+SATIN_TASK(tsp_res, tsp, tsp_arg, tsp_valid);
 
 /* The argument is what tsp_valid accepts: parse's, a spawn's, or one that
  * passed the check. */
-static int64_t tsp(SATIN_FRAME, tsp_arg a)
+static tsp_res tsp(SATIN_FRAME, tsp_arg a)
 {
     tsp_inst in;
     tsp_inst_init(&in, a.n, a.dist);
     int64_t ub = a.ub < 0 ? INT64_MAX : a.ub;
     int spawning = a.depth < a.threshold && a.visited != in.all;
     uint64_t budget = spawning ? tsp_probe_budget(a.probe, a.depth) : 0;
-    tsp_search s = {&in, 0, 0, budget, ub};
-    int64_t g = tsp_greedy(&in, a.last, a.visited, a.len);
-    if (g < s.best)
-        s.best = g;
+    tsp_search s = {&in, 0, 0, budget, ub, a.shared};
+    tsp_found(&s, tsp_greedy(&in, a.last, a.visited, a.len));
     if (!spawning || budget > 0)
         tsp_dfs(&s, a.last, a.visited, a.len);
+    int64_t explored = (int64_t)s.nodes;
     if (spawning && (budget == 0 || s.stop) && !satin_cancelled() &&
-        tsp_bound(&in, a.last, a.visited, a.len) < s.best) {
-        int64_t sub[TSP_MAX_N];
+        tsp_wanted(&s, tsp_bound(&in, a.last, a.visited, a.len))) {
+        tsp_res sub[TSP_MAX_N];
         for (int k = 0; k < TSP_MAX_N; k++)
-            sub[k] = -1;
+            sub[k] = (tsp_res){-1, 0};
         tsp_arg child = a;
         child.depth = a.depth + 1;
         child.ub = s.best;
@@ -303,18 +335,20 @@ static int64_t tsp(SATIN_FRAME, tsp_arg a)
             if (a.visited & (1u << v))
                 continue;
             child.len = a.len + tsp_d(&in, a.last, v);
-            if (child.len >= s.best)
+            if (!tsp_wanted(&s, child.len))
                 break;
             child.last = v;
             child.visited = a.visited | (1u << v);
             satin_spawn(tsp, &sub[v], child);
         }
         satin_sync();
-        for (int v = 0; v < a.n; v++)
-            if (sub[v] >= 0 && sub[v] < s.best)
-                s.best = sub[v];
+        for (int v = 0; v < a.n; v++) {
+            explored += sub[v].explored;
+            if (sub[v].len >= 0 && sub[v].len < s.best)
+                s.best = sub[v].len;
+        }
     }
-    return s.best < ub ? s.best : -1;
+    return (tsp_res){s.best < ub ? s.best : -1, explored};
 }
 
 /* round(sqrt(s)) in integers: s - r^2 > r means sqrt(s) > r + 1/2 (and
@@ -332,11 +366,15 @@ static int32_t tsp_round_sqrt(int64_t s)
 static int tsp_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
 {
     int64_t n, seed, threshold, probe;
+    const char *bound;
     if (satin_param_i64(p, "n", 1, TSP_MAX_N, &n, err) < 0 ||
         satin_param_i64(p, "seed", 0, INT64_MAX, &seed, err) < 0 ||
         satin_param_i64(p, "threshold", 0, TSP_MAX_N, &threshold, err) < 0 ||
-        satin_param_i64(p, "probe", 0, TSP_MAX_PROBE, &probe, err) < 0)
+        satin_param_i64(p, "probe", 0, TSP_MAX_PROBE, &probe, err) < 0 ||
+        satin_param_str(p, "bound", &bound, err) < 0)
         return -1;
+    if (strcmp(bound, "shared") != 0 && strcmp(bound, "local") != 0)
+        return satin_err_set(err, "tsp: bound=%s is not shared or local", bound);
     tsp_arg a;
     memset(&a, 0, sizeof a);
     a.n = (int32_t)n;
@@ -347,6 +385,7 @@ static int tsp_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     a.len = 0;
     a.ub = -1;
     a.probe = probe;
+    a.shared = strcmp(bound, "shared") == 0;
     int64_t x[TSP_MAX_N], y[TSP_MAX_N];
     uint64_t rng = (uint64_t)seed;
     for (int i = 0; i < a.n; i++) {
@@ -371,7 +410,7 @@ static int tsp_valid(const tsp_arg *a, satin_err *err)
         satin_arg_range("tsp", "depth", a->depth, 1, a->n, err) < 0 ||
         satin_arg_range("tsp", "threshold", a->threshold, 0, TSP_MAX_N, err) < 0 ||
         satin_arg_range("tsp", "last", a->last, 0, a->n - 1, err) < 0 ||
-        satin_arg_range("tsp", "reserved", a->reserved, 0, 0, err) < 0 ||
+        satin_arg_range("tsp", "shared", a->shared, 0, 1, err) < 0 ||
         satin_arg_range("tsp", "len", a->len, 0, (int64_t)(a->depth - 1) * TSP_MAX_EDGE, err) < 0 ||
         satin_arg_range("tsp", "ub", a->ub, -1, longest, err) < 0 ||
         satin_arg_range("tsp", "probe", a->probe, 0, TSP_MAX_PROBE, err) < 0)
@@ -398,11 +437,17 @@ static void tsp_format(const void *res, size_t len, double wall_s,
 {
     (void)wall_s;
     (void)stats;
-    int64_t v = -1;
-    if (len == sizeof v)
-        memcpy(&v, res, sizeof v);
-    satin_result_i64(result, "length", v);
+    tsp_res r = {-1, 0};
+    if (len == sizeof r)
+        memcpy(&r, res, sizeof r);
+    satin_result_i64(result, "length", r.len);
+    satin_result_i64(result, "explored", r.explored);
 }
+
+static const satin_value_def tsp_values[] = {
+    [TSP_SHARED_BEST] = {"best", SATIN_LEAST},
+    {NULL, 0},
+};
 
 static const satin_param_def tsp_params[] = {
     {"n", NULL, 1, "number of cities, 1..20 (18: a second or two, 20: about 15 s on one core)"},
@@ -410,6 +455,9 @@ static const satin_param_def tsp_params[] = {
     {"threshold", TSP_DEFAULT_THRESHOLD, 0,
      "spawn one child per next city while the path holds fewer than this many cities "
      "(city 0 counts; 0 or 1: all sequential)"},
+    {"bound", "shared", 0,
+     "shared: every job prunes by the shortest tour any node of the job found (a grid-wide "
+     "value); local: by its own and its parent's only, as a job of the paper does"},
     {"probe", TSP_DEFAULT_PROBE, 0,
      "nodes the root searches alone for a good bound before it spawns, 0..2^32 "
      "(a spawning job with d cities on its path: probe/4^(d-1), at least min(probe, 256); "
@@ -421,4 +469,4 @@ SATIN_KIND(tsp,
            .summary = "travelling salesperson: shortest tour of n seeded cities by branch and "
                       "bound",
            .params = tsp_params, .parse = tsp_parse, .root = SATIN_TASK_OF(tsp),
-           .format = tsp_format);
+           .format = tsp_format, .values = tsp_values);

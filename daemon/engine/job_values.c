@@ -141,7 +141,7 @@ static int join_union(satin_value_state *into, const satin_value_state *u, uint3
     return grew;
 }
 
-int satin_value_join(satin_value_state *into, const satin_value_state *u, uint32_t bound)
+int satin_value_state_join(satin_value_state *into, const satin_value_state *u, uint32_t bound)
 {
     switch (into->op) {
     case SATIN_JOIN_MIN:
@@ -196,7 +196,7 @@ int satin_job_values_join(satin_job_values *self, const char *name,
                 return -1;
             }
     }
-    int r = satin_value_join(&self->states[i], update, d->bound);
+    int r = satin_value_state_join(&self->states[i], update, d->bound);
     if (r < 0)
         snprintf(err, errlen, "value %s: out of memory", d->name);
     return r;
@@ -251,7 +251,7 @@ int64_t satin_job_values_merge(satin_job_values *into, const satin_job_values *f
         return -1;
     int64_t grew = 0;
     for (size_t i = 0; i < into->n; i++) {
-        int r = satin_value_join(&into->states[i], &from->states[i], into->decls[i].bound);
+        int r = satin_value_state_join(&into->states[i], &from->states[i], into->decls[i].bound);
         if (r < 0)
             return -1;
         if (r > 0)

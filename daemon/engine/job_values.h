@@ -84,7 +84,7 @@ int64_t satin_job_values_merge(satin_job_values *into, const satin_job_values *f
 
 /* The join itself, on states of one op: grows `into` by `update`.  1: it
  * grew; 0: no change; -1: out of memory or past `bound` (into unchanged). */
-int satin_value_join(satin_value_state *into, const satin_value_state *update, uint32_t bound);
+int satin_value_state_join(satin_value_state *into, const satin_value_state *update, uint32_t bound);
 void satin_value_state_free(satin_value_state *s);
 
 #endif

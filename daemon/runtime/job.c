@@ -148,6 +148,7 @@ void satin_job_begin(satin_job *job, satin_pool *pool)
     job->nworkers = pool->nworkers;
     job->t_start = satin_now_ns();
     snapshot(pool, job->t_start, &job->busy0, &job->idle0);
+    satin_vals_attach(pool, job);
 }
 
 void satin_job_finish(satin_job *job, satin_pool *pool)
@@ -155,6 +156,7 @@ void satin_job_finish(satin_job *job, satin_pool *pool)
     int64_t now = satin_now_ns();
     uint64_t *busy, *idle;
     snapshot(pool, now, &busy, &idle);
+    satin_vals_detach(pool, job);
     atomic_fetch_sub_explicit(&pool->active_jobs, 1, memory_order_relaxed);
     pthread_mutex_lock(&job->lock);
     job->t_end = now;

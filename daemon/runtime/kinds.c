@@ -75,6 +75,31 @@ static const char *in_file(const satin_registry *self, const entry *e, int piece
     return piece == 0 ? " (" : piece == 1 ? file : ")";
 }
 
+/* A kind's grid-wide values: at most SATIN_VALUES_MAX, each with a name of
+ * 1..31 bytes of its own and a join the runtime knows. */
+static int check_values(const satin_module *m, const satin_kind *k, satin_err *err)
+{
+    size_t n = 0;
+    for (const satin_value_def *v = k->values; v && v->name; v++, n++) {
+        size_t len = strlen(v->name);
+        if (n == SATIN_VALUES_MAX)
+            return satin_err_set(err, "module %s: kind %s declares more than %d values", m->name,
+                                 k->name, SATIN_VALUES_MAX);
+        if (len == 0 || len > 31)
+            return satin_err_set(err, "module %s: kind %s: value %zu's name is not 1..31 bytes",
+                                 m->name, k->name, n);
+        if (v->join != SATIN_LEAST && v->join != SATIN_GREATEST && v->join != SATIN_BITS)
+            return satin_err_set(err, "module %s: kind %s: value %s has join %d (SATIN_LEAST, "
+                                 "SATIN_GREATEST or SATIN_BITS)", m->name, k->name, v->name,
+                                 v->join);
+        for (const satin_value_def *w = k->values; w < v; w++)
+            if (strcmp(w->name, v->name) == 0)
+                return satin_err_set(err, "module %s: kind %s declares value %s twice", m->name,
+                                     k->name, v->name);
+    }
+    return 0;
+}
+
 int satin_registry_add(satin_registry *self, const satin_module *m, const char *file,
                        const char *digest, satin_err *err)
 {
@@ -82,9 +107,12 @@ int satin_registry_add(satin_registry *self, const satin_module *m, const char *
         return satin_err_set(err, "built for kind API version %u; this program loads version %d "
                              "(rebuild the module against this <satin/satin.h>)",
                              (unsigned)m->api_version, SATIN_API_VERSION);
-    if (m->size < sizeof *m)
-        return satin_err_set(err, "its module record is %u bytes, expected %zu",
-                             (unsigned)m->size, sizeof *m);
+    if (m->size < sizeof *m || m->kind_size < sizeof(satin_kind))
+        return satin_err_set(err, "its module record is %u bytes and its kinds' %u, expected %zu "
+                             "and %zu (built with an older <satin/satin.h> of version %d: "
+                             "rebuild the module)", (unsigned)m->size,
+                             m->size < sizeof *m ? 0u : (unsigned)m->kind_size, sizeof *m,
+                             sizeof(satin_kind), SATIN_API_VERSION);
     if (!m->name || !m->version || bad_name(m->name))
         return satin_err_set(err, "the module has no name of 1..63 bytes (SATIN_MODULE)");
     size_t nk = (size_t)(m->kinds_end - m->kinds), nt = (size_t)(m->tasks_end - m->tasks);
@@ -115,6 +143,8 @@ int satin_registry_add(satin_registry *self, const satin_module *m, const char *
         for (size_t j = 0; j < i; j++)
             if (strcmp(m->kinds[j]->name, k->name) == 0)
                 return satin_err_set(err, "module %s: two kinds named %s", m->name, k->name);
+        if (check_values(m, k, err) < 0)
+            return -1;
     }
     for (size_t i = 0; i < nt; i++) {
         const satin_task *t = m->tasks[i];
@@ -210,6 +240,17 @@ const satin_module_info *satin_registry_task_module(const satin_registry *self,
                                                     const satin_task *task)
 {
     return module_of(self, self->tasks, self->ntasks, task);
+}
+
+const satin_value_def *satin_registry_task_values(const satin_registry *self,
+                                                  const satin_task *task)
+{
+    for (size_t i = 0; i < self->nkinds; i++) {
+        const satin_kind *k = self->kinds[i].what;
+        if (k->root == task && k->values && k->values[0].name)
+            return k->values;
+    }
+    return NULL;
 }
 
 size_t satin_registry_nkinds(const satin_registry *self)

@@ -47,6 +47,10 @@ const satin_module_info *satin_registry_kind_module(const satin_registry *self,
                                                     const satin_kind *kind);
 const satin_module_info *satin_registry_task_module(const satin_registry *self,
                                                     const satin_task *task);
+/* The grid-wide values of the kind whose root task is `task` (what a record
+ * of that task run for another node shares), or NULL. */
+const satin_value_def *satin_registry_task_values(const satin_registry *self,
+                                                  const satin_task *task);
 /* In the order they were added (--list-kinds order). */
 size_t satin_registry_nkinds(const satin_registry *self);
 const satin_kind *satin_registry_kind_at(const satin_registry *self, size_t i);

@@ -404,6 +404,7 @@ satin_pool *satin_pool_new(const satin_pool_config *config)
     if (!pool->workers)
         abort();
     pthread_mutex_init(&pool->lock, NULL);
+    pthread_mutex_init(&pool->vals_lock, NULL);
     pthread_condattr_t cattr;
     pthread_condattr_init(&cattr);
     pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
@@ -468,6 +469,8 @@ void satin_pool_destroy(satin_pool **self)
     satin_profiler_free(pool);
     free(pool->handback);
     pthread_mutex_destroy(&pool->lock);
+    satin_vals_free_all(pool);
+    pthread_mutex_destroy(&pool->vals_lock);
     pthread_cond_destroy(&pool->wake);
     free(pool->workers);
     free(pool);

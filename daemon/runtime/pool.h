@@ -233,6 +233,29 @@ void satin_pool_abandon_orphans(satin_pool *self, int holder, uint64_t place, ui
  * promised record. */
 #define SATIN_ORPHAN_WAIT_NS (2LL * 1000000000LL)
 void satin_pool_set_orphan_wait(satin_pool *self, int64_t ns);
+
+/* ---- grid-wide values (values.c) -------------------------------------------------
+ * A job's values (its kind's .values; a stand-in's from
+ * satin_job_set_values) live here once per origin, from the start of its
+ * first record here to the end of its last.  fn (may be NULL) is called on
+ * a worker thread when a join of this node's made a value of `origin` grow
+ * and the driver has taken what grew before: it must only hand the news
+ * on (satind posts it to the engine's thread). */
+void satin_pool_on_values(satin_pool *self, void (*fn)(void *arg, uint64_t origin), void *arg);
+/* The values of `origin` here: how many (0: none here), their
+ * declarations, their states now, and (grown, may be NULL) which grew by
+ * this node's joins since the last call that asked, cleared. */
+size_t satin_pool_values(satin_pool *self, uint64_t origin, const satin_value_def **defs,
+                         int64_t out[SATIN_VALUES_MAX], uint32_t *grown);
+/* Joins the values of `mask` from `vals` (another node's) into origin's
+ * copy here; returns which grew (not counted as this node's growth). */
+uint32_t satin_pool_values_join(satin_pool *self, uint64_t origin, const int64_t *vals,
+                                uint32_t mask);
+/* Before satin_pool_start: the values a record of another node shares
+ * (satin_registry_task_values of its task). */
+void satin_job_set_values(satin_job *job, const satin_value_def *defs);
+/* The values the job shares (its kind's, or those set), or NULL. */
+const satin_value_def *satin_job_value_defs(const satin_job *job);
 /* Drops expired orphans (adding and taking one do it too). */
 void satin_pool_expire_orphans(satin_pool *self);
 typedef struct satin_orphan_stats {

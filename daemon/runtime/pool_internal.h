@@ -149,6 +149,12 @@ struct satin_pool {
      * only then does a worker's switch take the profiler's lock. */
     _Atomic int profiling;
     struct satin_profiler *profiler;
+    /* Grid-wide values (values.c): one copy per submitted job on this node,
+     * shared by its records here; the list and the callback under vals_lock. */
+    pthread_mutex_t vals_lock;
+    struct satin_vals *vals;
+    void (*vals_fn)(void *arg, uint64_t origin);
+    void *vals_arg;
 };
 
 struct satin_job {
@@ -177,7 +183,15 @@ struct satin_job {
     int64_t t_start, t_end;      /* ns, monotonic */
     int nworkers;
     uint64_t *busy0, *idle0, *busy1, *idle1;   /* per-worker snapshots */
+    const satin_value_def *value_defs;   /* its kind's grid-wide values, NULL: none */
+    struct satin_vals *vals;     /* their copy here, from its start to its end (values.c) */
 };
+
+/* values.c: a starting job takes its origin's copy of the values (made
+ * when it is the first of them here), an ending one lets it go. */
+void satin_vals_attach(satin_pool *pool, satin_job *job);
+void satin_vals_detach(satin_pool *pool, satin_job *job);
+void satin_vals_free_all(satin_pool *pool);
 
 /* struct satin_frame is in <satin/satin.h>: its inline spawn uses it. */
 

@@ -52,7 +52,7 @@ extern "C" {
 #endif
 
 /* A module records the version it was built for; a node loads only modules
- * of its own.  4: typed tasks, modules, results with data. */
+ * of its own.  4: typed tasks, modules, results with data, grid-wide values. */
 #define SATIN_API_VERSION 4
 
 typedef struct satin_frame satin_frame;   /* a running invocation */
@@ -211,6 +211,31 @@ void satin_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * (The spawns of a stopped job are dropped and its children do not run.) */
 int satin_cancelled(void);
 
+/* ---- grid-wide values (speculative search) ------------------------------------
+ * A kind may declare values its jobs share on every node that runs them
+ * (SATIN_KIND's .values: an array of satin_value_def ended by {NULL}):
+ * a branch and bound's best bound, a first solution's "found" flag.  Each
+ * is a lattice whose updates are joins: SATIN_LEAST keeps the least value
+ * joined, SATIN_GREATEST the greatest, SATIN_BITS every bit ever set.  A
+ * read is this node's copy and never waits; a join goes to the other nodes
+ * running the job (at once inside a cluster, batched across the wide area:
+ * PROTOCOL.md 14.12d).  A value may come late, so a search must stay exact
+ * whatever it reads: prune what cannot beat the value, never what ties it. */
+enum { SATIN_LEAST = 1, SATIN_GREATEST = 2, SATIN_BITS = 3 };
+typedef struct satin_value_def {
+    const char *name;     /* 1..31 bytes, unique within the kind */
+    int join;             /* SATIN_LEAST, SATIN_GREATEST or SATIN_BITS */
+} satin_value_def;
+#define SATIN_VALUES_MAX 16
+
+/* Value `i` (its place in the kind's .values) of the running job: INT64_MAX
+ * for SATIN_LEAST, INT64_MIN for SATIN_GREATEST, 0 for SATIN_BITS while
+ * nothing was joined (or the job declares no value i). */
+int64_t satin_value(int i);
+/* Joins v into value i: 1 when it grew here, 0 when it did not (or the job
+ * declares no value i). */
+int satin_value_join(int i, int64_t v);
+
 /* ---- parameters: a job record's key=value pairs ------------------------------- */
 
 typedef struct satin_param_def {
@@ -271,6 +296,9 @@ struct satin_kind {
      * that may depend on the wall time (e.g. nodes/s). */
     void (*format)(const void *res, size_t len, double wall_s, satin_result *result,
                    satin_result *stats);
+    /* The values its jobs share (see satin_value), ended by {NULL}; NULL: none.
+     * Records of the kind's root task run elsewhere get them too. */
+    const satin_value_def *values;
 };
 
 /* SATIN_KIND(NAME, FIELDS...): the kind NAME of this module, e.g.
@@ -290,6 +318,7 @@ typedef struct satin_module {
     const char *name, *version;
     const satin_kind *const *kinds, *const *kinds_end;
     const satin_task *const *tasks, *const *tasks_end;
+    uint32_t kind_size;                /* sizeof(satin_kind) */
 } satin_module;
 
 /* Once per module: its name and version (for --list-kinds and the log).
@@ -310,7 +339,8 @@ typedef struct satin_module {
     {                                                                                           \
         static const satin_module m = {SATIN_API_VERSION, sizeof(satin_module), NAME, VERSION, \
                                        __start_satin_kinds, __stop_satin_kinds,                 \
-                                       __start_satin_tasks, __stop_satin_tasks};                \
+                                       __start_satin_tasks, __stop_satin_tasks,                 \
+                                       sizeof(satin_kind)};                                     \
         return &m;                                                                              \
     }
 

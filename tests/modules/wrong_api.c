@@ -7,6 +7,6 @@ __attribute__((visibility("default"))) const satin_module *satin_module_entry(vo
 const satin_module *satin_module_entry(void)
 {
     static const satin_module m = {3, sizeof(satin_module), "old-kinds", "0.9", NULL, NULL,
-                                   NULL, NULL};
+                                   NULL, NULL, 0};
     return &m;
 }

@@ -165,6 +165,11 @@ static void test_refusals(void)
                                   "module dup-kinds's", "dup/dup_fib.so", "rename one", NULL},
             "a second kind named fib");
 
+    refused(reg, dir_with("dupvalue", (const char *const[]){"dup_value", NULL}),
+            (const char *const[]){"dup_value.so", "module dup-value-kinds: kind twice declares "
+                                  "value best twice", NULL},
+            "a kind that declares a grid-wide value twice");
+
     const char *wdir = dir_with("groupw", (const char *const[]){"", NULL});
     chmod(wdir, 0775);
     refused(reg, wdir,

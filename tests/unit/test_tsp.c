@@ -212,8 +212,59 @@ static void check_workers_agree(satin_pool *one, satin_pool *two)
     }
 }
 
+/* bound=local and bound=shared (the default) give the one optimum; the
+ * search nodes each explored are in the result. */
+static int64_t run_bound(satin_pool *pool, int n, uint64_t seed, const char *bound,
+                         int64_t *explored)
+{
+    char pn[32], ps[48], pb[32];
+    snprintf(pn, sizeof pn, "n=%d", n);
+    snprintf(ps, sizeof ps, "seed=%llu", (unsigned long long)seed);
+    snprintf(pb, sizeof pb, "bound=%s", bound);
+    const char *params[] = {pn, ps, pb, NULL};
+    satin_outcome o;
+    int64_t v = -1;
+    *explored = -1;
+    satin_run_record(pool, kit_kinds(), "tsp", params, &o);
+    if (o.failed || satin_kvlist_i64(&o.result, "length", &v) < 0 ||
+        satin_kvlist_i64(&o.result, "explored", explored) < 0)
+        diag("tsp n=%d %s: %s", n, pb, o.failed ? o.error : "no length or explored");
+    satin_outcome_free(&o);
+    return v;
+}
+
+static void check_bounds(satin_pool *pool, int workers)
+{
+    for (int n = 10; n <= 12; n++) {
+        inst in;
+        make_inst(&in, n, (uint64_t)n + 100);
+        int64_t want = held_karp(&in), el, es;
+        int64_t local = run_bound(pool, n, (uint64_t)n + 100, "local", &el);
+        int64_t shared = run_bound(pool, n, (uint64_t)n + 100, "shared", &es);
+        ok(local == want && shared == want && el > 0 && es > 0,
+           "n=%d seed=%d, %d worker(s): bound=local %lld (%lld nodes), bound=shared %lld "
+           "(%lld nodes), Held-Karp %lld", n, n + 100, workers, (long long)local, (long long)el,
+           (long long)shared, (long long)es, (long long)want);
+    }
+    if (workers != 1)
+        return;
+    /* Where the first tours are not yet the best, a job's later siblings
+     * prune by what the earlier found (on 1 worker, one run in one order). */
+    inst in;
+    make_inst(&in, 15, 1);
+    int64_t want = held_karp(&in), el, es;
+    int64_t local = run_bound(pool, 15, 1, "local", &el);
+    int64_t shared = run_bound(pool, 15, 1, "shared", &es);
+    ok(local == want && shared == want && es < el,
+       "n=15 seed=1, 1 worker: bound=shared explores %lld nodes, fewer than bound=local's %lld, "
+       "both %lld (Held-Karp %lld)", (long long)es, (long long)el, (long long)shared,
+       (long long)want);
+}
+
 static void check_bad_params(satin_pool *pool)
 {
+    check_bad(pool, (const char *[]){"n=8", "bound=global", NULL},
+              "tsp: bound=global is not shared or local", "bound=global");
     check_bad(pool, (const char *[]){NULL}, "needs parameter 'n'", "missing n");
     check_bad(pool, (const char *[]){"n=0", NULL}, "out of range", "n=0");
     check_bad(pool, (const char *[]){"n=21", NULL}, "out of range", "n=21");
@@ -237,6 +288,8 @@ int main(void)
     check_brute_force(one, 1);
     check_held_karp(one, 1);
     check_workers_agree(one, two);
+    check_bounds(one, 1);
+    check_bounds(two, 2);
     satin_pool_destroy(&two);
     satin_pool_destroy(&one);
     return done_testing();
