@@ -258,7 +258,7 @@ $(BUILD)/obj/bench/%.o: CFLAGS += $(KINDS_DIR_DEFINE)
 # ---- tests -----------------------------------------------------------------
 PROVE        := prove --exec '' --timer
 INTEG_TESTS  := $(wildcard tests/integration/*.t)
-TSAN_TESTS   := $(wildcard tests/unit/test_shared_bytes.c tests/unit/test_deque*.c tests/unit/test_pool*.c tests/unit/test_spawn_fast.c tests/unit/test_nqueens.c tests/unit/test_replay.c)
+TSAN_TESTS   := $(wildcard tests/unit/test_shared_bytes.c tests/unit/test_deque*.c tests/unit/test_pool*.c tests/unit/test_spawn_fast.c tests/unit/test_nqueens.c tests/unit/test_replay.c tests/unit/test_values.c)
 
 # mk/*.mk add their own build products to EXTRA_BUILD and TAP files to EXTRA_TESTS.
 check: deps
@@ -302,7 +302,7 @@ check-tsan: deps
 	  $(PROVE) $(patsubst tests/unit/%.c,build-tsan/tests/%.t,$(TSAN_TESTS)) \
 	  $(patsubst tests/integration/%.c,build-tsan/tests/integration/%.t,$(INTEG_C_SRC)) tests/integration/cli.t \
 	  tests/integration/curve.t tests/integration/stop.t tests/integration/moves.t \
-	  tests/integration/reload.t tests/integration/grid.t
+	  tests/integration/reload.t tests/integration/values.t tests/integration/grid.t
 
 # ---- demo and benchmarks ----------------------------------------------------
 demo: deps
