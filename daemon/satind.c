@@ -228,11 +228,15 @@ int main(int argc, char **argv)
     }
 
     int ready_fd = -1;
-    if (!opt.foreground && detach(&ready_fd) < 0)
+    if (!opt.foreground && detach(&ready_fd) < 0) {
+        satin_registry_destroy(&reg);
+        satin_topology_destroy(&topo);
         return 1;
+    }
     /* Written by the process that stays, before the parent returns. */
     if (opt.pidfile[0] && satind_pidfile_write(opt.pidfile, perr, sizeof perr) < 0) {
         log_error("%s", perr);
+        satin_registry_destroy(&reg);
         satin_topology_destroy(&topo);
         return 1;
     }
@@ -249,6 +253,8 @@ int main(int argc, char **argv)
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
     if (sfd < 0) {
         log_error("cannot create a signalfd: %m");
+        satin_registry_destroy(&reg);
+        satin_topology_destroy(&topo);
         satind_pidfile_remove();
         return 1;
     }
@@ -261,7 +267,9 @@ int main(int argc, char **argv)
                                            topo ? &policy : NULL);
     if (!ctl) {
         satin_pool_destroy(&pool);
+        satin_registry_destroy(&reg);
         satin_topology_destroy(&topo);
+        close(sfd);
         satind_pidfile_remove();
         return 1;
     }
