@@ -13,7 +13,9 @@
  * such times, and seeds an entry when one opens again (env.value_states).
  *
  * A node that gets a record of the job gets the values with it: linking a
- * new neighbour makes every value that holds something pending for it,
+ * new neighbour makes every value that holds something pending for it (a
+ * known one has them already and hears what grows, so records that follow
+ * cost no message of values),
  * and the flush after each engine call sends them right behind the
  * STEAL_REPLY or PUSH that carried the record (one connection keeps its
  * order, so they arrive after the record's stand-in was made).

@@ -48,11 +48,8 @@ static spread_link *find(const satin_value_spread *self, int peer)
 
 int satin_value_spread_link(satin_value_spread *self, int peer, int wan, uint32_t pending)
 {
-    spread_link *l = find(self, peer);
-    if (l) {
-        l->pending |= pending;
+    if (find(self, peer))
         return 0;
-    }
     if (self->n == self->cap) {
         size_t cap = self->cap ? self->cap * 2 : 4;
         spread_link *links = realloc(self->links, cap * sizeof *links);
@@ -93,6 +90,13 @@ void satin_value_spread_grew(satin_value_spread *self, uint32_t grew, int from)
     for (size_t i = 0; i < self->n; i++)
         if (self->links[i].peer != from)
             self->links[i].pending |= grew;
+}
+
+void satin_value_spread_resend_to(satin_value_spread *self, int peer, uint32_t values)
+{
+    spread_link *l = find(self, peer);
+    if (l)
+        l->pending |= values;
 }
 
 void satin_value_spread_resend(satin_value_spread *self, uint32_t values)

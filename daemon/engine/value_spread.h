@@ -27,10 +27,13 @@ satin_value_spread *satin_value_spread_new(int64_t wan_interval_ns);
 void satin_value_spread_destroy(satin_value_spread **self);
 
 /* peer becomes a neighbour in the job (wan: in another cluster), with the
- * values of `pending` to send it (0 when the record that made it one
- * carried the values already).  A known neighbour keeps its link and has
- * `pending` added.  -1: out of memory. */
+ * values of `pending` to send it.  A known neighbour keeps its link as it
+ * is: it had the values when it became one, and hears whatever grew since
+ * (so a record more to it costs no message of values).  -1: out of memory. */
 int satin_value_spread_link(satin_value_spread *self, int peer, int wan, uint32_t pending);
+/* The values of `values` to neighbour `peer` again (a message to it may
+ * have been lost); nothing when it is no neighbour. */
+void satin_value_spread_resend_to(satin_value_spread *self, int peer, uint32_t values);
 /* peer is no neighbour any more (dead, gone, or the job ended there). */
 void satin_value_spread_unlink(satin_value_spread *self, int peer);
 size_t satin_value_spread_links(const satin_value_spread *self);

@@ -343,7 +343,7 @@ static void send_due(net *n, int node)
              * tells it) and sends that neighbour its values again. */
             n->dropped++;
             satin_job_values_destroy(&m.states);
-            satin_value_spread_link(n->spread[node], peer, wan, values);
+            satin_value_spread_resend_to(n->spread[node], peer, values);
             continue;
         }
         if (rnd() % 8 == 0) {
@@ -518,6 +518,10 @@ static void spread_rules(void)
        "a new neighbour gets what it was linked with");
     satin_value_spread_link(s, 3, 1, 0x2);
     is_i64((int64_t)satin_value_spread_links(s), 3, "linking it again keeps one link");
+    ok(satin_value_spread_pending(s, 3) == 0,
+       "and adds nothing to send: a known neighbour hears what grows, not every record's values");
+    satin_value_spread_resend_to(s, 3, 0x2);
+    ok(satin_value_spread_pending(s, 3) == 0x2, "a resend to it does");
     satin_value_spread_unlink(s, 3);
     ok(!satin_value_spread_next(s, 1000, &peer, &values) && satin_value_spread_links(s) == 2,
        "unlinked: its pending value goes nowhere");
