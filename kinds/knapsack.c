@@ -23,10 +23,14 @@
  * job's result a pure function of its argument bytes whatever prunes what,
  * so the value is the same on any number of workers.
  *
- * Incumbents.  Jobs cannot see each other's incumbents while they run (a job
- * is a pure function of its argument bytes and results only come back
- * through satin_return), so a job knows only the lb handed down by its
- * parent, and a sibling's better solution helps only after the sync.  A
+ * Incumbents.  With bound=local a job knows only the lb handed down by its
+ * parent, and a sibling's better solution helps only after the sync.  With
+ * bound=shared (the default) it also prunes by the job's grid-wide value
+ * `best` (satin_value), the greatest value any node of the job reached: a
+ * node is pruned when its bound cannot reach it, never when it ties it, so
+ * the value is exact however late `best` comes (a record run again after
+ * its node died finds that node's solution again).  `explored` counts the
+ * search nodes of every job; with bound=shared it depends on the schedule.  A
  * sequential depth-first search, by contrast, usually finds a near-optimal
  * solution within its first few thousand nodes and prunes the rest with it;
  * without that, strongly correlated instances took 10-100 times longer.  So
@@ -83,7 +87,7 @@ typedef struct ks_head {
     int32_t n;          /* items still to decide (they follow the head) */
     int32_t depth;      /* items decided above this job */
     int32_t threshold;  /* spawn children while n > threshold */
-    int32_t reserved;   /* 0 */
+    int32_t shared;     /* 1: prune by the job's grid-wide best too (bound=shared); 0: not */
     int64_t room;       /* capacity left */
     int64_t value;      /* value of the items taken */
     int64_t lb;         /* value of some feasible solution of the whole instance */
@@ -137,12 +141,32 @@ typedef struct ks_search {
     uint64_t nodes;
     uint64_t budget;     /* stop after this many nodes; 0: no limit */
     int64_t best;
+    int shared;          /* the job's grid-wide best (value 0) prunes too */
 } ks_search;
+
+/* The grid-wide best: the greatest value any node of the job reached so far. */
+#define KS_SHARED_BEST 0
+
+/* A node whose bound is b may still beat this job's best, and reach the
+ * grid's (a tie with the grid's best is explored, not pruned: its finder's
+ * result may be lost with its node, and the re-run must find it again). */
+static int ks_wanted(const ks_search *s, int64_t b)
+{
+    return b > s->best && (!s->shared || b >= satin_value(KS_SHARED_BEST));
+}
+
+static void ks_found(ks_search *s, int64_t value)
+{
+    if (value > s->best) {
+        s->best = value;
+        if (s->shared)
+            satin_value_join(KS_SHARED_BEST, value);
+    }
+}
 
 static void ks_dfs(ks_search *s, int32_t i, int64_t room, int64_t value)
 {
-    if (value > s->best)
-        s->best = value;
+    ks_found(s, value);
     if (i == s->n || s->stop)
         return;
     s->nodes++;
@@ -151,12 +175,19 @@ static void ks_dfs(ks_search *s, int32_t i, int64_t room, int64_t value)
         s->stop = 1;
         return;
     }
-    if (ks_bound(s->it, s->n, i, room, value) <= s->best)
+    if (!ks_wanted(s, ks_bound(s->it, s->n, i, room, value)))
         return;
     if (s->it[i].w <= room)
         ks_dfs(s, i + 1, room - s->it[i].w, value + s->it[i].v);
     ks_dfs(s, i + 1, room, value);
 }
+
+/* A job's answer: max(lb, the best value in its subtree), and the search
+ * nodes its subtree explored on every node (probes too). */
+typedef struct ks_res {
+    int64_t value;
+    int64_t explored;
+} ks_res;
 
 /* A job's argument is its header and the n items still to decide, a length
  * only the header gives: a bytes task. */
@@ -195,20 +226,19 @@ static void knapsack(SATIN_FRAME, const void *arg, size_t len)
     }
 
     int64_t lb = j.h.lb, g = ks_greedy(j.it, j.h.n, j.h.room, j.h.value);
-    if (g > lb)
-        lb = g;
     /* Below the threshold: the whole subtree.  Above it: the probe, which
      * either finishes the subtree at once or gives the children the good
      * incumbent that the first descents of a depth-first search find. */
     int spawning = j.h.n > j.h.threshold;
     uint64_t budget = spawning ? ks_probe_budget(j.h.probe, j.h.depth) : 0;
-    ks_search s = {j.it, j.h.n, 0, 0, budget, lb};
+    ks_search s = {j.it, j.h.n, 0, 0, budget, lb, j.h.shared};
+    ks_found(&s, g);
     if (!spawning || budget > 0)
         ks_dfs(&s, 0, j.h.room, j.h.value);
     lb = s.best;
-    int64_t r = lb;
+    ks_res r = {lb, (int64_t)s.nodes};
     if (spawning && (budget == 0 || s.stop) && !satin_cancelled() &&
-        ks_bound(j.it, j.h.n, 0, j.h.room, j.h.value) > lb) {
+        ks_wanted(&s, ks_bound(j.it, j.h.n, 0, j.h.room, j.h.value))) {
         /* The children decide item 0 and carry items 1..n-1. */
         ks_job child;
         child.h = j.h;
@@ -217,7 +247,7 @@ static void knapsack(SATIN_FRAME, const void *arg, size_t len)
         child.h.lb = lb;
         memcpy(child.it, j.it + 1, (size_t)child.h.n * sizeof(ks_item));
         size_t clen = sizeof child.h + (size_t)child.h.n * sizeof(ks_item);
-        int64_t rt = lb, rl = lb;
+        ks_res rt = {lb, 0}, rl = {lb, 0};
         if (j.it[0].w <= j.h.room) {
             child.h.room = j.h.room - j.it[0].w;
             child.h.value = j.h.value + j.it[0].v;
@@ -227,10 +257,11 @@ static void knapsack(SATIN_FRAME, const void *arg, size_t len)
         child.h.value = j.h.value;
         satin_spawn_bytes(knapsack, &child, clen, &rl, sizeof rl);
         satin_sync();
-        if (rt > r)
-            r = rt;
-        if (rl > r)
-            r = rl;
+        r.explored += rt.explored + rl.explored;
+        if (rt.value > r.value)
+            r.value = rt.value;
+        if (rl.value > r.value)
+            r.value = rl.value;
     }
     satin_return(&r, sizeof r);
 }
@@ -245,14 +276,17 @@ static int ks_before(const ks_item *a, int32_t ia, const ks_item *b, int32_t ib)
 static int ks_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
 {
     int64_t n, seed, capacity = -1, threshold, probe;
-    const char *type = "uncorrelated";
+    const char *type = "uncorrelated", *bound = "shared";
     if (satin_param_i64(p, "n", 1, KS_MAX_N, &n, err) < 0 ||
         satin_param_i64(p, "seed", 0, INT64_MAX, &seed, err) < 0 ||
         satin_param_i64(p, "capacity", 0, KS_MAX_CAPACITY, &capacity, err) < 0 ||
         satin_param_i64(p, "threshold", 0, KS_MAX_N, &threshold, err) < 0 ||
         satin_param_i64(p, "probe", 0, KS_MAX_PROBE, &probe, err) < 0 ||
-        satin_param_str(p, "type", &type, err) < 0)
+        satin_param_str(p, "type", &type, err) < 0 ||
+        satin_param_str(p, "bound", &bound, err) < 0)
         return -1;
+    if (strcmp(bound, "shared") != 0 && strcmp(bound, "local") != 0)
+        return satin_err_set(err, "knapsack: bound=%s is not shared or local", bound);
     int t = -1;
     for (int i = 0; i < KS_NTYPES; i++)
         if (strcmp(type, ks_types[i]) == 0)
@@ -299,6 +333,7 @@ static int ks_parse(const satin_params *p, satin_bytes *arg, satin_err *err)
     local.h.value = 0;
     local.h.lb = 0;
     local.h.probe = probe;
+    local.h.shared = strcmp(bound, "shared") == 0;
     return satin_bytes_put(arg, &local,
                            sizeof local.h + (size_t)local.h.n * sizeof(ks_item), err);
 }
@@ -314,7 +349,7 @@ static int ks_valid(const ks_head *h, const unsigned char *item_bytes, satin_err
     memcpy(it, item_bytes, (size_t)h->n * sizeof(ks_item));
     if (satin_arg_range("knapsack", "depth", h->depth, 0, KS_MAX_N - h->n, err) < 0 ||
         satin_arg_range("knapsack", "threshold", h->threshold, 0, KS_MAX_N, err) < 0 ||
-        satin_arg_range("knapsack", "reserved", h->reserved, 0, 0, err) < 0 ||
+        satin_arg_range("knapsack", "shared", h->shared, 0, 1, err) < 0 ||
         satin_arg_range("knapsack", "room", h->room, 0, KS_MAX_CAPACITY, err) < 0 ||
         satin_arg_range("knapsack", "value", h->value, 0, (int64_t)h->depth * KS_MAX_VALUE,
                         err) < 0 ||
@@ -334,6 +369,22 @@ static int ks_valid(const ks_head *h, const unsigned char *item_bytes, satin_err
 SATIN_ARG_CHECK_ITEMS(ks_check, "knapsack", ks_head, n, 0, KS_MAX_N, sizeof(ks_item), "items",
                       ks_valid)
 
+static void ks_format(const void *res, size_t len, double wall_s, satin_result *result,
+                      satin_result *stats)
+{
+    (void)wall_s, (void)stats;
+    ks_res r = {-1, 0};
+    if (len == sizeof r)
+        memcpy(&r, res, sizeof r);
+    satin_result_i64(result, "value", r.value);
+    satin_result_i64(result, "explored", r.explored);
+}
+
+static const satin_value_def ks_values[] = {
+    [KS_SHARED_BEST] = {"best", SATIN_GREATEST},
+    {NULL, 0},
+};
+
 static const satin_param_def ks_params[] = {
     {"n", NULL, 1, "number of items, 1..1000"},
     {"seed", "1", 0, "instance seed, 0..2^63-1"},
@@ -343,6 +394,9 @@ static const satin_param_def ks_params[] = {
     {"threshold", KS_DEFAULT_THRESHOLD, 0,
      "subtrees with at most this many undecided items are searched sequentially "
      "(0: spawn down to the last item; >= n: all sequential)"},
+    {"bound", "shared", 0,
+     "shared: every job prunes by the greatest value any node of the job reached (a grid-wide "
+     "value); local: by its own and its parent's only, as a job of the paper does"},
     {"probe", KS_DEFAULT_PROBE, 0,
      "nodes the root searches alone for a good incumbent before it spawns, 0..2^32 "
      "(a spawning job at depth d: probe/4^d, at least min(probe, 256); 0: no probes)"},
@@ -352,4 +406,4 @@ static const satin_param_def ks_params[] = {
 SATIN_KIND(knapsack,
            .summary = "0/1 knapsack on a seeded instance by branch and bound: the best value",
            .params = ks_params, .parse = ks_parse, .root = SATIN_TASK_OF(knapsack),
-           .result_size = sizeof(int64_t), .format = satin_format_value);
+           .result_size = sizeof(ks_res), .format = ks_format, .values = ks_values);

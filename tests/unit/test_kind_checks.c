@@ -430,10 +430,10 @@ static const accepted moving[] = {
     {"synthetic", P("depth=2", "fanout=8", "mean_us=200", "dist=gamma", "shape=0.5")},
     {"replay", P(replay_tree_param, "scale=1")},
     {"setcover", P("n=80", "m=80", "density=6", "threshold=10", "probe=0")},
-    {"knapsack", P("n=40", "type=strong", "threshold=30", "probe=0")},
+    {"knapsack", P("n=40", "type=strong", "threshold=30", "probe=0", "bound=local")},
     {"nchoosek", P("n=26", "k=13", "threshold=16")},
     {"primefactors", P("lo=2", "hi=200000", "threshold=2000")},
-    /* bound=local: a shared bound makes `explored` depend on the schedule */
+    /* bound=local (tsp, knapsack): a shared bound makes `explored` depend on the schedule */
     {"tsp", P("n=13", "threshold=5", "probe=0", "bound=local")},
     {"array", P("n=2000000", "leaf=1000", "carry=16000", "work=4")},
 };
@@ -667,14 +667,14 @@ static const hostile hostiles[] = {
     {"setcover", SC, {I(32, 1), I(64, 1)}, "setcover: decisions on sets beyond m=20 or both ways"},
     {"setcover", SC, {I(96, 1)}, "setcover: 'covered' is not the union of the chosen sets"},
     {"setcover", SC, {I(128, 1 << 30)}, "setcover: set 0 holds elements beyond n=20"},
-    /* knapsack {n, depth, threshold, reserved, room, value, lb, probe} items {w, v} */
+    /* knapsack {n, depth, threshold, shared, room, value, lb, probe} items {w, v} */
     {"knapsack", KS, {I(0, -1)}, "knapsack: n=-1 is out of range 0..1000"},
     {"knapsack", KS, {I(0, 1001)}, "knapsack: n=1001 is out of range 0..1000"},
     {"knapsack", KS, {I(0, 29)}, "knapsack: argument of 288 bytes, expected 48 + 29 items of 8"},
     {"knapsack", KS, {I(4, 971)}, "knapsack: depth=971 is out of range 0..970"},
     {"knapsack", KS, {I(4, -1)}, "knapsack: depth=-1 is out of range"},
     {"knapsack", KS, {I(8, 1001)}, "knapsack: threshold=1001 is out of range 0..1000"},
-    {"knapsack", KS, {I(12, 1)}, "knapsack: reserved=1 is out of range 0..0"},
+    {"knapsack", KS, {I(12, 2)}, "knapsack: shared=2 is out of range 0..1"},
     {"knapsack", KS, {L(16, -1)}, "knapsack: room=-1 is out of range 0..1099511627776"},
     {"knapsack", KS, {L(16, (INT64_C(1) << 40) + 1)}, "knapsack: room=1099511627777 is out of range"},
     {"knapsack", KS, {L(24, 1)}, "knapsack: value=1 is out of range 0..0"},

@@ -208,8 +208,46 @@ static void check_thresholds(satin_pool *pool)
     }
 }
 
+/* bound=local and bound=shared (the default) reach the DP's value; the
+ * search nodes are in the result. */
+static int64_t run_bound(satin_pool *pool, int n, uint64_t seed, const char *bound,
+                         int64_t *explored)
+{
+    char pn[32], ps[48], pb[32];
+    snprintf(pn, sizeof pn, "n=%d", n);
+    snprintf(ps, sizeof ps, "seed=%llu", (unsigned long long)seed);
+    snprintf(pb, sizeof pb, "bound=%s", bound);
+    const char *params[] = {pn, ps, "type=strong", "probe=0", pb, NULL};
+    satin_outcome o;
+    int64_t v = -1;
+    *explored = -1;
+    satin_run_record(pool, kit_kinds(), "knapsack", params, &o);
+    if (o.failed || satin_kvlist_i64(&o.result, "value", &v) < 0 ||
+        satin_kvlist_i64(&o.result, "explored", explored) < 0)
+        diag("knapsack n=%d %s: %s", n, pb, o.failed ? o.error : "no value or explored");
+    satin_outcome_free(&o);
+    return v;
+}
+
+static void check_bounds(satin_pool *pool, int workers)
+{
+    for (int n = 30; n <= 40; n += 5) {
+        inst in;
+        make_inst(&in, n, (uint64_t)n, 's', -1);
+        int64_t want = dynamic_program(&in), el, es;
+        int64_t local = run_bound(pool, n, (uint64_t)n, "local", &el);
+        int64_t shared = run_bound(pool, n, (uint64_t)n, "shared", &es);
+        ok(local == want && shared == want && el > 0 && es > 0,
+           "strong n=%d seed=%d probe=0, %d worker(s): bound=local %lld (%lld nodes), "
+           "bound=shared %lld (%lld nodes), DP %lld", n, n, workers, (long long)local,
+           (long long)el, (long long)shared, (long long)es, (long long)want);
+    }
+}
+
 static void check_bad_params(satin_pool *pool)
 {
+    check_bad(pool, (const char *[]){"n=8", "bound=global", NULL},
+              "knapsack: bound=global is not shared or local", "bound=global");
     check_bad(pool, (const char *[]){NULL}, "needs parameter 'n'", "missing n");
     check_bad(pool, (const char *[]){"n=0", NULL}, "out of range", "n=0");
     check_bad(pool, (const char *[]){"n=1001", NULL}, "out of range", "n=1001");
@@ -259,6 +297,8 @@ int main(void)
     check_bad_params(two);
     check_dynamic_program(one, 1);
     check_workers_agree(one, two);
+    check_bounds(one, 1);
+    check_bounds(two, 2);
     satin_pool_destroy(&two);
     satin_pool_destroy(&one);
     return done_testing();
