@@ -103,6 +103,7 @@ void satin_trace_record(const satin_registry *reg, const char *kind_name,
     satin_pool *pool = satin_pool_new(&(satin_pool_config){.workers = 1});
     pool->trace = &trace; /* published to the worker by the start's lock */
     satin_job *job = satin_job_new_task(&trace_root, wrapped.data, wrapped.len, result_cap);
+    satin_job_set_values(job, kind->values);   /* the kind's search prunes as in satind */
     satin_bytes_free(&wrapped);
     satin_pool_run(pool, job);
 

@@ -230,7 +230,8 @@ typedef struct satin_value_def {
 
 /* Value `i` (its place in the kind's .values) of the running job: INT64_MAX
  * for SATIN_LEAST, INT64_MIN for SATIN_GREATEST, 0 for SATIN_BITS while
- * nothing was joined (or the job declares no value i). */
+ * nothing was joined; 0 when the job has no value i (a record run without
+ * its kind's values: read it only with them declared). */
 int64_t satin_value(int i);
 /* Joins v into value i: 1 when it grew here, 0 when it did not (or the job
  * declares no value i). */

@@ -209,6 +209,7 @@ static void run(const satin_task *task, const uint8_t *arg, size_t len, size_t c
     pool_init();
     satin_job *job = satin_job_new_task(task, arg, len, cap);
     satin_job_set_remote(job);
+    satin_job_set_values(job, satin_registry_task_values(reg, task));   /* as env_start does */
     done = 0;
     int64_t cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     satin_pool_start(pool, job, on_done, NULL);
