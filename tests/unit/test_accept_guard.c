@@ -11,8 +11,8 @@
  */
 #include "../tap.h"
 
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,15 +25,25 @@
 
 #define CONNECTIONS 40
 
-static long open_fds(void)
+/* The limit under which this process can open exactly two descriptors
+ * more: one above the second lowest free number (the kernel hands out the
+ * lowest free one and refuses numbers at or above the limit; descriptors
+ * inherited with holes below them, as under make or prove, make a count of
+ * open ones the wrong measure). */
+static long limit_for_two_more(void)
 {
-    DIR *d = opendir("/proc/self/fd");
-    long n = 0;
-    for (struct dirent *e; d && (e = readdir(d));)
-        n += e->d_name[0] != '.';
-    if (d)
-        closedir(d);
-    return n - 1;   /* the directory's own */
+    int found = 0;
+    for (long fd = 0;; fd++)
+        if (fcntl((int)fd, F_GETFD) < 0 && errno == EBADF && ++found == 2)
+            return fd + 1;
+}
+
+/* libzmq 4.3.4 loses one small allocation of its IPC listener when an
+ * accept fails (what this test makes happen); not ours to free. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+    return "leak:libzmq.so\n";
 }
 
 /* Reads monitor events, counting accepts and failed ones, until both have
@@ -111,7 +121,7 @@ int main(void)
     struct rlimit old, low;
     getrlimit(RLIMIT_NOFILE, &old);
     low = old;
-    low.rlim_cur = (rlim_t)open_fds() + 2;
+    low.rlim_cur = (rlim_t)limit_for_two_more();
     ok(setrlimit(RLIMIT_NOFILE, &low) == 0, "this process may open 2 more descriptors (%ld)",
        (long)low.rlim_cur);
     int accepted = 0, failed = 0, failed_errno = 0;
