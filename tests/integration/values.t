@@ -4,7 +4,9 @@
 # node of the job has found, gives the optimum that bound=local and one
 # sequential job on one node give, under every policy; whenever records of
 # it moved, VALUES went with them, and none was refused; with bound=local
-# no VALUES travel.
+# no VALUES travel.  nqueens first=1 (a grid-wide "found" flag stops every
+# job once one has a placement) answers with one placement the kind
+# verified, under every policy.
 # Asserts results and counters, never times.
 set -u
 . "$(dirname "$0")/grid_kit.sh" values
@@ -55,6 +57,10 @@ for policy in rs rp chs cls crs lifeline cluster-lifeline; do
         "$policy, bound=shared: records moved ($given), so VALUES were sent ($sent)"
     is "$refused" 0 "$policy, bound=shared: none refused"
     [ "$given" -gt 0 ] && moved=$((moved + 1))
+    run "$submit" --socket "ipc://$tmpdir/g/a0.sock" --json --timeout 300 nqueens n=16 first=1
+    is "$(json_get '"%d %d %d" % (d["result"]["solutions"], d["result"]["verified"],
+        len(d["result"]["placement"].split(",")))')" "1 1 16" \
+        "$policy, nqueens n=16 first=1: one placement of 16 queens, verified ($(json_get 'd["result"]["placement"]'))"
 done
 gt "$moved" 0 "records moved under some policy"
 

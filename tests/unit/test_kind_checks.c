@@ -557,7 +557,7 @@ static const hostile hostiles[] = {
     {"uts", UTS_2003, {I(28, 2)}, "uts: a gen=2003 tree with parameters of gen=std"},
     {"uts", UTS_2003, {D(40, 4)}, "uts: a gen=2003 tree with parameters of gen=std"},
     {"uts", UTS_2003, {I(20, INT64_C(2147483648))}, "uts: children=2147483648 is out of range 0..2147483647"},
-    /* nqueens {n, row, threshold, cols, ldiag, rdiag} */
+    /* nqueens {n, row, threshold, cols, ldiag, rdiag, first, path[20]} */
     {"nqueens", NQ, {I(0, 0)}, "nqueens: n=0 is out of range 1..20"},
     {"nqueens", NQ, {I(0, 21)}, "nqueens: n=21 is out of range 1..20"},
     {"nqueens", NQ, {I(4, 9)}, "nqueens: row=9 is out of range 0..8"},
@@ -567,6 +567,8 @@ static const hostile hostiles[] = {
     {"nqueens", NQ, {I(12, 0x100)}, "nqueens: masks with squares outside a board of 8"},
     {"nqueens", NQ, {I(20, INT64_C(0x80000000))}, "nqueens: masks with squares outside"},
     {"nqueens", NQ, {I(4, 1)}, "nqueens: 0 columns taken by 1 queens"},
+    {"nqueens", NQ, {I(24, 2)}, "nqueens: first=2 is out of range 0..1"},
+    {"nqueens", NQ, {B(28, 1)}, "nqueens: row 0's column 1 (a board of 8, 0 rows placed)"},
     /* integrate {a, b, fa, fm, fb, whole, eps, fn, depth, max_depth, reserved} */
     {"integrate", IG, {I(56, 7)}, "integrate: fn=7 is out of range 0..6"},
     {"integrate", IG, {I(56, -1)}, "integrate: fn=-1 is out of range"},

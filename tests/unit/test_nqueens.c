@@ -6,6 +6,8 @@
 #include "kinds.h"
 #include "../tap.h"
 
+#include <stdlib.h>
+
 #define KIND_UNDER_TEST "nqueens"
 #include "kind_kit.h"
 
@@ -30,6 +32,44 @@ static int64_t run_nq(satin_pool *pool, int n, int threshold)
         diag("nqueens gave no i64 'solutions'");
     satin_outcome_free(&o);
     return v;
+}
+
+/* first=1: one placement, verified by the kind and again here, for every
+ * board that has one; none for n = 2 and 3. */
+static void check_first(satin_pool *pool, int workers, int threshold)
+{
+    for (int n = 1; n <= KNOWN_MAX; n++) {
+        char pn[32], pt[32];
+        snprintf(pn, sizeof pn, "n=%d", n);
+        snprintf(pt, sizeof pt, "threshold=%d", threshold);
+        const char *params[] = {pn, "first=1", pt, NULL};
+        satin_outcome o;
+        satin_run_record(pool, kit_kinds(), "nqueens", params, &o);
+        int64_t sols = -1, verified = -1;
+        const char *placement = "";
+        satin_kvlist_i64(&o.result, "solutions", &sols);
+        satin_kvlist_i64(&o.result, "verified", &verified);
+        if (satin_kvlist_str(&o.result, "placement"))
+            placement = satin_kvlist_str(&o.result, "placement");
+        int cols[32], k = 0, good = 1;
+        for (const char *c = placement; *c && k < 32; k++) {
+            cols[k] = (int)strtol(c, (char **)&c, 10);
+            if (*c == ',')
+                c++;
+        }
+        for (int i = 0; i < k; i++)
+            for (int j = 0; j < i; j++)
+                good &= cols[i] != cols[j] && abs(cols[i] - cols[j]) != i - j;
+        if (known[n - 1] == 0)
+            ok(!o.failed && sols == 0 && !placement[0],
+               "nqueens n=%d first=1 threshold=%d, %d worker(s): no placement", n, threshold,
+               workers);
+        else
+            ok(!o.failed && sols == 1 && verified == 1 && k == n && good,
+               "nqueens n=%d first=1 threshold=%d, %d worker(s): %s, verified", n, threshold,
+               workers, placement);
+        satin_outcome_free(&o);
+    }
 }
 
 static void check_known(satin_pool *pool)
@@ -63,6 +103,7 @@ static void check_one_worker(satin_pool *pool)
 static void check_bad_params(satin_pool *pool)
 {
     check_bad(pool, (const char *[]){"n=0", NULL}, "out of range", "n=0");
+    check_bad(pool, (const char *[]){"n=8", "first=2", NULL}, "out of range", "first=2");
     check_bad(pool, (const char *[]){"n=-3", NULL}, "out of range", "n=-3");
     check_bad(pool, (const char *[]){"n=21", NULL}, "out of range", "n=21");
     check_bad(pool, (const char *[]){"n=eight", NULL}, "not an integer", "n=eight");
@@ -84,11 +125,15 @@ int main(void)
     check_known(pool);
     check_thresholds(pool, 2);
     check_bad_params(pool);
+    check_first(pool, 2, 4);
+    check_first(pool, 2, 20);
     satin_pool_destroy(&pool);
 
     pool = satin_pool_new(&(satin_pool_config){.workers = 1});
     check_one_worker(pool);
     check_thresholds(pool, 1);
+    check_first(pool, 1, 0);
+    check_first(pool, 1, 4);
     satin_pool_destroy(&pool);
     return done_testing();
 }
