@@ -206,8 +206,12 @@ def test_profile(grid):
         assert p is not None and p.wall_ns > 0 and not p.bad
         assert sorted(x.node for x in p.nodes) == ["a0", "a1", "b0", "b1"]
         a0 = [x for x in p.nodes if x.node == "a0"][0]
-        assert a0.workers == 1 and a0.busy_ns() > 0
-        assert all(iv.end_ns <= p.wall_ns for iv in a0.busy()[0])
+        assert a0.workers == 1
+        # The job ran somewhere; not always on a0: another node may steal
+        # its root before a0's worker takes it (a loaded machine).
+        assert sum(x.busy_ns() for x in p.nodes) > 0
+        assert all(iv.end_ns <= p.wall_ns for x in p.nodes for ivs in x.busy().values()
+                   for iv in ivs)
         assert not any(k.startswith("profile.") for k in rep.stats)
 
 
