@@ -53,7 +53,10 @@ done
 {
     gt "$a0_jobs_received" 0 "coordinator a0 prefetched jobs from b0"
     gt "$a1_jobs_received" 0 "idle member a1 got jobs that a0 had received (a0 has nothing else to give)"
-    is "$a1_jobs_given" 0 "a1 gave nothing on (it ran every job it got)"
+    # Records may move on again: a1 usually runs all it gets, but a node
+    # starved of CPU can have one taken from it before its worker does (the
+    # counts below must hold whatever moved where).
+    echo "# a1 gave on $a1_jobs_given of the $a1_jobs_received record(s) it got"
     given=$((a0_jobs_given + a1_jobs_given + b0_jobs_given))
     is "$((a0_jobs_received + a1_jobs_received + b0_jobs_received))" "$given" \
         "every record given was received ($given)"
