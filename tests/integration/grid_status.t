@@ -160,8 +160,13 @@ wait_until 60 "a0 to say that b0 left" view_says 'd["b0"]["state"]' left &&
     pass "after SIGTERM, a0 says b0 left"
 is "$(json_get 'd["b0"]["answered"], d["b1"]["state"]')" "0 dead" "b0 no longer answers; b1 stays dead"
 
-# satin-grid status: the processes, then a0's view.
-run "$grid" status --run-dir "$tmpdir/g"
+# satin-grid status: the processes, then a0's view (a1 alive in it: a wait,
+# for the reason others_alive gives).
+a1_alive_in_status() {
+    run "$grid" status --run-dir "$tmpdir/g"
+    [ "$(printf '%s\n' "$out" | sed '1,/^$/d' | awk '$1 == "a1" {print $3}')" = alive ]
+}
+wait_until 60 "a1 alive in satin-grid status's view" a1_alive_in_status
 is "$rc" 0 "satin-grid status exits 0"
 is "$(printf '%s\n' "$out" | sed '/^$/q' | awk 'NF {print $1, $2}')" "a0 running
 a1 running
