@@ -9,7 +9,6 @@
 #include "pool.h"
 
 #include <stdatomic.h>
-#include <time.h>
 
 enum { BEST, TOP, FLAGS };
 static const satin_value_def defs[] = {
@@ -24,12 +23,15 @@ static atomic_int step;
 static int64_t seen[8][3];    /* what a job read at a step: best, top, flags */
 static int joined[8];
 
+static int step_reached(void *s)
+{
+    return atomic_load(&step) >= *(const int *)s;
+}
+
+/* A job's wait for the script's step s (tap.h's poll_until, on a worker). */
 static int wait_step(int s)
 {
-    struct timespec ts = {0, 1000000};
-    for (int i = 0; i < 60000 && atomic_load(&step) < s; i++)
-        nanosleep(&ts, NULL);
-    return atomic_load(&step) >= s;
+    return poll_until(60, step_reached, &s);
 }
 
 static void look(int at)
