@@ -274,11 +274,6 @@ static const void *env_standin_arg(void *ctx, void *handle)
 
 /* ---- grid-wide values: the pool's copy per origin <-> the engine's ---------------- */
 
-static int64_t value_bottom(int join)
-{
-    return join == SATIN_LEAST ? INT64_MAX : join == SATIN_GREATEST ? INT64_MIN : 0;
-}
-
 /* The engine's declarations of a kind's values (their joins share numbers:
  * SATIN_LEAST is SATIN_JOIN_MIN, and so on). */
 static size_t value_decls_of(const satin_value_def *defs, satin_value_decl *out)
@@ -299,17 +294,24 @@ static size_t env_value_decls(void *ctx, const void *job, const satin_value_decl
     return n;
 }
 
+/* Joins the pool's states v[0..n) of `defs` into the engine's `into`. */
+static void join_pool_states(satin_job_values *into, const satin_value_def *defs,
+                             const int64_t *v, size_t n)
+{
+    char err[160];
+    for (size_t i = 0; i < n && i < satin_job_values_count(into); i++)
+        if (v[i] != satin_value_bottom(defs[i].join))
+            satin_job_values_join_i64(into, defs[i].name, (satin_join_op)defs[i].join, v[i], err,
+                                      sizeof err);
+}
+
 static void env_value_states(void *ctx, uint64_t origin, satin_job_values *into)
 {
     satin_grid *g = ctx;
     const satin_value_def *defs;
     int64_t v[SATIN_VALUES_MAX];
     size_t n = satin_pool_values(g->pool, origin, &defs, v, NULL);
-    char err[160];
-    for (size_t i = 0; i < n && i < satin_job_values_count(into); i++)
-        if (v[i] != value_bottom(defs[i].join))
-            satin_job_values_join_i64(into, defs[i].name, (satin_join_op)defs[i].join, v[i], err,
-                                      sizeof err);
+    join_pool_states(into, defs, v, n);
 }
 
 static void env_values_grew(void *ctx, uint64_t origin, const satin_job_values *vals,
@@ -319,7 +321,7 @@ static void env_values_grew(void *ctx, uint64_t origin, const satin_job_values *
     int64_t v[SATIN_VALUES_MAX] = {0};
     for (size_t i = 0; i < satin_job_values_count(vals) && i < SATIN_VALUES_MAX; i++) {
         const satin_value_state *st = satin_job_values_state(vals, i);
-        v[i] = st->set ? st->scalar : value_bottom((int)st->op);
+        v[i] = st->set ? st->scalar : satin_value_bottom((int)st->op);
     }
     satin_pool_values_join(g->pool, origin, v, grew);
 }
@@ -345,12 +347,10 @@ static void deliver_values(satin_mailbox_item *item)
     satin_job_values *vals = grown ? satin_job_values_new(decls, value_decls_of(defs, decls), err,
                                                           sizeof err)
                                    : NULL;
-    for (size_t i = 0; vals && i < n; i++)
-        if (v[i] != value_bottom(defs[i].join))
-            satin_job_values_join_i64(vals, defs[i].name, (satin_join_op)defs[i].join, v[i], err,
-                                      sizeof err);
-    if (vals)
+    if (vals) {
+        join_pool_states(vals, defs, v, n);
         satin_engine_values_grew(g->engine, satin_now_ns(), news->origin, vals, grown);
+    }
     satin_job_values_destroy(&vals);
     free(news);
 }

@@ -256,6 +256,8 @@ uint32_t satin_pool_values_join(satin_pool *self, uint64_t origin, const int64_t
 void satin_job_set_values(satin_job *job, const satin_value_def *defs);
 /* The values the job shares (its kind's, or those set), or NULL. */
 const satin_value_def *satin_job_value_defs(const satin_job *job);
+/* What a value of `join` holds before anything was joined (satin_value's). */
+int64_t satin_value_bottom(int join);
 /* Drops expired orphans (adding and taking one do it too). */
 void satin_pool_expire_orphans(satin_pool *self);
 typedef struct satin_orphan_stats {

@@ -26,7 +26,7 @@ typedef struct satin_vals {
     struct satin_vals *next;
 } satin_vals;
 
-static int64_t bottom(int join)
+int64_t satin_value_bottom(int join)
 {
     return join == SATIN_LEAST ? INT64_MAX : join == SATIN_GREATEST ? INT64_MIN : 0;
 }
@@ -41,16 +41,14 @@ static satin_vals *vals_new(uint64_t origin, const satin_value_def *defs)
     while (x->n < SATIN_VALUES_MAX && defs[x->n].name)
         x->n++;
     for (size_t i = 0; i < x->n; i++)
-        atomic_init(&x->v[i], bottom(defs[i].join));
+        atomic_init(&x->v[i], satin_value_bottom(defs[i].join));
     return x;
 }
 
 void satin_vals_attach(satin_pool *pool, satin_job *job)
 {
-    const satin_value_def *defs = job->value_defs;
-    if (!defs && job->kind)
-        defs = job->kind->values;
-    if (!defs || !defs[0].name)
+    const satin_value_def *defs = satin_job_value_defs(job);
+    if (!defs)
         return;
     if (job->origin == 0) {
         job->vals = vals_new(0, defs);
