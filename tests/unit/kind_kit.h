@@ -22,6 +22,20 @@ static inline const satin_registry *kit_kinds(void)
     return reg;
 }
 
+/* Runs KIND_UNDER_TEST with `params` and reads two i64 results, `a` and
+ * `b` (-1 each, with a diagnostic, when the job failed or lacks them). */
+static inline void kit_run_pair(satin_pool *pool, const char *const *params, const char *a,
+                                int64_t *va, const char *b, int64_t *vb)
+{
+    satin_outcome o;
+    *va = *vb = -1;
+    satin_run_record(pool, kit_kinds(), KIND_UNDER_TEST, params, &o);
+    if (o.failed || satin_kvlist_i64(&o.result, a, va) < 0 ||
+        satin_kvlist_i64(&o.result, b, vb) < 0)
+        diag("%s %s: %s", KIND_UNDER_TEST, params[0], o.failed ? o.error : "a result is missing");
+    satin_outcome_free(&o);
+}
+
 /* The record is refused, and the error says `want`. */
 static inline void check_bad(satin_pool *pool, const char *const *params, const char *want,
                              const char *what)

@@ -218,14 +218,8 @@ static int64_t run_bound(satin_pool *pool, int n, uint64_t seed, const char *bou
     snprintf(ps, sizeof ps, "seed=%llu", (unsigned long long)seed);
     snprintf(pb, sizeof pb, "bound=%s", bound);
     const char *params[] = {pn, ps, "type=strong", "probe=0", pb, NULL};
-    satin_outcome o;
-    int64_t v = -1;
-    *explored = -1;
-    satin_run_record(pool, kit_kinds(), "knapsack", params, &o);
-    if (o.failed || satin_kvlist_i64(&o.result, "value", &v) < 0 ||
-        satin_kvlist_i64(&o.result, "explored", explored) < 0)
-        diag("knapsack n=%d %s: %s", n, pb, o.failed ? o.error : "no value or explored");
-    satin_outcome_free(&o);
+    int64_t v;
+    kit_run_pair(pool, params, "value", &v, "explored", explored);
     return v;
 }
 

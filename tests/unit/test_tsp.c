@@ -222,14 +222,8 @@ static int64_t run_bound(satin_pool *pool, int n, uint64_t seed, const char *bou
     snprintf(ps, sizeof ps, "seed=%llu", (unsigned long long)seed);
     snprintf(pb, sizeof pb, "bound=%s", bound);
     const char *params[] = {pn, ps, pb, NULL};
-    satin_outcome o;
-    int64_t v = -1;
-    *explored = -1;
-    satin_run_record(pool, kit_kinds(), "tsp", params, &o);
-    if (o.failed || satin_kvlist_i64(&o.result, "length", &v) < 0 ||
-        satin_kvlist_i64(&o.result, "explored", explored) < 0)
-        diag("tsp n=%d %s: %s", n, pb, o.failed ? o.error : "no length or explored");
-    satin_outcome_free(&o);
+    int64_t v;
+    kit_run_pair(pool, params, "length", &v, "explored", explored);
     return v;
 }
 
