@@ -47,17 +47,17 @@ is "$rc" 0 "make install PREFIX=/usr DESTDIR=... exits 0"
 bin=$root/usr/bin
 
 # ---- the template, built from the install tree only ---------------------------------
-cp -r "$repo/examples/kind-template" "$tmpdir/work"
+cp -r "$repo/examples/kind-template" "$tmpdir/template"
 pcenv=(PKG_CONFIG_PATH="$root/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$root"
        PKG_CONFIG_LIBDIR="$root/usr/lib/pkgconfig")
-run env "${pcenv[@]}" make -C "$tmpdir/work"
+run env "${pcenv[@]}" make -C "$tmpdir/template"
 is "$rc" 0 "the template builds with make (pkg-config satin-kind)"
 like "$out" "-I$root/usr/include" "its compile takes the installed include directory"
 is "$(grep -c -- "$repo" <<<"$out")" 0 "and no path of the sources"
-is "$(readelf -d "$tmpdir/work/langford.so" 2>&1 | grep -c 'NEEDED.*satin')" 0 \
+is "$(readelf -d "$tmpdir/template/langford.so" 2>&1 | grep -c 'NEEDED.*satin')" 0 \
     "the module needs no Satin library: the program that loads it has the kind API"
 
-run env "${pcenv[@]}" PATH="$bin:$PATH" make -C "$tmpdir/work" test
+run env "${pcenv[@]}" PATH="$bin:$PATH" make -C "$tmpdir/template" test
 is "$rc" 0 "the template's own test passes on the installed satin-trace and satind"
 like "$out" "ok 8 - satind: langford n=11 has 17792 pairings" "(its checks ran, all ten)"
 like "$out" "1..10" "(its plan)"
@@ -65,7 +65,7 @@ like "$out" "1..10" "(its plan)"
 
 kinds=$tmpdir/kinds
 install -d -m 0755 "$kinds"
-install -m 0644 "$root/usr/lib/satin/kinds/satin-kinds.so" "$tmpdir/work/langford.so" "$kinds/"
+install -m 0644 "$root/usr/lib/satin/kinds/satin-kinds.so" "$tmpdir/template/langford.so" "$kinds/"
 
 # ---- a 2x2 grid of the installed satind --------------------------------------------
 start_grid() {   # start_grid BASE: four nodes, each --kinds-dir $kinds
